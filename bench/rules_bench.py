@@ -1,0 +1,50 @@
+# Benchmark of the roll path: µs per Rules.evaluate (classify + order key +
+# bonus), and on MicroPython the heap bytes allocated per call.
+# Runs on both interpreters; `make bench` runs it on each. Prints figures, asserts nothing.
+import sys
+import time
+
+sys.path.insert(0, "firmware")
+if sys.implementation.name != "micropython":
+    sys.path.insert(0, ".")
+    import host_sim  # noqa: F401  (const/ticks shim)
+
+from bobing import rules  # noqa: E402
+
+N = 20000
+
+
+def rolls():
+    out = []
+    x = 12345
+    for _ in range(64):
+        roll = bytearray(6)
+        for i in range(6):
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            roll[i] = (x >> 16) % 6 + 1
+        out.append(roll)
+    return out
+
+
+def main():
+    r = rules.Rules()
+    rs = rolls()
+    t0 = time.ticks_us()
+    for i in range(N):
+        r.evaluate(rs[i & 63])
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    line = "%s: %.2f us per evaluate (%d calls)" % (sys.implementation.name, dt / N, N)
+    if sys.implementation.name == "micropython":
+        import gc
+        gc.collect()
+        gc.disable()
+        a = gc.mem_alloc()
+        for i in range(N):
+            r.evaluate(rs[i & 63])
+        b = gc.mem_alloc()
+        gc.enable()
+        line += ", %.3f bytes allocated per call" % ((b - a) / N)
+    print(line)
+
+
+main()

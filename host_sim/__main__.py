@@ -1,0 +1,35 @@
+"""python -m host_sim COMMAND ... : the one command line of the host tools.
+
+Each command lives in its own module host_sim/cmd_<name>.py with
+`add_arguments(parser)` and `run(args) -> exit status`.
+"""
+import argparse
+import importlib
+import sys
+
+import host_sim  # noqa: F401  (installs the shim)
+
+# name: (module, one-line help)
+COMMANDS = {
+    "rank": ("host_sim.cmd_rank", "rank rolls read from stdin, one JSON line each"),
+    "play": ("host_sim.cmd_play", "play in the terminal: Enter rolls six dice"),
+}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m host_sim", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (mod, help_) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_, description=help_,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.set_defaults(_module=mod)
+        importlib.import_module(mod).add_arguments(p)
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    return importlib.import_module(args._module).run(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

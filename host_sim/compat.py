@@ -1,0 +1,61 @@
+"""The tiny shim that lets firmware/bobing run unchanged on CPython.
+
+MicroPython has `micropython.const()` and wrap-safe `time.ticks_*()`; CPython has
+neither. `install()` provides exactly those, with the ESP32's tick period
+(2**30) so that wrap-around is exercised on the host as it happens on the bowl.
+"""
+import os
+import sys
+import time
+import types
+
+TICKS_PERIOD = 1 << 30
+_TICKS_MAX = TICKS_PERIOD - 1
+_TICKS_HALF = TICKS_PERIOD // 2
+
+FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+
+
+def const(x):
+    return x
+
+
+def ticks_add(t, delta):
+    return (t + delta) & _TICKS_MAX
+
+
+def ticks_diff(a, b):
+    """a - b, correct across one wrap, exactly as MicroPython defines it."""
+    return ((a - b + _TICKS_HALF) & _TICKS_MAX) - _TICKS_HALF
+
+
+def ticks_ms():
+    return int(time.monotonic() * 1000) & _TICKS_MAX
+
+
+def ticks_us():
+    return int(time.monotonic() * 1000000) & _TICKS_MAX
+
+
+def sleep_ms(ms):
+    time.sleep(ms / 1000)
+
+
+def sleep_us(us):
+    time.sleep(us / 1000000)
+
+
+def install():
+    """Idempotent: make `micropython` importable, add ticks to `time`, put firmware/ on sys.path."""
+    if sys.implementation.name == "micropython":
+        return
+    if "micropython" not in sys.modules:
+        mod = types.ModuleType("micropython")
+        mod.const = const
+        mod.native = mod.viper = lambda f: f
+        sys.modules["micropython"] = mod
+    for name in ("ticks_add", "ticks_diff", "ticks_ms", "ticks_us", "sleep_ms", "sleep_us"):
+        if not hasattr(time, name):
+            setattr(time, name, globals()[name])
+    if FIRMWARE not in sys.path:
+        sys.path.insert(0, FIRMWARE)

@@ -1,0 +1,46 @@
+"""Which test modules run on the MicroPython unix port, and how.
+
+A test module opts in with a first-lines marker:
+    # micropython: yes                  -> run it on the unix port too
+    # micropython: -X heapsize=128K     -> ... with these interpreter flags
+Every module under tests/mp/ runs there (and only there).
+"""
+import os
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(TESTS)
+FIRMWARE = os.path.join(ROOT, "firmware")
+MARK = "# micropython:"
+
+
+def _marker(path):
+    with open(path, encoding="utf-8") as f:
+        for _ in range(5):
+            line = f.readline()
+            if line.startswith(MARK):
+                return line[len(MARK):].strip()
+    return None
+
+
+def modules():
+    """[(module name, directory, interpreter flags list)] to run on the unix port."""
+    out = []
+    for d in (TESTS, os.path.join(TESTS, "mp")):
+        for fn in sorted(os.listdir(d)):
+            if not (fn.startswith("test_") and fn.endswith(".py")):
+                continue
+            mark = _marker(os.path.join(d, fn))
+            if d == TESTS and mark is None:
+                continue
+            flags = [] if mark in (None, "yes") else mark.split()
+            out.append((fn[:-3], d, flags))
+    return out
+
+
+def firmware_sources():
+    out = []
+    for dirpath, _dirs, files in os.walk(FIRMWARE):
+        for fn in sorted(files):
+            if fn.endswith(".py"):
+                out.append(os.path.relpath(os.path.join(dirpath, fn), FIRMWARE))
+    return sorted(out)
