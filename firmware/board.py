@@ -1,0 +1,177 @@
+# THE wiring file of the bowl (in the spirit of nano-gui's color_setup.py):
+# every pin, bus, address and count lives here and nowhere else. `bring_up()`
+# creates the ready objects and hands them out in a bowl.hw.Hardware; every
+# other module receives objects, never pin numbers.
+#
+# Board: DFRobot FireBeetle 2 ESP32-E (DFR0654), ESP32-WROOM-32E, 4 MB flash,
+# on-board LiPo charger (PH2.0 battery socket), ~23 uA deep sleep once its
+# "low power" pad to the on-board RGB LED is cut (hardware/power.md).
+#
+# Wiring table (hardware/wiring.md says the same; tests/test_hardware.py checks it)
+# part              part pin   board pin   GPIO  constant        why this pin
+# ----------------  ---------  ----------  ----  --------------  ----------------------------------
+# SSD1306 + MPU6050 SDA        SDA         21    PIN_SDA         the board's I2C pins (4.7k pull-ups on the OLED)
+# SSD1306 + MPU6050 SCL        SCL         22    PIN_SCL
+# MPU6050 (GY-521)  INT        D2          25    PIN_MPU_INT     RTC_GPIO6: ext0 wake on a shake
+# button OK         leg 1      D12         4     PIN_BTN_OK      RTC_GPIO10: ext1 wake; 100k pull-up to 3V3
+# button MENU       leg 1      D11         16    PIN_BTN_MENU    plain input, internal pull-up
+# button NEXT       leg 1      D10         17    PIN_BTN_NEXT    plain input, internal pull-up
+# WS2812 ring       DIN        D7          13    PIN_LED_DATA    through 330 R
+# ring supply FET   2N7002 G   D3          26    PIN_LED_POWER   high = ring powered; 100k pull-down: off in sleep
+# piezo buzzer      +          MOSI        23    PIN_BUZZER      PWM; the other leg to GND
+# battery sense     -          A2          34    PIN_VBAT        on-board divider, VBAT / 2
+# No strapping pin (0, 2, 5, 12, 15) and no flash pin (6-11) is used.
+# Buses and counts: I2C bus 0 at 400 kHz; SSD1306 at 0x3C, MPU6050 at 0x68
+# (AD0 low); 12 LEDs; display 128x64.
+from micropython import const
+
+BOARD_NAME = "FireBeetle 2 ESP32-E (DFR0654)"
+
+I2C_ID = const(0)
+I2C_FREQ = const(400000)
+PIN_SDA = const(21)
+PIN_SCL = const(22)
+ADDR_OLED = const(0x3C)
+ADDR_MPU = const(0x68)
+OLED_WIDTH = const(128)
+OLED_HEIGHT = const(64)
+
+PIN_MPU_INT = const(25)
+PIN_BTN_OK = const(4)
+PIN_BTN_MENU = const(16)
+PIN_BTN_NEXT = const(17)
+PIN_LED_DATA = const(13)
+PIN_LED_POWER = const(26)
+PIN_BUZZER = const(23)
+PIN_VBAT = const(34)
+VBAT_DIVIDER = const(2)
+
+LED_COUNT = const(12)
+WDT_MS = const(8000)  # a hung bowl reboots into the same game (journal) after 8 s
+CPU_HZ = const(160000000)  # hardware/power.md assumes this clock
+DATA_DIR = "/data"
+
+from bowl.hw import Hardware  # noqa: E402
+
+
+class Board(Hardware):
+    """Hardware with the ESP32's deep sleep and battery gauge."""
+
+    def __init__(self):
+        Hardware.__init__(self)
+        self.root = DATA_DIR
+        self._int = None
+        self._ok = None
+        self._vbat = None
+
+    def ticks_ms(self):
+        import time
+        return time.ticks_ms()
+
+    def battery_mv(self):
+        if self._vbat is None:
+            return None
+        return self._vbat.read_uv() * VBAT_DIVIDER // 1000
+
+    def deepsleep(self):
+        import esp32
+        import machine
+        if self.display is not None:
+            try:
+                self.display.poweroff()  # SSD1306 sleep: ~10 uA
+            except OSError:
+                pass
+        if self.pixels is not None:
+            self.pixels.fill((0, 0, 0))
+            self.pixels.write()
+        if self.led_power is not None:
+            self.led_power.value(0)  # the ring's LEDs draw ~1 mA each even when dark
+        if self.buzzer is not None:
+            self.buzzer.duty_u16(0)
+        if self.accel is not None:
+            self.accel.arm_wake()  # motion interrupt in low-power cycle mode
+            esp32.wake_on_ext0(self._int, esp32.WAKEUP_ANY_HIGH)
+        esp32.wake_on_ext1((self._ok,), esp32.WAKEUP_ALL_LOW)
+        machine.deepsleep()
+
+
+def _woke_by(machine):
+    cause = machine.reset_cause()
+    if cause == machine.DEEPSLEEP_RESET:
+        why = machine.wake_reason()
+        if why == getattr(machine, "EXT0_WAKE", 2):
+            return "shake"
+        if why == getattr(machine, "EXT1_WAKE", 3):
+            return "button"
+        return "reset"
+    if cause == machine.WDT_RESET:
+        return "watchdog"
+    if cause == machine.PWRON_RESET:
+        return "power"
+    return "reset"
+
+
+def bring_up(watchdog=True):
+    """Bring up every part; a part that fails is reported and left None."""
+    import machine
+    from machine import I2C, PWM, Pin
+
+    hw = Board()
+    machine.freq(CPU_HZ)
+    hw.woke_by = _woke_by(machine)
+    hw._ok = Pin(PIN_BTN_OK, Pin.IN)  # external 100k pull-up: also holds in deep sleep
+    hw.buttons = (Pin(PIN_BTN_MENU, Pin.IN, Pin.PULL_UP), Pin(PIN_BTN_NEXT, Pin.IN, Pin.PULL_UP), hw._ok)
+    hw._int = Pin(PIN_MPU_INT, Pin.IN)
+    if watchdog:
+        hw.wdt = machine.WDT(timeout=WDT_MS)
+
+    try:
+        import os
+        os.mkdir(DATA_DIR)
+    except OSError:
+        pass  # already there
+
+    found = ()
+    try:
+        i2c = I2C(I2C_ID, scl=Pin(PIN_SCL), sda=Pin(PIN_SDA), freq=I2C_FREQ)
+        found = i2c.scan()
+    except Exception as e:
+        i2c = None
+        hw.report("i2c", e)
+
+    if i2c is not None and ADDR_OLED in found:
+        try:
+            import ssd1306  # micropython-lib: mpremote mip install ssd1306
+            hw.display = ssd1306.SSD1306_I2C(OLED_WIDTH, OLED_HEIGHT, i2c, ADDR_OLED)
+        except Exception as e:
+            hw.report("display", e)
+    elif i2c is not None:
+        hw.report("display", "no SSD1306 answers at 0x%02X" % ADDR_OLED)
+
+    if i2c is not None and ADDR_MPU in found:
+        try:
+            from bowl import mpu6050
+            hw.accel = mpu6050.MPU6050(i2c, ADDR_MPU)
+        except Exception as e:
+            hw.report("accel", e)
+    elif i2c is not None:
+        hw.report("accel", "no MPU6050 answers at 0x%02X" % ADDR_MPU)
+
+    try:
+        import neopixel
+        hw.led_power = Pin(PIN_LED_POWER, Pin.OUT, value=1)
+        hw.pixels = neopixel.NeoPixel(Pin(PIN_LED_DATA, Pin.OUT), LED_COUNT)
+    except Exception as e:
+        hw.report("leds", e)
+
+    try:
+        hw.buzzer = PWM(Pin(PIN_BUZZER), freq=2000, duty_u16=0)
+    except Exception as e:
+        hw.report("buzzer", e)
+
+    try:
+        from machine import ADC
+        hw._vbat = ADC(Pin(PIN_VBAT), atten=ADC.ATTN_11DB)
+    except Exception as e:
+        hw.report("battery", e)
+    return hw

@@ -1,0 +1,1 @@
+# Device glue: drivers and the app; only firmware/board.py knows pin numbers.

@@ -1,0 +1,51 @@
+# What the app is handed: ONE object whose parts are ready to use, each of
+# which may be None when it is missing or failed to start (the app then
+# carries on with what remains and reports the loss on it). firmware/board.py
+# fills it from real pins on the ESP32; host_sim/hal.py fills it with fakes on
+# the MicroPython unix port and on CPython. Nothing here touches `machine`.
+#
+#   display    FrameBuffer-like 128x64 mono: width, height, fill/pixel/blit...,
+#              show(); optional poweroff()/poweron()
+#   accel      accelerometer driver: read_into(buf) fills 3 int16 (milli-g)
+#   pixels     NeoPixel-like: n, pixels[i] = (r, g, b), write()
+#   led_power  Pin-like switch of the ring's supply (value(1) = on) or None
+#   buttons    (MENU, NEXT, OK) Pin-like, value() == 0 while pressed
+#   buzzer     PWM-like: freq(hz), duty_u16(d)
+#   wdt        has feed()
+#   root       folder of the bowl's files (journal, settings)
+#   woke_by    why the app starts: "power", "shake", "button", "watchdog", "reset"
+import time
+
+WOKE_BY = ("power", "shake", "button", "watchdog", "reset")
+
+
+class Hardware:
+    def __init__(self):
+        self.display = None
+        self.accel = None
+        self.pixels = None
+        self.led_power = None
+        self.buttons = ()
+        self.buzzer = None
+        self.wdt = None
+        self.root = "/data"
+        self.woke_by = "power"
+        self.errors = []  # [(part, message)] from bring-up, for the screen and the log
+
+    def report(self, part, err):
+        """Record that `part` is missing or failed; `err` is an exception or a text."""
+        if isinstance(err, Exception):
+            err = "%s %s" % (type(err).__name__, err)
+        self.errors.append((part, err))
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def deepsleep(self):
+        """Arm the wake sources (a shake, the OK button) and sleep; on the bowl it
+        never returns (waking is a reset). Boards without deep sleep say so."""
+        raise OSError("this board has no deep sleep")
+
+    def battery_mv(self):
+        """Battery voltage in mV, or None when the board cannot tell."""
+        return None

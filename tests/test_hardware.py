@@ -1,0 +1,134 @@
+# hardware/ says what firmware/board.py says: the wiring table, the pin map, the
+# board file's own header table, the schematic's labels, and the power budget's
+# generated block. Also the pin choices an ESP32 needs (no strapping or flash pin,
+# wake pins on RTC GPIOs, outputs not on input-only pins).
+import csv
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+import board
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HW = os.path.join(ROOT, "hardware")
+sys.path.insert(0, HW)
+import power_budget  # noqa: E402
+
+STRAPPING = {0, 2, 5, 12, 15}
+FLASH = set(range(6, 12))
+RTC_GPIO = {0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39}
+INPUT_ONLY = {34, 35, 36, 37, 38, 39}
+OUTPUTS = ("PIN_SDA", "PIN_SCL", "PIN_LED_DATA", "PIN_LED_POWER", "PIN_BUZZER")
+WAKE = ("PIN_MPU_INT", "PIN_BTN_OK")
+
+
+def board_constants():
+    return {k: getattr(board, k) for k in dir(board) if re.match(r"^(PIN|ADDR|I2C|OLED|LED|VBAT)_[A-Z_]+$", k)}
+
+
+def pins():
+    return {k: v for k, v in board_constants().items() if k.startswith("PIN_")}
+
+
+def _int(text):
+    text = text.strip()
+    return int(text, 16) if text.lower().startswith("0x") else int(text)
+
+
+def wiring_md_constants():
+    """{constant: value} from every table row of wiring.md that names a constant."""
+    found = {}
+    with open(os.path.join(HW, "wiring.md"), encoding="utf-8") as f:
+        for line in f:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) < 2 or not line.startswith("|"):
+                continue
+            if len(cells) >= 6 and re.match(r"^[A-Z][A-Z0-9_]+$", cells[4]):  # connections table
+                name, value = cells[4], cells[3]
+            elif re.match(r"^[A-Z][A-Z0-9_]+$", cells[0]):  # buses and counts table
+                name, value = cells[0], cells[1]
+            else:
+                continue
+            if name in found:
+                assert found[name] == _int(value), "wiring.md gives %s twice, differently" % name
+            found[name] = _int(value)
+    return found
+
+
+def test_wiring_md_equals_board():
+    assert wiring_md_constants() == board_constants()
+
+
+def test_pinmap_csv_equals_board():
+    with open(os.path.join(HW, "pinmap.csv"), encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    used = {r["constant"]: int(r["gpio"]) for r in rows if r["constant"]}
+    assert used == pins()
+    gpios = [int(r["gpio"]) for r in rows]
+    assert len(gpios) == len(set(gpios)), "a GPIO listed twice in pinmap.csv"
+    for r in rows:
+        g = int(r["gpio"])
+        assert (r["rtc_gpio"] == "yes") == (g in RTC_GPIO), "rtc_gpio column wrong for GPIO%d" % g
+        assert (r["input_only"] == "yes") == (g in INPUT_ONLY), "input_only column wrong for GPIO%d" % g
+        if g in STRAPPING or g in (1, 3):
+            assert r["use"].startswith("avoid") and not r["constant"], "GPIO%d must be left alone" % g
+
+
+def test_board_pins_are_safe_choices():
+    p = pins()
+    values = list(p.values())
+    assert len(values) == len(set(values)), "two constants share a pin: %s" % p
+    for name, g in p.items():
+        assert g not in STRAPPING, "%s on strapping pin GPIO%d" % (name, g)
+        assert g not in FLASH, "%s on flash pin GPIO%d" % (name, g)
+    for name in WAKE:
+        assert p[name] in RTC_GPIO, "%s must be an RTC GPIO to wake the ESP32" % name
+    for name in OUTPUTS:
+        assert p[name] not in INPUT_ONLY, "%s drives a line; GPIO%d is input only" % (name, p[name])
+    # the button on an input-only pin would lack its internal pull-up: only the sensed lines may be
+    assert p["PIN_BTN_MENU"] not in INPUT_ONLY and p["PIN_BTN_NEXT"] not in INPUT_ONLY
+
+
+def test_board_header_table_equals_constants():
+    with open(os.path.join(ROOT, "firmware", "board.py"), encoding="utf-8") as f:
+        head = [ln for ln in f if ln.startswith("#")]
+    rows = {}
+    for ln in head:
+        m = re.search(r"\s(\d+)\s+(PIN_[A-Z_]+)\s", ln)
+        if m:
+            rows[m.group(2)] = int(m.group(1))
+    assert rows == pins()
+    text = "".join(head)
+    assert "0x%02X" % board.ADDR_OLED in text and "0x%02X" % board.ADDR_MPU in text
+    assert "%d LEDs" % board.LED_COUNT in text
+    assert "%d kHz" % (board.I2C_FREQ // 1000) in text
+
+
+def test_schematic_svg_labels_every_pin():
+    tree = ET.parse(os.path.join(HW, "schematic.svg"))  # well-formed XML or this raises
+    ns = "{http://www.w3.org/2000/svg}"
+    assert tree.getroot().tag == ns + "svg"
+    texts = " ".join((t.text or "") for t in tree.iter(ns + "text"))
+    for name, g in pins().items():
+        assert "GPIO%d" % g in texts, "schematic.svg lacks GPIO%d (%s)" % (g, name)
+    labels = set(re.findall(r"GPIO(\d+)", texts))
+    assert labels == {str(g) for g in pins().values()}, "schematic.svg names a GPIO board.py does not use"
+    assert "0x%02x" % board.ADDR_OLED in texts.lower() and "0x%02x" % board.ADDR_MPU in texts.lower()
+    assert "%d LEDs" % board.LED_COUNT in texts
+
+
+def test_power_md_is_what_the_script_prints():
+    with open(os.path.join(HW, "power.md"), encoding="utf-8") as f:
+        block = power_budget.generated_block(f.read())
+    assert block is not None, "power.md lost its generated block markers"
+    assert block == power_budget.render(), "power.md is stale: run python hardware/power_budget.py --write"
+
+
+def test_power_arithmetic():
+    f = power_budget.figures()
+    assert abs(f["play_hours"] * f["active_ma"] - f["usable_mah"]) < 1e-6
+    assert abs(f["standby_days"] * 24 * f["sleep_ma"] - f["usable_mah"]) < 1e-6
+    # the design's point: sleep is under 0.1 mA, so a charge outlasts the festival season
+    assert f["sleep_ma"] < 0.1 and f["standby_days_sd"] > 180
+    assert f["play_hours"] > 8
