@@ -95,6 +95,12 @@ class Board(Hardware):
         machine.deepsleep()
 
 
+def menu_held_at_boot():
+    """MENU held down during power-up asks for maintenance mode (main.py)."""
+    from machine import Pin
+    return Pin(PIN_BTN_MENU, Pin.IN, Pin.PULL_UP).value() == 0
+
+
 def _woke_by(machine):
     cause = machine.reset_cause()
     if cause == machine.DEEPSLEEP_RESET:
