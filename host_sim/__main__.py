@@ -13,6 +13,7 @@ import host_sim  # noqa: F401  (installs the shim)
 COMMANDS = {
     "rank": ("host_sim.cmd_rank", "rank rolls read from stdin, one JSON line each"),
     "play": ("host_sim.cmd_play", "play in the terminal: Enter rolls six dice"),
+    "screens": ("host_sim.cmd_screens", "write a PNG of every screen the bowl can show"),
 }
 
 

@@ -59,3 +59,6 @@ def install():
             setattr(time, name, globals()[name])
     if FIRMWARE not in sys.path:
         sys.path.insert(0, FIRMWARE)
+    if "framebuf" not in sys.modules:  # the screen module's `import framebuf`
+        from host_sim import framebuf
+        sys.modules["framebuf"] = framebuf

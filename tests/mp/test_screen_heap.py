@@ -1,0 +1,43 @@
+# Runs only on the MicroPython unix port: once warmed up (the first draw of a
+# Chinese character interns it), drawing any screen allocates nothing.
+import sys
+
+import framebuf
+import micropython
+
+sys.path.append("host_sim")  # the runner starts in the repo root
+import screen_cases  # noqa: E402
+
+from bobing import screen as scr  # noqa: E402
+
+
+def test_drawing_every_screen_allocates_nothing():
+    buf = bytearray(1024)
+    s = scr.Screen(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB))
+    for _, lang, method, args in screen_cases.CASES:  # warm up
+        s.set_lang(lang)
+        screen_cases.draw(s, method, args)
+    bad = []
+    for name, lang, method, args in screen_cases.CASES:
+        s.set_lang(lang)
+        micropython.heap_lock()
+        try:
+            screen_cases.draw(s, method, args)
+        except MemoryError:
+            bad.append(name)
+        finally:
+            micropython.heap_unlock()
+    assert not bad, "these screens allocate: %s" % ", ".join(bad)
+
+
+def test_animation_frames_allocate_nothing():
+    buf = bytearray(1024)
+    s = scr.Screen(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB))
+    t = screen_cases.State(turn=7)
+    s.shaking(t, 0)
+    micropython.heap_lock()
+    try:
+        for f in range(200):
+            s.shaking(t, f)
+    finally:
+        micropython.heap_unlock()

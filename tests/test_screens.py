@@ -1,0 +1,114 @@
+# micropython: yes
+# Every screen of host_sim/screen_cases.py, drawn by the firmware's screen module,
+# hashed (SHA-256 of the frame's 1024 bytes) and compared with the golden hashes
+# in tests/data/screens/hashes.json. Under pytest the frame is host_sim's
+# FrameBuffer stand-in; on the unix port it is the REAL framebuf, so passing on
+# both proves the host draws pixel for pixel what the bowl draws.
+# Regenerate (after a deliberate change; look at the PNGs):
+#     python -m host_sim screens --out tests/data/screens
+import binascii
+import hashlib
+import json
+import sys
+
+import framebuf
+
+if sys.implementation.name == "micropython":
+    sys.path.append("host_sim")  # the unix-port runner starts in the repo root
+    import screen_cases
+else:
+    from host_sim import screen_cases
+
+from bobing import rules
+from bobing import screen as scr
+
+_DATA = __file__.replace("\\", "/").rsplit("/", 1)[0] + "/data/screens/"
+
+
+def _golden():
+    with open(_DATA + "hashes.json") as f:
+        return json.load(f)
+
+
+def _screen():
+    buf = bytearray(1024)
+    return buf, scr.Screen(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB))
+
+
+def test_every_screen_matches_its_golden_hash():
+    golden = _golden()
+    buf, s = _screen()
+    bad = []
+    names = []
+    for name, lang, method, args in screen_cases.CASES:
+        s.set_lang(lang)
+        screen_cases.draw(s, method, args)
+        names.append(name)
+        h = binascii.hexlify(hashlib.sha256(buf).digest()).decode()
+        if golden.get(name) != h:
+            bad.append(name)
+    assert not bad, "screens differ from tests/data/screens/hashes.json: %s" % ", ".join(bad)
+    assert sorted(names) == sorted(golden.keys()), "hashes.json lists other screens than screen_cases"
+
+
+def test_a_screen_is_the_same_drawn_twice_and_clears_the_last():
+    buf, s = _screen()
+    case = screen_cases.CASES[0]
+    screen_cases.draw(s, case[2], case[3])
+    first = bytes(buf)
+    for _, lang, method, args in screen_cases.CASES:  # draw everything else in between
+        s.set_lang(lang)
+        screen_cases.draw(s, method, args)
+    s.set_lang(case[1])
+    screen_cases.draw(s, case[2], case[3])
+    assert bytes(buf) == first
+
+
+def test_animation_frames_move():
+    buf, s = _screen()
+    t = screen_cases.State(turn=3)
+    seen = []
+    for f in range(12):
+        s.shaking(t, f)
+        seen.append(bytes(buf))
+    assert len(set(seen)) == 12  # every frame of the tumble differs
+    s.shaking(t, 12 * 840)  # the motion repeats: any frame number works
+    ended = screen_cases.State(ended=True, reason="prizes_out", holder=2, holder_dice=(4, 4, 4, 4, 6, 6),
+                               holder_rank=rules.SIHONG)
+    s.game_over(ended, 0)
+    a = bytes(buf)
+    s.game_over(ended, 1)
+    assert bytes(buf) != a  # the border marches
+
+
+def test_dice_faces_are_drawn_as_dice():
+    # count lit pixels inside each die of a result: the filled (red) faces 1 and 4
+    # are mostly lit, the others mostly dark; pips differ by face
+    buf, s = _screen()
+    fb = s.fb
+    t = screen_cases.State()
+    lit = []
+    for face in range(1, 7):
+        s.result(t, screen_cases.Out(dice=(face,) * 6), 0)
+        n = 0
+        for y in range(1, 16):
+            for x in range(4, 19):  # inside the first die
+                n += fb.pixel(x, y)
+        lit.append(n)
+    # faces 2, 3, 5, 6: pips of 9 pixels each, plus nothing else inside the border
+    assert [lit[1], lit[2], lit[4], lit[5]] == [18, 27, 45, 54]
+    # faces 1 and 4 are lit dice with dark pips: 225 minus the pips
+    assert lit[3] == 225 - 4 * 9
+    assert lit[0] == 225 - 21  # one big round pip of 21 pixels
+
+
+def test_bad_arguments_say_what_is_allowed():
+    buf, s = _screen()
+    for bad in (lambda: s.set_lang("fr"), lambda: s.error(9, None),
+                lambda: s.claim(screen_cases.State(), "X" * 17, "yixiu")):
+        try:
+            bad()
+            ok = False
+        except ValueError as e:
+            ok = len(str(e)) > 10
+        assert ok
