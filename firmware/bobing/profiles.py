@@ -17,6 +17,8 @@ OPTIONS = {
     "biandijin": ("own_rank", ("own_rank", "as_heiliubo")),
     "duitang_patterns": ("straight", ("+", ("straight", "three_pairs", "two_triples"))),
     "combined": ("on", ("on", "off")),
+    # RULES.md §5: a shake whose peak passes this many g counts as a spill (shake.spill_mg)
+    "spill_detect": ("off", ("off", "3g", "4g", "6g", "8g", "12g")),
 }
 
 # Presets only name what differs from the defaults (the defaults ARE xiamen).

@@ -1,0 +1,57 @@
+"""dice: print N faces from the bowl's own dice path (bobing.dice.Dice, the
+same rejection sampling, mixing and health tests) fed with host entropy
+(os.urandom): one digit 1-6 per face, newline-terminated lines of at most 1000
+digits, for anyone to audit with their own statistics. --seed replaces
+os.urandom by a SHA-256 counter stream so that a run can be repeated exactly.
+If the source fails a health test the output stops and the exit status is 1."""
+import os
+import sys
+
+from bobing import dice
+from host_sim.fairness import SeededSource
+
+LINE = 1000
+
+
+def add_arguments(p):
+    p.description = __doc__
+    p.add_argument("--count", type=int, required=True, metavar="N", help="how many faces to print")
+    p.add_argument("--seed", metavar="TEXT",
+                   help="deterministic source instead of os.urandom (same seed, same faces)")
+
+
+def source_from(args):
+    """-> (source callable, its description) for --seed / os.urandom."""
+    if args.seed is not None:
+        return SeededSource(args.seed), "seed:%s" % args.seed
+    return os.urandom, "os.urandom"
+
+
+def run(args):
+    if args.count < 0:
+        print("error: --count must be 0 or more, got %d" % args.count, file=sys.stderr)
+        return 2
+    src, _ = source_from(args)
+    out = sys.stdout
+    try:
+        d = dice.Dice(src)
+        roll = bytearray(6)
+        line = bytearray()
+        left = args.count
+        while left > 0:
+            d.roll(roll)
+            take = min(6, left)  # the faces of a roll are independent: a prefix is fair
+            for f in roll[:take]:
+                line.append(48 + f)
+                if len(line) == LINE:
+                    out.write(line.decode() + "\n")
+                    line = bytearray()
+            left -= take
+        if line:
+            out.write(line.decode() + "\n")
+    except dice.EntropyError as e:
+        out.flush()
+        print("error: %s" % e, file=sys.stderr)
+        return 1
+    out.flush()
+    return 0

@@ -1,0 +1,50 @@
+"""fairness: roll the bowl's dice path (bobing.dice.Dice with host entropy,
+os.urandom) N times and print, as JSON, chi-square tests of the six faces
+(uniform) and of the rank frequencies against the exact odds (all 6^6 rolls
+ranked by rules.Rules under the profile; RULES.md §8 for the default).
+Cells expecting fewer than 5 are pooled. "pass" means p >= alpha for both
+tests; a fair source fails either one with probability about alpha."""
+import json
+import sys
+import time
+
+from bobing import dice, rules
+from host_sim import fairness
+from host_sim.cmd_dice import source_from
+from host_sim.options import add_profile_arguments, profile_from
+
+
+def add_arguments(p):
+    p.description = __doc__
+    p.add_argument("--rolls", type=int, default=166667, metavar="N",
+                   help="rolls of six dice (default %(default)s: 10^6 faces)")
+    p.add_argument("--seed", metavar="TEXT",
+                   help="deterministic source instead of os.urandom (same seed, same result)")
+    p.add_argument("--alpha", type=float, default=fairness.ALPHA,
+                   help="significance level (default %(default)s)")
+    add_profile_arguments(p)
+
+
+def run(args):
+    if args.rolls < 1:
+        print("error: --rolls must be at least 1, got %d" % args.rolls, file=sys.stderr)
+        return 2
+    try:
+        r = rules.Rules(profile_from(args))
+    except ValueError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    src, name = source_from(args)
+    t0 = time.monotonic()
+    try:
+        d = dice.Dice(src)
+        faces, ranks = fairness.sample(d, r, args.rolls)
+    except dice.EntropyError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
+    out = fairness.assess(faces, ranks, fairness.exact_rank_counts(r), rules.RANK_IDS, args.alpha)
+    out["source"] = name
+    out["profile"] = r.profile.name
+    out["seconds"] = round(time.monotonic() - t0, 3)
+    print(json.dumps(out, ensure_ascii=False, indent=1))
+    return 0

@@ -1,0 +1,372 @@
+# A fake I2C bus with an MPU6050 behind it, for what cannot exist here: the
+# chip. It runs on CPython and on the MicroPython unix port (no CPython-only
+# modules), so the same fake drives the driver tests, the app on the unix port
+# and the simulator (`from host_sim import fake_mpu6050` on CPython; on the
+# unix port put host_sim/ itself on sys.path and `import fake_mpu6050`).
+#
+# What it checks, as the chip and its register map would (RM-MPU-6000A rev
+# 4.2 plus the motion-detection registers of earlier revisions):
+#   * an address with no device raises OSError(ENODEV), as machine.I2C does
+#     on the ESP32 when nobody acknowledges; `present = False` unplugs it;
+#   * a write to an address not in the register map, to a read-only
+#     register, or setting a reserved bit or a reserved field value raises
+#     RegisterMapError (a driver bug, named precisely);
+#   * reads of undefined addresses raise RegisterMapError as well;
+#   * WHO_AM_I answers 0x68 (or what `who_am_i=` says, for clones);
+#   * power-up state is asleep (PWR_MGMT_1 = 0x40): the data registers stay
+#     frozen (zero after power-up or reset) until the driver wakes the chip;
+#     DEVICE_RESET restores every register and reads back 1 for a couple of
+#     polls; any other write before it reads 0 raises RegisterMapError.
+# Data: each burst read starting at ACCEL_XOUT_H latches the next sample of
+# the replayed trace (t_ms, ax, ay, az in milli-g), converted to raw counts at
+# the configured range and clipped at +-32768 as the chip does; the last
+# sample holds when the trace ends. `t_ms` is the time of the latched sample.
+# Motion interrupt (modelled, not cycle-exact): with MOT_EN set and ACCEL_HPF
+# in hold mode, a sample that differs from the held reading by more than
+# MOT_THR * 2 mg on any axis, for MOT_DUR samples in a row, sets MOT_INT in
+# INT_STATUS and drives `int_pin` (latched or for that one sample).
+import errno
+
+
+class RegisterMapError(Exception):
+    """The driver did something the MPU6050 register map does not allow."""
+
+
+# address: (name, access, reset value, writable bits)
+REGISTERS = {
+    0x0D: ("SELF_TEST_X", "rw", 0, 0xFF),
+    0x0E: ("SELF_TEST_Y", "rw", 0, 0xFF),
+    0x0F: ("SELF_TEST_Z", "rw", 0, 0xFF),
+    0x10: ("SELF_TEST_A", "rw", 0, 0x3F),
+    0x19: ("SMPLRT_DIV", "rw", 0, 0xFF),
+    0x1A: ("CONFIG", "rw", 0, 0x3F),  # EXT_SYNC_SET[5:3] DLPF_CFG[2:0]
+    0x1B: ("GYRO_CONFIG", "rw", 0, 0xF8),  # XG_ST YG_ST ZG_ST FS_SEL[4:3]
+    0x1C: ("ACCEL_CONFIG", "rw", 0, 0xFF),  # XA_ST YA_ST ZA_ST AFS_SEL[4:3] ACCEL_HPF[2:0]
+    0x1F: ("MOT_THR", "rw", 0, 0xFF),
+    0x20: ("MOT_DUR", "rw", 0, 0xFF),
+    0x23: ("FIFO_EN", "rw", 0, 0xFF),
+    0x24: ("I2C_MST_CTRL", "rw", 0, 0xFF),
+    0x37: ("INT_PIN_CFG", "rw", 0, 0xFE),  # INT_LEVEL INT_OPEN LATCH_INT_EN INT_RD_CLEAR FSYNC.. I2C_BYPASS_EN
+    0x38: ("INT_ENABLE", "rw", 0, 0x59),  # MOT_EN FIFO_OFLOW_EN I2C_MST_INT_EN DATA_RDY_EN
+    0x3A: ("INT_STATUS", "r", 0, 0),
+    0x3B: ("ACCEL_XOUT_H", "r", 0, 0),
+    0x3C: ("ACCEL_XOUT_L", "r", 0, 0),
+    0x3D: ("ACCEL_YOUT_H", "r", 0, 0),
+    0x3E: ("ACCEL_YOUT_L", "r", 0, 0),
+    0x3F: ("ACCEL_ZOUT_H", "r", 0, 0),
+    0x40: ("ACCEL_ZOUT_L", "r", 0, 0),
+    0x41: ("TEMP_OUT_H", "r", 0, 0),
+    0x42: ("TEMP_OUT_L", "r", 0, 0),
+    0x43: ("GYRO_XOUT_H", "r", 0, 0),
+    0x44: ("GYRO_XOUT_L", "r", 0, 0),
+    0x45: ("GYRO_YOUT_H", "r", 0, 0),
+    0x46: ("GYRO_YOUT_L", "r", 0, 0),
+    0x47: ("GYRO_ZOUT_H", "r", 0, 0),
+    0x48: ("GYRO_ZOUT_L", "r", 0, 0),
+    0x61: ("MOT_DETECT_STATUS", "r", 0, 0),
+    0x68: ("SIGNAL_PATH_RESET", "w", 0, 0x07),  # GYRO_RESET ACCEL_RESET TEMP_RESET
+    0x69: ("MOT_DETECT_CTRL", "rw", 0, 0x3F),  # ACCEL_ON_DELAY[5:4] FF_COUNT[3:2] MOT_COUNT[1:0]
+    0x6A: ("USER_CTRL", "rw", 0, 0x77),
+    0x6B: ("PWR_MGMT_1", "rw", 0x40, 0xEF),  # DEVICE_RESET SLEEP CYCLE - TEMP_DIS CLKSEL[2:0]
+    0x6C: ("PWR_MGMT_2", "rw", 0, 0xFF),  # LP_WAKE_CTRL[7:6] STBY_XA..STBY_ZG
+    0x72: ("FIFO_COUNTH", "r", 0, 0),
+    0x73: ("FIFO_COUNTL", "r", 0, 0),
+    0x74: ("FIFO_R_W", "rw", 0, 0xFF),
+    0x75: ("WHO_AM_I", "r", 0x68, 0),
+}
+for _a in range(0x25, 0x37):  # I2C slave 0-4 control (the auxiliary bus)
+    REGISTERS[_a] = ("I2C_SLV_%02X" % _a, "r" if _a in (0x35, 0x36) else "rw", 0, 0xFF)
+for _a in range(0x49, 0x61):
+    REGISTERS[_a] = ("EXT_SENS_DATA_%02d" % (_a - 0x49), "r", 0, 0)
+for _a in range(0x63, 0x68):
+    REGISTERS[_a] = ("I2C_SLV_DO_%02X" % _a, "rw", 0, 0xFF)
+
+SMPLRT_DIV = 0x19
+CONFIG = 0x1A
+ACCEL_CONFIG = 0x1C
+MOT_THR = 0x1F
+MOT_DUR = 0x20
+INT_PIN_CFG = 0x37
+INT_ENABLE = 0x38
+INT_STATUS = 0x3A
+ACCEL_XOUT_H = 0x3B
+SIGNAL_PATH_RESET = 0x68
+PWR_MGMT_1 = 0x6B
+PWR_MGMT_2 = 0x6C
+WHO_AM_I = 0x75
+
+_RESET_POLLS = 2  # PWR_MGMT_1 reads that still show DEVICE_RESET
+
+
+def load_trace(path):
+    """A trace file (t_ms,ax,ay,az per line; '#' comments, one header) -> [(t, ax, ay, az)]."""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line[0] == "#" or line[0] == "t":
+                continue
+            p = line.split(",")
+            rows.append((int(p[0]), int(p[1]), int(p[2]), int(p[3])))
+    return rows
+
+
+class FakeI2C:
+    """machine.I2C's methods over fake devices {address: device}."""
+
+    def __init__(self, devices=None):
+        self.devices = devices or {}
+        self.log = []  # ("w" | "r", address, register, bytes) of every mem transfer
+
+    def _dev(self, addr):
+        d = self.devices.get(addr)
+        if d is None or not d.present:
+            raise OSError(errno.ENODEV)
+        return d
+
+    def scan(self):
+        return sorted(a for a in self.devices if self.devices[a].present)
+
+    def writeto_mem(self, addr, memaddr, buf, addrsize=8):
+        if addrsize != 8:
+            raise ValueError("addrsize %r: the MPU6050 has 8-bit register addresses" % (addrsize,))
+        d = self._dev(addr)
+        self.log.append(("w", addr, memaddr, bytes(buf)))
+        d.mem_write(memaddr, buf)
+
+    def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
+        if addrsize != 8:
+            raise ValueError("addrsize %r: the MPU6050 has 8-bit register addresses" % (addrsize,))
+        d = self._dev(addr)
+        d.mem_read_into(memaddr, buf)
+        self.log.append(("r", addr, memaddr, bytes(buf)))
+
+    def readfrom_mem(self, addr, memaddr, nbytes, addrsize=8):
+        buf = bytearray(nbytes)
+        self.readfrom_mem_into(addr, memaddr, buf, addrsize)
+        return bytes(buf)
+
+    def writeto(self, addr, buf, stop=True):
+        """Plain write: the first byte is the register pointer, the rest data."""
+        d = self._dev(addr)
+        d.write(buf)
+        return len(buf)
+
+    def writevto(self, addr, vector, stop=True):
+        data = bytearray()
+        for b in vector:
+            data.extend(b)
+        return self.writeto(addr, data, stop)
+
+    def readfrom_into(self, addr, buf, stop=True):
+        self._dev(addr).read_into(buf)
+
+    def readfrom(self, addr, nbytes, stop=True):
+        buf = bytearray(nbytes)
+        self.readfrom_into(addr, buf, stop)
+        return bytes(buf)
+
+
+class _IntPin:
+    """The MPU6050's INT line as a Pin-like input (value() only)."""
+
+    def __init__(self, chip):
+        self._chip = chip
+
+    def value(self):
+        return self._chip.int_level()
+
+    def __call__(self):
+        return self.value()
+
+
+class FakeMPU6050:
+    def __init__(self, trace=None, who_am_i=0x68):
+        self.present = True
+        self.who_am_i = who_am_i
+        self.trace = list(trace or ())
+        self.pos = 0  # next trace sample
+        self.t_ms = self.trace[0][0] if self.trace else 0
+        self.int_pin = _IntPin(self)
+        self.resets = 0
+        self.samples_read = 0
+        self._ptr = 0
+        self._power_up()
+
+    def _power_up(self):
+        self.regs = bytearray(128)
+        for a in REGISTERS:
+            self.regs[a] = REGISTERS[a][2]
+        self.regs[WHO_AM_I] = self.who_am_i
+        self._data = [0, 0, 0]  # raw accel counts held in the output registers
+        self._resetting = 0
+        self._status = 0
+        self._ref = None  # the high-pass filter's held reading, milli-g
+        self._mot_run = 0
+        self._int_now = False
+
+    # --- state a test can look at ---
+    def asleep(self):
+        return bool(self.regs[PWR_MGMT_1] & 0x40) or (self.regs[PWR_MGMT_1] & 7) == 7
+
+    def cycling(self):
+        return not self.asleep() and bool(self.regs[PWR_MGMT_1] & 0x20)
+
+    def range_g(self):
+        return 2 << ((self.regs[ACCEL_CONFIG] >> 3) & 3)
+
+    def rate_hz(self):
+        dlpf = self.regs[CONFIG] & 7
+        base = 8000 if dlpf in (0, 7) else 1000
+        return base // (1 + self.regs[SMPLRT_DIV])
+
+    def wake_armed(self):
+        """None if a shake would raise INT while the ESP32 sleeps, else why not."""
+        r = self.regs
+        if self.asleep():
+            return "the chip sleeps (PWR_MGMT_1 SLEEP or clock stopped): nothing is sampled"
+        if r[PWR_MGMT_2] & 0x38:
+            return "an accelerometer axis is in standby"
+        if not r[INT_ENABLE] & 0x40:
+            return "MOT_EN is off in INT_ENABLE"
+        if r[MOT_THR] == 0:
+            return "MOT_THR is 0"
+        if r[ACCEL_CONFIG] & 7 != 7:
+            return "ACCEL_HPF is not in hold mode: no reference to measure motion against"
+        if not r[INT_PIN_CFG] & 0x20:
+            return "INT is not latched: a 50 us pulse can be missed"
+        return None
+
+    def int_level(self):
+        active = self._int_now or (bool(self.regs[INT_PIN_CFG] & 0x20) and bool(self._status & self.regs[INT_ENABLE]))
+        if self.regs[INT_PIN_CFG] & 0x80:  # INT_LEVEL: active low
+            return 0 if active else 1
+        return 1 if active else 0
+
+    # --- the bus side ---
+    def mem_write(self, reg, buf):
+        for k in range(len(buf)):
+            self._write(reg + k, buf[k])
+
+    def mem_read_into(self, reg, buf):
+        if reg == ACCEL_XOUT_H:
+            self._sample()
+        clear = False
+        for k in range(len(buf)):
+            r = reg + k
+            buf[k] = self._read(r)
+            if r == INT_STATUS or self.regs[INT_PIN_CFG] & 0x10:  # INT_RD_CLEAR: any read
+                clear = True
+        if clear:
+            self._status = 0
+            self._int_now = False
+
+    def write(self, buf):
+        if len(buf) == 0:
+            return
+        self._ptr = buf[0]
+        self.mem_write(buf[0], buf[1:])
+        self._ptr = buf[0] + len(buf) - 1
+
+    def read_into(self, buf):
+        self.mem_read_into(self._ptr, buf)
+        self._ptr += len(buf)
+
+    def _reg(self, reg):
+        if reg not in REGISTERS:
+            raise RegisterMapError("MPU6050 register 0x%02x does not exist (register map)" % reg)
+        return REGISTERS[reg]
+
+    def _write(self, reg, v):
+        name, access, _reset, mask = self._reg(reg)
+        if "w" not in access:
+            raise RegisterMapError("MPU6050 %s (0x%02x) is read-only; wrote 0x%02x" % (name, reg, v))
+        if self._resetting and reg != PWR_MGMT_1:
+            raise RegisterMapError("MPU6050 write to %s during DEVICE_RESET: poll PWR_MGMT_1 "
+                                   "until bit 7 reads 0 first" % name)
+        if v & ~mask & 0xFF:
+            raise RegisterMapError("MPU6050 %s = 0x%02x sets reserved bits 0x%02x (writable: 0x%02x)"
+                                   % (name, v, v & ~mask & 0xFF, mask))
+        if reg == CONFIG and v & 7 == 7:
+            raise RegisterMapError("MPU6050 CONFIG DLPF_CFG = 7 is reserved")
+        if reg == ACCEL_CONFIG and v & 7 == 5:
+            raise RegisterMapError("MPU6050 ACCEL_CONFIG ACCEL_HPF = 5 is reserved")
+        if reg == PWR_MGMT_1 and v & 7 == 6:
+            raise RegisterMapError("MPU6050 PWR_MGMT_1 CLKSEL = 6 is reserved")
+        if reg == PWR_MGMT_1 and v & 0x80:
+            self.resets += 1
+            self._power_up()
+            self._resetting = _RESET_POLLS
+            return
+        if reg == SIGNAL_PATH_RESET:
+            if v & 2:
+                self._data = [0, 0, 0]
+            return  # a strobe: nothing is stored
+        if reg == ACCEL_CONFIG:
+            hpf = v & 7
+            if hpf == 7 and self.regs[reg] & 7 != 7:
+                self._ref = self._current_mg()  # hold: motion is measured against this
+            elif hpf != 7:
+                self._ref = None
+        self.regs[reg] = v
+
+    def _read(self, reg):
+        name, access, _reset, _mask = self._reg(reg)
+        if access == "w":
+            return 0
+        if reg == PWR_MGMT_1 and self._resetting:
+            self._resetting -= 1
+            return self.regs[reg] | 0x80
+        if ACCEL_XOUT_H <= reg <= ACCEL_XOUT_H + 5:
+            v = self._data[(reg - ACCEL_XOUT_H) >> 1] & 0xFFFF
+            return v >> 8 if (reg - ACCEL_XOUT_H) & 1 == 0 else v & 0xFF
+        if reg == INT_STATUS:
+            return self._status
+        return self.regs[reg]
+
+    # --- the physical side ---
+    def _current_mg(self):
+        if not self.trace:
+            return (0, 0, 1000)
+        s = self.trace[self.pos - 1] if self.pos else self.trace[0]
+        return (s[1], s[2], s[3])
+
+    def _sample(self):
+        """The chip takes the next reading into its output registers (if awake)."""
+        if self.asleep() or self._resetting:
+            return
+        if self.pos < len(self.trace):
+            self.t_ms = self.trace[self.pos][0]
+            self.pos += 1
+        mg = self._current_mg()
+        lsb = 16384 >> ((self.regs[ACCEL_CONFIG] >> 3) & 3)
+        for i in range(3):
+            raw = (abs(mg[i]) * lsb + 500) // 1000  # rounded half away from zero
+            if mg[i] < 0:
+                raw = -raw
+            self._data[i] = max(-32768, min(32767, raw))
+        self.samples_read += 1
+        self._status |= 0x01  # DATA_RDY
+        self._motion(mg)
+
+    def step(self):
+        """The chip samples on its own (cycle mode, between reads). False at the trace end."""
+        more = self.pos < len(self.trace)
+        self._sample()
+        return more
+
+    def _motion(self, mg):
+        self._int_now = False
+        r = self.regs
+        if not r[INT_ENABLE] & 0x40 or r[MOT_THR] == 0 or self._ref is None:
+            self._mot_run = 0
+            return
+        thr = r[MOT_THR] * 2
+        ref = self._ref
+        if abs(mg[0] - ref[0]) > thr or abs(mg[1] - ref[1]) > thr or abs(mg[2] - ref[2]) > thr:
+            self._mot_run += 1
+        else:
+            self._mot_run = 0
+        if self._mot_run >= max(1, r[MOT_DUR]):
+            self._status |= 0x40  # MOT_INT
+            self._int_now = True
