@@ -22,6 +22,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/rules_bench.py
 	$(BIN)/micropython bench/rules_bench.py
+	$(PY) bench/game_bench.py
+	$(BIN)/micropython -X heapsize=128K bench/game_bench.py
 	$(PY) bench/dice_bench.py
 	$(BIN)/micropython bench/dice_bench.py
 	$(PY) bench/screen_bench.py

@@ -16,6 +16,8 @@ COMMANDS = {
     "dice": ("host_sim.cmd_dice", "print N faces from the bowl's dice path, for audit"),
     "fairness": ("host_sim.cmd_fairness", "chi-square of faces and rank frequencies vs exact odds, as JSON"),
     "screens": ("host_sim.cmd_screens", "write a PNG of every screen the bowl can show"),
+    "replay": ("host_sim.cmd_replay", "replay a written record of a game, print the result as JSON"),
+    "verify-claim": ("host_sim.cmd_verify_claim", "check a kiosk claim code (exit 0 valid, 1 invalid)"),
 }
 
 

@@ -1,0 +1,104 @@
+# Kiosk claim codes (RULES.md §7: "凭奖券在礼品兑换处领取" - the counter must be
+# able to check what the bowl showed). A code is the first 40 bits of
+# HMAC-SHA256(secret, "bobing-claim|<bowl id>|<award number>|<class>") in
+# Crockford base32: 8 characters from 0-9 and A-Z without I, L, O, U, easy to
+# read off a 128x64 screen and to type. Without the bowl's secret nobody can
+# mint one; with 40 bits a guess is right once in a trillion.
+#
+# MicroPython has hashlib.sha256 but no hmac module, so HMAC is RFC 2104 here,
+# written once and checked against CPython's hmac (tests/test_claim.py, which
+# also runs on the unix port).
+import hashlib
+
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32
+CODE_LEN = 8  # characters: 8 x 5 = 40 bits
+_BLOCK = 64  # SHA-256 block size in bytes
+
+
+def _bytes(x, what):
+    if isinstance(x, str):
+        return x.encode()
+    if isinstance(x, (bytes, bytearray)):
+        return bytes(x)
+    raise ValueError("%s must be bytes or text, got %r" % (what, x))
+
+
+def hmac_sha256(key, msg):
+    """RFC 2104 HMAC with SHA-256 -> 32-byte digest."""
+    key = _bytes(key, "key")
+    if len(key) > _BLOCK:
+        key = hashlib.sha256(key).digest()
+    ipad = bytearray(_BLOCK)
+    opad = bytearray(_BLOCK)
+    for i in range(_BLOCK):
+        k = key[i] if i < len(key) else 0
+        ipad[i] = k ^ 0x36
+        opad[i] = k ^ 0x5C
+    inner = hashlib.sha256(ipad)
+    inner.update(_bytes(msg, "message"))
+    outer = hashlib.sha256(opad)
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+def message(bowl_id, award_no, cls):
+    """The bytes a code signs. '|' separates the fields, so none may hold one."""
+    bowl_id = str(bowl_id)
+    if "|" in bowl_id or "|" in cls:
+        raise ValueError("bowl id %r and prize class %r may not contain '|'" % (bowl_id, cls))
+    if not isinstance(award_no, int) or award_no < 1:
+        raise ValueError("award number %r: must be a whole number >= 1" % (award_no,))
+    return ("bobing-claim|%s|%d|%s" % (bowl_id, award_no, cls)).encode()
+
+
+def code(secret, bowl_id, award_no, cls):
+    """The 8-character claim code of one kiosk award."""
+    mac = hmac_sha256(_bytes(secret, "secret"), message(bowl_id, award_no, cls))
+    out = ""
+    acc = 0
+    bits = 0
+    for b in mac[:5]:  # 40 bits, 5 at a time, without big ints (the ESP32 is 32-bit)
+        acc = (acc << 8) | b
+        bits += 8
+        while bits >= 5:
+            bits -= 5
+            out += ALPHABET[(acc >> bits) & 31]
+        acc &= (1 << bits) - 1
+    return out
+
+
+def pretty(c):
+    """'ABCD1234' -> 'ABCD-1234' for the screen."""
+    return c[:4] + "-" + c[4:]
+
+
+def normalize(text):
+    """What a person typed -> the canonical code: case, spaces and dashes are
+    ignored, O reads as 0, I and L as 1 (Crockford). ValueError if not a code."""
+    out = ""
+    for ch in text.upper():
+        if ch in " -":
+            continue
+        if ch == "O":
+            ch = "0"
+        elif ch == "I" or ch == "L":
+            ch = "1"
+        if ch not in ALPHABET:
+            raise ValueError("%r is not a claim-code character (0-9 and A-Z without I, L, O, U)" % ch)
+        out += ch
+    if len(out) != CODE_LEN:
+        raise ValueError("a claim code has %d characters, got %d in %r" % (CODE_LEN, len(out), text))
+    return out
+
+
+def verify(secret, bowl_id, award_no, cls, text):
+    """True if `text` is the claim code of that award (compared in constant time)."""
+    try:
+        got = normalize(text)
+    except ValueError:
+        return False
+    want = code(secret, bowl_id, award_no, cls)
+    diff = 0
+    for i in range(CODE_LEN):
+        diff |= ord(got[i]) ^ ord(want[i])
+    return diff == 0

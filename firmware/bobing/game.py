@@ -1,0 +1,653 @@
+# The Bo Bing table as a state machine (RULES.md §4-7): events in, outcomes out.
+# Pure logic: no hardware, no clock (time up arrives as an event), runs
+# unchanged on MicroPython and CPython. The contract other modules code
+# against is /work/notes/game_contract.md; in short:
+#
+#     t = Table(profile, seats)          # profile: profiles.Profile or preset name
+#     out = t.apply(EV_ROLL, dice)       # -> Outcome; ValueError for a bad event
+#
+# Prize classes come from the profile's prize spec (profiles.PRIZES): a rank
+# pays the class that lists it. Tiers 1-5 are first come, first served; an
+# exhausted class pays by option when_exhausted. The provisional 状元 class
+# (standard spec) is handed to the holder only when the game ends; the holder
+# is recomputed from every seat's latest 状元 roll, earlier roll first on ties.
+# Specs without a provisional class pay the 状元 first come too, and then no
+# seat is "holder" (t.holder stays 0): the awards say who has the 状元 prize.
+#
+# Kiosk mode (option mode=kiosk): one customer at a time (EV_CUSTOMER starts
+# his kiosk_shakes shakes), every class paid at once from stock, each prize
+# with a claim code (bobing/claim.py); the game ends when the stock runs out.
+# Final: the 状元王中王 between table champions (RULES.md §7).
+from micropython import const
+
+from bobing import claim, profiles, rules
+
+EV_START_SEAT = const(1)  # arg: first seat 1..N
+EV_START_TOTAL = const(2)  # arg: seat 1's two-dice total 2..12 (RULES.md §5)
+EV_ROLL = const(3)  # arg: six dice for the seat whose turn it is
+EV_SPILL = const(4)  # arg: None
+EV_TIMEUP = const(5)  # arg: None
+EV_CUSTOMER = const(6)  # arg: None (kiosk)
+EVENT_IDS = ("", "start_seat", "start_total", "roll", "spill", "timeup", "customer")
+
+MAX_SEATS = const(12)
+_NOCLASS = const(255)
+# option when_exhausted, as codes
+_W_NOTHING = const(0)
+_W_CHASE = const(1)
+_W_LOWER = const(2)
+_W_DOWNUP = const(3)
+_WHEN = ("nothing", "chase", "lower_tier", "down_then_up")
+
+# Why a game ended (t.reason / out.reason)
+REASONS = ("prizes_out", "liubohong", "heiliubo_grab", "time_up", "stock_out", "champion")
+
+
+class Outcome:
+    """What one event did. `won` lists (class, from_seat): 0 = from the pool,
+    >0 = chased from that seat. `skipped`: seats that sat out (spill penalty)
+    before the next turn. `zhuangyuan_to`: the seat handed the provisional 状元
+    prize as the game ended (0 = none)."""
+
+    # Defaults live on the class: an instance stores only what its event set
+    # (on MicroPython every instance attribute costs heap; see tests/mp/test_game_heap.py).
+    dice = None
+    rank = 0
+    bonus = 0
+    holder_before = 0
+    holder_after = 0
+    ended = False
+    reason = None
+    zhuangyuan_to = 0
+    customer = 0  # kiosk: the customer's number (1, 2, ...)
+    round = 0  # round (kiosk: customer) the event belongs to
+
+    def __init__(self, kind, seat):
+        self.kind = kind
+        self.seat = seat
+        self.won = []
+        self.skipped = []
+        self.claims = []
+
+    def __repr__(self):
+        return "Outcome(%s seat=%d dice=%r rank=%s won=%r holder %d->%d skipped=%r ended=%r %s)" % (
+            EVENT_IDS[self.kind], self.seat, self.dice, rules.RANK_IDS[self.rank], self.won,
+            self.holder_before, self.holder_after, self.skipped, self.ended, self.reason)
+
+
+def _index(seq, item):
+    for i in range(len(seq)):
+        if seq[i] == item:
+            return i
+    return -1
+
+
+def _whole(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+class Table:
+    """One table (or one kiosk) from its start to the last prize handed out.
+
+    Table(profile, seats, counts=None, bowl_id="", secret=None)
+      counts: {class: n} overriding the spec's counts (a kiosk's stock).
+      bowl_id, secret: for kiosk claim codes; without a secret no codes are made.
+    """
+
+    def __init__(self, profile=None, seats=10, counts=None, bowl_id="", secret=None):
+        if profile is None or isinstance(profile, str):
+            profile = profiles.Profile(profile or profiles.DEFAULT_PRESET)
+        self.profile = profile
+        o = profile.options
+        self.rules = rules.Rules(profile)
+        if not _whole(seats) or not 1 <= seats <= MAX_SEATS:
+            raise ValueError("seats=%r: a table has 1..%d seats" % (seats, MAX_SEATS))
+        self.kiosk = o["mode"] == "kiosk"
+        # A kiosk serves one customer at a time: everything is paid to "seat" 1.
+        self.seats = 1 if self.kiosk else seats
+
+        spec = profile.prizes
+        profiles.check_prizes(spec, rules.RANK_IDS)
+        spec_classes = spec["classes"]
+        self.classes = tuple([c[0] for c in spec_classes])
+        self.class_zh = {}
+        self.initial = {}
+        self._rank_cls = bytearray([_NOCLASS] * len(rules.RANK_IDS))
+        for i in range(len(spec_classes)):
+            cid, zh, n, ranks = spec_classes[i]
+            self.class_zh[cid] = zh
+            self.initial[cid] = n
+            for r in ranks.split():
+                self._rank_cls[rules.rank_code(r)] = i
+        if counts:
+            for cid in counts:
+                n = counts[cid]
+                if cid not in self.initial:
+                    raise ValueError("prize class %r is not in this profile; classes are: %s"
+                                     % (cid, ", ".join(self.classes)))
+                if not _whole(n) or n < 0:
+                    raise ValueError("prize count %s=%r: must be a whole number >= 0" % (cid, n))
+                self.initial[cid] = n
+        # Classes by index (highest first); the provisional 状元 class and the
+        # class a 插金花 sweeps. A kiosk pays everything at once.
+        self._prov = -1 if self.kiosk or spec["provisional"] is None else _index(self.classes, spec["provisional"])
+        self._sweep = -1 if spec["sweep"] is None else _index(self.classes, spec["sweep"])
+        self.pool = {}
+        self.grabbed = {}
+        for c in self.classes:
+            self.pool[c] = self.initial[c]
+            self.grabbed[c] = 0
+        self.awards = {}
+        for s in range(1, self.seats + 1):
+            a = {}
+            for c in self.classes:
+                a[c] = 0
+            self.awards[s] = a
+        n1 = self.seats + 1
+        self._locked = [0] * n1  # per seat: sweep-class prizes won by a sweep (never chased)
+
+        self._when = _index(_WHEN, o["when_exhausted"])
+        self._chase = bytearray(len(rules.TIER_IDS))  # by tier: chased when exhausted?
+        for t in o["chase_tiers"].split("+"):
+            self._chase[_index(rules.TIER_IDS, t)] = 1
+        self._take_all = o["liuhong_effect"] == "take_all"
+        self._grab = o["heiliubo_effect"] == "grab"
+        self.direction = 1 if o["direction"] == "clockwise" else -1
+        self._skip_next = o["spill_penalty"] == "skip_next"
+        self.time_limit = o["time_limit"]  # minutes; the caller sends EV_TIMEUP when it runs out
+        self.kiosk_shakes = o["kiosk_shakes"]
+
+        # Each seat's standing 状元: its LATEST 状元 roll (order key, event
+        # number for earlier-wins ties, dice, rank). Key 0 = none.
+        self._zkey = [0] * n1
+        self._zseq = [0] * n1
+        self._zdice = [None] * n1
+        self._zrank = bytearray(n1)
+        self.holder = 0
+        self.holder_dice = None
+        self.holder_rank = 0
+
+        self.started = False
+        self.ended = False
+        self.reason = None
+        self.events = 0
+        self.turn = 0
+        self.round = 0
+        self.first = 0
+        self.final_round = 0  # the round after which the game ends (0 = not decided yet)
+        self.prizes_out = False  # every first-come class is empty
+        self._pos = 0  # seats that have had their turn (played or sat out) in this round
+        self._skip = bytearray(n1)  # seats that sit out their next turn
+        self._pending = None  # the reason the game will end when final_round is played out
+
+        # kiosk
+        self.customer = 0
+        self.shakes_left = 0
+        self.award_no = 0
+        self.bowl_id = bowl_id
+        self._secret = secret
+
+    # ---- events -------------------------------------------------------------
+    def apply(self, kind, arg=None):
+        """Apply one event; return its Outcome. A bad event raises ValueError
+        and changes nothing."""
+        if self.ended:
+            raise ValueError("the game is over (%s): no more events" % self.reason)
+        if kind == EV_ROLL:
+            out = self._kiosk_roll(arg) if self.kiosk else self._roll(arg)
+        elif kind == EV_SPILL:
+            out = self._kiosk_spill() if self.kiosk else self._spill()
+        elif kind == EV_START_SEAT:
+            out = self._start_seat(arg)
+        elif kind == EV_START_TOTAL:
+            out = self._start_total(arg)
+        elif kind == EV_TIMEUP:
+            out = self._timeup()
+        elif kind == EV_CUSTOMER:
+            out = self._customer()
+        else:
+            raise ValueError("unknown event kind %r: kinds are 1..6 (start_seat, start_total, roll, "
+                             "spill, timeup, customer)" % (kind,))
+        self.events += 1
+        return out
+
+    def start_seat(self, seat):
+        return self.apply(EV_START_SEAT, seat)
+
+    def start_total(self, total):
+        return self.apply(EV_START_TOTAL, total)
+
+    def roll(self, dice):
+        return self.apply(EV_ROLL, dice)
+
+    def spill(self):
+        return self.apply(EV_SPILL, None)
+
+    def time_up(self):
+        return self.apply(EV_TIMEUP, None)
+
+    def next_customer(self):
+        return self.apply(EV_CUSTOMER, None)
+
+    # ---- queries ------------------------------------------------------------
+    def class_of(self, rank):
+        """The class id a rank code pays, or None."""
+        i = self._rank_cls[rank]
+        return None if i == _NOCLASS else self.classes[i]
+
+    def standing(self, seat):
+        """(dice, rank code) of the seat's standing 状元, or None."""
+        if not self._zkey[seat]:
+            return None
+        return self._zdice[seat], self._zrank[seat]
+
+    def chaseable(self, seat, cls):
+        """How many of seat's `cls` prizes a chase may take (not the swept ones)."""
+        n = self.awards[seat][cls]
+        if self._sweep >= 0 and cls == self.classes[self._sweep]:
+            n -= self._locked[seat]
+        return n
+
+    @property
+    def provisional(self):
+        """Class id of the provisional 状元 prize, or None."""
+        return None if self._prov < 0 else self.classes[self._prov]
+
+    # ---- table: start and turns -----------------------------------------------
+    def _not_kiosk(self, what):
+        if self.kiosk:
+            raise ValueError("%s is for a table; a kiosk (mode=kiosk) starts each customer with EV_CUSTOMER" % what)
+
+    def _need_turn(self):
+        if not self.started:
+            raise ValueError("the game has not started: give the first seat (EV_START_SEAT) or "
+                             "seat 1's two-dice total (EV_START_TOTAL) first")
+
+    def _start_seat(self, seat):
+        self._not_kiosk("a start")
+        if self.started:
+            raise ValueError("the game has already started (seat %d rolled first)" % self.first)
+        if not _whole(seat) or not 1 <= seat <= self.seats:
+            raise ValueError("first seat %r: must be a seat 1..%d" % (seat, self.seats))
+        return self._begin(EV_START_SEAT, seat)
+
+    def _start_total(self, total):
+        self._not_kiosk("a start")
+        if self.started:
+            raise ValueError("the game has already started (seat %d rolled first)" % self.first)
+        if not _whole(total) or not 2 <= total <= 12:
+            raise ValueError("two-dice total %r: must be 2..12" % (total,))
+        # Seat 1 counts `total` seats in the direction of play, himself first.
+        return self._begin(EV_START_TOTAL, (total - 1) * self.direction % self.seats + 1)
+
+    def _begin(self, kind, first):
+        self.started = True
+        self.first = first
+        self.turn = first
+        self.round = 1
+        self._pos = 0
+        out = Outcome(kind, first)
+        out.round = 1
+        self._check_prizes_out()
+        return out
+
+    def _step(self, seat, d):
+        return (seat - 1 + d) % self.seats + 1
+
+    def _advance(self, out):
+        """The seat whose turn it was is done: move on, seating out penalised
+        seats, ending the game when its final round has been played out."""
+        self._pos += 1
+        seat = self.turn
+        while True:
+            if self._pos >= self.seats:
+                if self.final_round == self.round:
+                    self._finish(out, self._pending)
+                    return
+                self.round += 1
+                self._pos = 0
+            seat = self._step(seat, self.direction)
+            if self._skip[seat]:
+                self._skip[seat] = 0
+                out.skipped.append(seat)
+                self._pos += 1
+                continue
+            self.turn = seat
+            return
+
+    def _check_prizes_out(self):
+        """RULES.md §6: once the last first-come prize is taken, the current
+        round is the last if a 状元 stands (or none is provisional); otherwise
+        the round in which someone rolls a 状元 is."""
+        if not self.prizes_out:
+            for i in range(len(self.classes)):
+                if i != self._prov and self.pool[self.classes[i]]:
+                    return
+            self.prizes_out = True
+        if self.final_round == 0 and (self._prov < 0 or self.holder):
+            self.final_round = self.round
+            self._pending = "prizes_out"
+
+    def _finish(self, out, reason):
+        self.ended = True
+        self.reason = reason
+        self.turn = 0
+        self.shakes_left = 0
+        if self._prov >= 0 and self.holder:
+            c = self.classes[self._prov]
+            if self.pool[c] > 0:
+                self.pool[c] -= 1
+                self.awards[self.holder][c] += 1
+                out.zhuangyuan_to = self.holder
+        out.ended = True
+        out.reason = reason
+
+    # ---- table: events --------------------------------------------------------
+    def _roll(self, dice):
+        self._need_turn()
+        rules.check_dice(dice)
+        seat = self.turn
+        out = self._pay(seat, tuple(dice))
+        if not self.ended:
+            self._check_prizes_out()
+            self._advance(out)
+        out.holder_after = self.holder
+        return out
+
+    def _spill(self):
+        self._need_turn()
+        seat = self.turn
+        out = Outcome(EV_SPILL, seat)
+        out.round = self.round
+        out.holder_before = self.holder
+        if self._skip_next:
+            self._skip[seat] = 1
+        self._advance(out)
+        out.holder_after = self.holder
+        return out
+
+    def _timeup(self):
+        if not self.kiosk:
+            self._need_turn()
+        if self.time_limit == 0:
+            raise ValueError("time up, but this profile has no time limit (time_limit=0): "
+                             "set time_limit=MINUTES to play against the clock")
+        out = Outcome(EV_TIMEUP, self.turn)
+        out.round = self.round
+        out.holder_before = out.holder_after = self.holder
+        if self.kiosk:
+            # the customer at the bowl finishes his shakes
+            if self.shakes_left:
+                self._pending = "time_up"
+            else:
+                self._finish(out, "time_up")
+        elif self.final_round == 0:
+            if self._pos == 0:
+                # a round has just been played out: nothing left to finish
+                self._finish(out, "time_up")
+            else:
+                self.final_round = self.round
+                self._pending = "time_up"
+        out.holder_after = self.holder
+        return out
+
+    # ---- paying a roll (table and kiosk) ---------------------------------------
+    def _pay(self, seat, dice):
+        v = self.rules.evaluate(dice)
+        rank = rules.rank_of(v)
+        bonus = rules.bonus_of(v)
+        out = Outcome(EV_ROLL, seat)
+        out.dice = dice
+        out.rank = rank
+        out.bonus = bonus
+        out.round = self.round
+        out.customer = self.customer
+        out.holder_before = self.holder
+        if self._prov >= 0 and rules.is_zhuangyuan(rank):
+            self._stand(seat, dice, rank, rules.key_of(v))
+        if rank == rules.LIUBOHONG and self._take_all:
+            # 六勃红 take_all: the game ends at once; he takes the 状元 and every prize left
+            if self._prov >= 0:
+                self._set_holder(seat)
+            for i in range(len(self.classes)):
+                while self.pool[self.classes[i]] > 0:
+                    self._take(seat, i, 0, out)
+            self._finish(out, "liubohong")
+            return out
+        if (rank == rules.HEILIUBO or rank == rules.BIANDIJIN) and self._grab:
+            # 黑六勃 grab: lights off, the table grabs every prize left, no holder
+            for c in self.classes:
+                self.grabbed[c] += self.pool[c]
+                self.pool[c] = 0
+            self._set_holder(0)
+            self._finish(out, "heiliubo_grab")
+            return out
+        ci = self._rank_cls[rank]
+        if ci != _NOCLASS and ci != self._prov:
+            self._award(seat, ci, rank, out)
+        if self._sweep >= 0 and (rank == rules.CHAJINHUA or rank == rules.LIUBOHONG):
+            # 插金花 (and 六勃红 zhuangyuan_and_duitang) takes every 对堂 left, for good
+            c = self.classes[self._sweep]
+            while self.pool[c] > 0:
+                self._take(seat, self._sweep, 0, out)
+                self._locked[seat] += 1
+        if bonus:
+            bi = self._rank_cls[bonus]
+            if bi != _NOCLASS and bi != self._prov:
+                self._award(seat, bi, bonus, out)
+        return out
+
+    def _award(self, seat, ci, rank, out):
+        """One prize of class index ci for a `rank` (RULES.md §4 when_exhausted)."""
+        if self.pool[self.classes[ci]] > 0:
+            self._take(seat, ci, 0, out)
+            return
+        w = self._when
+        if w == _W_CHASE:
+            if self._chase[rules.tier(rank)]:
+                src = self._chase_from(seat, ci)
+                if src:
+                    self._take(seat, ci, src, out)
+        elif w == _W_LOWER or w == _W_DOWNUP:
+            n = len(self.classes)
+            for j in range(ci + 1, n):  # the highest lower class with stock
+                if j != self._prov and self.pool[self.classes[j]] > 0:
+                    self._take(seat, j, 0, out)
+                    return
+            if w == _W_DOWNUP:
+                for j in range(ci - 1, -1, -1):  # else the nearest higher one
+                    if j != self._prov and self.pool[self.classes[j]] > 0:
+                        self._take(seat, j, 0, out)
+                        return
+
+    def _chase_from(self, seat, ci):
+        """The nearest seat holding a chaseable prize of class ci, searching the
+        other seats against the direction of play from the one just before."""
+        c = self.classes[ci]
+        s = seat
+        for _ in range(self.seats - 1):
+            s = self._step(s, -self.direction)
+            n = self.awards[s][c]
+            if ci == self._sweep:
+                n -= self._locked[s]
+            if n > 0:
+                return s
+        return 0
+
+    def _take(self, seat, ci, src, out):
+        c = self.classes[ci]
+        if src:
+            self.awards[src][c] -= 1
+        else:
+            self.pool[c] -= 1
+        self.awards[seat][c] += 1
+        out.won.append((c, src))
+        if self.kiosk:
+            self.award_no += 1
+            if self._secret is not None:
+                out.claims.append(claim.code(self._secret, self.bowl_id, self.award_no, c))
+
+    # ---- the 状元 standing --------------------------------------------------------
+    def _stand(self, seat, dice, rank, key):
+        # a seat's LATEST 状元 is its standing, even if smaller (rule 4.2 of the sheets)
+        self._zkey[seat] = key
+        self._zseq[seat] = self.events
+        self._zdice[seat] = dice
+        self._zrank[seat] = rank
+        best = 0
+        for s in range(1, self.seats + 1):
+            k = self._zkey[s]
+            if k and (best == 0 or k > self._zkey[best]
+                      or (k == self._zkey[best] and self._zseq[s] < self._zseq[best])):
+                best = s
+        self._set_holder(best)
+
+    def _set_holder(self, seat):
+        self.holder = seat
+        if seat:
+            self.holder_dice = self._zdice[seat]
+            self.holder_rank = self._zrank[seat]
+        else:
+            self.holder_dice = None
+            self.holder_rank = 0
+
+    # ---- kiosk ------------------------------------------------------------------
+    def _customer(self):
+        if not self.kiosk:
+            raise ValueError("EV_CUSTOMER is for a kiosk (mode=kiosk); a table starts with "
+                             "EV_START_SEAT or EV_START_TOTAL")
+        if self.shakes_left:
+            raise ValueError("customer %d still has %d shake(s) left" % (self.customer, self.shakes_left))
+        self.started = True
+        self.customer += 1
+        self.round = self.customer
+        self.shakes_left = self.kiosk_shakes
+        self.turn = 1
+        out = Outcome(EV_CUSTOMER, 1)
+        out.customer = out.round = self.customer
+        self._kiosk_done(out)
+        return out
+
+    def _need_shake(self):
+        if not self.shakes_left:
+            raise ValueError("no customer is shaking: EV_CUSTOMER starts the next customer's %d shakes"
+                             % self.kiosk_shakes)
+
+    def _kiosk_roll(self, dice):
+        self._need_shake()
+        rules.check_dice(dice)
+        out = self._pay(1, tuple(dice))
+        if not self.ended:
+            self.shakes_left -= 1
+            self._kiosk_done(out)
+        return out
+
+    def _kiosk_spill(self):
+        self._need_shake()
+        out = Outcome(EV_SPILL, 1)
+        out.customer = out.round = self.customer
+        self.shakes_left -= 1  # the void shake
+        if self._skip_next and self.shakes_left:
+            self.shakes_left -= 1  # ... and he sits out the next one
+            out.skipped.append(1)
+        self._kiosk_done(out)
+        return out
+
+    def _kiosk_done(self, out):
+        for c in self.classes:
+            if self.pool[c]:
+                break
+        else:
+            self._finish(out, "stock_out")
+            return
+        if not self.shakes_left:
+            self.turn = 0
+            if self._pending:
+                self._finish(out, self._pending)
+
+
+class Final:
+    """状元王中王 (RULES.md §7): table champions 1..n, in the drawn order, each
+    roll once a round; the best 状元 of a round wins. A round with no 状元 is
+    rolled again by everyone; an exact tie for the best is rolled again by the
+    tied champions only. A spill voids the roll and the same champion rolls
+    again. Events: EV_ROLL (dice) and EV_SPILL."""
+
+    def __init__(self, profile=None, players=2):
+        if profile is None or isinstance(profile, str):
+            profile = profiles.Profile(profile or profiles.DEFAULT_PRESET)
+        if not _whole(players) or not 2 <= players <= 64:
+            raise ValueError("players=%r: a final has 2..64 champions" % (players,))
+        self.profile = profile
+        self.rules = rules.Rules(profile)
+        self.players = players
+        self.contenders = list(range(1, players + 1))  # who rolls this round, in order
+        self._i = 0
+        self.turn = 1
+        self.round = 1
+        self.events = 0
+        self.ended = False
+        self.reason = None
+        self.winner = 0
+        self.winner_dice = None
+        self.winner_rank = 0
+        self._best = 0  # best 状元 key this round
+        self._tied = []  # champions with that key
+        self._dice = [None] * (players + 1)  # this round's 状元 rolls
+
+    def apply(self, kind, arg=None):
+        if self.ended:
+            raise ValueError("the final is over: champion %d won" % self.winner)
+        if kind == EV_ROLL:
+            rules.check_dice(arg)
+            out = self._roll(tuple(arg))
+        elif kind == EV_SPILL:
+            out = Outcome(EV_SPILL, self.turn)  # void: the same champion rolls again
+            out.round = self.round
+        else:
+            raise ValueError("a final takes rolls and spills only, not event kind %r" % (kind,))
+        self.events += 1
+        return out
+
+    def roll(self, dice):
+        return self.apply(EV_ROLL, dice)
+
+    def _roll(self, dice):
+        seat = self.turn
+        v = self.rules.evaluate(dice)
+        out = Outcome(EV_ROLL, seat)
+        out.dice = dice
+        out.rank = rules.rank_of(v)
+        out.round = self.round
+        out.holder_before = self._tied[0] if len(self._tied) == 1 else 0
+        if rules.is_zhuangyuan(out.rank):
+            k = rules.key_of(v)
+            if k > self._best:
+                self._best = k
+                self._tied = [seat]
+            elif k == self._best:
+                self._tied.append(seat)
+            self._dice[seat] = dice
+        self._i += 1
+        if self._i >= len(self.contenders):
+            if len(self._tied) == 1:
+                w = self._tied[0]
+                self.winner = w
+                self.winner_dice = self._dice[w]
+                self.winner_rank = rules.rank_of(self.rules.evaluate(self.winner_dice))
+                self.ended = True
+                self.reason = "champion"
+                self.turn = 0
+                out.ended = True
+                out.reason = "champion"
+            else:
+                if self._tied:
+                    self.contenders = self._tied  # exact tie: the tied roll again
+                self._tied = []
+                self._best = 0
+                self.round += 1
+                self._i = 0
+        if not self.ended:
+            self.turn = self.contenders[self._i]
+        out.holder_after = self.winner
+        return out
