@@ -51,7 +51,7 @@ WDT_MS = const(8000)  # a hung bowl reboots into the same game (journal) after 8
 CPU_HZ = const(160000000)  # hardware/power.md assumes this clock
 DATA_DIR = "/data"
 
-from bowl.hw import Hardware  # noqa: E402
+from bowl.hw import Hardware, attach_i2c  # noqa: E402
 
 
 class Board(Hardware):
@@ -63,10 +63,6 @@ class Board(Hardware):
         self._int = None
         self._ok = None
         self._vbat = None
-
-    def ticks_ms(self):
-        import time
-        return time.ticks_ms()
 
     def battery_mv(self):
         if self._vbat is None:
@@ -137,31 +133,16 @@ def bring_up(watchdog=True):
     except OSError:
         pass  # already there
 
-    found = ()
     try:
         i2c = I2C(I2C_ID, scl=Pin(PIN_SCL), sda=Pin(PIN_SDA), freq=I2C_FREQ)
-        found = i2c.scan()
     except Exception as e:
         i2c = None
         hw.report("i2c", e)
-
-    if i2c is not None and ADDR_OLED in found:
-        try:
+    if i2c is not None:
+        def display():
             import ssd1306  # micropython-lib: mpremote mip install ssd1306
-            hw.display = ssd1306.SSD1306_I2C(OLED_WIDTH, OLED_HEIGHT, i2c, ADDR_OLED)
-        except Exception as e:
-            hw.report("display", e)
-    elif i2c is not None:
-        hw.report("display", "no SSD1306 answers at 0x%02X" % ADDR_OLED)
-
-    if i2c is not None and ADDR_MPU in found:
-        try:
-            from bowl import mpu6050
-            hw.accel = mpu6050.MPU6050(i2c, ADDR_MPU)
-        except Exception as e:
-            hw.report("accel", e)
-    elif i2c is not None:
-        hw.report("accel", "no MPU6050 answers at 0x%02X" % ADDR_MPU)
+            return ssd1306.SSD1306_I2C(OLED_WIDTH, OLED_HEIGHT, i2c, ADDR_OLED)
+        attach_i2c(hw, i2c, ADDR_OLED, ADDR_MPU, display)
 
     try:
         import neopixel

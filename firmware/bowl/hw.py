@@ -41,6 +41,19 @@ class Hardware:
     def ticks_ms(self):
         return time.ticks_ms()
 
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    def ticks_add(self, t, delta):
+        return time.ticks_add(t, delta)
+
+    def say(self, line):
+        """A line for the log (the serial console on the bowl)."""
+        print("bowl:", line)
+
     def deepsleep(self):
         """Arm the wake sources (a shake, the OK button) and sleep; on the bowl it
         never returns (waking is a reset). Boards without deep sleep say so."""
@@ -49,3 +62,29 @@ class Hardware:
     def battery_mv(self):
         """Battery voltage in mV, or None when the board cannot tell."""
         return None
+
+
+def attach_i2c(hw, i2c, addr_display, addr_accel, make_display):
+    """Bring up the two I2C parts the same way on every board: scan the bus,
+    then the display (`make_display()`, e.g. the ssd1306 driver) and the
+    MPU6050 driver; whatever does not answer or fails is reported, left None."""
+    try:
+        found = i2c.scan()
+    except OSError as e:
+        hw.report("i2c", e)
+        return
+    if addr_display in found:
+        try:
+            hw.display = make_display()
+        except Exception as e:
+            hw.report("display", e)
+    else:
+        hw.report("display", "no display answers at 0x%02X" % addr_display)
+    if addr_accel in found:
+        try:
+            from bowl import mpu6050
+            hw.accel = mpu6050.MPU6050(i2c, addr_accel)
+        except Exception as e:
+            hw.report("accel", e)
+    else:
+        hw.report("accel", "no MPU6050 answers at 0x%02X" % addr_accel)

@@ -1,0 +1,942 @@
+# The bowl's console: everything the bowl decides that is not hardware, as ONE
+# state machine fed (t_ms, event). Pure logic (emlearn style): no machine, no
+# clock, no asyncio; it runs unchanged on the ESP32, on the unix port and
+# under CPython, and a test replays events into it. bowl/app.py feeds it from
+# real (or simulated) parts and draws what it says; host_sim/hal.py and the
+# simulator drive it the same way.
+#
+# Events in (each with the time t_ms it happened):
+#   sample(t, ax, ay, az, t_us)  an accelerometer sample (milli-g): the shake
+#                                detector, then the dice, journal, game
+#   buttons(t, mask)             the level of the three buttons (bit set =
+#                                pressed); debounced here into presses and
+#                                long presses
+#   tick(t)                      time passes: result pages, animations,
+#                                time limit, idle timeout
+# What comes out (read by the app after each call):
+#   view, page, frame, out       what the screen shows; `changed` counts
+#                                changes so the app redraws only when needed
+#   led, led_t0                  what the ring shows: a leds.py pattern id
+#                                (a rank code or leds.P_*), since when
+#   beeps                        tones to play (list of (hz, ms)), drained
+#   sleep                        True: the idle timeout ran out, deep-sleep now
+#   log                          lines for the serial log, drained
+#
+# Order of a roll (commit before reveal): detector says "rolled" -> the dice
+# are drawn from the source and this shake's samples -> Journal.play applies
+# the roll and writes it durably -> only then does the view change to the
+# result. A failed write shows nothing and resumes from the journal.
+#
+# Buttons: MENU, NEXT, OK. Playing: OK skips a result page; MENU opens the
+# menu (in kiosk mode only after the PIN). Menu: NEXT moves, OK chooses,
+# MENU goes back. A number (PIN, stock, bowl id) is entered digit by digit:
+# NEXT counts the digit up, OK goes to the next digit.
+import binascii
+
+from micropython import const
+
+from bobing import dice as dicemod
+from bobing import game, journal, leds, profiles, shake
+
+B_MENU = const(0)
+B_NEXT = const(1)
+B_OK = const(2)
+BUTTON_IDS = ("menu", "next", "ok")
+PRESS = const(1)
+LONG = const(2)
+
+# views: what the screen shows
+V_NOTICE = const(0)  # a fault or recovery report (arg: (kind, detail))
+V_TURN = const(1)  # whose turn (or "shake to start", or kiosk: shakes left)
+V_SHAKING = const(2)
+V_RESULT = const(3)  # the outcome of the last roll or spill, page by page
+V_CLAIM = const(4)  # kiosk: a claim code, until OK
+V_POOL = const(5)  # prizes left (kiosk: waiting for the next customer)
+V_OVER = const(6)  # game over, the ceremony
+V_MENU = const(7)  # a list: menu or a choice (arg: title, items, cursor)
+V_DIGITS = const(8)  # number entry (arg: title, digits, position)
+V_CONFIRM = const(9)  # "OK to confirm" (arg: title)
+V_SECRET = const(10)  # the kiosk's claim secret, for the counter's records
+V_SLEEP = const(11)
+VIEW_IDS = ("notice", "turn", "shaking", "result", "claim", "pool", "over", "menu", "digits",
+            "confirm", "secret", "sleep")
+
+# notices (kinds match screen.ERR_*; the rest are drawn as text panels)
+N_SENSOR = const(1)
+N_RNG = const(2)
+N_JOURNAL = const(3)
+N_DISPLAY = const(4)  # shown on the LEDs only (there is no screen)
+N_FLASH = const(5)  # a journal write failed: resumed from flash
+N_PIN = const(6)  # wrong PIN
+N_LOCKED = const(7)  # too many wrong PINs: wait
+
+
+MODES = ("family", "kiosk")
+_ADMIN = ("stock", "bowl_id", "secret", "pin", "back")
+LANGS = ("zh", "en")
+
+PAGE_MS = const(2200)  # each page of a result
+SPILL_MS = const(2500)
+NOTICE_MS = const(6000)
+FRAME_MS = const(100)  # animation frame period
+LONG_MS = const(800)
+DEBOUNCE_MS = const(30)
+PIN_TRIES = const(3)
+PIN_LOCK_MS = const(60000)
+SETTINGS_FILE = "settings.txt"
+
+# menu items: id -> (zh, en)
+_LABELS = {
+    "new": ("新游戏", "New game"), "seats": ("人数", "Seats"), "profile": ("规则", "Rules"),
+    "mode": ("模式", "Mode"), "lang": ("语言", "Language"), "admin": ("管理", "Admin"),
+    "back": ("返回", "Back"), "stock": ("奖品库存", "Prize stock"), "bowl_id": ("碗号", "Bowl id"),
+    "secret": ("领奖密钥", "Claim secret"), "pin": ("改密码", "Change PIN"), "family": ("家庭", "Family"),
+    "kiosk": ("商场", "Kiosk"), "zh": ("中文", "Chinese"), "en": ("英文", "English"),
+    "enter_pin": ("输入密码", "Enter PIN"), "confirm_new": ("开新局?", "Start a new game?"),
+    "new_secret": ("换新密钥?", "New secret?"), "wrong_pin": ("密码错误", "Wrong PIN"),
+    "locked": ("请稍候", "Locked, wait"), "flash": ("存储失败", "Flash write failed"),
+    "main": ("菜单", "Menu"),
+}
+# preset names on the screen (the id itself for visitors)
+PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
+             "corporate_simple": "公司", "capped_classes": "限额", "kiosk": "商场"}
+
+
+def label(key, lang):
+    return _LABELS[key][0 if lang == "zh" else 1]
+
+
+class Buttons:
+    """Debounce three buttons into PRESS (on release) and LONG (held LONG_MS)."""
+
+    def __init__(self):
+        self.stable = 0  # debounced mask
+        self._raw = 0
+        self._since = 0  # when _raw last changed
+        self._down = [0, 0, 0]  # press time per button
+        self._long = 0  # mask of buttons whose LONG already fired
+
+    def feed(self, t_ms, mask):
+        """-> 0, or an event (button << 2 | PRESS/LONG). One event per call."""
+        if mask != self._raw:
+            self._raw = mask
+            self._since = t_ms
+        elif mask != self.stable and time_diff(t_ms, self._since) >= DEBOUNCE_MS:
+            changed = mask ^ self.stable
+            self.stable = mask
+            for b in range(3):
+                bit = 1 << b
+                if changed & bit:
+                    if mask & bit:
+                        self._down[b] = t_ms
+                    else:
+                        fired = self._long & bit
+                        self._long &= ~bit
+                        if not fired:
+                            return (b << 2) | PRESS
+        for b in range(3):
+            bit = 1 << b
+            if self.stable & bit and not self._long & bit and time_diff(t_ms, self._down[b]) >= LONG_MS:
+                self._long |= bit
+                return (b << 2) | LONG
+        return 0
+
+
+def time_diff(a, b):
+    import time
+    return time.ticks_diff(a, b)
+
+
+class Settings:
+    """The bowl's own settings (not a game's): kept in ROOT/settings.txt as
+    key=value lines, written to a new file and renamed over the old one."""
+
+    def __init__(self):
+        self.mode = "family"
+        self.profile = profiles.DEFAULT_PRESET  # the family table's preset
+        self.kiosk_profile = "kiosk"
+        self.seats = 10
+        self.lang = "zh"
+        self.pin = "1234"
+        self.bowl_id = "0001"
+        self.secret = ""  # hex; made from the random source on first boot
+        self.stock = {}  # kiosk stock per class, overriding the preset's counts
+        self.idle_min = 5  # deep sleep after this many idle minutes (0 = never)
+
+    def active_profile(self):
+        return self.kiosk_profile if self.mode == "kiosk" else self.profile
+
+    def text(self):
+        st = ",".join(["%s=%d" % (k, self.stock[k]) for k in sorted(self.stock)])
+        return ("mode=%s\nprofile=%s\nkiosk_profile=%s\nseats=%d\nlang=%s\npin=%s\nbowl_id=%s\n"
+                "secret=%s\nstock=%s\nidle_min=%d\n" % (
+                    self.mode, self.profile, self.kiosk_profile, self.seats, self.lang, self.pin,
+                    self.bowl_id, self.secret, st, self.idle_min))
+
+    def parse(self, text):
+        """Read key=value lines; a bad value is skipped (the default stays) and reported."""
+        bad = []
+        for line in text.split("\n"):
+            if "=" not in line:
+                continue
+            k, v = line.split("=", 1)
+            try:
+                self._set(k.strip(), v.strip())
+            except ValueError as e:
+                bad.append("%s: %s" % (k, e))
+        return bad
+
+    def _set(self, k, v):
+        if k == "mode":
+            if v not in MODES:
+                raise ValueError("mode must be family or kiosk")
+            self.mode = v
+        elif k == "profile" or k == "kiosk_profile":
+            if v not in profiles.PRESETS:
+                raise ValueError("unknown profile %r" % v)
+            setattr(self, k, v)
+        elif k == "seats":
+            n = int(v)
+            if not 2 <= n <= game.MAX_SEATS:
+                raise ValueError("seats must be 2..%d" % game.MAX_SEATS)
+            self.seats = n
+        elif k == "lang":
+            if v not in LANGS:
+                raise ValueError("lang must be zh or en")
+            self.lang = v
+        elif k == "pin" or k == "bowl_id":
+            if not v.isdigit() or len(v) > 8:
+                raise ValueError("digits only, at most 8")
+            setattr(self, k, v)
+        elif k == "secret":
+            binascii.unhexlify(v)  # ValueError if not hex
+            self.secret = v
+        elif k == "stock":
+            st = {}
+            for part in v.split(","):
+                if part:
+                    c, n = part.split("=")
+                    st[c] = int(n)
+            self.stock = st
+        elif k == "idle_min":
+            self.idle_min = int(v)
+
+    def load(self, root):
+        try:
+            f = open(root + "/" + SETTINGS_FILE)
+        except OSError:
+            return []  # first boot: defaults
+        try:
+            return self.parse(f.read())
+        finally:
+            f.close()
+
+    def save(self, root):
+        path = root + "/" + SETTINGS_FILE
+        f = open(path + ".new", "w")
+        try:
+            f.write(self.text())
+            f.flush()
+        finally:
+            f.close()
+        import os
+        os.rename(path + ".new", path)
+
+
+def presets_for(mode):
+    """Preset names whose profile plays `mode` ("family" = a table, or "kiosk")."""
+    want = "kiosk" if mode == "kiosk" else "table"
+    out = []
+    for name in sorted(profiles.PRESETS):
+        if profiles.Profile(name).options["mode"] == want:
+            out.append(name)
+    return out
+
+
+class Console:
+    """See the module comment. `root`: the folder for the journal and settings;
+    `urandom`: the random source (os.urandom); has_display/has_sensor: which
+    parts came up; hw_errors: [(part, message)] from the board's bring-up."""
+
+    def __init__(self, root, t_ms, urandom, has_display=True, has_sensor=True, hw_errors=(),
+                 woke_by="power"):
+        self.root = root
+        self.urandom = urandom
+        self.has_display = has_display
+        self.has_sensor = has_sensor
+        self.log = []
+        self.beeps = []
+        self.sleep = False
+        self.changed = 0
+        self.view = V_TURN
+        self.page = 0
+        self.frame = 0
+        self.out = None  # the Outcome on show
+        self.arg = None  # view argument (menus, notices)
+        self.led = leds.P_IDLE
+        self.led_t0 = t_ms
+        self.claims = []  # kiosk codes still to show (class, code)
+        self.rolled = 0  # rolls drawn since boot
+        self._t = t_ms
+        self._since = t_ms  # when the view last changed
+        self._active = t_ms  # last button or shake: the idle timeout counts from here
+        self._frame_t = t_ms
+        self._notices = []  # [(kind, detail)] still to show
+        self._reshow = None  # the last roll before a power cut, shown again after the notices
+        self._menu = None  # the menu stack's current list: (id, items, cursor, title)
+        self._stack = []
+        self._edit = None  # what the digit entry or choice edits
+        self._pin_bad = 0
+        self._pin_lock = 0
+        self._play_ms = 0  # for the profile's time limit (counts while awake)
+        self._roll_buf = bytearray(6)
+        self._buttons = Buttons()
+        self.j = None
+        self.rng_error = None
+
+        self.settings = Settings()
+        for line in self.settings.load(root):
+            self._say("settings: %s (default kept)" % line)
+        self.lang = self.settings.lang
+        for part, msg in hw_errors:
+            self._say("hardware: %s: %s" % (part, msg))
+            if part == "display":
+                self._notices.append((N_DISPLAY, msg))
+            elif part == "accel":
+                self._notices.append((N_SENSOR, msg))
+        try:
+            self.dice = dicemod.Dice(urandom)
+        except dicemod.EntropyError as e:
+            self.dice = None
+            self.rng_error = e
+            self._notices.append((N_RNG, e.test))
+            self._say("dice: %s" % e)
+        if not self.settings.secret:
+            self.settings.secret = binascii.hexlify(urandom(16)).decode()
+            self._save_settings()
+        self.detector = None
+        self._resume(woke_by)
+        self._next_notice_or(self._home())
+
+    # ------------------------------------------------------------ helpers
+    def _say(self, line):
+        self.log.append(line)
+
+    def _secret(self):
+        return binascii.unhexlify(self.settings.secret)
+
+    def _save_settings(self):
+        try:
+            self.settings.save(self.root)
+        except OSError as e:
+            self._say("settings not saved: %s" % e)
+
+    def _show(self, view, arg=None):
+        self.view = view
+        self.arg = arg
+        self.page = 0
+        self.frame = 0
+        self._since = self._t
+        self._frame_t = self._t
+        self.changed += 1
+        if view == V_TURN or view == V_POOL:
+            self._rearm()
+        if view == V_TURN or view == V_POOL or view == V_MENU:
+            self._led(leds.P_IDLE)
+        elif view == V_SHAKING:
+            self._led(leds.P_SHAKE)
+        elif view == V_OVER:
+            self._led(leds.P_GAME_OVER)
+        elif view == V_SLEEP:
+            self._led(leds.P_OFF)
+
+    def _led(self, pattern):
+        if pattern != self.led:
+            self.led_t0 = self._t  # a new show starts at its first frame
+        self.led = pattern
+
+    def _rearm(self):
+        if self.detector is not None:
+            self.detector.rearm()
+
+    @property
+    def table(self):
+        return self.j.table if self.j is not None else None
+
+    def _next_notice_or(self, view):
+        """Show the next pending notice; when none is left, the roll to show again
+        (after a power cut), else `view`."""
+        if self._notices:
+            kind, detail = self._notices.pop(0)
+            self._show(V_NOTICE, (kind, detail))
+            self._led(leds.P_ERROR)
+            self.beeps.append((440, 300))
+        elif self._reshow is not None:
+            out = self._reshow
+            self._reshow = None
+            self._reveal(out)
+        else:
+            self._show(view)
+
+    def _home(self):
+        t = self.table
+        if t is None:
+            return V_TURN
+        if t.ended:
+            return V_OVER
+        if t.kiosk and not t.shakes_left:
+            return V_POOL
+        return V_TURN
+
+    # ------------------------------------------------------------ games
+    def _resume(self, woke_by):
+        r = journal.recover(self.root, self._secret())
+        for p in r.problems:
+            self._say("journal: %s" % p.text)
+            self._notices.append((N_JOURNAL, p.code))
+        for name in r.removed:
+            self._say("journal: removed half-written %s" % name)
+        if r.journal is None:
+            self._new_game()
+            return
+        self.j = r.journal
+        self._say("resumed game %d at event %d" % (self.j.game_id, self.j.count))
+        self._make_detector()
+        if woke_by in ("power", "watchdog", "reset") and self.j.count:
+            self._reshow = self._last_outcome()
+
+    def _last_outcome(self):
+        """The journal's last event replayed again, so that a roll seen before a
+        power cut is shown again as it stands (or None when it was not a roll)."""
+        j = self.j
+        try:
+            t = journal.new_table(j.config, self._secret())
+            f = open(j.path, "rb")
+            try:
+                f.read(len(j.config.encode()))
+                rec = bytearray(journal.RECORD)
+                out = None
+                for _ in range(j.count):
+                    f.readinto(rec)
+                    kind = rec[0]
+                    out = t.apply(kind, journal.arg_value(kind, rec[1] | (rec[2] << 8) | (rec[3] << 16)))
+            finally:
+                f.close()
+        except (OSError, ValueError) as e:
+            self._say("could not show the last roll again: %s" % e)
+            return None
+        if out is None or out.kind != game.EV_ROLL:
+            return None
+        return out
+
+    def _make_detector(self):
+        opts = self.table.profile.options
+        self.detector = shake.Detector(self.dice, opts.get("spill_detect", "off"))
+
+    def _new_game(self):
+        s = self.settings
+        if self.j is not None:
+            self.j.close()
+            self.j = None
+        kiosk = s.mode == "kiosk"
+        counts = None
+        if kiosk and s.stock:
+            counts = {}
+            for c in profiles.PRIZES[profiles.Profile(s.kiosk_profile).options["prizes"]]["classes"]:
+                if c[0] in s.stock:
+                    counts[c[0]] = s.stock[c[0]]
+        try:
+            self.j = journal.start(self.root, s.active_profile(), None, s.seats, counts,
+                                   s.bowl_id if kiosk else "", self._secret() if kiosk else None)
+        except (OSError, ValueError) as e:
+            self._say("cannot start a game: %s" % e)
+            raise
+        self._say("new game %d: %s, %d seats" % (self.j.game_id, s.active_profile(), s.seats))
+        self._play_ms = 0
+        self.out = None
+        self.claims = []
+        self._make_detector()
+
+    def _play(self, kind, arg):
+        """Apply and journal one event; -> Outcome, or None when it could not be
+        made durable (then the game resumes from flash and nothing is shown)."""
+        try:
+            return self.j.play(kind, arg)
+        except OSError as e:
+            self._say("journal write failed: %s; resuming from flash" % e)
+            self.j.close()
+            self.j = None
+            self._notices.append((N_FLASH, str(e)))
+            self._resume("failed write")
+            self._next_notice_or(self._home())
+            return None
+
+    def _roll(self, t_us):
+        """Draw six dice for the seat whose turn it is (or seat 1's start total)."""
+        t = self.table
+        if self.dice is None or (self.dice.failed is not None):
+            self._notices.append((N_RNG, self.rng_error.test if self.rng_error else "source"))
+            self._next_notice_or(self._home())
+            return
+        try:
+            d = self.dice.roll(self._roll_buf)
+        except dicemod.EntropyError as e:
+            self.rng_error = e
+            self._say("dice: %s" % e)
+            self._notices.append((N_RNG, e.test))
+            self._next_notice_or(self._home())
+            return
+        self.rolled += 1
+        if not t.started and not t.kiosk:
+            out = self._play(game.EV_START_TOTAL, d[0] + d[1])
+        else:
+            out = self._play(game.EV_ROLL, (d[0], d[1], d[2], d[3], d[4], d[5]))
+        if out is None:
+            return
+        self._reveal(out)
+
+    def _reveal(self, out):
+        self.out = out
+        self.claims = []
+        if out.claims:  # kiosk: claims[i] pays won[i]
+            for k in range(len(out.claims)):
+                self.claims.append((out.won[k][0], out.claims[k]))
+        self._show(V_RESULT)
+        self.led_t0 = self._t
+        self._led(leds.pattern_for(out))  # the rank's show, even without a screen
+        if out.kind == game.EV_SPILL:
+            self.beeps.append((220, 400))
+        elif out.kind == game.EV_ROLL:
+            self.beeps.append((880 if out.won else 660, 120))
+
+    def _after_result(self):
+        if self.claims:
+            self._show(V_CLAIM, self.claims.pop(0))
+            return
+        self._show(self._home())
+
+    # ------------------------------------------------------------ events in
+    def sample(self, t_ms, ax, ay, az, t_us=None):
+        """One accelerometer sample."""
+        self._t = t_ms
+        det = self.detector
+        if det is None:
+            return
+        ev = det.feed(t_ms, ax, ay, az, t_us)
+        if ev == shake.EV_NONE:
+            return
+        v = self.view
+        playing = v == V_TURN or v == V_SHAKING
+        t = self.table
+        if ev == shake.EV_STUCK:
+            self._say("accelerometer stuck: rolls by the OK button")
+            self.has_sensor = False
+            self._notices.append((N_SENSOR, "stuck"))
+            if playing:
+                self._next_notice_or(self._home())
+            return
+        if not playing or t is None or t.ended or (t.kiosk and not t.shakes_left):
+            if ev == shake.EV_ROLLED or ev == shake.EV_SPILL:
+                det.rearm()  # a shake while the bowl is busy counts for nothing
+            return
+        self._active = t_ms
+        if ev == shake.EV_SHAKE:
+            self._show(V_SHAKING)
+        elif ev == shake.EV_JOLT:
+            self._show(V_TURN)
+        elif ev == shake.EV_ROLLED:
+            self._roll(t_us)
+        elif ev == shake.EV_SPILL:
+            if not t.started and not t.kiosk:
+                self._show(V_TURN)  # a spilled start roll: just roll again
+                return
+            out = self._play(game.EV_SPILL, None)
+            if out is not None:
+                self._reveal(out)
+
+    def lost_sensor(self, why):
+        """The accelerometer failed while playing: rolls go to the OK button."""
+        self.has_sensor = False
+        self.detector = None
+        self._say("accelerometer lost (%s): the OK button rolls" % why)
+        self._notices.append((N_SENSOR, why[:21]))
+        if self.view in (V_TURN, V_SHAKING, V_POOL):
+            self._next_notice_or(self._home())
+
+    def lost_display(self, why):
+        """The display failed: the ring (error blink, then every rank) and the log go on."""
+        self.has_display = False
+        self._say("display lost (%s): the LED ring shows the ranks" % why)
+        self._led(leds.P_ERROR)
+        self.led_t0 = self._t
+        self.beeps.append((440, 300))
+
+    def buttons(self, t_ms, mask, t_us=0):
+        """The buttons' levels (bit B_* set = pressed)."""
+        self._t = t_ms
+        ev = self._buttons.feed(t_ms, mask)
+        if ev:
+            self._active = t_ms
+            self.press(ev >> 2, ev & 3, t_us or t_ms * 1000)
+
+    def press(self, b, kind, t_us=0):
+        """A debounced press (PRESS or LONG) of button b; also for the simulator."""
+        v = self.view
+        if v == V_SLEEP:
+            return
+        if v == V_NOTICE:
+            if b == B_OK or b == B_MENU:
+                self._notice_done()
+            return
+        if v == V_MENU:
+            self._menu_key(b)
+            return
+        if v == V_DIGITS:
+            self._digits_key(b)
+            return
+        if v == V_CONFIRM or v == V_SECRET:
+            self._confirm_key(b)
+            return
+        if b == B_MENU:
+            self._open_menu()
+            return
+        t = self.table
+        waiting = t is not None and t.kiosk and not t.shakes_left and not t.ended
+        if v == V_RESULT and b == B_OK:
+            self._result_page_done()
+        elif v == V_CLAIM and b == B_OK:
+            self._after_result()
+        elif v == V_OVER and b == B_OK:
+            self._confirm("confirm_new", "new")
+        elif v == V_POOL and waiting:
+            if b == B_OK:
+                out = self._play(game.EV_CUSTOMER, None)
+                if out is not None:
+                    self._show(V_TURN)
+        elif v == V_POOL:
+            self._show(V_TURN)
+        elif v == V_TURN and b == B_OK and not self.has_sensor:
+            if self.dice is not None:
+                self.dice.absorb(t_us & 0x3FFFFFFF, 0, 0, 0)  # the press time joins the pool
+            self._roll(t_us)
+        elif v == V_TURN and b == B_NEXT:
+            self._show(V_POOL)  # a look at the prizes left
+
+    def tick(self, t_ms):
+        """Time passes (call it often: every 10-50 ms)."""
+        self._t = t_ms
+        v = self.view
+        since = time_diff(t_ms, self._since)
+        if time_diff(t_ms, self._frame_t) >= FRAME_MS:
+            self._frame_t = t_ms
+            if v == V_SHAKING or v == V_OVER:
+                self.frame += 1
+                self.changed += 1
+        if v == V_RESULT:
+            if since >= self._page_ms():
+                self._result_page_done()
+        elif v == V_NOTICE:
+            if since >= NOTICE_MS:
+                self._notice_done()
+        elif v == V_POOL and since >= PAGE_MS:  # the screen shows page % its pages
+            self.page += 1
+            self._since = t_ms
+            self.changed += 1
+        self._time_limit(t_ms)
+        idle = self.settings.idle_min
+        if idle and v in (V_TURN, V_POOL, V_OVER, V_MENU) and \
+                time_diff(t_ms, self._active) >= idle * 60000:
+            self.sleep = True
+            self._show(V_SLEEP)
+        self._last_tick = t_ms
+
+    _last_tick = 0
+
+    def _time_limit(self, t_ms):
+        """The profile's time limit counts play while the bowl is awake (a game
+        resumed after sleep or a reset starts counting again from there)."""
+        t = self.table
+        last = self._last_tick
+        if t is None or not t.time_limit or not t.started or t.ended or self.view == V_SLEEP:
+            return
+        self._play_ms += time_diff(t_ms, last)
+        if self._play_ms >= t.time_limit * 60000 and self.view in (V_TURN, V_POOL):
+            self._play_ms = -(1 << 29)  # once
+            out = self._play(game.EV_TIMEUP, None)
+            if out is not None:
+                self._say("time limit reached")
+                self._show(self._home())
+
+    def _page_ms(self):
+        return SPILL_MS if self.out is not None and self.out.kind == game.EV_SPILL else PAGE_MS
+
+    def result_pages(self):
+        """How many pages the result on show has (screen.result_pages decides)."""
+        return self._pages
+
+    _pages = 1
+
+    def set_pages(self, n):
+        """The app tells how many pages the screen needs for the result on show."""
+        self._pages = n if n > 0 else 1
+
+    def _result_page_done(self):
+        self.page += 1
+        self._since = self._t
+        self.changed += 1
+        if self.page >= self._pages:
+            self._after_result()
+
+    def _notice_done(self):
+        self._next_notice_or(self._home())
+
+    # ------------------------------------------------------------ menus
+    def _main_items(self):
+        if self.settings.mode == "kiosk":
+            return ("new", "profile", "stock", "bowl_id", "secret", "pin", "mode", "lang", "back")
+        return ("new", "seats", "profile", "mode", "lang", "admin", "back")
+
+    def _open_menu(self):
+        if self.settings.mode == "kiosk":
+            self._ask_pin("menu")
+        else:
+            self._list("main", self._main_items(), 0)
+
+    def _list(self, mid, items, cursor):
+        self._menu = [mid, items, cursor]
+        self._show(V_MENU, self._menu)
+
+    def title_of(self, mid):
+        """The title of list `mid` in the current language."""
+        return label(mid if mid in _LABELS else "main", self.lang)
+
+    def item_text(self, item):
+        """A list item as shown: a label, a preset or prize class name, or a number."""
+        if item in _LABELS:
+            return label(item, self.lang)
+        if self.lang == "zh" and item in PRESET_ZH:
+            return PRESET_ZH[item]
+        for c in self._stock_classes():
+            if c[0] == item:
+                return c[1] if self.lang == "zh" else item
+        return item
+
+    def value_of(self, item):
+        """The current value shown beside a menu item (text), or ''."""
+        s = self.settings
+        if self._menu is not None and self._menu[0] == "stock" and item != "back":
+            return "%d" % self._stock_of(item)
+        if item == "seats":
+            return "%d" % s.seats
+        if item == "profile":
+            return self.item_text(s.active_profile())
+        if item == "mode":
+            return label(s.mode, self.lang)
+        if item == "lang":
+            return label(s.lang, self.lang)
+        if item == "bowl_id":
+            return s.bowl_id
+        return ""
+
+    def _menu_key(self, b):
+        m = self._menu
+        mid, items, cur = m[0], m[1], m[2]
+        if b == B_NEXT:
+            m[2] = (cur + 1) % len(items)
+            self.changed += 1
+            return
+        if b == B_MENU:
+            self._close_menu(mid)
+            return
+        item = items[cur]
+        s = self.settings
+        if mid == "main":
+            if item == "back":
+                self._show(self._home())
+            elif item == "new":
+                self._confirm("confirm_new", "new")
+            elif item == "seats":
+                self._list("seats", tuple(["%d" % n for n in range(2, game.MAX_SEATS + 1)]), s.seats - 2)
+            elif item == "profile":
+                names = presets_for(s.mode)
+                cur = names.index(s.active_profile()) if s.active_profile() in names else 0
+                self._list("profile", tuple(names), cur)
+            elif item == "mode":
+                self._list("mode", MODES, MODES.index(s.mode))
+            elif item == "lang":
+                self._list("lang", LANGS, LANGS.index(s.lang))
+            elif item == "admin":
+                self._ask_pin("admin")
+            elif item == "stock":
+                self._list("stock", self._stock_items(), 0)
+            elif item == "bowl_id":
+                self._digits("bowl_id", s.bowl_id, "bowl_id")
+            elif item == "secret":
+                self._show(V_SECRET, s.secret)
+            elif item == "pin":
+                self._digits("pin", "0000", "pin")
+        elif mid == "admin":
+            if item == "back":
+                self._list("main", self._main_items(), 0)
+            elif item == "stock":
+                self._list("stock", self._stock_items(), 0)
+            elif item == "bowl_id":
+                self._digits("bowl_id", s.bowl_id, "bowl_id")
+            elif item == "secret":
+                self._show(V_SECRET, s.secret)
+            elif item == "pin":
+                self._digits("pin", "0000", "pin")
+        elif mid == "stock":
+            if item == "back":
+                self._close_menu(mid)
+            else:
+                self._digits("stock", "%03d" % min(self._stock_of(item), 999), "stock:" + item)
+        else:  # a choice list: seats, profile, mode, lang
+            if mid == "seats":
+                s.seats = cur + 2
+            elif mid == "profile":
+                if s.mode == "kiosk":
+                    s.kiosk_profile = item
+                    s.stock = {}  # another preset, other classes
+                else:
+                    s.profile = item
+            elif mid == "mode":
+                s.mode = item
+            elif mid == "lang":
+                s.lang = item
+                self.lang = item
+            self._save_settings()
+            self._say("setting %s = %s (a new game uses it)" % (mid, item))
+            self._list("main", self._main_items(), 0)
+
+    def _close_menu(self, mid):
+        """MENU (back) from list `mid`."""
+        if mid == "main":
+            self._show(self._home())
+        elif mid == "stock":
+            self._back_to_admin()
+        else:
+            self._list("main", self._main_items(), 0)
+
+    def _back_to_admin(self):
+        """Where the admin items live: their own list (family), the main one (kiosk)."""
+        if self.settings.mode == "kiosk":
+            self._list("main", self._main_items(), 0)
+        else:
+            self._list("admin", _ADMIN, 0)
+
+    def _stock_classes(self):
+        p = profiles.Profile(self.settings.kiosk_profile)
+        return profiles.PRIZES[p.options["prizes"]]["classes"]
+
+    def _stock_of(self, cls):
+        if cls in self.settings.stock:
+            return self.settings.stock[cls]
+        for c in self._stock_classes():
+            if c[0] == cls:
+                return c[2]
+        return 0
+
+    def _stock_items(self):
+        items = [c[0] for c in self._stock_classes()]
+        items.append("back")
+        return tuple(items)
+
+    def _ask_pin(self, then):
+        if self._pin_lock and time_diff(self._t, self._pin_lock) < PIN_LOCK_MS:
+            self._notices.append((N_LOCKED, ""))
+            self._next_notice_or(self._home())
+            return
+        self._digits("enter_pin", "0" * len(self.settings.pin), "check_pin:" + then)
+
+    def _digits(self, title, start, target):
+        self._edit = target
+        self._show(V_DIGITS, [title, bytearray(start.encode()), 0])
+
+    def _digits_key(self, b):
+        a = self.arg
+        digits = a[1]
+        if b == B_MENU:  # cancel
+            target = self._edit
+            self._edit = None
+            if target.startswith("check_pin:"):
+                self._show(self._home())
+            elif target.startswith("stock:"):
+                self._list("stock", self._stock_items(), 0)
+            else:
+                self._back_to_admin()
+            return
+        if b == B_NEXT:
+            d = digits[a[2]] - 48
+            digits[a[2]] = 48 + (d + 1) % 10
+            self.changed += 1
+            return
+        a[2] += 1
+        self.changed += 1
+        if a[2] < len(digits):
+            return
+        self._digits_done(bytes(digits).decode())
+
+    def _digits_done(self, value):
+        target = self._edit
+        self._edit = None
+        s = self.settings
+        if target.startswith("check_pin:"):
+            then = target[10:]
+            if value == s.pin:
+                self._pin_bad = 0
+                if then == "admin":
+                    self._list("admin", _ADMIN, 0)
+                else:
+                    self._list("main", self._main_items(), 0)
+            else:
+                self._pin_bad += 1
+                self._say("wrong PIN (%d)" % self._pin_bad)
+                if self._pin_bad >= PIN_TRIES:
+                    self._pin_bad = 0
+                    self._pin_lock = self._t or 1
+                    self._notices.append((N_LOCKED, ""))
+                else:
+                    self._notices.append((N_PIN, ""))
+                self._next_notice_or(self._home())
+            return
+        if target == "pin":
+            s.pin = value
+        elif target == "bowl_id":
+            s.bowl_id = value
+        elif target.startswith("stock:"):
+            s.stock[target[6:]] = int(value)
+        self._save_settings()
+        self._say("setting %s changed (a new game uses it)" % target)
+        if target.startswith("stock:"):
+            self._list("stock", self._stock_items(), 0)
+        else:
+            self._back_to_admin()
+
+    def _confirm(self, title, action):
+        self._edit = action
+        self._show(V_CONFIRM, title)
+
+    def _confirm_key(self, b):
+        if self.view == V_SECRET:
+            if b == B_OK:
+                self._confirm("new_secret", "secret")
+            else:
+                self._back_to_admin()
+            return
+        action = self._edit
+        self._edit = None
+        if b != B_OK:
+            if action == "secret":
+                self._back_to_admin()
+            else:
+                self._show(self._home())
+            return
+        if action == "new":
+            self._new_game()
+            self._show(self._home())
+        elif action == "secret":
+            self.settings.secret = binascii.hexlify(self.urandom(16)).decode()
+            self._save_settings()
+            self._say("new claim secret made")
+            self._show(V_SECRET, self.settings.secret)

@@ -1,0 +1,238 @@
+# The bowl's app: asyncio tasks that carry accelerometer samples, button
+# levels and time from the hardware into bobing.console.Console (the
+# hardware-free state machine that decides everything), and carry what it
+# decides out to the display, the LED ring and the buzzer.
+#
+#   sensor task  every SAMPLE_MS: accelerometer -> Console.sample (shake
+#                detector -> dice -> journal, commit before reveal -> game)
+#   ui task      every UI_MS: buttons -> Console.buttons, Console.tick, then
+#                the screen (only when the view changed), the ring, the
+#                buzzer; deep sleep when the console asks for it
+#   watchdog     every WDT_FEED_MS: feeds machine.WDT only if both other
+#                tasks ran since the last feed, so a hung task (not only a
+#                hung loop) reboots the bowl, which resumes from the journal
+#
+# The hardware comes in as a bowl.hw.Hardware (firmware/board.py on the bowl,
+# host_sim/hal.py on the unix port and CPython); nothing here imports
+# `machine`, so this file runs everywhere. App.step(t_ms) does one round of
+# all three tasks synchronously: the simulator and the tests drive the app
+# with it under simulated time; run() is the same work on real time.
+#
+# A part that fails while playing (an I2C error from the accelerometer or the
+# display) is dropped and reported on what remains: no display -> the ring
+# and the buzzer say so and still show every rank; no accelerometer -> the
+# screen says so and the OK button rolls.
+import os
+
+from micropython import const
+
+from bobing import console, leds, panels
+
+SAMPLE_MS = const(10)  # 100 samples a second (bowl.mpu6050's default rate)
+UI_MS = const(20)
+WDT_FEED_MS = const(1000)
+LED_BRIGHTNESS = const(64)  # of 255: bright enough indoors, and the power budget assumes it
+_ALL_ALIVE = const(3)
+
+
+class App:
+    def __init__(self, hw, urandom=None):
+        self.hw = hw
+        t = hw.ticks_ms()
+        self.con = console.Console(hw.root, t, urandom or os.urandom,
+                                   has_display=hw.display is not None, has_sensor=hw.accel is not None,
+                                   hw_errors=hw.errors, woke_by=hw.woke_by)
+        self.screen = None
+        if hw.display is not None:
+            self.screen = panels.Panels(hw.display, self.con.lang)
+        self.ring = None
+        if hw.pixels is not None:
+            self.ring = leds.Ring(hw.pixels.n, LED_BRIGHTNESS)
+        self._xyz = [0, 0, 0]  # one sample, milli-g
+        self._drawn = -1  # console.changed at the last frame shown
+        self._led_key = -1  # (pattern, frame) last written to the ring
+        self._beep_end = 0
+        self._beeping = False
+        self._alive = 0
+        self.running = True
+        self.shown = 0  # frames sent to the display
+        self._flush_log()
+
+    # ---------------------------------------------------------------- inputs
+    def poll_sensor(self, t):
+        hw = self.hw
+        if hw.accel is None:
+            return
+        xyz = self._xyz
+        try:
+            hw.accel.read_into(xyz)
+        except OSError as e:
+            hw.accel = None
+            self.con.lost_sensor("%s" % e)
+            return
+        self.con.sample(t, xyz[0], xyz[1], xyz[2], hw.ticks_us())
+
+    def poll_buttons(self, t):
+        mask = 0
+        b = self.hw.buttons
+        for i in range(len(b)):
+            if b[i].value() == 0:  # pulled up: pressed reads 0
+                mask |= 1 << i
+        self.con.buttons(t, mask, self.hw.ticks_us())
+
+    # ---------------------------------------------------------------- outputs
+    def render(self, t):
+        c = self.con
+        s = self.screen
+        if s is None or c.changed == self._drawn:
+            return
+        self._drawn = c.changed
+        if s.lang != c.lang:
+            s.set_lang(c.lang)
+        try:
+            self._draw(s, c)
+            self.hw.display.show()
+            self.shown += 1
+        except OSError as e:
+            self.screen = None
+            self.hw.display = None
+            c.lost_display("%s" % e)
+
+    def _draw(self, s, c):
+        v = c.view
+        tb = c.table
+        if v == console.V_TURN:
+            s.idle(tb)
+        elif v == console.V_SHAKING:
+            s.shaking(tb, c.frame)
+        elif v == console.V_RESULT:
+            if c.page == 0:
+                c.set_pages(s.result_pages(tb, c.out))
+            s.result(tb, c.out, c.page)
+        elif v == console.V_CLAIM:
+            s.claim(tb, c.arg[1], c.arg[0])
+        elif v == console.V_POOL:
+            s.pool(tb, c.page % s.pool_pages(tb))
+        elif v == console.V_OVER:
+            s.game_over(tb, c.frame)
+        elif v == console.V_NOTICE:
+            kind, detail = c.arg
+            if kind in (console.N_SENSOR, console.N_RNG, console.N_JOURNAL):
+                s.error(kind, detail)
+            else:
+                s.notice(c)
+        elif v == console.V_MENU:
+            s.menu(c)
+        elif v == console.V_DIGITS:
+            s.digits(c)
+        elif v == console.V_CONFIRM:
+            s.confirm(c)
+        elif v == console.V_SECRET:
+            s.secret(c)
+        elif v == console.V_SLEEP:
+            s.sleep()
+
+    def drive_leds(self, t):
+        ring = self.ring
+        if ring is None:
+            return
+        c = self.con
+        frame = self.hw.ticks_diff(t, c.led_t0) * leds.FPS // 1000
+        if frame < 0:
+            frame = 0
+        key = (c.led << 20) | (frame & 0xFFFFF)
+        if key == self._led_key:
+            return
+        self._led_key = key
+        hw = self.hw
+        if hw.led_power is not None:
+            hw.led_power.value(0 if c.led == leds.P_OFF else 1)
+        ring.render(c.led, frame, hw.pixels.buf)
+        hw.pixels.write()
+
+    def sound(self, t):
+        bz = self.hw.buzzer
+        c = self.con
+        if bz is None:
+            del c.beeps[:]
+            return
+        if self._beeping and self.hw.ticks_diff(t, self._beep_end) >= 0:
+            bz.duty_u16(0)
+            self._beeping = False
+        if not self._beeping and c.beeps:
+            hz, ms = c.beeps.pop(0)
+            bz.freq(hz)
+            bz.duty_u16(32768)
+            self._beep_end = self.hw.ticks_add(t, ms)
+            self._beeping = True
+
+    def _flush_log(self):
+        log = self.con.log
+        while log:
+            self.hw.say(log.pop(0))
+
+    # ---------------------------------------------------------------- rounds
+    def sensor_round(self, t):
+        self.poll_sensor(t)
+        self._alive |= 1
+
+    def ui_round(self, t):
+        self.poll_buttons(t)
+        self.con.tick(t)
+        self.render(t)
+        self.drive_leds(t)
+        self.sound(t)
+        self._flush_log()
+        self._alive |= 2
+        if self.con.sleep:
+            self.sleep()
+
+    def watchdog_round(self):
+        if self._alive == _ALL_ALIVE:
+            if self.hw.wdt is not None:
+                self.hw.wdt.feed()
+            self._alive = 0
+
+    def step(self, t):
+        """One round of every task at time t (simulated time: tests, simulator)."""
+        self.sensor_round(t)
+        self.ui_round(t)
+        self.watchdog_round()
+
+    def sleep(self):
+        """Deep sleep until a shake or the OK button; waking is a reset, and the
+        game resumes from the journal. The journal is already durable."""
+        self.running = False
+        if self.hw.buzzer is not None:
+            self.hw.buzzer.duty_u16(0)
+        self.hw.say("idle: deep sleep")
+        self.hw.deepsleep()
+
+    # ---------------------------------------------------------------- asyncio
+    async def _every(self, ms, work):
+        import asyncio
+        while self.running:
+            work(self.hw.ticks_ms())
+            await asyncio.sleep(ms / 1000)
+
+    async def run(self, stop_after_ms=0):
+        """The tasks on real time. stop_after_ms > 0 ends them (tests)."""
+        import asyncio
+        sensor = asyncio.create_task(self._every(SAMPLE_MS, self.sensor_round))
+        ui = asyncio.create_task(self._every(UI_MS, self.ui_round))
+        t0 = self.hw.ticks_ms()
+        while self.running:
+            await asyncio.sleep(WDT_FEED_MS / 1000)
+            self.watchdog_round()
+            if stop_after_ms and self.hw.ticks_diff(self.hw.ticks_ms(), t0) >= stop_after_ms:
+                self.running = False
+        await sensor
+        await ui
+
+
+def main(hw):
+    """Start the bowl (firmware/main.py): never returns on the bowl. A crash is
+    printed; the watchdog, no longer fed, then reboots into the same game."""
+    import asyncio
+    app = App(hw)
+    asyncio.run(app.run())

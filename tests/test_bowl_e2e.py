@@ -1,0 +1,135 @@
+# micropython: -X heapsize=256K
+# The whole bowl without hardware: bowl/app.py on host_sim/hal.py (the real
+# MPU6050 driver on the register-checked fake chip replaying a recorded shake
+# trace, a real FrameBuffer as the display, a fake ring, buttons and
+# watchdog), playing a complete 10-seat default game to its end by shakes
+# alone, then a power cut, and the game read back from the journal. Runs on
+# CPython and on the unix port with the firmware imported as .mpy; on the unix
+# port it prints the heap figures (see the report in the test's output).
+#
+# Heap on the 64-bit unix port: the firmware's code is loaded into the heap
+# (.mpy from the filesystem), which alone takes well over 128 KB here; the bowl
+# itself runs the firmware frozen into flash (firmware/manifest.py), where only
+# the live objects below count. bench/app_heap.py finds the smallest heap.
+import gc
+import hashlib
+import sys
+
+if sys.implementation.name == "micropython":
+    sys.path.append("host_sim")
+    import hal
+    import os
+
+    def new_root(name):
+        import binascii
+        root = "/tmp/bobing-e2e-%s-%s" % (name, binascii.hexlify(os.urandom(4)).decode())
+        try:
+            os.mkdir(root)
+        except OSError:
+            for f in os.listdir(root):
+                os.remove(root + "/" + f)
+        return root
+else:
+    import os
+    import tempfile
+
+    from host_sim import hal
+
+    def new_root(name):
+        return tempfile.mkdtemp(prefix="bobing-e2e-%s-" % name)
+
+from bobing import console as C
+from bobing import game
+
+
+class Stream:
+    """A fixed stand-in for os.urandom (SHA-256 of a counter), so a test game
+    is the same game every time on both interpreters."""
+
+    def __init__(self, seed):
+        self.seed = seed
+        self.n = 0
+
+    def __call__(self, k):
+        out = b""
+        while len(out) < k:
+            self.n += 1
+            out += hashlib.sha256(b"%d:%d" % (self.seed, self.n)).digest()
+        return out[:k]
+
+
+def live():
+    """Live heap in bytes after a collection (0 on CPython, which has no such figure)."""
+    gc.collect()
+    return gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
+
+
+def play_to_end(sim, figures=None, max_rolls=600):
+    """Shake for every turn (OK skips the result pages, as players do) until the
+    game ends; -> rolls made. figures: a dict that gets the live-heap high-water."""
+    rolls = 0
+    while not sim.console.table.ended:
+        assert rolls < max_rolls, "game did not end"
+        sim.shake()
+        assert sim.run_until(lambda s: s.console.view in (C.V_RESULT, C.V_NOTICE), 15000), \
+            "no result %r" % (C.VIEW_IDS[sim.console.view],)
+        rolls += 1
+        while sim.console.view in (C.V_RESULT, C.V_CLAIM):
+            sim.press("ok")
+            sim.step(150)
+        if figures is not None and rolls % 10 == 0:
+            figures["live_max"] = max(figures.get("live_max", 0), live())
+    return rolls
+
+
+def test_whole_game_by_shakes_then_power_cut():
+    figures = {"start": live()}
+    root = new_root("game")
+    sim = hal.Sim(root, urandom=Stream(7))
+    figures["booted"] = live()
+    assert sim.board.errors == []
+    sim.step(200)
+    assert sim.console.view == C.V_TURN and sim.frame != bytearray(1024), "no first frame"
+    t = sim.console.table
+    assert t.seats == 10 and not t.started
+    rolls = play_to_end(sim, figures)
+    t = sim.console.table
+    assert t.ended and t.reason in game.REASONS
+    assert sim.console.view == C.V_OVER
+    for c in t.classes:  # prizes conserved
+        awarded = 0
+        for s in range(1, t.seats + 1):
+            awarded += t.awards[s][c]
+        assert awarded + t.pool[c] + t.grabbed[c] == t.initial[c]
+    assert sim.board.disp.shows > rolls, "the display was not updated for every roll"
+    assert sim.board.ring.writes > rolls and sim.board.wdt.feeds > 0
+    assert sim.resets == [] and not sim.asleep
+    pool, awards, events = dict(t.pool), dict([(s, dict(t.awards[s])) for s in t.awards]), t.events
+    holder = t.holder
+    last = sim.console.out
+    figures["end"] = live()
+
+    # pull the plug: the bowl comes back with the same finished game from flash
+    sim.power_cut()
+    sim.step(100)
+    t2 = sim.console.table
+    assert sim.resets == ["power"] and sim.boots == 2
+    assert t2.ended and t2.events == events and t2.pool == pool and t2.holder == holder
+    assert dict([(s, dict(t2.awards[s])) for s in t2.awards]) == awards
+    # the last roll, seen just before the cut, is shown again as it stands
+    assert sim.console.view == C.V_RESULT and sim.console.out.dice == last.dice
+    assert sim.console.out.rank == last.rank and sim.console.out.won == last.won
+    while sim.console.view == C.V_RESULT:
+        sim.press("ok")
+        sim.step(150)
+    assert sim.console.view == C.V_OVER
+
+    if sys.implementation.name == "micropython":
+        import micropython
+        print("bowl e2e on the unix port: %d rolls, %d events, ended by %s" % (rolls, events, t.reason))
+        print("heap: before the app %d B; after boot (firmware .mpy + hal + fakes loaded) %d B; "
+              "live high-water while playing %d B; at the end %d B; heap %d B"
+              % (figures["start"], figures["booted"], figures["live_max"], figures["end"],
+                 gc.mem_alloc() + gc.mem_free()))
+        print("game working set (live high-water - after boot): %d B" % (figures["live_max"] - figures["booted"]))
+        micropython.mem_info()
