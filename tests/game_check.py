@@ -24,6 +24,17 @@ GAME_OPTIONS = ("when_exhausted", "chase_tiers", "liuhong_effect", "heiliubo_eff
                 "spill_penalty", "time_limit", "prizes", "mode", "kiosk_shakes")
 
 
+class Lcg:
+    """A small seeded PRNG: rnd(n) -> 0..n-1 (the same numbers on both interpreters)."""
+
+    def __init__(self, seed):
+        self.x = seed
+
+    def __call__(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 8) % n
+
+
 def holder_from_log(zlog):
     """zlog: [(seat, order key, event number)] of every 状元 roll -> the holder seat."""
     latest = {}

@@ -8,15 +8,7 @@ from bobing import profiles
 import game_check as gc
 
 
-class Lcg:
-    """A small seeded PRNG: rnd(n) -> 0..n-1 (the same numbers on both interpreters)."""
-
-    def __init__(self, seed):
-        self.x = seed
-
-    def __call__(self, n):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 8) % n
+Lcg = gc.Lcg
 
 
 def test_sample_of_random_games_every_option():
