@@ -5,106 +5,132 @@ Plain Python that also runs on the MicroPython unix port (the pixel-identity
 test and bench/screen_bench.py draw them there, importing this file as
 `screen_cases` with host_sim/ on sys.path), so: no CPython-only imports.
 
-CASES is a list of (name, lang, method, args); draw(screen, method, args) draws
-one frame. The states are built once, here, so drawing them allocates nothing.
+The states are real game.Table objects brought there by scripted rolls (a
+screen shows what the engine says, not what a fake says). CASES is a list of
+(name, lang, method, args); draw(screen, method, args) draws one frame. The
+states are built once, here, so drawing them allocates nothing.
 """
-from bobing import rules
+from bobing import game, profiles
 from bobing import screen as scr
 
-EV_START_TOTAL = 2
-EV_ROLL = 3
-EV_SPILL = 4
 
-XIAMEN = (("zhuangyuan", "状元", 1), ("duitang", "对堂", 2), ("sanhong", "三红", 4),
-          ("sijin", "四进", 8), ("erju", "二举", 16), ("yixiu", "一秀", 32))
-CORPORATE = (("zhuangyuan", "状元", 1), ("bangyan", "榜眼", 2), ("tanhua", "探花", 5), ("jinshi", "进士", 10))
-CAPPED = (("yideng", "一等奖", 2), ("erdeng", "二等奖", 5), ("sandeng", "三等奖", 15))
+def _dice(text):
+    return [int(c) for c in text]
 
 
-class State:
-    """A table's state with the game contract's attribute names."""
-
-    def __init__(self, classes=XIAMEN, seats=10, taken=None, **kw):
-        self.seats = seats
-        self.classes = tuple(c[0] for c in classes)
-        self.class_zh = {}
-        self.initial = {}
-        self.pool = {}
-        for cid, zh, n in classes:
-            self.class_zh[cid] = zh
-            self.initial[cid] = n
-            self.pool[cid] = n - (taken or {}).get(cid, 0)
-        self.awards = {}
-        self.grabbed = {}
-        self.turn = 1
-        self.round = 1
-        self.started = True
-        self.ended = False
-        self.reason = None
-        self.holder = 0
-        self.holder_dice = None
-        self.holder_rank = 0
-        for k in kw:
-            setattr(self, k, kw[k])
+def table(profile="xiamen", seats=10, first=1, rolls=(), **kw):
+    """A real game.Table started at `first`, after `rolls` (six-digit strings
+    or "spill"), one per turn; returns (table, outcome of the last event)."""
+    t = game.Table(profile, seats, **kw)
+    out = t.start_seat(first)
+    for r in rolls:
+        out = t.spill() if r == "spill" else t.roll(_dice(r))
+    return t, out
 
 
-class Out:
-    """An outcome with the game contract's attribute names."""
+NOTHING = "123566"  # no 4, no four of a kind: wins nothing
+YIXIU = "412366"  # one 4
+# Round 1 from seat 1: seat 5 rolls a 四红 (the 状元 so far), others small prizes.
+ROUND1 = (YIXIU, "441235", NOTHING, "222213", "444426", YIXIU, "123456", "444123", YIXIU, NOTHING)
 
-    def __init__(self, kind=EV_ROLL, seat=1, dice=None, won=(), holder_before=0, holder_after=0,
-                 skipped=(), ended=False, reason=None, claims=()):
-        self.kind = kind
-        self.seat = seat
-        self.dice = tuple(dice) if dice else None
-        v = rules.Rules().evaluate(dice) if dice else 0
-        self.rank = rules.rank_of(v)
-        self.bonus = rules.bonus_of(v)
-        self.won = list(won)
-        self.holder_before = holder_before
-        self.holder_after = holder_after
-        self.skipped = list(skipped)
-        self.ended = ended
-        self.reason = reason
-        self.claims = list(claims)
+
+def _mid(extra=()):
+    # round 2, seats 1 and 2 have rolled: seat 3's turn
+    return table(rolls=ROUND1 + ("441253", YIXIU) + tuple(extra))
+
+
+def _full_game():
+    # 插金花 by seat 7 first (it sweeps both 对堂), then every other prize of
+    # tiers 1-5; the game ends when that round is played out (RULES.md §6)
+    rolls = ["414414"] + ["444123"] * 4 + ["222213"] * 8 + ["441235"] * 16 + [YIXIU] * 32
+    t = game.Table("xiamen", 10)
+    t.start_seat(7)
+    for i in range(200):
+        t.roll(_dice(rolls[i] if i < len(rolls) else NOTHING))
+        if t.ended:
+            return t
+    raise ValueError("the scripted game did not end")
+
+
+def _time_up():
+    t, out = table(profiles.Profile("xiamen", {"time_limit": 30}), rolls=(NOTHING, YIXIU))
+    t.time_up()
+    for _ in range(20):
+        t.roll(_dice(NOTHING))
+        if t.ended:
+            return t
+    raise ValueError("time up did not end the game")
+
+
+def _kiosk():
+    # a mall kiosk: customer 1 has shaken twice (the second a 三红) of his 3
+    t = game.Table("kiosk", 1, bowl_id="mall-3", secret=b"screen cases only")
+    t.next_customer()
+    t.roll(_dice(NOTHING))
+    out = t.roll(_dice("444123"))
+    return t, out
+
+
+def _capped():
+    # seed 002's three capped classes: a customer's shakes won two 三等奖 and an 二等奖
+    t = game.Table("capped_classes", 1)
+    t.next_customer()
+    for r in ("441235", "222213", "444123"):
+        t.roll(_dice(r))
+    return t
 
 
 def _cases():
-    mid = State(taken={"duitang": 1, "sanhong": 2, "sijin": 3, "erju": 9, "yixiu": 8},
-                turn=3, round=2, holder=5, holder_dice=(4, 4, 4, 4, 2, 6), holder_rank=rules.SIHONG)
-    after = State(taken={"yixiu": 9, "erju": 4}, turn=4, round=2, holder=5)
-    yixiu = Out(seat=3, dice=(4, 2, 3, 5, 6, 6), won=[("yixiu", 0)])
-    cjh = Out(seat=3, dice=(4, 1, 4, 4, 1, 4), won=[("duitang", 0), ("duitang", 0)], holder_before=5, holder_after=3)
-    spill = Out(kind=EV_SPILL, seat=3, skipped=[3])
-    ended = State(taken={"duitang": 2, "sanhong": 4, "sijin": 8, "erju": 16, "yixiu": 32}, ended=True,
-                  reason="prizes_out", turn=0, round=9, holder=7, holder_dice=(4, 1, 4, 4, 1, 4),
-                  holder_rank=rules.CHAJINHUA)
+    mid, _ = _mid()
+    after_yixiu = _mid(("423566",))
+    after_none = _mid((NOTHING,))
+    after_cjh = table(rolls=(YIXIU, "441235", "414414"))  # seat 3: both 对堂, and the 状元
+    after_sijin = _mid(("222244",))
+    stays = table(rolls=ROUND1 + (YIXIU, "444412"))  # seat 2's 四红 of 3 < seat 5's of 8
+    # 漳州: 对堂 exhausted by seats 2 and 3, chased (追) by seat 8 from the nearest holder
+    chase = table("zhangzhou", rolls=(NOTHING, "123456", "654321") + (NOTHING,) * 4 + ("162534",))
+    spill = _mid(("spill",))
+    # seat 3 spilled in round 2: when round 3 comes round, seat 2's roll is followed by 3 sitting out
+    skip = table(rolls=ROUND1 + ("441253", YIXIU, "spill") + (NOTHING,) * 7 + (NOTHING, NOTHING))
+    ended = _full_game()
+    grab, _ = table(profiles.Profile("xiamen", {"heiliubo_effect": "grab"}), rolls=(NOTHING, "222222"))
+    kiosk, kiosk_out = _kiosk()
+    kiosk_done = game.Table("kiosk", 1)
+    kiosk_done.next_customer()
+    for r in (NOTHING, NOTHING, YIXIU):
+        kiosk_done.roll(_dice(r))
+    seat12, _ = table(seats=12, first=12)
     return [
-        ("idle_new", "idle", (State(started=False, turn=0, round=0),)),
+        ("idle_new", "idle", (game.Table("xiamen", 10),)),
         ("idle", "idle", (mid,)),
-        ("idle_seat12", "idle", (State(seats=12, turn=12, round=7),)),
+        ("idle_seat12", "idle", (seat12,)),
+        ("idle_kiosk", "idle", (kiosk,)),
+        ("idle_kiosk_next", "idle", (kiosk_done,)),
         ("shaking_f0", "shaking", (mid, 0)),
         ("shaking_f7", "shaking", (mid, 7)),
-        ("result_yixiu", "result", (after, yixiu, 0)),
-        ("result_yixiu_p1", "result", (after, yixiu, 1)),
-        ("result_none", "result", (after, Out(seat=3, dice=(1, 2, 3, 5, 6, 6)), 0)),
-        ("result_chajinhua", "result", (after, cjh, 0)),
-        ("result_chajinhua_p1", "result", (after, cjh, 1)),
-        ("result_chase", "result", (after, Out(seat=8, dice=(1, 2, 3, 4, 5, 6), won=[("duitang", 5)]), 0)),
-        ("result_sijin_bonus", "result", (after, Out(seat=10, dice=(2, 2, 2, 2, 4, 4),
-                                                     won=[("sijin", 0), ("erju", 0)]), 0)),
-        ("result_sihong_stays", "result", (after, Out(seat=2, dice=(4, 4, 4, 4, 1, 2),
-                                                      holder_before=5, holder_after=5), 0)),
-        ("result_spill", "result", (after, spill, 0)),
-        ("result_spill_p1", "result", (after, spill, 1)),
+        ("result_yixiu", "result", after_yixiu + (0,)),
+        ("result_yixiu_p1", "result", after_yixiu + (1,)),
+        ("result_none", "result", after_none + (0,)),
+        ("result_chajinhua", "result", after_cjh + (0,)),
+        ("result_chajinhua_p1", "result", after_cjh + (1,)),
+        ("result_chase", "result", chase + (0,)),
+        ("result_sijin_bonus", "result", after_sijin + (0,)),
+        ("result_sijin_bonus_p1", "result", after_sijin + (1,)),
+        ("result_sihong_stays", "result", stays + (0,)),
+        ("result_spill", "result", spill + (0,)),
+        ("result_skip", "result", skip + (0,)),
+        ("result_kiosk", "result", (kiosk, kiosk_out, 0)),
+        ("result_kiosk_p1", "result", (kiosk, kiosk_out, 1)),
         ("pool", "pool", (mid, 0)),
-        ("pool_corporate", "pool", (State(CORPORATE, taken={"tanhua": 2, "jinshi": 7}), 0)),
-        ("pool_capped", "pool", (State(CAPPED, taken={"sandeng": 6}), 0)),
+        ("pool_corporate", "pool", (table("corporate_simple", rolls=(YIXIU, "441235", YIXIU))[0], 0)),
+        ("pool_capped", "pool", (_capped(), 0)),
+        ("pool_kiosk", "pool", (kiosk, 0)),
         ("game_over", "game_over", (ended, 0)),
         ("game_over_f3", "game_over", (ended, 3)),
         ("game_over_reason", "game_over", (ended, 40)),
-        ("game_over_grab", "game_over", (State(ended=True, reason="heiliubo_grab", turn=0), 0)),
-        ("game_over_no_zhuangyuan", "game_over", (State(ended=True, reason="time_up", turn=0), 0)),
-        ("claim", "claim", (State(), "7KQ2M9XD", "sanhong")),
+        ("game_over_grab", "game_over", (grab, 0)),
+        ("game_over_no_zhuangyuan", "game_over", (_time_up(), 0)),
+        ("claim", "claim", (kiosk, kiosk_out.claims[0], kiosk_out.won[0][0])),
         ("error_sensor", "error", (scr.ERR_SENSOR, "MPU6050 0x68 ?")),
         ("error_rng", "error", (scr.ERR_RNG, "repetition count")),
         ("error_journal", "error", (scr.ERR_JOURNAL, "kept 41, g7.bad")),

@@ -1,15 +1,7 @@
 # micropython: yes
 # The LED ring's patterns: what each rank and moment looks like, the settings,
 # and the two kinds of target (a neopixel byte buffer, a list of colours).
-from bobing import leds, rules
-
-
-class _Out:
-    def __init__(self, kind=3, dice=(1, 2, 3, 4, 5, 6), rank=rules.DUITANG, reason=None):
-        self.kind = kind
-        self.dice = dice
-        self.rank = rank
-        self.reason = reason
+from bobing import game, leds, profiles, rules
 
 
 def _show(ring, p, f):
@@ -97,7 +89,9 @@ def test_grab_is_a_dark_moment_then_flashes():
     for f in range(45, 105):
         flashes += len(_lit(_show(r, leds.P_GRAB, f)))
     assert flashes > 60
-    assert leds.pattern_for(_Out(rank=rules.HEILIUBO, reason="heiliubo_grab")) == leds.P_GRAB
+    t = game.Table(profiles.Profile("xiamen", {"heiliubo_effect": "grab"}))
+    t.start_seat(1)
+    assert leds.pattern_for(t.roll([3] * 6)) == leds.P_GRAB
 
 
 def test_liubohong_is_all_red_and_none_fades_out():
@@ -130,6 +124,10 @@ def test_brightness_scales_and_order_swaps_channels():
 
 
 def test_pattern_for_an_outcome():
-    assert leds.pattern_for(_Out()) == rules.DUITANG
-    assert leds.pattern_for(_Out(kind=4, dice=None, rank=0)) == leds.P_SPILL
-    assert leds.pattern_for(_Out(kind=5, dice=None, rank=0)) == leds.P_IDLE
+    t = game.Table(profiles.Profile("xiamen", {"time_limit": 30}))
+    assert leds.pattern_for(t.start_seat(1)) == leds.P_IDLE
+    assert leds.pattern_for(t.roll([1, 2, 3, 4, 5, 6])) == rules.DUITANG
+    assert leds.pattern_for(t.roll([4, 1, 4, 4, 1, 4])) == rules.CHAJINHUA
+    assert leds.pattern_for(t.spill()) == leds.P_SPILL
+    assert leds.pattern_for(t.time_up()) == leds.P_IDLE
+    assert leds.pattern_for(t.roll([4, 4, 4, 4, 4, 4])) == rules.LIUBOHONG

@@ -19,7 +19,7 @@ if sys.implementation.name == "micropython":
 else:
     from host_sim import screen_cases
 
-from bobing import rules
+from bobing import game
 from bobing import screen as scr
 
 _DATA = __file__.replace("\\", "/").rsplit("/", 1)[0] + "/data/screens/"
@@ -66,15 +66,14 @@ def test_a_screen_is_the_same_drawn_twice_and_clears_the_last():
 
 def test_animation_frames_move():
     buf, s = _screen()
-    t = screen_cases.State(turn=3)
+    t, _ = screen_cases.table(first=3)
     seen = []
     for f in range(12):
         s.shaking(t, f)
         seen.append(bytes(buf))
     assert len(set(seen)) == 12  # every frame of the tumble differs
     s.shaking(t, 12 * 840)  # the motion repeats: any frame number works
-    ended = screen_cases.State(ended=True, reason="prizes_out", holder=2, holder_dice=(4, 4, 4, 4, 6, 6),
-                               holder_rank=rules.SIHONG)
+    ended = screen_cases._full_game()
     s.game_over(ended, 0)
     a = bytes(buf)
     s.game_over(ended, 1)
@@ -86,10 +85,10 @@ def test_dice_faces_are_drawn_as_dice():
     # are mostly lit, the others mostly dark; pips differ by face
     buf, s = _screen()
     fb = s.fb
-    t = screen_cases.State()
     lit = []
     for face in range(1, 7):
-        s.result(t, screen_cases.Out(dice=(face,) * 6), 0)
+        t, out = screen_cases.table(rolls=(str(face) * 6,))
+        s.result(t, out, 0)
         n = 0
         for y in range(1, 16):
             for x in range(4, 19):  # inside the first die
@@ -105,7 +104,7 @@ def test_dice_faces_are_drawn_as_dice():
 def test_bad_arguments_say_what_is_allowed():
     buf, s = _screen()
     for bad in (lambda: s.set_lang("fr"), lambda: s.error(9, None),
-                lambda: s.claim(screen_cases.State(), "X" * 17, "yixiu")):
+                lambda: s.claim(game.Table(), "X" * 17, "yixiu")):
         try:
             bad()
             ok = False

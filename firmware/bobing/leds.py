@@ -14,7 +14,7 @@
 # rendering into a bytearray allocates nothing.
 from micropython import const
 
-from bobing import rules
+from bobing import game, rules
 
 FPS = const(30)
 
@@ -41,7 +41,7 @@ def pattern_for(out):
     """The pattern for a game.Outcome: its rank, or the moment it stands for."""
     if out.reason == "heiliubo_grab":
         return P_GRAB
-    if out.kind == 4:  # game.EV_SPILL (the game contract)
+    if out.kind == game.EV_SPILL:
         return P_SPILL
     if out.dice is None:
         return P_IDLE

@@ -23,6 +23,7 @@ import framebuf
 from micropython import const
 
 from bobing import glyphs, rules
+from bobing.game import EV_ROLL, EV_SPILL
 
 _W = const(128)
 _H = const(64)
@@ -34,10 +35,6 @@ ERR_SENSOR = const(1)  # no accelerometer answers
 ERR_RNG = const(2)  # the random source failed its health test
 ERR_JOURNAL = const(3)  # the journal was recovered; its bad tail was moved aside
 ERRORS = (ERR_SENSOR, ERR_RNG, ERR_JOURNAL)
-
-# game.py's event kinds (the game contract); only these two draw differently
-_EV_ROLL = const(3)
-_EV_SPILL = const(4)
 
 _CHARS = glyphs.CHARS
 _WIDTHS = glyphs.WIDTHS
@@ -87,14 +84,20 @@ _L_E_RNG3 = const(32)
 _L_E_JOURNAL = const(33)
 _L_E_JOURNAL2 = const(34)
 _L_E_JOURNAL3 = const(35)
-_L_CONGRATS = const(36)
+_L_CUSTOMER = const(36)
+_L_SHAKES_A = const(37)
+_L_SHAKES_B = const(38)
+_L_NEXT_CUSTOMER = const(39)
+_L_THANKS = const(40)
+_L_YOU_WIN = const(41)
 
 _ZH = (
     "号", "第", "轮", "轮到", "剩余奖品", "状元", "新游戏", "人", "摇碗定先手", "摇碗中",
     "得", "追", "无奖", "状元归", "状元仍归", "停一轮", "下一位", "游戏结束", "关灯抢饼", "无状元",
     "奖品", "领奖码", "凭码到柜台领奖", "骰子出碗", "本次作废", "时间到", "开始",
     "传感器故障", "请按键掷骰", "摇碗不可用", "随机数故障", "自检未通过", "暂停掷骰",
-    "记录已恢复", "损坏部分已另存", "游戏继续", "恭喜",
+    "记录已恢复", "损坏部分已另存", "游戏继续",
+    "位顾客", "还有", "次", "请下一位顾客", "谢谢参与", "",
 )
 _EN = (
     "Seat", "Round", "", "Turn of", "Prizes left", "Zhuangyuan", "New game", "players",
@@ -103,7 +106,8 @@ _EN = (
     "No Zhuangyuan", "Prizes", "Claim code", "Show at counter", "Dice out of bowl", "roll void",
     "Time is up", "Start",
     "No sensor!", "Press the button", "to roll.", "RNG failure", "Health test", "failed: no rolls",
-    "Journal", "recovered; bad", "tail set aside", "Congratulations",
+    "Journal", "recovered; bad", "tail set aside",
+    "Customer", "Shakes left", "", "Next customer!", "Thank you!", "You win",
 )
 
 # why a game ended (game.py's reason ids) -> Chinese, English
@@ -380,6 +384,9 @@ class Screen:
                 self._ec(L[_L_SHAKE_START], 48)
             self._frame_corners()
             return
+        if getattr(t, "kiosk", False):
+            self._idle_kiosk(t)
+            return
         # top line: the round, and the 状元 holder so far
         if zh:
             x = self._t(L[_L_ROUND_A], 0, 0)
@@ -407,17 +414,45 @@ class Screen:
             self._e(L[_L_TURN], x, 23)
             self._e("seat", x + lw - 32, 33)
             self._bign(t.turn, x + lw + 8, 20, 3, 3)
-        # bottom: prizes left
+        self._left(t)
+
+    def _left(self, t):
+        # bottom line: prizes left in the pool
+        L = self._l
         left = 0
         for cls in t.classes:
             left += t.pool[cls]
-        if zh:
+        if self._zh:
             lw = self._tw(L[_L_LEFT]) + 4 + self._nw(left)
             x = self._t(L[_L_LEFT], (_W - lw) // 2, 48) + 4
             self._n(left, x, 52)
         else:
             lw = 8 * len(L[_L_LEFT]) + 8 + self._nw(left)
             self._n(left, self._e(L[_L_LEFT], (_W - lw) // 2, 52) + 8, 52)
+
+    def _idle_kiosk(self, t):
+        # a mall kiosk (game.Table extras: kiosk, customer, shakes_left): the
+        # customer's number and shakes left, or a call for the next customer
+        L = self._l
+        n = t.shakes_left
+        if self._zh:
+            if n:
+                self._t(L[_L_CUSTOMER], self._n(t.customer, self._t(L[_L_ROUND_A], 0, 0), 4), 0)
+                lw = self._tw(L[_L_SHAKES_A])
+                x = (_W - lw - 4 - 3 * self._nw(n) - 4 - 16) // 2
+                x = self._bign(n, self._t(L[_L_SHAKES_A], x, 26) + 4, 20, 3, 3) + 4
+                self._t(L[_L_SHAKES_B], x, 26)
+            else:
+                self._tc(L[_L_NEXT_CUSTOMER], 24)
+        else:
+            if n:
+                self._n(t.customer, self._e(L[_L_CUSTOMER], 0, 0) + 8, 0)
+                lw = 8 * len(L[_L_SHAKES_A])
+                x = (_W - lw - 8 - 3 * self._nw(n)) // 2
+                self._bign(n, self._e(L[_L_SHAKES_A], x, 28) + 8, 20, 3, 3)
+            else:
+                self._ec(L[_L_NEXT_CUSTOMER], 28)
+        self._left(t)
 
     def _frame_corners(self):
         fb = self.fb
@@ -459,14 +494,16 @@ class Screen:
         fb.fill(0)
         zh = self._zh
         L = self._l
-        if out.kind == _EV_ROLL and out.dice:
+        if out.kind == EV_ROLL and out.dice:
             self._dice_row(out.dice, 0, 17, 4)
             # the rank, a combined award as "+一秀"; in Chinese after the roller's seat
             w = self._rank_w(out.rank)
             if out.bonus:
                 w += 8 + self._rank_w(out.bonus)
             if zh:
-                x = max(self._seat(out.seat, 0, 19) + 4, (_W - w) // 2)
+                x = (_W - w) // 2
+                if not getattr(t, "kiosk", False):  # a kiosk has one "seat": the customer
+                    x = max(self._seat(out.seat, 0, 19) + 4, x)
                 x = self._rank(out.rank, x, 19)
                 if out.bonus:
                     self._rank(out.bonus, self._t("+", x, 19), 19)
@@ -476,9 +513,9 @@ class Screen:
                     self._rank(out.bonus, self._e("+", x, 20), 20)
                 self._ec(rules.RANK_EN[out.rank], 29)
         else:
-            if out.kind == _EV_SPILL:
+            if out.kind == EV_SPILL:
                 title, sub = L[_L_SPILL], L[_L_VOID]
-            elif out.kind == _EV_ROLL:
+            elif out.kind == EV_ROLL:
                 title, sub = L[_L_SPILL], L[_L_VOID]
             elif t.reason == "time_up" or out.reason == "time_up":
                 title, sub = L[_L_TIME_UP], ""
@@ -523,10 +560,10 @@ class Screen:
             while j < len(won) and won[j] == won[i]:
                 j += 1
             if n == k:
-                self._msg_won(t, out.seat, won[i][0], won[i][1], j - i)
+                self._msg_won(t, 0 if getattr(t, "kiosk", False) else out.seat, won[i][0], won[i][1], j - i)
             n += 1
             i = j
-        zy = rules.is_zhuangyuan(out.rank) if out.kind == _EV_ROLL else False
+        zy = rules.is_zhuangyuan(out.rank) if out.kind == EV_ROLL else False
         if out.holder_after != out.holder_before and out.holder_after:
             if n == k:
                 self._msg_holder(_L_ZY_TO, out.holder_after)
@@ -535,7 +572,7 @@ class Screen:
             if n == k:
                 self._msg_holder(_L_ZY_STAYS, out.holder_after)
             n += 1
-        elif not won and out.kind == _EV_ROLL and out.rank and not zy:
+        elif not won and out.kind == EV_ROLL and out.rank and not zy:
             if n == k:
                 self._msg_line(self._l[_L_NO_PRIZE])
             n += 1
@@ -546,6 +583,13 @@ class Screen:
         if out.ended:
             if n == k:
                 self._msg_line(self._l[_L_GAME_OVER])
+            n += 1
+        elif getattr(t, "kiosk", False):
+            if n == k:
+                if t.shakes_left:
+                    self._msg_shakes(t.shakes_left)
+                else:
+                    self._msg_line(self._l[_L_THANKS])
             n += 1
         elif t.turn and t.seats > 1:
             if n == k:
@@ -574,9 +618,12 @@ class Screen:
             if count > 1:
                 self._n(count, self._t("×", x, 39), 43)
             return
-        # en: "Seat 8 takes" / "Dui Tang x2" or "Dui Tang from 5"
-        w = self._seat_w(seat) + 8 + 8 * len(_EN[_L_WINS])
-        self._e(_EN[_L_WINS], self._seat(seat, (_W - w) // 2, 40) + 8, 40)
+        # en: "Seat 8 takes" (a kiosk's customer: "You win") / "Dui Tang x2" or "Dui Tang from 5"
+        if seat:
+            w = self._seat_w(seat) + 8 + 8 * len(_EN[_L_WINS])
+            self._e(_EN[_L_WINS], self._seat(seat, (_W - w) // 2, 40) + 8, 40)
+        else:
+            self._ec(_EN[_L_YOU_WIN], 40)
         w = self._cls_w(t, cls)
         if count > 1:
             w += 16 + self._nw(count)
@@ -605,6 +652,17 @@ class Screen:
         else:
             self._seat(seat, (_W - self._seat_w(seat)) // 2, 40)
             self._ec(_EN[label], 49)
+
+    def _msg_shakes(self, n):
+        # "还有2次" / "Shakes left 2"
+        if self._zh:
+            a = _ZH[_L_SHAKES_A]
+            b = _ZH[_L_SHAKES_B]
+            x = (_W - self._tw(a) - self._nw(n) - self._tw(b)) // 2
+            self._t(b, self._n(n, self._t(a, x, 39), 43), 39)
+        else:
+            a = _EN[_L_SHAKES_A]
+            self._n(n, self._e(a, (_W - 8 * len(a) - 8 - self._nw(n)) // 2, 44) + 8, 44)
 
     def _msg_next(self, seat):
         if self._zh:
@@ -822,9 +880,9 @@ class Screen:
         fb.fill_rect(11, 7, 3, 8, 1)
         fb.fill_rect(11, 17, 3, 2, 1)
         if self._zh:
-            self._t(L[base], 30, 3)
-            self._t(L[base + 1], 0, 24)
-            self._t(L[base + 2], 0, 40)
+            self._t(L[base], 30, 2)
+            self._t(L[base + 1], 0, 21)
+            self._t(L[base + 2], 0, 39)
         else:
             self._e(L[base], 30, 8)
             self._e(L[base + 1], 0, 28)

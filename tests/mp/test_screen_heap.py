@@ -33,7 +33,7 @@ def test_drawing_every_screen_allocates_nothing():
 def test_animation_frames_allocate_nothing():
     buf = bytearray(1024)
     s = scr.Screen(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB))
-    t = screen_cases.State(turn=7)
+    t, _ = screen_cases.table(first=7)
     s.shaking(t, 0)
     micropython.heap_lock()
     try:
