@@ -15,6 +15,7 @@ import json
 import sys
 
 from bobing import game, rules
+from host_sim import replay_journal
 from host_sim.options import add_profile_arguments, profile_from
 
 IN_PLAY = "in_play"
@@ -110,14 +111,15 @@ def parse_counts(text):
 def add_arguments(p):
     p.description = __doc__
     add_profile_arguments(p)
-    p.add_argument("--seats", type=int, required=True, help="seats at the table (1..12)")
+    p.add_argument("--seats", type=int, help="seats at the table (1..12); required with FILE")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--first", type=int, metavar="SEAT", help="the seat that rolls first")
     g.add_argument("--start-roll", type=int, metavar="TOTAL",
                    help="seat 1's two-dice total (2..12): count that many seats, seat 1 first")
     p.add_argument("--prizes", metavar="CLASS=N,...", help="override prize counts (e.g. a kiosk's stock)")
-    # (issue 4) `--journal FILE` will take the table and the events from a journal instead
-    p.add_argument("file", metavar="FILE", help="event file ('-' for stdin)")
+    p.add_argument("--journal", metavar="BBJ", help="replay a journal copied off a bowl instead "
+                   "(mpremote cp :/data/gNNNNNNNN.bbj .): it holds the settings and the events")
+    p.add_argument("file", metavar="FILE", nargs="?", help="event file ('-' for stdin)")
 
 
 def build_table(args):
@@ -137,6 +139,11 @@ def build_table(args):
 
 
 def run(args):
+    if args.journal:
+        return replay_journal.run(args, result)
+    if args.file is None or args.seats is None:
+        print("error: give --seats N and an event FILE (or --journal BBJ)", file=sys.stderr)
+        return 2
     try:
         table = build_table(args)
     except ValueError as e:

@@ -1,0 +1,708 @@
+# The game on flash: its config and an append-only journal of its events, so
+# that a power cut, a brown-out or a reset at any moment loses nothing and the
+# bowl resumes exactly where it was. Hardware-free: it works over whatever
+# `open`, `os.rename`, `os.remove`, `os.listdir`, `os.stat` reach (littlefs
+# on the bowl, a folder on the host, vfs.VfsLfs2 on a RAM block device in the
+# tests); the caller hands in the folder (`root`).
+#
+# One file per game, ROOT/gNNNNNNNN.bbj (NNNNNNNN = the game id, decimal):
+#   header  "BBJ", format version (1 byte), game id (u32 LE), seats (1 byte),
+#           text length n (u16 LE), n bytes of UTF-8 text, CRC-16 of all that
+#           (u16 LE). The text is the config, one item a line: the profile
+#           name, the bowl id (kiosk; may be empty), the prize counts that
+#           differ from the profile's (a kiosk's stock: CLASS=N,CLASS=N; may
+#           be empty), then one OPTION=VALUE line per option override. The
+#           kiosk's claim-code secret is never written: it is handed to
+#           `start`/`recover` by the app.
+#   records RECORD (6) bytes per event: kind (1 byte), argument (24 bits LE:
+#           a seat or a total as is; a roll as six 3-bit faces, die i at bit
+#           3*i; 0 for no argument), CRC-16 (u16 LE) over (game id u32 LE,
+#           record index u32 LE, those 4 bytes). Binding the CRC to the game
+#           and the index means a record from another game, or one that moved,
+#           fails its check like a flipped bit does.
+#   CRC-16 is CCITT (poly 0x1021, init 0xFFFF): small ints only, so no long
+#   ints on the bowl, and CPython's binascii.crc_hqx checks it in the tests.
+#
+# The prize table is never stored: it is derived by replaying the journal
+# through game.Table, from the first event. A checkpoint (pool and awards
+# every N events) would be a second copy of the same facts that could
+# disagree with the events, would need its own format and recovery rules,
+# and would buy little: a whole game is a few hundred events, replayed in a
+# fraction of a second at boot. Nothing is stored twice: the file name says
+# where a game is looked up, the header says which game the bytes belong to
+# (a mismatch is refused as "another game"), the events say what happened.
+#
+# Durability (commit before reveal). On littlefs a write only reaches the
+# file's RAM cache (MicroPython's VfsLfs2 gives each open file cache_size =
+# 4 * max(readsize, progsize) bytes: 128 with the defaults the ESP32 port
+# mounts with); a power cut then leaves the file as it was. `f.flush()` is
+# lfs2_file_sync: it programs the cached data and commits the file's new size
+# in one atomic, CRC-checked metadata commit, then calls the block device's
+# ioctl(3) (sync); `close()` does the same. So Journal.append writes one
+# record and flushes; it returns only after the commit, and a roll is shown
+# only after that. On the host, os.fsync follows the flush where it exists.
+# littlefs commits are all-or-nothing, so a power cut loses at most the one
+# record in flight (tests/mp/test_journal_powercut.py cuts at every block
+# write). The cost: while a file fits littlefs's inline limit (cache_size)
+# it lives in its directory's metadata and a roll costs ~2 programs; beyond,
+# each sync copies the file's last block, so a roll costs about one 4 KB
+# sector erase and (bytes in that block)/cache_size programs
+# (bench/journal_bench.py: ~11 programs, ~1.3 KB and ~1 erase per roll in a
+# 10-seat game). Splitting a game into inline-sized segment files would cut
+# that about tenfold, at the price of many files per game and a harder
+# recovery; but at one erase per roll littlefs's wear levelling over a ~2 MB
+# partition (~500 sectors x 100k cycles) lasts ~50 million rolls, and an erase
+# (~50 ms) hides inside the dice animation, so one file per game it is.
+#
+# Recovery (`recover`) never raises on bad data: a truncated record, a bad
+# checksum, a newer format, a header naming another game, a config this
+# firmware rejects, or an event the engine refuses each give a Problem (a
+# code for the screen, a sentence for the log). The good prefix is kept, the
+# bytes after it go to ROOT/gNNNNNNNN.bad (never deleted by this module), and
+# a new game can start. Half-written gNNNNNNNN.tmp files (a cut while a game
+# was being created or repaired) hold nothing that was committed and are
+# removed.
+#
+# Wear: each game gets a new file; when a game starts, finished games are
+# removed oldest first until their total size is within a budget.
+from micropython import const
+import os
+
+from bobing import game, profiles, rules
+
+FORMAT = const(1)  # the format this firmware writes; newer ones are set aside, never guessed at
+RECORD = const(6)  # bytes per event on flash
+_HEAD = const(11)  # fixed part of the header, before the config text
+MAX_GAME_ID = const(99999999)  # eight digits in the file name
+KEEP_BYTES = const(49152)  # default budget for finished games (about 16 ten-seat games)
+_CHUNK = const(32)  # records per read while replaying
+MAGIC = b"BBJ"
+SUFFIX = ".bbj"
+BAD = ".bad"
+TMP = ".tmp"
+
+# Problem codes: a screen shows SCREEN_TEXT[code], the log gets Problem.text.
+TRUNCATED = "truncated"
+BAD_CHECKSUM = "bad_checksum"
+NEWER_VERSION = "newer_version"
+OTHER_GAME = "other_game"
+BAD_CONFIG = "bad_config"
+BAD_EVENT = "bad_event"
+UNREADABLE = "unreadable"
+SCREEN_TEXT = {
+    TRUNCATED: ("记录不完整", "record cut short"),
+    BAD_CHECKSUM: ("记录已损坏", "record damaged"),
+    NEWER_VERSION: ("新版记录", "newer firmware's game"),
+    OTHER_GAME: ("非本局记录", "another game's file"),
+    BAD_CONFIG: ("设置无效", "game settings invalid"),
+    BAD_EVENT: ("记录无效", "invalid event"),
+    UNREADABLE: ("无法读取", "flash unreadable"),
+}
+
+# How each event kind's argument is stored (format 1).
+_DICE_KINDS = (game.EV_ROLL,)
+_INT_KINDS = (game.EV_START_SEAT, game.EV_START_TOTAL)
+_NONE_KINDS = (game.EV_SPILL, game.EV_TIMEUP, game.EV_CUSTOMER)
+
+
+def _crc_table():
+    t = bytearray(512)  # 256 big-endian u16
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
+        t[2 * i] = (c >> 8) & 255
+        t[2 * i + 1] = c & 255
+    return t
+
+
+_T = _crc_table()
+
+
+def crc16(buf, start=0, end=-1, crc=0xFFFF):
+    """CRC-16/CCITT of buf[start:end], continuing from `crc`. Allocation-free."""
+    if end < 0:
+        end = len(buf)
+    t = _T
+    for i in range(start, end):
+        j = ((crc >> 8) ^ buf[i]) << 1
+        crc = ((crc << 8) & 0xFF00) ^ (t[j] << 8) ^ t[j + 1]
+    return crc
+
+
+def _put32(buf, at, v):
+    buf[at] = v & 255
+    buf[at + 1] = (v >> 8) & 255
+    buf[at + 2] = (v >> 16) & 255
+    buf[at + 3] = (v >> 24) & 255
+
+
+def _get32(buf, at):
+    return buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24)
+
+
+def arg_code(kind, arg):
+    """An event's argument as the 24-bit field of its record; ValueError for a bad pair."""
+    if kind in _DICE_KINDS:
+        rules.check_dice(arg)
+        v = 0
+        s = 0
+        for d in arg:
+            v |= d << s
+            s += 3
+        return v
+    if kind in _INT_KINDS:
+        if not isinstance(arg, int) or isinstance(arg, bool) or not 1 <= arg <= 255:
+            raise ValueError("event kind %d takes a number 1..255, got %r" % (kind, arg))
+        return arg
+    if kind in _NONE_KINDS:
+        if arg is not None:
+            raise ValueError("event kind %d takes no argument (None), got %r" % (kind, arg))
+        return 0
+    raise ValueError("unknown event kind %r; kinds are 1..6 (game.EV_*)" % (kind,))
+
+
+def arg_value(kind, v):
+    """The 24-bit field of a record back to the event's argument; ValueError if impossible."""
+    if kind in _DICE_KINDS:
+        dice = []
+        for _ in range(6):
+            d = v & 7
+            if not 1 <= d <= 6:
+                raise ValueError("a die reads %d" % d)
+            dice.append(d)
+            v >>= 3
+        return tuple(dice)
+    if kind in _INT_KINDS:
+        if not 1 <= v <= 255:
+            raise ValueError("argument %d out of range 1..255" % v)
+        return v
+    if kind in _NONE_KINDS:
+        if v:
+            raise ValueError("argument %d where none belongs" % v)
+        return None
+    raise ValueError("unknown event kind %d" % kind)
+
+
+class Config:
+    """What a game was started with: profile name, option overrides, seats, prize
+    counts overriding the profile's (kiosk stock), bowl id, game id."""
+
+    def __init__(self, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, counts=None,
+                 bowl_id="", game_id=0, version=FORMAT):
+        self.profile = profile
+        self.overrides = dict(overrides or {})
+        self.seats = seats
+        self.counts = dict(counts or {})
+        self.bowl_id = bowl_id
+        self.game_id = game_id
+        self.version = version
+
+    def check(self):
+        """Canonicalise the overrides; ValueError saying what is wrong."""
+        if not isinstance(self.seats, int) or not 1 <= self.seats <= 255:
+            raise ValueError("seats must be a whole number 1..255, got %r" % (self.seats,))
+        if not isinstance(self.bowl_id, str) or "\n" in self.bowl_id or len(self.bowl_id) > 32:
+            raise ValueError("bowl id must be one line of at most 32 characters, got %r" % (self.bowl_id,))
+        if not isinstance(self.game_id, int) or not 1 <= self.game_id <= MAX_GAME_ID:
+            raise ValueError("game id must be 1..%d, got %r" % (MAX_GAME_ID, self.game_id))
+        o = {}
+        for k, v in self.overrides.items():
+            o[k] = profiles.check_option(k, v)
+        self.overrides = o
+        for k, v in self.counts.items():
+            if not isinstance(k, str) or not k.isalpha() or not isinstance(v, int) or not 0 <= v <= 99999:
+                raise ValueError("prize count %r=%r: a class id and a whole number 0..99999" % (k, v))
+        self.make_profile()  # an unknown preset raises here; new_table checks the rest
+
+    def make_profile(self):
+        return profiles.Profile(self.profile, self.overrides)
+
+    def text(self):
+        lines = [self.profile, self.bowl_id,
+                 ",".join(["%s=%d" % (k, self.counts[k]) for k in sorted(self.counts)])]
+        for k in sorted(self.overrides):
+            lines.append("%s=%s" % (k, self.overrides[k]))
+        return "\n".join(lines)
+
+    def encode(self):
+        """The header bytes."""
+        text = self.text().encode()
+        n = len(text)
+        if n > 0xFFFF:
+            raise ValueError("config text is %d bytes; at most 65535 fit" % n)
+        h = bytearray(_HEAD + n + 2)
+        h[0:3] = MAGIC
+        h[3] = self.version
+        _put32(h, 4, self.game_id)
+        h[8] = self.seats
+        h[9] = n & 255
+        h[10] = n >> 8
+        h[_HEAD:_HEAD + n] = text
+        c = crc16(h, 0, _HEAD + n)
+        h[_HEAD + n] = c & 255
+        h[_HEAD + n + 1] = c >> 8
+        return h
+
+    def __repr__(self):
+        return "Config(%r, %r, seats=%d, counts=%r, bowl_id=%r, game_id=%d)" % (
+            self.profile, self.overrides, self.seats, self.counts, self.bowl_id, self.game_id)
+
+
+def _parse_config(text, seats, game_id, version):
+    """The config text of a header -> Config; ValueError if this firmware cannot use it."""
+    lines = text.split("\n")
+    if len(lines) < 3:
+        raise ValueError("the settings text has %d lines, at least 3 expected" % len(lines))
+    counts = {}
+    if lines[2]:
+        for part in lines[2].split(","):
+            k, _, v = part.partition("=")
+            if not v.isdigit():
+                raise ValueError("prize count %r is not CLASS=N" % part)
+            counts[k] = int(v)
+    ov = {}
+    for line in lines[3:]:
+        k, v = profiles.parse_setting(line)
+        ov[k] = v
+    cfg = Config(lines[0], ov, seats, counts, lines[1], game_id, version)
+    cfg.check()
+    return cfg
+
+
+def new_table(config, secret=None):
+    """The one place where a config becomes a game engine. `secret`: the kiosk's
+    claim-code key (kept off the journal)."""
+    return game.Table(config.make_profile(), config.seats, counts=config.counts or None,
+                      bowl_id=config.bowl_id, secret=secret)
+
+
+class Problem:
+    """Something wrong found on flash. `code` for the screen, `text` for the log."""
+
+    def __init__(self, code, text, game_id=0, record=-1):
+        self.code = code
+        self.text = text
+        self.game_id = game_id
+        self.record = record  # index of the first bad record; -1 = the header
+        self.moved_to = None  # file that now holds the bytes not kept
+
+    def screen(self, lang=0):
+        """Short text for the display: lang 0 = Chinese, 1 = English."""
+        return SCREEN_TEXT[self.code][lang]
+
+    def __repr__(self):
+        return "Problem(%r, %r)" % (self.code, self.text)
+
+
+class _Bad(Exception):
+    pass
+
+
+def _fill(f, mv):
+    """Read until mv is full or the file ends; -> bytes read."""
+    got = 0
+    n = len(mv)
+    while got < n:
+        k = f.readinto(mv[got:])
+        if not k:
+            break
+        got += k
+    return got
+
+
+class Scan:
+    """A journal file read and replayed up to its first problem."""
+
+    def __init__(self):
+        self.config = None
+        self.table = None
+        self.count = 0  # good records replayed
+        self.last = None  # game.Outcome of the last one (the roll to show again at boot)
+        self.end = 0  # bytes of the good prefix (0: not even the header is good)
+        self.size = 0
+        self.problem = None
+
+
+def scan(path, game_id=0, secret=None, keep=None):
+    """Read and replay one journal file. Never raises on bad data: the first problem
+    found is in .problem, and .count/.end/.table describe the good prefix before it.
+    game_id: the id the file name promises (0 = don't check). keep: a list that gets
+    each good event as (kind, arg), for tools and tests."""
+    s = Scan()
+    who = "game %d" % game_id if game_id else path
+    try:
+        f = open(path, "rb")
+    except OSError as e:
+        s.problem = Problem(UNREADABLE, "%s: cannot open %s (%s)" % (who, path, e), game_id)
+        return s
+    try:
+        _scan(f, s, game_id, who, secret, keep)
+    except _Bad as e:
+        s.problem = e.args[0]
+    except OSError as e:
+        s.problem = Problem(UNREADABLE, "%s: reading %s failed after %d records (%s)"
+                            % (who, path, s.count, e), game_id, s.count)
+    finally:
+        f.close()
+    try:
+        s.size = os.stat(path)[6]
+    except OSError:
+        s.size = s.end
+    return s
+
+
+def _header_problem(code, text, game_id):
+    return _Bad(Problem(code, text, game_id, -1))
+
+
+def _scan(f, s, game_id, who, secret, keep):
+    h = f.read(_HEAD)
+    if not MAGIC.startswith(h[:3]):
+        raise _header_problem(BAD_CONFIG, "%s: not a Bo Bing journal (it does not start with %r)"
+                              % (who, MAGIC), game_id)
+    if len(h) >= 4 and h[3] > FORMAT:
+        raise _header_problem(NEWER_VERSION, "%s was written by newer firmware (journal format %d; "
+                              "this firmware reads format %d or older)" % (who, h[3], FORMAT), game_id)
+    if len(h) < _HEAD:
+        raise _header_problem(TRUNCATED, "%s: the header is cut short (%d bytes)" % (who, len(h)), game_id)
+    if h[3] < 1:
+        raise _header_problem(BAD_CONFIG, "%s: journal format %d does not exist" % (who, h[3]), game_id)
+    n = h[9] | (h[10] << 8)
+    rest = f.read(n + 2)
+    if len(rest) < n + 2:
+        raise _header_problem(TRUNCATED, "%s: the header is cut short (%d of %d bytes)"
+                              % (who, _HEAD + len(rest), _HEAD + n + 2), game_id)
+    c = crc16(rest, 0, n, crc16(h))
+    if c != rest[n] | (rest[n + 1] << 8):
+        raise _header_problem(BAD_CHECKSUM, "%s: the header (game settings) fails its checksum" % who, game_id)
+    gid = _get32(h, 4)
+    if game_id and gid != game_id:
+        raise _header_problem(OTHER_GAME, "%s: the file holds game %d, not game %d (copied or renamed "
+                              "from another game?)" % (who, gid, game_id), game_id)
+    game_id = gid
+    who = "game %d" % gid
+    try:
+        cfg = _parse_config(rest[:n].decode(), h[8], gid, h[3])
+        table = new_table(cfg, secret)
+    except (ValueError, UnicodeError) as e:
+        raise _header_problem(BAD_CONFIG, "%s: this firmware cannot play its settings: %s" % (who, e), gid)
+    s.config = cfg
+    s.table = table
+    s.end = _HEAD + n + 2
+    _replay(f, s, who, keep)
+
+
+def _replay(f, s, who, keep):
+    gid = s.config.game_id
+    buf = bytearray(RECORD * _CHUNK)
+    mv = memoryview(buf)
+    w = bytearray(12)  # game id, index, record body: what a record's CRC covers
+    _put32(w, 0, gid)
+    c0 = crc16(w, 0, 4)
+    table = s.table
+    while True:
+        got = _fill(f, mv)
+        at = 0
+        while at + RECORD <= got:
+            i = s.count
+            _put32(w, 4, i)
+            w[8] = buf[at]
+            w[9] = buf[at + 1]
+            w[10] = buf[at + 2]
+            w[11] = buf[at + 3]
+            if crc16(w, 4, 12, c0) != buf[at + 4] | (buf[at + 5] << 8):
+                raise _Bad(Problem(BAD_CHECKSUM, "%s: record %d fails its checksum" % (who, i), gid, i))
+            kind = buf[at]
+            try:
+                arg = arg_value(kind, buf[at + 1] | (buf[at + 2] << 8) | (buf[at + 3] << 16))
+            except ValueError as e:
+                raise _Bad(Problem(BAD_EVENT, "%s: record %d cannot be read (%s)" % (who, i, e), gid, i))
+            try:
+                s.last = table.apply(kind, arg)
+            except ValueError as e:
+                raise _Bad(Problem(BAD_EVENT, "%s: record %d (%s) was refused by the game: %s"
+                                   % (who, i, _describe(kind, arg), e), gid, i))
+            if keep is not None:
+                keep.append((kind, arg))
+            s.count = i + 1
+            s.end += RECORD
+            at += RECORD
+        if got < len(buf):
+            if got > at:
+                raise _Bad(Problem(TRUNCATED, "%s: record %d is cut short (%d of %d bytes)"
+                                   % (who, s.count, got - at, RECORD), gid, s.count))
+            return
+
+
+def _describe(kind, arg):
+    if kind in _DICE_KINDS:
+        return "roll %s" % "".join([str(d) for d in arg])
+    return "event %d %r" % (kind, arg)
+
+
+# --- the folder of games -------------------------------------------------------
+
+def _join(root, name):
+    return root + "/" + name if root else name
+
+
+def _name(game_id, suffix):
+    return "g%08d%s" % (game_id, suffix)
+
+
+def id_of(name):
+    """gNNNNNNNN.xxx (and gNNNNNNNN-K.bad) -> NNNNNNNN, else 0."""
+    if len(name) < 13 or name[0] != "g" or not name[1:9].isdigit() or name[9] not in ".-":
+        return 0
+    return int(name[1:9])
+
+
+def _listdir(root):
+    try:
+        return os.listdir(root)
+    except OSError:
+        os.mkdir(root)
+        return []
+
+
+def inventory(root):
+    """-> (ids of games with a journal, oldest first; highest id of any game file)."""
+    ids = []
+    top = 0
+    for name in _listdir(root):
+        gid = id_of(name)
+        if not gid:
+            continue
+        if gid > top:
+            top = gid
+        if name.endswith(SUFFIX) and len(name) == 13:
+            ids.append(gid)
+    ids.sort()
+    return ids, top
+
+
+def _size(path):
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return 0
+
+
+def prune(root, keep_bytes=KEEP_BYTES, keep_id=0):
+    """Remove finished games (every journal but game keep_id), oldest first, until
+    they use at most keep_bytes. Set-aside .bad files are never removed. -> ids removed."""
+    ids = inventory(root)[0]
+    sizes = []
+    total = 0
+    for gid in ids:
+        n = 0 if gid == keep_id else _size(_join(root, _name(gid, SUFFIX)))
+        sizes.append(n)
+        total += n
+    removed = []
+    for i in range(len(ids)):
+        if total <= keep_bytes:
+            break
+        if ids[i] == keep_id:
+            continue
+        os.remove(_join(root, _name(ids[i], SUFFIX)))
+        total -= sizes[i]
+        removed.append(ids[i])
+    return removed
+
+
+def _fsync(f):
+    f.flush()
+    sync = getattr(os, "fsync", None)  # CPython: also push the host OS's cache to disk
+    if sync is not None and hasattr(f, "fileno"):
+        sync(f.fileno())
+
+
+def _write_new(path, parts):
+    """Write a file from scratch via path.tmp and an atomic rename."""
+    tmp = path[:-4] + TMP
+    f = open(tmp, "wb")
+    try:
+        for p in parts:
+            f.write(p)
+        _fsync(f)
+    finally:
+        f.close()
+    os.rename(tmp, path)
+
+
+class Journal:
+    """The current game, open for appending. `table` is its game.Table; `last` the
+    game.Outcome of the latest event (after a reboot: the roll that stands and is
+    shown again), or None."""
+
+    def __init__(self, root, config, table, count, last=None):
+        self.root = root
+        self.config = config
+        self.table = table
+        self.count = count  # records on flash
+        self.last = last
+        self.path = _join(root, _name(config.game_id, SUFFIX))
+        self.failed = None
+        # Preallocated record buffer: game id, index, then the 6 bytes written.
+        self._buf = bytearray(14)
+        _put32(self._buf, 0, config.game_id)
+        self._crc0 = crc16(self._buf, 0, 4)
+        self._rec = memoryview(self._buf)[8:14]
+        self._f = open(self.path, "ab")
+
+    @property
+    def game_id(self):
+        return self.config.game_id
+
+    def append(self, kind, arg):
+        """Write one event durably: returns only after the flash commit. Does not
+        touch the table (see play). ValueError for an event that cannot be stored;
+        OSError from the filesystem (the journal is then marked failed)."""
+        if self.failed is not None:
+            raise OSError("journal write failed earlier (%s); recover() to resume" % (self.failed,))
+        v = arg_code(kind, arg)
+        b = self._buf
+        _put32(b, 4, self.count)
+        b[8] = kind
+        b[9] = v & 255
+        b[10] = (v >> 8) & 255
+        b[11] = v >> 16
+        c = crc16(b, 4, 12, self._crc0)
+        b[12] = c & 255
+        b[13] = c >> 8
+        try:
+            self._f.write(self._rec)
+            _fsync(self._f)
+        except OSError as e:
+            self.failed = e
+            raise
+        self.count += 1
+
+    def play(self, kind, arg):
+        """Apply an event to the table, then journal it; -> the game.Outcome, safe to
+        show. A refused event (ValueError) writes nothing. If the write fails, the
+        table is ahead of the flash: don't show the outcome; recover() instead."""
+        out = self.table.apply(kind, arg)
+        self.append(kind, arg)
+        self.last = out
+        return out
+
+    def close(self):
+        """Close the file. After a failed write the close's own sync may fail too:
+        that is not raised (nothing more can be made durable; recover() knows)."""
+        f = self._f
+        self._f = None
+        if f is not None:
+            try:
+                f.close()
+            except OSError:
+                if self.failed is None:
+                    raise
+
+
+def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, counts=None, bowl_id="",
+          secret=None, keep_bytes=KEEP_BYTES, game_id=0):
+    """Start a new game: prune finished games, write the header durably -> Journal.
+    Close the previous game's Journal first. ValueError for bad settings."""
+    ids, top = inventory(root)
+    if not game_id:
+        game_id = top + 1
+    elif game_id <= top:
+        raise ValueError("game id %d is taken: ids here go up to %d" % (game_id, top))
+    cfg = Config(profile, overrides, seats, counts, bowl_id, game_id)
+    cfg.check()
+    table = new_table(cfg, secret)
+    prune(root, keep_bytes)
+    path = _join(root, _name(game_id, SUFFIX))
+    _write_new(path, (cfg.encode(),))
+    return Journal(root, cfg, table, 0)
+
+
+class Recovery:
+    """What recover() found: `journal` (the current game, or None: start a new one),
+    `problems` (list of Problem), `removed` (half-written .tmp files removed)."""
+
+    def __init__(self):
+        self.journal = None
+        self.problems = []
+        self.removed = []
+
+    def log_lines(self):
+        return [p.text for p in self.problems]
+
+
+def _free_bad_name(root, gid):
+    names = _listdir(root)
+    name = _name(gid, BAD)
+    k = 1
+    while name in names:
+        k += 1
+        name = "g%08d-%d%s" % (gid, k, BAD)
+    return name
+
+
+def _copy(src, dst, start, stop):
+    """Bytes start..stop of file src into a new file dst (durably)."""
+    buf = bytearray(RECORD * _CHUNK)
+    mv = memoryview(buf)
+    fi = open(src, "rb")
+    try:
+        fo = open(dst, "wb")
+        try:
+            fi.seek(start)
+            left = stop - start
+            while left > 0:
+                k = _fill(fi, mv[:min(left, len(buf))])
+                if not k:
+                    break
+                fo.write(mv[:k])
+                left -= k
+            _fsync(fo)
+        finally:
+            fo.close()
+    finally:
+        fi.close()
+
+
+def _set_aside(root, s):
+    """Move what follows the good prefix of s to a .bad file; keep the prefix."""
+    p = s.problem
+    path = _join(root, _name(p.game_id, SUFFIX))
+    bad = _free_bad_name(root, p.game_id)
+    if s.config is None:  # nothing readable: the whole file goes
+        os.rename(path, _join(root, bad))
+        p.text += "; the whole file was moved to %s; start a new game" % bad
+    else:
+        _copy(path, _join(root, bad), s.end, s.size)
+        tmp = _join(root, _name(p.game_id, TMP))
+        _copy(path, tmp, 0, s.end)
+        os.rename(tmp, path)
+        p.text += "; kept the %d records before it, moved %d bytes after them to %s" % (
+            s.count, s.size - s.end, bad)
+    p.moved_to = bad
+
+
+def recover(root, secret=None):
+    """Boot: find the current game, verify and replay it -> Recovery. Never raises:
+    whatever goes wrong becomes a Problem, and a new game can always start."""
+    r = Recovery()
+    try:
+        for name in _listdir(root):
+            if name.endswith(TMP):
+                os.remove(_join(root, name))
+                r.removed.append(name)
+        ids, top = inventory(root)
+        if not ids or ids[-1] != top:
+            return r  # no game, or the newest one was set aside whole: start a new one
+        gid = ids[-1]
+        s = scan(_join(root, _name(gid, SUFFIX)), gid, secret)
+        if s.problem is not None:
+            r.problems.append(s.problem)
+            _set_aside(root, s)
+        if s.config is not None:
+            r.journal = Journal(root, s.config, s.table, s.count, s.last)
+    except Exception as e:  # the boot path must go on: report, never crash
+        r.journal = None
+        r.problems.append(Problem(UNREADABLE, "recovery failed: %s %s" % (type(e).__name__, e)))
+    return r

@@ -1,0 +1,308 @@
+# Runs only on the MicroPython unix port: the journal on the real littlefs
+# (vfs.VfsLfs2) over a RAM flash whose power goes at its k-th write or erase.
+# For each cut point k: play from a fixed flash image until the cut, remount a
+# copy of the flash bytes as they were at that instant, recover, and check:
+# every event whose play() returned is back, at most the one in flight is
+# lost, the recovered table equals a fresh replay of the recovered events,
+# recovery never raises and finds no damage (littlefs commits are atomic), and
+# the game then plays on to the same end as if nothing had happened.
+# Every k over the first 100 events, and a random sample across two whole
+# games (the second start prunes finished games).
+import gc
+import os
+import vfs
+
+from bobing import game, journal
+
+BS = 4096  # ESP32 flash sector
+NBLOCKS = 24
+MNT = "/pcut"
+ROOT = MNT + "/games"
+SEATS = 10
+SAMPLE = 300  # random cut points across the whole run
+
+
+class Flash:
+    """RAM NOR flash with the extended block protocol. Power fails at flash
+    operation number `cut` (0-based writes and erases): that operation raises
+    OSError; when `torn`, half of its bytes land first. `image` then holds the
+    bytes as they were at the cut; the device keeps working afterwards so that
+    the dead filesystem's finalisers can run harmlessly."""
+
+    def __init__(self, data, cut=-1, torn=False):
+        self.data = bytearray(data)
+        self.cut = cut
+        self.torn = torn
+        self.ops = 0
+        self.writes = 0
+        self.image = None
+
+    def readblocks(self, block, buf, off=0):
+        a = block * BS + off
+        buf[:] = self.data[a:a + len(buf)]
+
+    def _power(self, a, buf):
+        n = self.ops
+        self.ops += 1
+        if n != self.cut:
+            return False
+        if self.torn:
+            h = len(buf) // 2
+            self.data[a:a + h] = buf[:h]
+        self.image = bytes(self.data)
+        return True
+
+    def writeblocks(self, block, buf, off=None):
+        a = block * BS + (off or 0)
+        self.writes += 1
+        if self._power(a, buf):
+            raise OSError(5)
+        self.data[a:a + len(buf)] = buf
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return NBLOCKS
+        if op == 5:
+            return BS
+        if op == 6:  # erase
+            a = arg * BS
+            ff = b"\xff" * BS
+            if self._power(a, ff):
+                raise OSError(5)
+            self.data[a:a + BS] = ff
+            return 0
+        return 0
+
+
+def _mount(dev):
+    fs = vfs.VfsLfs2(dev)
+    vfs.mount(fs, MNT)
+
+
+def _umount():
+    try:
+        vfs.umount(MNT)
+    except OSError:
+        pass
+
+
+class Rng:
+    def __init__(self, seed):
+        self.x = seed
+
+    def next(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 8) % n
+
+
+def _script(seed, limit=100000):
+    """A valid whole game: (kind, arg) events, made with game.Table itself."""
+    rng = Rng(seed)
+    t = game.Table(journal.Config().make_profile(), SEATS)
+    evs = [(game.EV_START_TOTAL, 2 + rng.next(6) + rng.next(6))]
+    t.apply(*evs[0])
+    while not t.ended and len(evs) < limit:
+        if rng.next(40) == 0:
+            ev = (game.EV_SPILL, None)
+        else:
+            ev = (game.EV_ROLL, tuple([1 + rng.next(6) for _ in range(6)]))
+        t.apply(*ev)
+        evs.append(ev)
+    return evs
+
+
+GAME1 = _script(7)
+GAME2 = _script(8, 4)
+# Budget for finished games: game 3 fits, the old games 1 and 2 do not.
+KEEP = len(journal.Config(seats=SEATS, game_id=3).encode()) + journal.RECORD * len(GAME1) + 8
+
+
+def _state(t):
+    """Everything a screen shows, as one comparable value."""
+    aw = []
+    for s in range(1, t.seats + 1):
+        aw.append(sorted(t.awards[s].items()))
+    return (t.events, t.turn, t.round, t.started, t.ended, t.reason, t.holder,
+            None if t.holder_dice is None else tuple(t.holder_dice),
+            sorted(t.pool.items()), sorted(t.grabbed.items()), aw)
+
+
+def _replay(evs):
+    t = game.Table(journal.Config().make_profile(), SEATS)
+    for ev in evs:
+        t.apply(*ev)
+    return t
+
+
+def _steps():
+    """The run as steps: ('start', game id) or (game id, event index)."""
+    out = [("start", 3)]
+    out += [(3, i) for i in range(len(GAME1))]
+    out += [("start", 4)]
+    out += [(4, i) for i in range(len(GAME2))]
+    return out
+
+
+STEPS = _steps()
+SCRIPTS = {3: GAME1, 4: GAME2}
+
+
+def _base_image():
+    """Two finished-looking old games (ids 1, 2) on a fresh filesystem."""
+    dev = Flash(b"\xff" * (BS * NBLOCKS))
+    vfs.VfsLfs2.mkfs(dev)
+    _mount(dev)
+    try:
+        for _ in range(2):
+            j = journal.start(ROOT, seats=SEATS, keep_bytes=100000)
+            for ev in GAME1[:40]:
+                j.play(*ev)
+            j.close()
+    finally:
+        _umount()
+    return bytes(dev.data)
+
+
+BASE = _base_image()
+
+
+def _run(dev):
+    """Play STEPS on a mounted dev until done or the power goes. -> steps acknowledged."""
+    done = 0
+    j = None
+    try:
+        for st in STEPS:
+            if st[0] == "start":
+                if j is not None:
+                    j.close()
+                j = journal.start(ROOT, seats=SEATS, keep_bytes=KEEP)
+            else:
+                j.play(*SCRIPTS[st[0]][st[1]])
+            done += 1
+        j.close()
+    except OSError:
+        if dev.image is None:
+            raise
+        if j is not None:
+            j.close()  # now, not in a finaliser later (the device still works after the cut)
+    return done
+
+
+def _expected(done):
+    """(game id, events) the flash may hold after `done` acknowledged steps: the
+    state after them, or after the one in flight."""
+    out = []
+    for n in (done, done + 1):
+        if n == 0:
+            out.append((2, 40))
+            continue
+        if n > len(STEPS):
+            continue
+        st = STEPS[n - 1]
+        out.append((st[1], 0) if st[0] == "start" else (st[0], st[1] + 1))
+    return out
+
+
+def _check(k, torn, resume):
+    gc.collect()  # a flash image per trial: keep the heap unfragmented
+    dev = Flash(BASE, k, torn)
+    _mount(dev)
+    try:
+        done = _run(dev)
+    finally:
+        _umount()
+    if dev.image is None:
+        return None  # the run finished before operation k
+    _mount(Flash(dev.image))
+    try:
+        try:
+            r = journal.recover(ROOT)
+        except Exception as e:
+            raise AssertionError("cut %d: recover raised %r" % (k, e))
+        assert not r.problems, "cut %d: %s" % (k, r.log_lines())
+        j = r.journal
+        assert j is not None, "cut %d: no game recovered" % k
+        got = (j.game_id, j.count)
+        assert got in _expected(done), "cut %d: recovered %r after %d steps, expected one of %r" % (
+            k, got, done, _expected(done))
+        evs = []
+        s = journal.scan(j.path, j.game_id, keep=evs)
+        script = SCRIPTS[j.game_id] if j.game_id in SCRIPTS else GAME1[:40]
+        assert evs == script[:j.count], "cut %d: recovered events differ from the ones played" % k
+        assert _state(j.table) == _state(_replay(evs)), "cut %d: recovered table != fresh replay" % k
+        if resume and j.game_id in SCRIPTS:
+            # play on from where the bowl woke up: same end as an uncut game
+            for ev in script[j.count:]:
+                j.play(*ev)
+            j.close()
+            r2 = journal.recover(ROOT)
+            assert not r2.problems and r2.journal.count == len(script), "cut %d: resume" % k
+            assert _state(r2.journal.table) == _state(_replay(script)), "cut %d: resumed game differs" % k
+            r2.journal.close()
+        else:
+            j.close()
+    finally:
+        _umount()
+    return done
+
+
+def _ops_until(steps):
+    """Flash operations used by the first `steps` steps of an uncut run."""
+    dev = Flash(BASE)
+    _mount(dev)
+    try:
+        j = None
+        for st in STEPS[:steps]:
+            if st[0] == "start":
+                j = journal.start(ROOT, seats=SEATS, keep_bytes=KEEP)
+            else:
+                j.play(*SCRIPTS[st[0]][st[1]])
+        ops = dev.ops
+        j.close()
+    finally:
+        _umount()
+    return ops
+
+
+def test_cut_at_every_write_of_the_first_100_events():
+    n = _ops_until(101)  # the start and 100 events
+    tried = 0
+    for k in range(n):
+        done = _check(k, k % 3 == 2, k % 5 == 0)
+        assert done is not None
+        tried += 1
+    print("power cuts tried over the first 100 events: %d (every write and erase; every 3rd torn)" % tried)
+    assert tried == n and tried > 100
+
+
+def test_cut_at_random_points_of_whole_games():
+    total = _ops_until(len(STEPS))
+    rng = Rng(2024)
+    tried = 0
+    seen_start2 = False
+    for i in range(SAMPLE):
+        k = rng.next(total)
+        done = _check(k, i % 2 == 1, i % 4 == 0)
+        assert done is not None
+        seen_start2 = seen_start2 or done >= len(GAME1) + 1
+        tried += 1
+    print("power cuts tried at random over %d events of 2 games (%d flash operations): %d"
+          % (len(GAME1) + len(GAME2), total, tried))
+    assert tried == SAMPLE and seen_start2
+
+
+def test_uncut_run_prunes_and_ends():
+    dev = Flash(BASE)
+    _mount(dev)
+    try:
+        assert _run(dev) == len(STEPS)
+        names = os.listdir(ROOT)
+        ids = journal.inventory(ROOT)[0]
+        r = journal.recover(ROOT)
+        assert r.journal.game_id == 4 and r.journal.count == len(GAME2)
+        r.journal.close()
+    finally:
+        _umount()
+    # starting game 4 pruned the old games 1 and 2 (oldest first) to fit KEEP
+    assert ids == [3, 4], (ids, names)
+    assert _replay(GAME1).ended

@@ -1,0 +1,497 @@
+# micropython: yes
+# The journal on flash (bobing/journal.py): encoding, resume, and bad data.
+# On CPython the games live in a temporary folder; on the MicroPython unix
+# port in a real littlefs (vfs.VfsLfs2) on a RAM block device.
+import os
+import sys
+
+from bobing import game, journal
+
+MP = sys.implementation.name == "micropython"
+_n = [0]
+_mounted = []
+
+
+class _Ram:
+    def __init__(self, blocks=24):
+        self.data = bytearray(b"\xff" * (4096 * blocks))
+        self.blocks = blocks
+
+    def readblocks(self, b, buf, off=0):
+        a = b * 4096 + off
+        buf[:] = self.data[a:a + len(buf)]
+
+    def writeblocks(self, b, buf, off=None):
+        a = b * 4096 + (off or 0)
+        self.data[a:a + len(buf)] = buf
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.blocks
+        if op == 5:
+            return 4096
+        if op == 6:
+            self.data[arg * 4096:(arg + 1) * 4096] = b"\xff" * 4096
+        return 0
+
+
+def _root():
+    """A fresh, empty folder for games (the previous one goes)."""
+    _n[0] += 1
+    if MP:
+        import vfs
+        while _mounted:
+            vfs.umount(_mounted.pop())
+        mnt = "/jt%d" % _n[0]
+        _mounted.append(mnt)
+        dev = _Ram()
+        vfs.VfsLfs2.mkfs(dev)
+        vfs.mount(vfs.VfsLfs2(dev), mnt)
+        return mnt + "/games"
+    import tempfile
+    return os.path.join(tempfile.mkdtemp(), "games")
+
+
+def _path(root, name):
+    return root + "/" + name
+
+
+def _read(path):
+    f = open(path, "rb")
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+def _write(path, data):
+    f = open(path, "wb")
+    try:
+        f.write(data)
+    finally:
+        f.close()
+
+
+ROLLS = [(4, 4, 4, 4, 1, 1), (1, 2, 3, 4, 5, 6), (2, 2, 3, 5, 6, 6), (4, 4, 1, 2, 3, 5), (3, 3, 3, 3, 4, 6),
+         (4, 1, 1, 2, 5, 6), (6, 6, 6, 6, 6, 5), (4, 4, 4, 2, 2, 1)]
+
+
+def _events(n):
+    evs = [(game.EV_START_TOTAL, 5)]
+    for i in range(n - 1):
+        if i % 9 == 8:
+            evs.append((game.EV_SPILL, None))
+        else:
+            evs.append((game.EV_ROLL, ROLLS[i % len(ROLLS)]))
+    return evs
+
+
+def _game(root, n=20, **kw):
+    """A game of n events on flash (closed) -> (path, events, header bytes)."""
+    kw.setdefault("seats", 6)
+    j = journal.start(root, **kw)
+    evs = _events(n)
+    for ev in evs:
+        j.play(*ev)
+    j.close()
+    return j.path, evs, len(j.config.encode())
+
+
+def _state(t):
+    aw = []
+    for s in range(1, t.seats + 1):
+        aw.append(sorted(t.awards[s].items()))
+    return (t.events, t.turn, t.round, t.ended, t.reason, t.holder, t.holder_dice,
+            sorted(t.pool.items()), sorted(t.grabbed.items()), aw)
+
+
+def _replayed(evs, seats=6):
+    t = game.Table(journal.Config().make_profile(), seats)
+    for ev in evs:
+        t.apply(*ev)
+    return t
+
+
+def _new_game_starts(root, above):
+    j = journal.start(root, seats=4)
+    gid = j.game_id
+    j.play(game.EV_START_SEAT, 2)
+    j.close()
+    assert gid > above, (gid, above)
+    r = journal.recover(root)
+    assert not r.problems and r.journal.game_id == gid and r.journal.count == 1
+    r.journal.close()
+
+
+# --- encoding -----------------------------------------------------------------
+
+def test_crc16_is_ccitt():
+    # CRC-16/CCITT-FALSE check value (also binascii.crc_hqx(b"123456789", 0xFFFF))
+    assert journal.crc16(b"123456789") == 0x29B1
+    assert journal.crc16(b"") == 0xFFFF
+    a = journal.crc16(b"1234")
+    assert journal.crc16(b"123456789", 4, -1, a) == 0x29B1
+
+
+def test_record_is_at_most_16_bytes_and_round_trips_every_kind():
+    assert journal.RECORD <= 16
+    cases = [(game.EV_START_SEAT, 3), (game.EV_START_TOTAL, 12), (game.EV_ROLL, (6, 5, 4, 3, 2, 1)),
+             (game.EV_ROLL, (1, 1, 1, 1, 1, 1)), (game.EV_SPILL, None), (game.EV_TIMEUP, None),
+             (game.EV_CUSTOMER, None)]
+    for kind, arg in cases:
+        v = journal.arg_code(kind, arg)
+        assert 0 <= v < 1 << 24
+        assert journal.arg_value(kind, v) == arg, (kind, arg)
+    # a list or bytes roll is stored the same as a tuple
+    assert journal.arg_code(game.EV_ROLL, [6, 5, 4, 3, 2, 1]) == journal.arg_code(game.EV_ROLL, bytes([6, 5, 4, 3, 2, 1]))
+
+
+def test_bad_events_are_refused_before_writing():
+    root = _root()
+    j = journal.start(root, seats=4)
+    size = os.stat(j.path)[6]
+    for kind, arg in [(game.EV_ROLL, (1, 2, 3)), (game.EV_ROLL, (0, 1, 2, 3, 4, 5)), (game.EV_ROLL, None),
+                      (game.EV_SPILL, 3), (game.EV_START_SEAT, 0), (game.EV_START_SEAT, None), (9, None)]:
+        try:
+            j.append(kind, arg)
+            raise AssertionError("stored %r %r" % (kind, arg))
+        except ValueError:
+            pass
+    # the engine refuses a roll before the start: nothing is written either
+    try:
+        j.play(game.EV_ROLL, (1, 2, 3, 4, 5, 6))
+        raise AssertionError("a roll before the start was played")
+    except ValueError:
+        pass
+    assert j.count == 0 and os.stat(j.path)[6] == size
+    j.close()
+
+
+def test_settings_round_trip():
+    root = _root()
+    j = journal.start(root, "kiosk", {"kiosk_shakes": 2, "combined": "off"}, seats=1,
+                      counts={"yixiu": 7, "duitang": 1}, bowl_id="万达-3")
+    j.play(game.EV_CUSTOMER, None)
+    j.play(game.EV_ROLL, (4, 4, 4, 2, 3, 5))
+    j.close()
+    r = journal.recover(root)
+    c = r.journal.config
+    assert not r.problems
+    assert (c.profile, c.seats, c.bowl_id, c.game_id, c.version) == ("kiosk", 1, "万达-3", 1, journal.FORMAT)
+    assert c.overrides == {"kiosk_shakes": 2, "combined": "off"} and c.counts == {"yixiu": 7, "duitang": 1}
+    t = r.journal.table
+    assert t.initial["yixiu"] == 7 and t.kiosk and t.bowl_id == "万达-3"
+    assert t.events == 2 and r.journal.count == 2
+    r.journal.close()
+
+
+def test_bad_settings_are_refused_at_start():
+    root = _root()
+    for kw in [{"profile": "nope"}, {"overrides": {"combined": "maybe"}}, {"seats": 13},
+               {"counts": {"nope": 1}}, {"bowl_id": "two\nlines"}]:
+        try:
+            journal.start(root, **kw)
+            raise AssertionError("started with %r" % (kw,))
+        except ValueError:
+            pass
+    assert journal.inventory(root) == ([], 0)
+
+
+# --- resume ---------------------------------------------------------------------
+
+def test_resume_gives_the_same_table():
+    root = _root()
+    path, evs, _ = _game(root, 30)
+    r = journal.recover(root)
+    assert not r.problems and r.journal.count == 30
+    assert _state(r.journal.table) == _state(_replayed(evs))
+    # the last roll stands and is shown again after the reboot
+    assert evs[-1][0] == game.EV_ROLL and r.journal.last.dice == evs[-1][1]
+    got = []
+    s = journal.scan(path, 1, keep=got)
+    assert got == evs and s.problem is None
+    # play on from where it stopped
+    r.journal.play(game.EV_ROLL, (4, 4, 4, 4, 1, 1))
+    r.journal.close()
+    r2 = journal.recover(root)
+    assert r2.journal.count == 31
+    assert _state(r2.journal.table) == _state(_replayed(evs + [(game.EV_ROLL, (4, 4, 4, 4, 1, 1))]))
+    r2.journal.close()
+
+
+def test_empty_or_missing_folder_has_no_game():
+    root = _root()
+    r = journal.recover(root)  # the folder does not exist yet: it is made
+    assert r.journal is None and not r.problems
+    assert os.listdir(root) == []
+    _new_game_starts(root, 0)
+
+
+# --- bad data: the good prefix stays, the tail is set aside, a new game starts ----
+
+def _recover_one(root):
+    r = journal.recover(root)
+    assert len(r.problems) == 1, r.log_lines()
+    return r, r.problems[0]
+
+
+def test_truncated_record():
+    root = _root()
+    path, evs, head = _game(root, 20)
+    data = _read(path)
+    _write(path, data[:-2])
+    r, p = _recover_one(root)
+    assert p.code == journal.TRUNCATED and p.record == 19 and p.moved_to == "g00000001.bad"
+    assert "record 19 is cut short (4 of 6 bytes)" in p.text and "g00000001.bad" in p.text
+    assert r.journal.count == 19
+    assert _state(r.journal.table) == _state(_replayed(evs[:19]))
+    assert _read(path) == data[:head + 19 * journal.RECORD]
+    assert _read(_path(root, "g00000001.bad")) == data[head + 19 * journal.RECORD:-2]
+    r.journal.close()
+    r2 = journal.recover(root)  # the kept prefix is clean now
+    assert not r2.problems and r2.journal.count == 19
+    r2.journal.close()
+    _new_game_starts(root, 1)
+
+
+def test_bad_checksum_keeps_the_records_before_it():
+    root = _root()
+    path, evs, head = _game(root, 20)
+    data = bytearray(_read(path))
+    at = head + 7 * journal.RECORD + 2
+    data[at] ^= 0x10  # one flipped bit in record 7
+    _write(path, data)
+    r, p = _recover_one(root)
+    assert p.code == journal.BAD_CHECKSUM and p.record == 7, p.text
+    assert "record 7 fails its checksum" in p.text
+    assert r.journal.count == 7 and _state(r.journal.table) == _state(_replayed(evs[:7]))
+    assert _read(_path(root, p.moved_to)) == bytes(data[head + 7 * journal.RECORD:])
+    # the game goes on from the good prefix
+    r.journal.play(*evs[7])
+    r.journal.close()
+    r2 = journal.recover(root)
+    assert not r2.problems and r2.journal.count == 8
+    r2.journal.close()
+    _new_game_starts(root, 1)
+
+
+def test_a_record_from_another_game_fails_its_checksum():
+    root = _root()
+    p1, evs, head = _game(root, 10)
+    p2, _, _ = _game(root, 10)
+    a = _read(p1)
+    b = bytearray(_read(p2))
+    at = head + 4 * journal.RECORD
+    b[at:at + journal.RECORD] = a[at:at + journal.RECORD]  # same event, but game 1's record
+    assert b[at] == a[at]
+    _write(p2, b)
+    r, p = _recover_one(root)
+    assert p.code == journal.BAD_CHECKSUM and p.game_id == 2 and p.record == 4
+    assert r.journal.count == 4
+    r.journal.close()
+
+
+def test_a_swapped_record_fails_its_checksum():
+    root = _root()
+    path, evs, head = _game(root, 10)
+    d = bytearray(_read(path))
+    x = head + 2 * journal.RECORD
+    y = head + 3 * journal.RECORD
+    d[x:y], d[y:y + journal.RECORD] = d[y:y + journal.RECORD], d[x:y]
+    _write(path, d)
+    r, p = _recover_one(root)
+    assert p.code == journal.BAD_CHECKSUM and p.record == 2 and r.journal.count == 2
+    r.journal.close()
+
+
+def _whole_file_set_aside(root, path, code, words):
+    original = _read(path)
+    r, p = _recover_one(root)
+    assert p.code == code, p.text
+    assert p.record == -1 and p.moved_to == "g00000001.bad"
+    for w in words:
+        assert w in p.text, (w, p.text)
+    assert "start a new game" in p.text
+    assert p.screen(0) and p.screen(1)
+    assert r.journal is None
+    assert "g00000001.bbj" not in os.listdir(root)
+    assert _read(_path(root, "g00000001.bad")) == original  # nothing is lost
+    r2 = journal.recover(root)  # the set-aside game is never resumed
+    assert r2.journal is None and not r2.problems
+    _new_game_starts(root, 1)
+
+
+def test_truncated_header():
+    root = _root()
+    path, _, _ = _game(root, 5)
+    _write(path, _read(path)[:7])
+    _whole_file_set_aside(root, path, journal.TRUNCATED, ["game 1", "header is cut short"])
+
+
+def test_empty_file():
+    root = _root()
+    path, _, _ = _game(root, 5)
+    _write(path, b"")
+    _whole_file_set_aside(root, path, journal.TRUNCATED, ["header is cut short (0 bytes)"])
+
+
+def test_bad_header_checksum():
+    root = _root()
+    path, _, _ = _game(root, 5)
+    d = bytearray(_read(path))
+    d[12] ^= 1  # a letter of the profile name
+    _write(path, d)
+    _whole_file_set_aside(root, path, journal.BAD_CHECKSUM, ["header", "checksum"])
+
+
+def test_newer_format_version():
+    root = _root()
+    path, _, _ = _game(root, 5)
+    d = bytearray(_read(path))
+    d[3] = journal.FORMAT + 1
+    _write(path, d)
+    _whole_file_set_aside(root, path, journal.NEWER_VERSION,
+                          ["newer firmware", "format %d" % (journal.FORMAT + 1)])
+
+
+def test_a_journal_of_another_game():
+    root = _root()
+    path7, _, _ = _game(root, 5, game_id=7)
+    path = _path(root, "g00000001.bbj")
+    os.rename(path7, path)  # game 7's file under game 1's name
+    _whole_file_set_aside(root, path, journal.OTHER_GAME, ["holds game 7, not game 1"])
+
+
+def test_not_a_journal():
+    root = _root()
+    os.mkdir(root)
+    path = _path(root, "g00000001.bbj")
+    _write(path, b"hello, world")
+    _whole_file_set_aside(root, path, journal.BAD_CONFIG, ["not a Bo Bing journal"])
+
+
+def test_settings_this_firmware_cannot_play():
+    root = _root()
+    os.mkdir(root)
+    c = journal.Config("no_such_preset", seats=6, game_id=1)  # valid checksum, unknown preset
+    path = _path(root, "g00000001.bbj")
+    _write(path, c.encode())
+    _whole_file_set_aside(root, path, journal.BAD_CONFIG, ["cannot play its settings", "no_such_preset"])
+
+
+def test_an_event_the_engine_refuses():
+    root = _root()
+    j = journal.start(root, seats=6)
+    for ev in _events(5):
+        j.play(*ev)
+    j.append(game.EV_START_SEAT, 2)  # checksum fine, but the game has already started
+    j.append(game.EV_ROLL, (1, 1, 2, 2, 3, 3))
+    j.close()
+    r, p = _recover_one(root)
+    assert p.code == journal.BAD_EVENT and p.record == 5
+    assert "record 5" in p.text and "refused by the game" in p.text and "already started" in p.text
+    assert r.journal.count == 5
+    assert _read(_path(root, p.moved_to))[:1] == bytes([game.EV_START_SEAT])
+    assert os.stat(_path(root, p.moved_to))[6] == 2 * journal.RECORD
+    r.journal.close()
+
+
+def test_an_unknown_event_kind():
+    root = _root()
+    path, _, head = _game(root, 6)
+    # a record of kind 9 with a valid checksum, as a newer firmware might write
+    w = bytearray(12)
+    w[0] = 1  # game id 1
+    w[4] = 6  # record index 6
+    w[8] = 9
+    c = journal.crc16(w)
+    f = open(path, "ab")
+    f.write(bytes(w[8:12]) + bytes([c & 255, c >> 8]))
+    f.close()
+    r, p = _recover_one(root)
+    assert p.code == journal.BAD_EVENT and p.record == 6 and "unknown event kind 9" in p.text
+    assert r.journal.count == 6
+    r.journal.close()
+
+
+def test_set_aside_files_are_never_overwritten():
+    root = _root()
+    path, _, head = _game(root, 10)
+    _write(path, _read(path)[:-1])
+    journal.recover(root).journal.close()
+    _write(path, _read(path)[:-3])
+    r, p = _recover_one(root)
+    assert p.moved_to == "g00000001-2.bad"
+    r.journal.close()
+    names = os.listdir(root)
+    assert "g00000001.bad" in names and "g00000001-2.bad" in names
+    assert os.stat(_path(root, "g00000001.bad"))[6] == 5
+    assert os.stat(_path(root, "g00000001-2.bad"))[6] == 3
+
+
+def test_half_written_tmp_files_are_removed():
+    root = _root()
+    path, evs, _ = _game(root, 5)
+    _write(_path(root, "g00000002.tmp"), b"BBJ")  # a cut while game 2 was being created
+    r = journal.recover(root)
+    assert r.removed == ["g00000002.tmp"] and not r.problems
+    assert r.journal.game_id == 1 and r.journal.count == 5
+    r.journal.close()
+    assert sorted(os.listdir(root)) == ["g00000001.bbj"]
+
+
+def test_recovery_never_raises_on_garbage():
+    x = 12345
+    for i in range(40):
+        root = _root() if i % 10 == 0 else root
+        path, _, head = _game(root, 8)
+        d = bytearray(_read(path))
+        for _ in range(1 + i % 4):  # scribble over a few bytes, maybe cut the file
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            d[x % len(d)] = (x >> 8) & 255
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        if i % 3 == 0:
+            d = d[:x % len(d)]
+        _write(path, d)
+        r = journal.recover(root)
+        if r.journal is not None:
+            assert r.journal.count <= 8
+            r.journal.close()
+        for p in r.problems:
+            assert p.code in journal.SCREEN_TEXT and p.moved_to, p.text
+
+
+# --- wear: a file per game, finished games pruned oldest first --------------------
+
+def test_finished_games_are_pruned_oldest_first():
+    root = _root()
+    sizes = []
+    for n in (10, 20, 30, 40):
+        path, _, _ = _game(root, n)
+        sizes.append(os.stat(path)[6])
+    _write(_path(root, "g00000002.bad"), b"evidence")
+    # a budget that holds games 3 and 4 but not 2 as well
+    j = journal.start(root, seats=4, keep_bytes=sizes[2] + sizes[3])
+    assert j.game_id == 5
+    j.close()
+    names = sorted(os.listdir(root))
+    assert names == ["g00000002.bad", "g00000003.bbj", "g00000004.bbj", "g00000005.bbj"], names
+    # budget 0 keeps only the game being started
+    journal.start(root, seats=4, keep_bytes=0).close()
+    assert journal.inventory(root) == ([6], 6)
+    assert "g00000002.bad" in os.listdir(root)  # set-aside data is never pruned
+
+
+def test_game_ids_are_never_reused():
+    root = _root()
+    _game(root, 3)
+    _game(root, 3)
+    os.rename(_path(root, "g00000002.bbj"), _path(root, "g00000002.bad"))
+    j = journal.start(root, seats=4)
+    assert j.game_id == 3
+    j.close()
+    try:
+        journal.start(root, seats=4, game_id=2)
+        raise AssertionError("game id 2 reused")
+    except ValueError as e:
+        assert "taken" in str(e)
