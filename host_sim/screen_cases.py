@@ -62,6 +62,11 @@ def _time_up():
     raise ValueError("time up did not end the game")
 
 
+def _time_up_called():
+    t, _ = table(profiles.Profile("xiamen", {"time_limit": 30}), rolls=(NOTHING, YIXIU, NOTHING))
+    return t, t.time_up(), 0
+
+
 def _kiosk():
     # a mall kiosk: customer 1 has shaken twice (the second a 三红) of his 3
     t = game.Table("kiosk", 1, bowl_id="mall-3", secret=b"screen cases only")
@@ -119,6 +124,7 @@ def _cases():
         ("result_sihong_stays", "result", stays + (0,)),
         ("result_spill", "result", spill + (0,)),
         ("result_skip", "result", skip + (0,)),
+        ("result_time_up", "result", _time_up_called()),
         ("result_kiosk", "result", (kiosk, kiosk_out, 0)),
         ("result_kiosk_p1", "result", (kiosk, kiosk_out, 1)),
         ("pool", "pool", (mid, 0)),

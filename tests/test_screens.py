@@ -80,6 +80,28 @@ def test_animation_frames_move():
     assert bytes(buf) != a  # the border marches
 
 
+def test_result_pages_say_each_thing_once():
+    buf, s = _screen()
+    pages = {}
+    for name, lang, method, args in screen_cases.CASES:
+        if method == "result" and lang == "zh":
+            pages[name] = s.result_pages(args[0], args[1])
+    # yixiu: won, next | none: next | chajinhua: 对堂 x2 (one page), new 状元, next |
+    # sijin+erju: two prizes, next | sihong below the holder: stays, next | skip: 3 sits out, next |
+    # kiosk: won, shakes left | time up: next
+    assert pages["result_yixiu"] == 2 and pages["result_none"] == 1
+    assert pages["result_chajinhua"] == 3 and pages["result_sijin_bonus"] == 3
+    assert pages["result_sihong_stays"] == 2 and pages["result_skip"] == 2
+    assert pages["result_kiosk"] == 2 and pages["result_time_up"] == 1
+    # a page number past the end wraps round
+    for name, lang, method, args in screen_cases.CASES:
+        if name == "result_chajinhua":
+            s.result(args[0], args[1], 1)
+            a = bytes(buf)
+            s.result(args[0], args[1], 4)
+            assert bytes(buf) == a
+
+
 def test_dice_faces_are_drawn_as_dice():
     # count lit pixels inside each die of a result: the filled (red) faces 1 and 4
     # are mostly lit, the others mostly dark; pips differ by face

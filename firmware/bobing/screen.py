@@ -23,7 +23,7 @@ import framebuf
 from micropython import const
 
 from bobing import glyphs, rules
-from bobing.game import EV_ROLL, EV_SPILL
+from bobing.game import EV_ROLL, EV_SPILL, EV_TIMEUP
 
 _W = const(128)
 _H = const(64)
@@ -90,6 +90,7 @@ _L_SHAKES_B = const(38)
 _L_NEXT_CUSTOMER = const(39)
 _L_THANKS = const(40)
 _L_YOU_WIN = const(41)
+_L_LAST_ROUND = const(42)
 
 _ZH = (
     "号", "第", "轮", "轮到", "剩余奖品", "状元", "新游戏", "人", "摇碗定先手", "摇碗中",
@@ -97,7 +98,7 @@ _ZH = (
     "奖品", "领奖码", "凭码到柜台领奖", "骰子出碗", "本次作废", "时间到", "开始",
     "传感器故障", "请按键掷骰", "摇碗不可用", "随机数故障", "自检未通过", "暂停掷骰",
     "记录已恢复", "损坏部分已另存", "游戏继续",
-    "位顾客", "还有", "次", "请下一位顾客", "谢谢参与", "",
+    "位顾客", "还有", "次", "请下一位顾客", "谢谢参与", "", "本轮后结束",
 )
 _EN = (
     "Seat", "Round", "", "Turn of", "Prizes left", "Zhuangyuan", "New game", "players",
@@ -107,7 +108,7 @@ _EN = (
     "Time is up", "Start",
     "No sensor!", "Press the button", "to roll.", "RNG failure", "Health test", "failed: no rolls",
     "Journal", "recovered; bad", "tail set aside",
-    "Customer", "Shakes left", "", "Next customer!", "Thank you!", "You win",
+    "Customer", "Shakes left", "", "Next customer!", "Thank you!", "You win", "Last round",
 )
 
 # why a game ended (game.py's reason ids) -> Chinese, English
@@ -513,26 +514,27 @@ class Screen:
                     self._rank(out.bonus, self._e("+", x, 20), 20)
                 self._ec(rules.RANK_EN[out.rank], 29)
         else:
+            # no dice: a spill (the roll is void), time up, or a start
             if out.kind == EV_SPILL:
                 title, sub = L[_L_SPILL], L[_L_VOID]
-            elif out.kind == EV_ROLL:
-                title, sub = L[_L_SPILL], L[_L_VOID]
-            elif t.reason == "time_up" or out.reason == "time_up":
-                title, sub = L[_L_TIME_UP], ""
+            elif out.kind == EV_TIMEUP:  # RULES.md §6: the round is played out
+                title, sub = L[_L_TIME_UP], L[_L_LAST_ROUND]
             else:
                 title, sub = L[_L_START], ""
             if zh:
                 fb.fill_rect(0, 0, _W, 17, 1)
                 self._tc(title, 1, 0)
-                if sub:
-                    x = self._seat(out.seat, 0, 19) if out.seat else 0
-                    self._t(sub, max(x + 4, (_W - self._tw(sub)) // 2), 19)
+                if sub:  # a spill names the seat whose roll is void
+                    x = self._seat(out.seat, 0, 19) + 4 if out.kind == EV_SPILL else 0
+                    self._t(sub, max(x, (_W - self._tw(sub)) // 2), 19)
             else:
                 fb.fill_rect(0, 0, _W, 17, 1)
                 self._ec(title, 5, 0)
                 if sub:
-                    x = self._seat(out.seat, 0, 24) if out.seat else 0
-                    self._e(sub, x + 8, 24)
+                    if out.kind == EV_SPILL:
+                        self._e(sub, self._seat(out.seat, 0, 24) + 8, 24)
+                    else:
+                        self._ec(sub, 24)
         n = self._messages(t, out, page)
         if n > 1:  # which page: a dot per page, the current one filled
             x = (_W - 6 * n) // 2
@@ -566,11 +568,11 @@ class Screen:
         zy = rules.is_zhuangyuan(out.rank) if out.kind == EV_ROLL else False
         if out.holder_after != out.holder_before and out.holder_after:
             if n == k:
-                self._msg_holder(_L_ZY_TO, out.holder_after)
+                self._msg_seat(_L_ZY_TO, out.holder_after, False)
             n += 1
         elif zy and out.holder_after:
             if n == k:
-                self._msg_holder(_L_ZY_STAYS, out.holder_after)
+                self._msg_seat(_L_ZY_STAYS, out.holder_after, False)
             n += 1
         elif not won and out.kind == EV_ROLL and out.rank and not zy:
             if n == k:
@@ -578,7 +580,7 @@ class Screen:
             n += 1
         for s in out.skipped:
             if n == k:
-                self._msg_seat_then(s, _L_SITS_OUT)
+                self._msg_seat(_L_SITS_OUT, s, True)
             n += 1
         if out.ended:
             if n == k:
@@ -593,7 +595,7 @@ class Screen:
             n += 1
         elif t.turn and t.seats > 1:
             if n == k:
-                self._msg_next(t.turn)
+                self._msg_seat(_L_NEXT, t.turn, False)
             n += 1
         return n
 
@@ -604,7 +606,7 @@ class Screen:
             self._ec(s, 44)
 
     def _msg_won(self, t, seat, cls, src, count):
-        # zh: "得对堂" / "得对堂×2" / "追5号对堂"; en: "wins Dui Tang x2" / "from seat 5"
+        # zh: "得对堂" / "得对堂×2" / "追5号对堂"
         if self._zh:
             w = self._cls_w(t, cls) + (self._seat_w(src) + 16 if src else 16)
             if count > 1:
@@ -635,23 +637,24 @@ class Screen:
         if src:
             self._n(src, self._e(_EN[_L_CHASE], x + 8, 49) + 8, 49)
 
-    def _msg_holder(self, label, seat):
+    def _msg_seat(self, label, seat, seat_first):
+        # zh one line, "状元归3号" / "3号停一轮"; en the label and "Seat 3" on two
+        # lines, but "Next: Seat 4" on one
         if self._zh:
             s = _ZH[label]
             x = (_W - self._tw(s) - self._seat_w(seat)) // 2
-            self._seat(seat, self._t(s, x, 39), 39)
-        else:
-            self._ec(_EN[label], 40)
-            self._seat(seat, (_W - self._seat_w(seat)) // 2, 49)
-
-    def _msg_seat_then(self, seat, label):
-        if self._zh:
-            s = _ZH[label]
-            x = (_W - self._tw(s) - self._seat_w(seat)) // 2
-            self._t(s, self._seat(seat, x, 39), 39)
-        else:
-            self._seat(seat, (_W - self._seat_w(seat)) // 2, 40)
-            self._ec(_EN[label], 49)
+            if seat_first:
+                self._t(s, self._seat(seat, x, 39), 39)
+            else:
+                self._seat(seat, self._t(s, x, 39), 39)
+            return
+        s = _EN[label]
+        if label == _L_NEXT:
+            x = (_W - 8 * len(s) - 8 - self._seat_w(seat)) // 2
+            self._seat(seat, self._e(s, x, 44) + 8, 44)
+            return
+        self._ec(s, 49 if seat_first else 40)
+        self._seat(seat, (_W - self._seat_w(seat)) // 2, 40 if seat_first else 49)
 
     def _msg_shakes(self, n):
         # "还有2次" / "Shakes left 2"
@@ -663,16 +666,6 @@ class Screen:
         else:
             a = _EN[_L_SHAKES_A]
             self._n(n, self._e(a, (_W - 8 * len(a) - 8 - self._nw(n)) // 2, 44) + 8, 44)
-
-    def _msg_next(self, seat):
-        if self._zh:
-            s = _ZH[_L_NEXT]
-            x = (_W - self._tw(s) - self._seat_w(seat)) // 2
-            self._seat(seat, self._t(s, x, 39), 39)
-        else:
-            s = _EN[_L_NEXT]
-            x = (_W - 8 * len(s) - 8 - self._seat_w(seat)) // 2
-            self._seat(seat, self._e(s, x, 44) + 8, 44)
 
     def pool(self, t, page=0):
         """Prizes left in each class (and, for visitors, of how many); pool_pages()
