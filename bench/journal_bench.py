@@ -7,42 +7,13 @@ import sys
 import time
 
 sys.path.insert(0, "firmware")
+sys.path.insert(0, "tests")
 import vfs  # noqa: E402
 
 from bobing import game, journal  # noqa: E402
+from ramflash import BS, RamFlash  # noqa: E402  (the tests' RAM flash, with its counters)
 
-BS = 4096
 NB = 64
-
-
-class Flash:
-    def __init__(self):
-        self.data = bytearray(b"\xff" * (BS * NB))
-        self.writes = 0  # writeblocks calls (flash programs)
-        self.bytes = 0  # bytes programmed
-        self.erases = 0
-        self.reads = 0
-
-    def readblocks(self, block, buf, off=0):
-        self.reads += 1
-        a = block * BS + off
-        buf[:] = self.data[a:a + len(buf)]
-
-    def writeblocks(self, block, buf, off=None):
-        a = block * BS + (off or 0)
-        self.writes += 1
-        self.bytes += len(buf)
-        self.data[a:a + len(buf)] = buf
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return NB
-        if op == 5:
-            return BS
-        if op == 6:
-            self.erases += 1
-            self.data[arg * BS:(arg + 1) * BS] = b"\xff" * BS
-        return 0
 
 
 def script(profile, seats, seed, limit):
@@ -83,7 +54,7 @@ def stats(rows):
 
 def run(label, profile, seats, limit):
     evs = script(profile, seats, 2024, limit)
-    dev = Flash()
+    dev = RamFlash(NB)
     vfs.VfsLfs2.mkfs(dev)
     vfs.mount(vfs.VfsLfs2(dev), "/bench")
     try:

@@ -6,33 +6,11 @@ import os
 import sys
 
 from bobing import game, journal
+from ramflash import RamFlash
 
 MP = sys.implementation.name == "micropython"
 _n = [0]
 _mounted = []
-
-
-class _Ram:
-    def __init__(self, blocks=24):
-        self.data = bytearray(b"\xff" * (4096 * blocks))
-        self.blocks = blocks
-
-    def readblocks(self, b, buf, off=0):
-        a = b * 4096 + off
-        buf[:] = self.data[a:a + len(buf)]
-
-    def writeblocks(self, b, buf, off=None):
-        a = b * 4096 + (off or 0)
-        self.data[a:a + len(buf)] = buf
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return self.blocks
-        if op == 5:
-            return 4096
-        if op == 6:
-            self.data[arg * 4096:(arg + 1) * 4096] = b"\xff" * 4096
-        return 0
 
 
 def _root():
@@ -44,7 +22,7 @@ def _root():
             vfs.umount(_mounted.pop())
         mnt = "/jt%d" % _n[0]
         _mounted.append(mnt)
-        dev = _Ram()
+        dev = RamFlash(24)
         vfs.VfsLfs2.mkfs(dev)
         vfs.mount(vfs.VfsLfs2(dev), mnt)
         return mnt + "/games"

@@ -489,22 +489,20 @@ def _size(path):
         return 0
 
 
-def prune(root, keep_bytes=KEEP_BYTES, keep_id=0):
-    """Remove finished games (every journal but game keep_id), oldest first, until
+def prune(root, keep_bytes=KEEP_BYTES):
+    """Before a new game: remove finished games (all on flash), oldest first, until
     they use at most keep_bytes. Set-aside .bad files are never removed. -> ids removed."""
     ids = inventory(root)[0]
     sizes = []
     total = 0
     for gid in ids:
-        n = 0 if gid == keep_id else _size(_join(root, _name(gid, SUFFIX)))
+        n = _size(_join(root, _name(gid, SUFFIX)))
         sizes.append(n)
         total += n
     removed = []
     for i in range(len(ids)):
         if total <= keep_bytes:
             break
-        if ids[i] == keep_id:
-            continue
         os.remove(_join(root, _name(ids[i], SUFFIX)))
         total -= sizes[i]
         removed.append(ids[i])

@@ -10,68 +10,20 @@
 # games (the second start prunes finished games).
 import gc
 import os
+import sys
 import vfs
 
 from bobing import game, journal
 
-BS = 4096  # ESP32 flash sector
+sys.path.append("tests")  # the runner's working folder is the repo
+from game_check import Lcg  # noqa: E402
+from ramflash import RamFlash  # noqa: E402
+
 NBLOCKS = 24
 MNT = "/pcut"
 ROOT = MNT + "/games"
 SEATS = 10
 SAMPLE = 300  # random cut points across the whole run
-
-
-class Flash:
-    """RAM NOR flash with the extended block protocol. Power fails at flash
-    operation number `cut` (0-based writes and erases): that operation raises
-    OSError; when `torn`, half of its bytes land first. `image` then holds the
-    bytes as they were at the cut; the device keeps working afterwards so that
-    the dead filesystem's finalisers can run harmlessly."""
-
-    def __init__(self, data, cut=-1, torn=False):
-        self.data = bytearray(data)
-        self.cut = cut
-        self.torn = torn
-        self.ops = 0
-        self.writes = 0
-        self.image = None
-
-    def readblocks(self, block, buf, off=0):
-        a = block * BS + off
-        buf[:] = self.data[a:a + len(buf)]
-
-    def _power(self, a, buf):
-        n = self.ops
-        self.ops += 1
-        if n != self.cut:
-            return False
-        if self.torn:
-            h = len(buf) // 2
-            self.data[a:a + h] = buf[:h]
-        self.image = bytes(self.data)
-        return True
-
-    def writeblocks(self, block, buf, off=None):
-        a = block * BS + (off or 0)
-        self.writes += 1
-        if self._power(a, buf):
-            raise OSError(5)
-        self.data[a:a + len(buf)] = buf
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return NBLOCKS
-        if op == 5:
-            return BS
-        if op == 6:  # erase
-            a = arg * BS
-            ff = b"\xff" * BS
-            if self._power(a, ff):
-                raise OSError(5)
-            self.data[a:a + BS] = ff
-            return 0
-        return 0
 
 
 def _mount(dev):
@@ -86,26 +38,17 @@ def _umount():
         pass
 
 
-class Rng:
-    def __init__(self, seed):
-        self.x = seed
-
-    def next(self, n):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 8) % n
-
-
 def _script(seed, limit=100000):
     """A valid whole game: (kind, arg) events, made with game.Table itself."""
-    rng = Rng(seed)
+    rng = Lcg(seed)
     t = game.Table(journal.Config().make_profile(), SEATS)
-    evs = [(game.EV_START_TOTAL, 2 + rng.next(6) + rng.next(6))]
+    evs = [(game.EV_START_TOTAL, 2 + rng(6) + rng(6))]
     t.apply(*evs[0])
     while not t.ended and len(evs) < limit:
-        if rng.next(40) == 0:
+        if rng(40) == 0:
             ev = (game.EV_SPILL, None)
         else:
-            ev = (game.EV_ROLL, tuple([1 + rng.next(6) for _ in range(6)]))
+            ev = (game.EV_ROLL, tuple([1 + rng(6) for _ in range(6)]))
         t.apply(*ev)
         evs.append(ev)
     return evs
@@ -149,7 +92,7 @@ SCRIPTS = {3: GAME1, 4: GAME2}
 
 def _base_image():
     """Two finished-looking old games (ids 1, 2) on a fresh filesystem."""
-    dev = Flash(b"\xff" * (BS * NBLOCKS))
+    dev = RamFlash(NBLOCKS)
     vfs.VfsLfs2.mkfs(dev)
     _mount(dev)
     try:
@@ -205,7 +148,7 @@ def _expected(done):
 
 def _check(k, torn, resume):
     gc.collect()  # a flash image per trial: keep the heap unfragmented
-    dev = Flash(BASE, k, torn)
+    dev = RamFlash(NBLOCKS, BASE, k, torn)
     _mount(dev)
     try:
         done = _run(dev)
@@ -213,7 +156,7 @@ def _check(k, torn, resume):
         _umount()
     if dev.image is None:
         return None  # the run finished before operation k
-    _mount(Flash(dev.image))
+    _mount(RamFlash(NBLOCKS, dev.image))
     try:
         try:
             r = journal.recover(ROOT)
@@ -248,7 +191,7 @@ def _check(k, torn, resume):
 
 def _ops_until(steps):
     """Flash operations used by the first `steps` steps of an uncut run."""
-    dev = Flash(BASE)
+    dev = RamFlash(NBLOCKS, BASE)
     _mount(dev)
     try:
         j = None
@@ -277,11 +220,11 @@ def test_cut_at_every_write_of_the_first_100_events():
 
 def test_cut_at_random_points_of_whole_games():
     total = _ops_until(len(STEPS))
-    rng = Rng(2024)
+    rng = Lcg(2024)
     tried = 0
     seen_start2 = False
     for i in range(SAMPLE):
-        k = rng.next(total)
+        k = rng(total)
         done = _check(k, i % 2 == 1, i % 4 == 0)
         assert done is not None
         seen_start2 = seen_start2 or done >= len(GAME1) + 1
@@ -292,7 +235,7 @@ def test_cut_at_random_points_of_whole_games():
 
 
 def test_uncut_run_prunes_and_ends():
-    dev = Flash(BASE)
+    dev = RamFlash(NBLOCKS, BASE)
     _mount(dev)
     try:
         assert _run(dev) == len(STEPS)
