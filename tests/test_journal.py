@@ -322,6 +322,15 @@ def test_bad_header_checksum():
     _whole_file_set_aside(root, path, journal.BAD_CHECKSUM, ["header", "checksum"])
 
 
+def test_damaged_header_length():
+    root = _root()
+    path, _, _ = _game(root, 5)
+    d = bytearray(_read(path))
+    d[9] = d[10] = 0xFF  # the settings' length field: no 64 KB read on the bowl
+    _write(path, d)
+    _whole_file_set_aside(root, path, journal.BAD_CHECKSUM, ["header is damaged", "65535"])
+
+
 def test_newer_format_version():
     root = _root()
     path, _, _ = _game(root, 5)

@@ -7,13 +7,13 @@
 #
 # One file per game, ROOT/gNNNNNNNN.bbj (NNNNNNNN = the game id, decimal):
 #   header  "BBJ", format version (1 byte), game id (u32 LE), seats (1 byte),
-#           text length n (u16 LE), n bytes of UTF-8 text, CRC-16 of all that
-#           (u16 LE). The text is the config, one item a line: the profile
-#           name, the bowl id (kiosk; may be empty), the prize counts that
-#           differ from the profile's (a kiosk's stock: CLASS=N,CLASS=N; may
-#           be empty), then one OPTION=VALUE line per option override. The
-#           kiosk's claim-code secret is never written: it is handed to
-#           `start`/`recover` by the app.
+#           text length n (u16 LE, at most 1024), n bytes of UTF-8 text,
+#           CRC-16 of all that (u16 LE). The text is the config, one item a
+#           line: the profile name, the bowl id (kiosk; may be empty), the
+#           prize counts that differ from the profile's (a kiosk's stock:
+#           CLASS=N,CLASS=N; may be empty), then one OPTION=VALUE line per
+#           option override. The kiosk's claim-code secret is never written:
+#           it is handed to `start`/`recover` by the app.
 #   records RECORD (6) bytes per event: kind (1 byte), argument (24 bits LE:
 #           a seat or a total as is; a roll as six 3-bit faces, die i at bit
 #           3*i; 0 for no argument), CRC-16 (u16 LE) over (game id u32 LE,
@@ -27,8 +27,9 @@
 # through game.Table, from the first event. A checkpoint (pool and awards
 # every N events) would be a second copy of the same facts that could
 # disagree with the events, would need its own format and recovery rules,
-# and would buy little: a whole game is a few hundred events, replayed in a
-# fraction of a second at boot. Nothing is stored twice: the file name says
+# and would buy little: a whole game is a few hundred events (the bench
+# replays 381 in 7 ms on a PC's unix port; an ESP32 is some 30-50x slower,
+# so well under a second at boot). Nothing is stored twice: the file name says
 # where a game is looked up, the header says which game the bytes belong to
 # (a mismatch is refused as "another game"), the events say what happened.
 #
@@ -52,7 +53,8 @@
 # that about tenfold, at the price of many files per game and a harder
 # recovery; but at one erase per roll littlefs's wear levelling over a ~2 MB
 # partition (~500 sectors x 100k cycles) lasts ~50 million rolls, and an erase
-# (~50 ms) hides inside the dice animation, so one file per game it is.
+# (~50 ms typical for SPI NOR) hides inside the dice animation, so one file
+# per game it is.
 #
 # Recovery (`recover`) never raises on bad data: a truncated record, a bad
 # checksum, a newer format, a header naming another game, a config this
@@ -73,6 +75,7 @@ from bobing import game, profiles, rules
 FORMAT = const(1)  # the format this firmware writes; newer ones are set aside, never guessed at
 RECORD = const(6)  # bytes per event on flash
 _HEAD = const(11)  # fixed part of the header, before the config text
+_MAX_TEXT = const(1024)  # config text bytes at most (a damaged length field never makes a big read)
 MAX_GAME_ID = const(99999999)  # eight digits in the file name
 KEEP_BYTES = const(49152)  # default budget for finished games (about 16 ten-seat games)
 _CHUNK = const(32)  # records per read while replaying
@@ -229,8 +232,8 @@ class Config:
         """The header bytes."""
         text = self.text().encode()
         n = len(text)
-        if n > 0xFFFF:
-            raise ValueError("config text is %d bytes; at most 65535 fit" % n)
+        if n > _MAX_TEXT:
+            raise ValueError("the game's settings take %d bytes; at most %d fit" % (n, _MAX_TEXT))
         h = bytearray(_HEAD + n + 2)
         h[0:3] = MAGIC
         h[3] = self.version
@@ -369,6 +372,9 @@ def _scan(f, s, game_id, who, secret, keep):
     if h[3] < 1:
         raise _header_problem(BAD_CONFIG, "%s: journal format %d does not exist" % (who, h[3]), game_id)
     n = h[9] | (h[10] << 8)
+    if n > _MAX_TEXT:
+        raise _header_problem(BAD_CHECKSUM, "%s: the header is damaged (its length field says %d bytes, "
+                              "at most %d are written)" % (who, n, _MAX_TEXT), game_id)
     rest = f.read(n + 2)
     if len(rest) < n + 2:
         raise _header_problem(TRUNCATED, "%s: the header is cut short (%d of %d bytes)"
