@@ -21,6 +21,7 @@
 # refuses to sleep when the MPU6050 is not armed to wake it; waking is a
 # reset, so the app starts again from the journal.
 import sys
+import time
 
 import framebuf
 
@@ -107,6 +108,11 @@ class FakeDisplay(framebuf.FrameBuffer):
         return rows
 
 
+class _NoLog:
+    def append(self, entry):
+        pass
+
+
 class _I2CStub:
     # the display's presence on the fake bus (it is drawn through the FrameBuffer)
     def __init__(self, disp):
@@ -190,9 +196,10 @@ class FakeWDT:
 class SimBoard(Hardware):
     """The parts, on a simulated clock. Sim drives it; tests may poke the parts."""
 
-    def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0):
+    def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False):
         Hardware.__init__(self)
         self.root = root
+        self.realtime = realtime  # True: the real clock (App.run under asyncio), else Sim's
         self.ms = t0 & (TICKS_PERIOD - 1)
         self.lines = []
         self.echo = False
@@ -201,6 +208,7 @@ class SimBoard(Hardware):
         self.chip = fake_mpu6050.FakeMPU6050([(0, 0, 0, 1000)])
         self.chip.present = accel
         self.bus = fake_mpu6050.FakeI2C({ADDR_MPU: self.chip, ADDR_OLED: _I2CStub(self.disp)})
+        self.bus.log = _NoLog()  # the fake bus logs every transfer; a bowl runs for hours
         self.int_pin = self.chip.int_pin
         self.led_power_pin = FakePin(0)
         self.ring = FakeNeoPixel(leds, self.led_power_pin) if leds else None
@@ -228,9 +236,13 @@ class SimBoard(Hardware):
 
     # time: the device's wrap-around tick counters, on the simulated clock
     def ticks_ms(self):
+        if self.realtime:
+            self.ms = time.ticks_ms() & (TICKS_PERIOD - 1)
         return self.ms
 
     def ticks_us(self):
+        if self.realtime:
+            return time.ticks_us() & (TICKS_PERIOD - 1)
         return (self.ms * 1000) & (TICKS_PERIOD - 1)
 
     def ticks_diff(self, a, b):
@@ -356,7 +368,11 @@ class Sim:
                 if b.chip.int_level():
                     self._wake("shake")
                 continue
-            self.app.step(b.ms)
+            try:
+                self.app.step(b.ms)
+            except DeepSleep:
+                self.sleeps += 1  # the ESP32 is off until the MPU6050's INT or OK wakes it
+                continue
             if b.wdt is not None and b.wdt.expired():
                 self._reboot("watchdog")
 
@@ -372,10 +388,7 @@ class Sim:
     # --- inside
     def _start(self):
         self.boots += 1
-        try:
-            self.app = bowl_app.App(self.board, self.urandom)
-        except DeepSleep:
-            raise
+        self.app = bowl_app.App(self.board, self.urandom)
 
     def _reboot(self, why):
         self.resets.append(why)
@@ -423,7 +436,6 @@ class Sim:
             if s is None:
                 s = self._rest()
         chip = self.board.chip
-        del self.board.bus.log[:]  # the fake bus logs every transfer; keep none (heap)
         chip.trace = [(self.board.ms, s[0], s[1], s[2])]  # the next reading the chip takes
         chip.pos = 0
         if self.board.asleep:

@@ -133,3 +133,4 @@ def test_whole_game_by_shakes_then_power_cut():
                  gc.mem_alloc() + gc.mem_free()))
         print("game working set (live high-water - after boot): %d B" % (figures["live_max"] - figures["booted"]))
         micropython.mem_info()
+

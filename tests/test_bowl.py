@@ -1,0 +1,362 @@
+# The bowl's behaviour around the game, on host_sim/hal.py's simulated board
+# (CPython): commit before reveal, resume after a power cut, deep sleep and
+# waking on a shake, the watchdog, missing or failing parts, the menus, the
+# kiosk's PIN-protected admin menu, stock and claim codes.
+import hashlib
+
+from bobing import claim, game, leds
+from bobing import console as C
+from host_sim import hal
+
+
+class Stream:
+    """Deterministic stand-in for os.urandom."""
+
+    def __init__(self, seed):
+        self.seed = seed
+        self.n = 0
+
+    def __call__(self, k):
+        out = b""
+        while len(out) < k:
+            self.n += 1
+            out += hashlib.sha256(b"%d:%d" % (self.seed, self.n)).digest()
+        return out[:k]
+
+
+def new_sim(tmp_path, seed=1, **kw):
+    sim = hal.Sim(str(tmp_path), urandom=Stream(seed), **kw)
+    sim.step(100)
+    return sim
+
+
+def roll(sim):
+    """One shake; -> the Outcome on show (the pages are skipped with OK)."""
+    sim.shake()
+    assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000), C.VIEW_IDS[sim.console.view]
+    out = sim.console.out
+    while sim.console.view in (C.V_RESULT, C.V_CLAIM):
+        sim.press("ok")
+        sim.step(150)
+    return out
+
+
+def press(sim, *buttons):
+    for b in buttons:
+        sim.press(b)
+        sim.step(150)
+
+
+def goto(sim, item):
+    """In a list view, move the cursor to `item` and choose it."""
+    c = sim.console
+    assert c.view == C.V_MENU
+    for _ in range(len(c.arg[1])):
+        if c.arg[1][c.arg[2]] == item:
+            press(sim, "ok")
+            return
+        press(sim, "next")
+    raise AssertionError("%r not in %r" % (item, c.arg[1]))
+
+
+def enter(sim, digits):
+    c = sim.console
+    assert c.view == C.V_DIGITS
+    for d in digits:
+        cur = c.arg[1][c.arg[2]] - 48
+        for _ in range((int(d) - cur) % 10):
+            press(sim, "next")
+        press(sim, "ok")
+
+
+def test_commit_before_reveal(tmp_path):
+    sim = new_sim(tmp_path)
+    roll(sim)  # the start roll
+    j = sim.console.j
+    seen = []
+    real = j.append
+
+    def append(kind, arg):
+        seen.append((sim.console.view, j.count))
+        real(kind, arg)
+        seen.append((sim.console.view, j.count))
+
+    j.append = append
+    out = roll(sim)
+    assert out.kind == game.EV_ROLL
+    # written while the screen still showed the shake, durable before the result appeared
+    assert seen[0][0] == C.V_SHAKING and seen[1] == (C.V_SHAKING, seen[0][1] + 1)
+    with open(j.path, "rb") as f:
+        data = f.read()
+    assert len(data) == len(j.config.encode()) + j.count * 6
+
+
+def test_power_cut_mid_game_resumes_and_shows_the_last_roll_again(tmp_path):
+    sim = new_sim(tmp_path)
+    for _ in range(6):
+        last = roll(sim)
+    t = sim.console.table
+    state = (t.events, t.turn, t.round, dict(t.pool), t.holder)
+    sim.power_cut()
+    sim.step(50)
+    c = sim.console
+    t = c.table
+    assert (t.events, t.turn, t.round, dict(t.pool), t.holder) == state
+    assert c.view == C.V_RESULT and c.out.dice == last.dice and c.out.won == last.won
+    assert any("resumed game 1 at event %d" % state[0] in line for line in sim.log())
+    while c.view == C.V_RESULT:
+        press(sim, "ok")
+    assert c.view == C.V_TURN
+    roll(sim)
+    assert sim.console.table.events == state[0] + 1
+
+
+def test_deep_sleep_after_idle_then_a_shake_wakes_the_same_game(tmp_path):
+    sim = new_sim(tmp_path)
+    for _ in range(3):
+        roll(sim)
+    events = sim.console.table.events
+    sim.console.settings.idle_min = 1
+    sim.step(61000)
+    assert sim.asleep and sim.board.armed is None, "MPU6050 not armed to wake: %r" % sim.board.armed
+    assert sim.board.chip.cycling() and not sim.board.disp.on
+    assert sim.leds == [(0, 0, 0)] * 12 and sim.board.led_power_pin.value() == 0
+    sim.step(5000)
+    assert sim.asleep, "woke up without a shake"
+    gid = sim.console.j.game_id
+    sim.shake()
+    sim.step(300)
+    assert not sim.asleep and sim.resets == ["shake"]
+    c = sim.console
+    assert c.j.game_id == gid and c.table.events == events
+    assert c.view in (C.V_TURN, C.V_SHAKING), "a wake is not a power cut: no replay of the last roll"
+    sim.step(6000)  # the shake that woke the bowl may go on to roll (the sim boots at once)
+    while c.view == C.V_RESULT:
+        press(sim, "ok")
+    assert c.table.events in (events, events + 1) and sim.board.disp.shows > 0
+    roll(sim)
+    assert c.table.events in (events + 1, events + 2)
+
+
+def test_ok_button_wakes_from_deep_sleep(tmp_path):
+    sim = new_sim(tmp_path)
+    sim.console.settings.idle_min = 1
+    sim.step(61000)
+    assert sim.asleep
+    sim.press("ok")
+    sim.step(200)
+    assert not sim.asleep and sim.resets == ["button"]
+
+
+def test_watchdog_reboots_a_hung_bowl_into_the_same_game(tmp_path):
+    sim = new_sim(tmp_path)
+    for _ in range(4):
+        roll(sim)
+    events = sim.console.table.events
+    sim.app.ui_round = lambda t: None  # the UI task hangs; the sensor task still runs
+    sim.step(7000)
+    assert sim.resets == []
+    sim.step(2000)
+    assert sim.resets == ["watchdog"]
+    assert sim.console.table.events == events
+    roll(sim)
+
+
+def test_no_display_the_ring_reports_it_and_shows_every_rank(tmp_path):
+    sim = new_sim(tmp_path, display=False)
+    assert [p for p, _ in sim.board.errors] == ["display"]
+    c = sim.console
+    assert c.view == C.V_NOTICE and c.arg[0] == C.N_DISPLAY and c.led == leds.P_ERROR
+    assert any(r != 0 for rgb in sim.leds for r in rgb[:1]), "the ring should blink red"
+    assert sim.board.pwm.tones >= 1
+    sim.step(C.NOTICE_MS)
+    for _ in range(4):
+        out = roll(sim)
+    sim.shake()
+    assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000)
+    out = sim.console.out
+    assert sim.console.led == leds.pattern_for(out)
+    sim.step(400)
+    assert sim.leds != [(0, 0, 0)] * 12 or out.rank == 0
+
+
+def test_no_accelerometer_the_screen_says_so_and_ok_rolls(tmp_path):
+    sim = new_sim(tmp_path, accel=False)
+    c = sim.console
+    assert [p for p, _ in sim.board.errors] == ["accel"]
+    assert c.view == C.V_NOTICE and c.arg[0] == C.N_SENSOR and sim.board.disp.shows >= 1
+    press(sim, "ok")
+    assert c.view == C.V_TURN
+    press(sim, "ok")  # the start roll, by the button
+    assert c.table.started and c.view == C.V_RESULT
+    while sim.console.view == C.V_RESULT:
+        press(sim, "ok")
+    press(sim, "ok")
+    assert c.table.events == 2 and c.out.kind == game.EV_ROLL
+
+
+def test_accelerometer_lost_while_playing(tmp_path):
+    sim = new_sim(tmp_path)
+    roll(sim)
+    sim.board.chip.present = False  # a wire comes loose
+    sim.step(50)
+    c = sim.console
+    assert c.view == C.V_NOTICE and c.arg[0] == C.N_SENSOR and not c.has_sensor
+    assert any("accelerometer lost" in line for line in sim.log())
+    press(sim, "ok", "ok")
+    assert c.table.events == 2
+
+
+def test_stuck_accelerometer_hands_rolls_to_the_button(tmp_path):
+    sim = new_sim(tmp_path)
+    sim.stuck = True
+    sim.step(3500)
+    c = sim.console
+    assert c.view == C.V_NOTICE and c.arg == (C.N_SENSOR, "stuck")
+    press(sim, "ok", "ok")
+    assert c.table.started
+
+
+def test_menu_sets_seats_for_the_next_game(tmp_path):
+    sim = new_sim(tmp_path)
+    roll(sim)
+    press(sim, "menu")
+    c = sim.console
+    assert c.view == C.V_MENU and c.arg[0] == "main"
+    goto(sim, "seats")
+    goto(sim, "6")
+    assert c.settings.seats == 6 and c.table.seats == 10, "the game on the table keeps its seats"
+    goto(sim, "new")
+    assert c.view == C.V_CONFIRM
+    press(sim, "ok")
+    assert c.table.seats == 6 and c.table.events == 0 and c.j.game_id == 2
+    sim.power_cut()  # settings and the new game survive
+    sim.step(50)
+    assert sim.console.settings.seats == 6 and sim.console.table.seats == 6
+
+
+def test_language_setting_reaches_the_screen(tmp_path):
+    sim = new_sim(tmp_path)
+    zh = bytes(sim.frame)
+    press(sim, "menu")
+    goto(sim, "lang")
+    goto(sim, "en")
+    press(sim, "menu")
+    assert sim.console.view == C.V_TURN and sim.app.screen.lang == "en"
+    assert bytes(sim.frame) != zh
+
+
+def to_kiosk(sim):
+    press(sim, "menu")
+    goto(sim, "mode")
+    goto(sim, "kiosk")
+    goto(sim, "new")
+    press(sim, "ok")
+    assert sim.console.table.kiosk
+
+
+def test_kiosk_menu_needs_the_pin_and_locks_after_three_wrong(tmp_path):
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    c = sim.console
+    for _ in range(2):
+        press(sim, "menu")
+        assert c.view == C.V_DIGITS
+        enter(sim, "9999")
+        assert c.view == C.V_NOTICE and c.arg[0] == C.N_PIN
+        press(sim, "ok")
+    press(sim, "menu")
+    enter(sim, "9999")
+    assert c.arg[0] == C.N_LOCKED
+    press(sim, "ok")
+    press(sim, "menu")  # even the right PIN waits out the lock
+    assert c.view == C.V_NOTICE and c.arg[0] == C.N_LOCKED
+    press(sim, "ok")
+    sim.step(C.PIN_LOCK_MS)
+    press(sim, "menu")
+    enter(sim, "1234")
+    assert c.view == C.V_MENU and "stock" in c.arg[1]
+
+
+def test_kiosk_stock_bowl_id_and_claim_codes_the_counter_can_check(tmp_path):
+    sim = new_sim(tmp_path, seed=3)
+    to_kiosk(sim)
+    c = sim.console
+    press(sim, "menu")
+    enter(sim, "1234")
+    goto(sim, "stock")
+    goto(sim, "yixiu")
+    enter(sim, "005")
+    assert c.settings.stock == {"yixiu": 5}
+    press(sim, "menu")  # back to the main list
+    goto(sim, "bowl_id")
+    enter(sim, "0042")
+    goto(sim, "new")
+    press(sim, "ok")
+    t = c.table
+    assert t.initial["yixiu"] == 5 and t.bowl_id == "0042"
+    assert c.view == C.V_POOL  # waiting for a customer
+    secret = bytes.fromhex(c.settings.secret)
+    codes = []
+    for customer in range(6):
+        press(sim, "ok")  # the attendant lets the next customer shake
+        assert c.view == C.V_TURN and t.shakes_left == 3
+        while t.shakes_left and not t.ended:
+            sim.shake()
+            assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000)
+            out = c.out
+            while c.view in (C.V_RESULT, C.V_CLAIM):
+                if c.view == C.V_CLAIM:
+                    cls, code = c.arg
+                    codes.append((cls, code))
+                press(sim, "ok")
+        if t.ended:
+            break
+    assert codes, "no prize in 6 customers"
+    # each code shown verifies with the bowl's secret, in award order
+    for n, (cls, code) in enumerate(codes, 1):
+        assert claim.verify(secret, "0042", n, cls, code)
+    assert out is not None
+
+
+def test_secret_can_be_renewed_and_is_kept(tmp_path):
+    sim = new_sim(tmp_path)
+    c = sim.console
+    old = c.settings.secret
+    assert len(old) == 32
+    press(sim, "menu")
+    goto(sim, "admin")
+    enter(sim, "1234")
+    goto(sim, "secret")
+    assert c.view == C.V_SECRET
+    press(sim, "ok", "ok")
+    assert c.settings.secret != old and c.view == C.V_SECRET
+    sim.power_cut()
+    sim.step(50)
+    assert sim.console.settings.secret == c.settings.secret
+
+
+def test_time_limit_ends_the_game(tmp_path):
+    sim = new_sim(tmp_path)
+    c = sim.console
+    # a game of the default preset with a 1-minute limit
+    c.j.close()
+    from bobing import journal
+    c.j = journal.start(str(tmp_path), "xiamen", {"time_limit": 1}, 4, None, "", None)
+    c._make_detector()
+    roll(sim)
+    roll(sim)
+    sim.step(61000)
+    t = c.table
+    assert t.final_round or t.ended, "time up was not played"
+    while not t.ended:
+        roll(sim)
+    assert t.reason == "time_up"
+
+
+def test_settings_file_survives_garbage(tmp_path):
+    (tmp_path / "settings.txt").write_text("seats=99\nmode=kiosk\nlang=xx\npin=12a4\n")
+    sim = new_sim(tmp_path)
+    s = sim.console.settings
+    assert (s.seats, s.mode, s.lang, s.pin) == (10, "kiosk", "zh", "1234")
+    assert sum("default kept" in line for line in sim.log()) == 3
