@@ -13,6 +13,8 @@ import host_sim  # noqa: F401  (installs the shim)
 COMMANDS = {
     "rank": ("host_sim.cmd_rank", "rank rolls read from stdin, one JSON line each"),
     "play": ("host_sim.cmd_play", "play in the terminal: Enter rolls six dice"),
+    "plan": ("host_sim.cmd_plan", "exact distribution of a game's length (rolls, rounds, minutes)"),
+    "stats": ("host_sim.cmd_stats", "Monte Carlo of whole games: ranks, lengths, prizes per seat, PNG plots"),
     "dice": ("host_sim.cmd_dice", "print N faces from the bowl's dice path, for audit"),
     "fairness": ("host_sim.cmd_fairness", "chi-square of faces and rank frequencies vs exact odds, as JSON"),
     "screens": ("host_sim.cmd_screens", "write a PNG of every screen the bowl can show"),
