@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/micropython bench/screen_bench.py
 	$(BIN)/micropython bench/journal_bench.py
 	$(PY) bench/sim_bench.py
+	$(PY) bench/app_heap.py
 
 # firmware/bobing/glyphs.py: the Unifont bitmaps of every character the firmware's text uses
 # (needs Debian's unifont: apt-get install -y unifont). Commit the result; tests do not need unifont.
