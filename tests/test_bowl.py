@@ -307,15 +307,15 @@ def test_kiosk_stock_bowl_id_and_claim_codes_the_counter_can_check(tmp_path):
             out = c.out
             while c.view in (C.V_RESULT, C.V_CLAIM):
                 if c.view == C.V_CLAIM:
-                    cls, code = c.arg
-                    codes.append((cls, code))
+                    codes.append(c.arg)
                 press(sim, "ok")
         if t.ended:
             break
     assert codes, "no prize in 6 customers"
-    # each code shown verifies with the bowl's secret, in award order
-    for n, (cls, code) in enumerate(codes, 1):
-        assert claim.verify(secret, "0042", n, cls, code)
+    # each code shown verifies with the bowl's secret and the award number shown beside it
+    for k, (cls, code, n) in enumerate(codes, 1):
+        assert n == k and claim.verify(secret, "0042", n, cls, code)
+        assert not claim.verify(secret, "0043", n, cls, code)
     assert out is not None
 
 

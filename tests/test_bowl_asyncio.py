@@ -1,4 +1,4 @@
-# micropython: -X heapsize=256K
+# micropython: -X heapsize=320K
 # The app on its asyncio tasks and the real clock (CPython and the unix port;
 # in its own process there, apart from the long e2e game of test_bowl_e2e).
 

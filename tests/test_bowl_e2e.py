@@ -1,4 +1,4 @@
-# micropython: -X heapsize=256K
+# micropython: -X heapsize=320K
 # The whole bowl without hardware: bowl/app.py on host_sim/hal.py (the real
 # MPU6050 driver on the register-checked fake chip replaying a recorded shake
 # trace, a real FrameBuffer as the display, a fake ring, buttons and

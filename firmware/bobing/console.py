@@ -498,9 +498,10 @@ class Console:
     def _reveal(self, out):
         self.out = out
         self.claims = []
-        if out.claims:  # kiosk: claims[i] pays won[i]
+        if out.claims:  # kiosk: claims[i] pays won[i], award numbers counted by the table
+            first = self.table.award_no - len(out.claims) + 1
             for k in range(len(out.claims)):
-                self.claims.append((out.won[k][0], out.claims[k]))
+                self.claims.append((out.won[k][0], out.claims[k], first + k))
         self._show(V_RESULT)
         self.led_t0 = self._t
         self._led(leds.pattern_for(out))  # the rank's show, even without a screen

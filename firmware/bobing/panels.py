@@ -89,6 +89,16 @@ class Panels(screen.Screen):
             self.fb.text(detail[:16], 0, 28, 1)
             self.fb.text(detail[16:32], 0, 38, 1)
 
+    def award_no(self, t, cls, n):
+        """The award number on a claim screen (the counter's verify-claim needs it),
+        between the "claim code" label and the class name of the top line."""
+        txt = "No.%d" % n
+        left = 52 if self._zh else 0
+        right = _W - self._cls_w(t, cls) - 6
+        y = 4 if self._zh else 8
+        if left + 8 * len(txt) <= right:
+            self.fb.text(txt, right - 8 * len(txt), y, 1)
+
     def sleep(self):
         fb = self.fb
         fb.fill(0)

@@ -110,7 +110,9 @@ class App:
                 c.set_pages(s.result_pages(tb, c.out))
             s.result(tb, c.out, c.page)
         elif v == console.V_CLAIM:
-            s.claim(tb, c.arg[1], c.arg[0])
+            cls, code, n = c.arg
+            s.claim(tb, code, cls)
+            s.award_no(tb, cls, n)
         elif v == console.V_POOL:
             s.pool(tb, c.page % s.pool_pages(tb))
         elif v == console.V_OVER:
