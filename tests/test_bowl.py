@@ -217,6 +217,15 @@ def test_stuck_accelerometer_hands_rolls_to_the_button(tmp_path):
     assert c.table.started
 
 
+def test_a_shake_from_the_prize_view_rolls(tmp_path):
+    sim = new_sim(tmp_path)
+    roll(sim)
+    press(sim, "next")
+    assert sim.console.view == C.V_POOL
+    out = roll(sim)
+    assert out.kind == game.EV_ROLL and sim.console.table.events == 2
+
+
 def test_menu_sets_seats_for_the_next_game(tmp_path):
     sim = new_sim(tmp_path)
     roll(sim)

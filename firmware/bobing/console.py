@@ -32,6 +32,7 @@
 # MENU goes back. A number (PIN, stock, bowl id) is entered digit by digit:
 # NEXT counts the digit up, OK goes to the next digit.
 import binascii
+import time
 
 from micropython import const
 
@@ -143,7 +144,6 @@ class Buttons:
 
 
 def time_diff(a, b):
-    import time
     return time.ticks_diff(a, b)
 
 
@@ -527,8 +527,11 @@ class Console:
         if ev == shake.EV_NONE:
             return
         v = self.view
-        playing = v == V_TURN or v == V_SHAKING
         t = self.table
+        # a shake counts on the turn screen, while shaking, and from a look at the prizes
+        # (not while a kiosk waits for its next customer)
+        waiting = t is not None and t.kiosk and not t.shakes_left
+        playing = (v == V_TURN or v == V_SHAKING or v == V_POOL) and not waiting
         if ev == shake.EV_STUCK:
             self._say("accelerometer stuck: rolls by the OK button")
             self.has_sensor = False
