@@ -12,7 +12,7 @@ import host_sim  # noqa: F401  (installs the shim)
 # name: (module, one-line help)
 COMMANDS = {
     "rank": ("host_sim.cmd_rank", "rank rolls read from stdin, one JSON line each"),
-    "play": ("host_sim.cmd_play", "play in the terminal: Enter rolls six dice"),
+    "play": ("host_sim.cmd_play", "the bowl in the simulator: terminal, --window (pygame) or --script"),
     "plan": ("host_sim.cmd_plan", "exact distribution of a game's length (rolls, rounds, minutes)"),
     "stats": ("host_sim.cmd_stats", "Monte Carlo of whole games: ranks, lengths, prizes per seat, PNG plots"),
     "dice": ("host_sim.cmd_dice", "print N faces from the bowl's dice path, for audit"),

@@ -62,15 +62,25 @@ class PlanError(ValueError):
     pass
 
 
+_ROLLS = []
+
+
+def all_rolls():
+    """All 46,656 rolls of six dice as tuples; roll i is the base-6 digits of i (built once)."""
+    if not _ROLLS:
+        for i in range(46656):
+            d = []
+            for _ in range(6):
+                d.append(i % 6 + 1)
+                i //= 6
+            _ROLLS.append(tuple(d))
+    return _ROLLS
+
+
 def roll_odds(r):
     """{(rank code, bonus code): rolls out of 46,656} over every roll of six dice."""
     counts = {}
-    dice = [1] * 6
-    for i in range(46656):
-        x = i
-        for k in range(6):
-            dice[k] = x % 6 + 1
-            x //= 6
+    for dice in all_rolls():
         v = r.evaluate(dice)
         key = (rules.rank_of(v), rules.bonus_of(v))
         counts[key] = counts.get(key, 0) + 1

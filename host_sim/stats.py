@@ -16,28 +16,10 @@ import random
 from bobing import game, rules
 from host_sim import fairness, plan
 
-_FACES = None
-
-
-def _faces():
-    """All 46,656 rolls as tuples, index i = base-6 digits of i (built once)."""
-    global _FACES
-    if _FACES is None:
-        out = []
-        for i in range(46656):
-            d = []
-            for _ in range(6):
-                d.append(i % 6 + 1)
-                i //= 6
-            out.append(tuple(d))
-        _FACES = out
-    return _FACES
-
-
 def play_game(profile, seats, rng, counts=None, seconds_per_roll=plan.SECONDS_PER_ROLL):
     """One whole game on a fresh game.Table -> (table, rolls, rank list, bonus
     list, the seat handed the provisional 状元 prize at the end or 0)."""
-    faces = _faces()
+    faces = plan.all_rolls()
     t = game.Table(profile, seats, counts=counts)
     limit = t.profile.options["time_limit"]
     n_t = math.ceil(limit * 60 / seconds_per_roll - 1e-9) if limit else -1

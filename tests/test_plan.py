@@ -161,11 +161,7 @@ def test_cli_json(capsys):
 def _dice_for(r):
     """{(rank, bonus): one roll that gets it}."""
     out = {}
-    for i in range(46656):
-        d = []
-        for _ in range(6):
-            d.append(i % 6 + 1)
-            i //= 6
+    for d in plan.all_rolls():
         v = r.evaluate(d)
         out.setdefault((v & 15, (v >> 4) & 15), d)
     return out

@@ -1,0 +1,345 @@
+"""The bowl in a terminal: the OLED drawn from the very same framebuffer the app
+draws into (two pixels a character with Unicode half-blocks; quadrant blocks
+when the terminal is narrow), the LED ring in colour (24-bit ANSI), the prize
+pool and everyone's awards beside it.
+
+Keys (interactive): space shakes — hold it to shake longer (the terminal's
+auto-repeat keeps the shake going; let go and the dice settle); v a violent
+shake; m / n / o (or Enter) the bowl's MENU / NEXT / OK buttons; g a new
+game; + / - seats for the next game; p the next rule profile; l Chinese or
+English; x pulls the plug (the bowl resumes from its journal); q quits.
+
+Without a terminal (stdin not a TTY) it reads script commands line by line
+(host_sim/player.py SCRIPT_HELP; an empty line shakes) and prints what
+happens.
+"""
+import math
+import os
+import select
+import shutil
+import sys
+import textwrap
+import time
+import unicodedata
+
+from bobing import rules
+from host_sim import hal, player
+
+OLED_RGB = (140, 215, 255)  # a blue-white SSD1306
+LED_GAIN = 4  # the app drives the ring at 64/255: show it as bright as it looks
+
+KEYS_HELP = ("space shake (hold = longer)  v spill  m/n/o menu/next/ok  g new game  "
+             "+/- seats  p profile  l lang  x power cut  q quit")
+
+
+# ---------------------------------------------------------------- drawing
+def lit(frame, x, y):
+    """Pixel (x, y) of a 128x64 SSD1306 frame (MONO_VLSB: a byte is 8 pixels down)."""
+    return (frame[(y >> 3) * hal.WIDTH + x] >> (y & 7)) & 1
+
+
+def oled_halfblocks(frame):
+    """64 pixel rows -> 32 text rows of 128 characters (upper/lower half blocks)."""
+    glyph = (" ", "▀", "▄", "█")
+    rows = []
+    for y in range(0, hal.HEIGHT, 2):
+        rows.append("".join(glyph[lit(frame, x, y) | (lit(frame, x, y + 1) << 1)] for x in range(hal.WIDTH)))
+    return rows
+
+
+# quadrant blocks by (top-left, top-right, bottom-left, bottom-right) bits
+_QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
+
+
+def oled_quadrants(frame):
+    """64 pixel rows -> 32 text rows of 64 characters (2x2 pixels a character)."""
+    rows = []
+    for y in range(0, hal.HEIGHT, 2):
+        row = []
+        for x in range(0, hal.WIDTH, 2):
+            k = (lit(frame, x, y) | lit(frame, x + 1, y) << 1 | lit(frame, x, y + 1) << 2
+                 | lit(frame, x + 1, y + 1) << 3)
+            row.append(_QUAD[k])
+        rows.append("".join(row))
+    return rows
+
+
+def width_of(s):
+    """Columns a string takes (a Chinese character takes two); ANSI escapes take none."""
+    w = 0
+    esc = False
+    for ch in s:
+        if esc:
+            if ch == "m":
+                esc = False
+            continue
+        if ch == "\x1b":
+            esc = True
+            continue
+        w += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+    return w
+
+
+def pad(s, n):
+    return s + " " * max(0, n - width_of(s))
+
+
+def fg(rgb, color):
+    return "\x1b[38;2;%d;%d;%dm" % rgb if color else ""
+
+
+def reset(color):
+    return "\x1b[0m" if color else ""
+
+
+def ring_rows(leds, color):
+    """The LED ring as a clock face of 12 (or n) dots, 7 rows."""
+    n = len(leds)
+    grid = [[" "] * 15 for _ in range(7)]
+    for i in range(n):
+        a = 2 * math.pi * i / n
+        x = 7 + int(round(6.5 * math.sin(a)))
+        y = 3 - int(round(3 * math.cos(a)))
+        r, g, b = leds[i]
+        on = r or g or b
+        rgb = (min(255, r * LED_GAIN), min(255, g * LED_GAIN), min(255, b * LED_GAIN))
+        if color:
+            grid[y][x] = (fg(rgb, True) + "●" + reset(True)) if on else (fg((60, 60, 60), True) + "○" + reset(True))
+        else:
+            grid[y][x] = "●" if on else "○"
+    return ["".join(r) for r in grid]
+
+
+def panel(p, color):
+    """The side panel: game, pool, awards, last outcomes, keys."""
+    t = p.table
+    c = p.console
+    s = c.settings
+    out = []
+    bold = "\x1b[1m" if color else ""
+    if t is None:
+        return ["(no game)"]
+    zh = t.class_zh
+    out.append(bold + "博饼碗 Bo Bing bowl" + reset(color) + "   profile %s, %s" % (
+        t.profile.name, "kiosk" if t.kiosk else "%d seats" % t.seats))
+    if t.ended:
+        state = "game over (%s)" % t.reason
+    elif not t.started:
+        state = "shake to start: seat 1 rolls for who begins" if not t.kiosk else "waiting for a customer"
+    elif t.kiosk:
+        state = "customer %d, %d shake(s) left" % (t.customer, t.shakes_left)
+    else:
+        state = "round %d, seat %d to shake" % (t.round, t.turn)
+    out.append(state + "   [%s]" % p.view)
+    nxt = (s.active_profile(), s.seats)
+    if (nxt[0] != t.profile.name or (not t.kiosk and nxt[1] != t.seats)):
+        out.append("next game (g): %s, %d seats" % nxt)
+    out.append("")
+    cells = []
+    for k in t.classes:
+        cells.append("%s %d/%d" % (zh[k], t.pool[k], t.initial[k]))
+    out.append("pool:  " + "  ".join(cells))
+    if any(t.grabbed.values()):
+        out.append("grabbed: " + "  ".join("%s %d" % (zh[k], t.grabbed[k]) for k in t.classes if t.grabbed[k]))
+    out.append("")
+    head = "seat " + "".join(pad(zh[k], 6) for k in t.classes)
+    out.append(head)
+    for seat in sorted(t.awards):
+        a = t.awards[seat]
+        mark = "▶" if seat == t.turn and not t.kiosk else " "
+        star = "★" if seat == t.holder else " "
+        row = "%s%2d%s " % (mark, seat, star) + "".join(pad("%d" % a[k] if a[k] else "·", 6) for k in t.classes)
+        if seat == t.holder and t.holder_dice:
+            row += " 状元 %s %s" % ("".join("%d" % d for d in t.holder_dice), rules.RANK_ZH[t.holder_rank])
+        out.append(row)
+    out.append("")
+    for line in p.history[-5:]:
+        out.append(line if width_of(line) <= 78 else line[:76] + "…")
+    return out
+
+
+def oled_braille(frame):
+    """64 pixel rows -> 16 text rows of 64 Braille characters (2x4 pixels each), for
+    small terminals."""
+    dots = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20),
+            (0, 3, 0x40), (1, 3, 0x80))
+    rows = []
+    for y in range(0, hal.HEIGHT, 4):
+        row = []
+        for x in range(0, hal.WIDTH, 2):
+            k = 0
+            for dx, dy, bit in dots:
+                if lit(frame, x + dx, y + dy):
+                    k |= bit
+            row.append(chr(0x2800 + k))
+        rows.append("".join(row))
+    return rows
+
+
+def compose(p, width=None, color=True, help_line=True, height=None):
+    """The whole screen as lines: the OLED and the ring, the panel beside or
+    below. The sharpest OLED that fits: half-blocks (130 columns), else
+    quadrant blocks (66), and Braille (18 rows) when the terminal is short."""
+    if width is None:
+        width = shutil.get_terminal_size((100, 50)).columns
+    if height is None:
+        height = 10000  # not a screen: nothing to cut
+    side = panel(p, color)
+    side_w = max([width_of(x) for x in side] + [40])
+    if height < 34 + 2:
+        oled = oled_braille(p.sim.frame)
+    elif width >= hal.WIDTH + 2:
+        oled = oled_halfblocks(p.sim.frame)
+    else:
+        oled = oled_quadrants(p.sim.frame)
+    ow = len(oled[0])
+    box = ["┌" + "─" * ow + "┐"]
+    on = fg(OLED_RGB, color)
+    for r in oled:
+        box.append("│" + on + r + reset(color) + "│")
+    box.append("└" + "─" * ow + "┘")
+    ring = ring_rows(p.sim.leds, color)
+    if len(oled) < 32:  # short terminal: the ring as one row
+        ring = [" ".join(x.strip() for x in ring_row_dots(p.sim.leds, color))]
+    box.extend(" " * max(0, (ow + 2 - width_of(ring[0])) // 2) + r for r in ring)
+    lines = []
+    if width >= ow + 2 + 2 + side_w:
+        for i in range(max(len(box), len(side))):
+            left = box[i] if i < len(box) else ""
+            right = side[i] if i < len(side) else ""
+            lines.append(pad(left, ow + 4) + right)
+    else:
+        lines = box + [""] + side
+        if len(lines) + 3 > height - 1:  # short: the ring and the game's state, the pool, the last roll
+            keep = [x for x in side if x.startswith(("round", "game over", "customer", "shake to", "pool:"))]
+            lines = box[:-1] + [ring[0].strip() + "   " + (keep[0] if keep else "")] + keep[1:] + p.history[-1:]
+    keys = textwrap.wrap(KEYS_HELP, max(20, width - 1)) if help_line else []
+    if len(lines) + len(keys) > height - 1:  # keep the keys in view; say what was cut
+        lines = lines[:max(0, height - 2 - len(keys))] + ["(a taller terminal shows the rest)"]
+    elif keys and len(lines) + len(keys) + 1 <= height - 1:
+        lines.append("")
+    return lines + keys
+
+
+def ring_row_dots(leds, color):
+    out = []
+    for r, g, b in leds:
+        rgb = (min(255, r * LED_GAIN), min(255, g * LED_GAIN), min(255, b * LED_GAIN))
+        if r or g or b:
+            out.append(fg(rgb, color) + "●" + reset(color))
+        else:
+            out.append(fg((60, 60, 60), color) + "○" + reset(color))
+    return out
+
+
+# ---------------------------------------------------------------- interactive
+def interactive(p):
+    """Real time in a real terminal, until q."""
+    import termios
+    import tty
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    out = sys.stdout
+    out.write("\x1b[?1049h\x1b[?25l")  # alternate screen, no cursor
+    out.flush()
+    try:
+        tty.setcbreak(fd)
+        return _loop(p, fd, out)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+        out.write("\x1b[0m\x1b[?25h\x1b[?1049l")
+        out.flush()
+
+
+def _loop(p, fd, out):
+    last = time.monotonic()
+    drawn = None
+    while True:
+        r, _, _ = select.select([fd], [], [], 0.02)
+        keys = os.read(fd, 64).decode("utf-8", "replace") if r else ""
+        for k in keys:
+            if not key(p, k):
+                return 0
+        now = time.monotonic()
+        ms = int((now - last) * 1000) // hal.TICK_MS * hal.TICK_MS
+        if ms:
+            last += ms / 1000.0
+            p.step(min(ms, 500))  # after a pause (a suspended terminal) do not race
+        size = shutil.get_terminal_size((100, 40))
+        screen = compose(p, size.columns, height=size.lines)
+        text = "\x1b[H" + "\n".join(line + "\x1b[K" for line in screen) + "\x1b[J"
+        if text != drawn:
+            out.write(text)
+            out.flush()
+            drawn = text
+
+
+def key(p, k):
+    """One key in the interactive bowl. -> False to quit."""
+    try:
+        if k == " ":
+            p.shake_key()
+        elif k in "qQ\x03":
+            return False
+        elif k in "mM":
+            p.sim.press("menu")
+        elif k in "nN":
+            p.sim.press("next")
+        elif k in "oO\r\n":
+            p.sim.press("ok")
+        elif k in "vV":
+            p.trace("model_violent_shake")
+        elif k in "gG":
+            p.new_game()
+        elif k in "+=":
+            p.set_seats(min(p.console.settings.seats + 1, 12))
+        elif k in "-_":
+            p.set_seats(max(p.console.settings.seats - 1, 2))
+        elif k in "pP":
+            p.next_profile()
+        elif k in "lL":
+            p.set_lang("en" if p.console.settings.lang == "zh" else "zh")
+        elif k in "xX":
+            p.power_cut()
+    except player.ScriptError as e:
+        p.history.append("(%s)" % e)
+    return True
+
+
+# ---------------------------------------------------------------- lines
+def line_mode(p, lines, out=None, echo=True, blank="shake"):
+    """Script commands, one a line (stdin that is not a terminal, or a file).
+    An empty line runs `blank` (stdin: a shake; a script file: nothing). Each
+    outcome is printed as it happens; the screen at the end. -> exit status
+    (1 after a failed command)."""
+    out = out or sys.stdout
+
+    def emit(text):
+        out.write(text + "\n")
+        out.flush()
+
+    seen = len(p.history)
+    status = 0
+    for n, raw in enumerate(lines, 1):
+        line = raw.rstrip("\n")
+        try:
+            go = player.run_command(p, line if line.strip() else blank, emit)
+        except player.ScriptError as e:
+            emit("line %d: %s: %s" % (n, line.strip(), e))
+            status = 1
+            break
+        if echo:
+            for h in p.history[seen:]:
+                emit(h)
+        seen = len(p.history)
+        if not go:
+            break
+    if echo:
+        emit("\n".join(compose(p, 200, color=False, help_line=False)))
+    return status
+
+
+def is_tty():
+    return sys.stdin.isatty() and sys.stdout.isatty()
