@@ -32,54 +32,116 @@ class RegisterMapError(Exception):
     """The driver did something the MPU6050 register map does not allow."""
 
 
-# address: (name, access, reset value, writable bits)
-REGISTERS = {
-    0x0D: ("SELF_TEST_X", "rw", 0, 0xFF),
-    0x0E: ("SELF_TEST_Y", "rw", 0, 0xFF),
-    0x0F: ("SELF_TEST_Z", "rw", 0, 0xFF),
-    0x10: ("SELF_TEST_A", "rw", 0, 0x3F),
-    0x19: ("SMPLRT_DIV", "rw", 0, 0xFF),
-    0x1A: ("CONFIG", "rw", 0, 0x3F),  # EXT_SYNC_SET[5:3] DLPF_CFG[2:0]
-    0x1B: ("GYRO_CONFIG", "rw", 0, 0xF8),  # XG_ST YG_ST ZG_ST FS_SEL[4:3]
-    0x1C: ("ACCEL_CONFIG", "rw", 0, 0xFF),  # XA_ST YA_ST ZA_ST AFS_SEL[4:3] ACCEL_HPF[2:0]
-    0x1F: ("MOT_THR", "rw", 0, 0xFF),
-    0x20: ("MOT_DUR", "rw", 0, 0xFF),
-    0x23: ("FIFO_EN", "rw", 0, 0xFF),
-    0x24: ("I2C_MST_CTRL", "rw", 0, 0xFF),
-    0x37: ("INT_PIN_CFG", "rw", 0, 0xFE),  # INT_LEVEL INT_OPEN LATCH_INT_EN INT_RD_CLEAR FSYNC.. I2C_BYPASS_EN
-    0x38: ("INT_ENABLE", "rw", 0, 0x59),  # MOT_EN FIFO_OFLOW_EN I2C_MST_INT_EN DATA_RDY_EN
-    0x3A: ("INT_STATUS", "r", 0, 0),
-    0x3B: ("ACCEL_XOUT_H", "r", 0, 0),
-    0x3C: ("ACCEL_XOUT_L", "r", 0, 0),
-    0x3D: ("ACCEL_YOUT_H", "r", 0, 0),
-    0x3E: ("ACCEL_YOUT_L", "r", 0, 0),
-    0x3F: ("ACCEL_ZOUT_H", "r", 0, 0),
-    0x40: ("ACCEL_ZOUT_L", "r", 0, 0),
-    0x41: ("TEMP_OUT_H", "r", 0, 0),
-    0x42: ("TEMP_OUT_L", "r", 0, 0),
-    0x43: ("GYRO_XOUT_H", "r", 0, 0),
-    0x44: ("GYRO_XOUT_L", "r", 0, 0),
-    0x45: ("GYRO_YOUT_H", "r", 0, 0),
-    0x46: ("GYRO_YOUT_L", "r", 0, 0),
-    0x47: ("GYRO_ZOUT_H", "r", 0, 0),
-    0x48: ("GYRO_ZOUT_L", "r", 0, 0),
-    0x61: ("MOT_DETECT_STATUS", "r", 0, 0),
-    0x68: ("SIGNAL_PATH_RESET", "w", 0, 0x07),  # GYRO_RESET ACCEL_RESET TEMP_RESET
-    0x69: ("MOT_DETECT_CTRL", "rw", 0, 0x3F),  # ACCEL_ON_DELAY[5:4] FF_COUNT[3:2] MOT_COUNT[1:0]
-    0x6A: ("USER_CTRL", "rw", 0, 0x77),
-    0x6B: ("PWR_MGMT_1", "rw", 0x40, 0xEF),  # DEVICE_RESET SLEEP CYCLE - TEMP_DIS CLKSEL[2:0]
-    0x6C: ("PWR_MGMT_2", "rw", 0, 0xFF),  # LP_WAKE_CTRL[7:6] STBY_XA..STBY_ZG
-    0x72: ("FIFO_COUNTH", "r", 0, 0),
-    0x73: ("FIFO_COUNTL", "r", 0, 0),
-    0x74: ("FIFO_R_W", "rw", 0, 0xFF),
-    0x75: ("WHO_AM_I", "r", 0x68, 0),
-}
-for _a in range(0x25, 0x37):  # I2C slave 0-4 control (the auxiliary bus)
-    REGISTERS[_a] = ("I2C_SLV_%02X" % _a, "r" if _a in (0x35, 0x36) else "rw", 0, 0xFF)
-for _a in range(0x49, 0x61):
-    REGISTERS[_a] = ("EXT_SENS_DATA_%02d" % (_a - 0x49), "r", 0, 0)
-for _a in range(0x63, 0x68):
-    REGISTERS[_a] = ("I2C_SLV_DO_%02X" % _a, "rw", 0, 0xFF)
+# The register map: one line per register (or run of registers), hex fields
+#   address  name  access  reset value  writable bits
+# "49-60 EXT_SENS_DATA" is a run: EXT_SENS_DATA_00 .. EXT_SENS_DATA_23. It is
+# kept as text (a table of tuples would cost some 14 KB of the unix port's
+# heap in the e2e game); the checks use the three 128-byte tables built from
+# it at import, and a register's name is looked up in it only for an error.
+_MAP = """\
+0D SELF_TEST_X rw 00 FF
+0E SELF_TEST_Y rw 00 FF
+0F SELF_TEST_Z rw 00 FF
+10 SELF_TEST_A rw 00 3F
+19 SMPLRT_DIV rw 00 FF
+1A CONFIG rw 00 3F
+1B GYRO_CONFIG rw 00 F8
+1C ACCEL_CONFIG rw 00 FF
+1F MOT_THR rw 00 FF
+20 MOT_DUR rw 00 FF
+23 FIFO_EN rw 00 FF
+24 I2C_MST_CTRL rw 00 FF
+25 I2C_SLV0_ADDR rw 00 FF
+26 I2C_SLV0_REG rw 00 FF
+27 I2C_SLV0_CTRL rw 00 FF
+28 I2C_SLV1_ADDR rw 00 FF
+29 I2C_SLV1_REG rw 00 FF
+2A I2C_SLV1_CTRL rw 00 FF
+2B I2C_SLV2_ADDR rw 00 FF
+2C I2C_SLV2_REG rw 00 FF
+2D I2C_SLV2_CTRL rw 00 FF
+2E I2C_SLV3_ADDR rw 00 FF
+2F I2C_SLV3_REG rw 00 FF
+30 I2C_SLV3_CTRL rw 00 FF
+31 I2C_SLV4_ADDR rw 00 FF
+32 I2C_SLV4_REG rw 00 FF
+33 I2C_SLV4_DO rw 00 FF
+34 I2C_SLV4_CTRL rw 00 FF
+35 I2C_SLV4_DI r 00 00
+36 I2C_MST_STATUS r 00 00
+37 INT_PIN_CFG rw 00 FE
+38 INT_ENABLE rw 00 59
+3A INT_STATUS r 00 00
+3B ACCEL_XOUT_H r 00 00
+3C ACCEL_XOUT_L r 00 00
+3D ACCEL_YOUT_H r 00 00
+3E ACCEL_YOUT_L r 00 00
+3F ACCEL_ZOUT_H r 00 00
+40 ACCEL_ZOUT_L r 00 00
+41 TEMP_OUT_H r 00 00
+42 TEMP_OUT_L r 00 00
+43 GYRO_XOUT_H r 00 00
+44 GYRO_XOUT_L r 00 00
+45 GYRO_YOUT_H r 00 00
+46 GYRO_YOUT_L r 00 00
+47 GYRO_ZOUT_H r 00 00
+48 GYRO_ZOUT_L r 00 00
+49-60 EXT_SENS_DATA r 00 00
+61 MOT_DETECT_STATUS r 00 00
+63 I2C_SLV0_DO rw 00 FF
+64 I2C_SLV1_DO rw 00 FF
+65 I2C_SLV2_DO rw 00 FF
+66 I2C_SLV3_DO rw 00 FF
+67 I2C_MST_DELAY_CTRL rw 00 FF
+68 SIGNAL_PATH_RESET w 00 07
+69 MOT_DETECT_CTRL rw 00 3F
+6A USER_CTRL rw 00 77
+6B PWR_MGMT_1 rw 40 EF
+6C PWR_MGMT_2 rw 00 FF
+72 FIFO_COUNTH r 00 00
+73 FIFO_COUNTL r 00 00
+74 FIFO_R_W rw 00 FF
+75 WHO_AM_I r 68 00
+"""
+# Bit fields of the writable masks: CONFIG EXT_SYNC_SET[5:3] DLPF_CFG[2:0];
+# GYRO_CONFIG XG_ST YG_ST ZG_ST FS_SEL[4:3]; ACCEL_CONFIG XA_ST YA_ST ZA_ST
+# AFS_SEL[4:3] ACCEL_HPF[2:0]; INT_PIN_CFG INT_LEVEL INT_OPEN LATCH_INT_EN
+# INT_RD_CLEAR FSYNC_INT_LEVEL FSYNC_INT_EN I2C_BYPASS_EN; INT_ENABLE MOT_EN
+# FIFO_OFLOW_EN I2C_MST_INT_EN DATA_RDY_EN; SIGNAL_PATH_RESET GYRO_RESET
+# ACCEL_RESET TEMP_RESET; MOT_DETECT_CTRL ACCEL_ON_DELAY[5:4] FF_COUNT[3:2]
+# MOT_COUNT[1:0]; PWR_MGMT_1 DEVICE_RESET SLEEP CYCLE - TEMP_DIS CLKSEL[2:0];
+# PWR_MGMT_2 LP_WAKE_CTRL[7:6] STBY_XA..STBY_ZG.
+_R = 1  # access bits in _ACCESS (0: no register at that address)
+_W = 2
+
+
+def _lines():
+    # -> (first, last, name, access bits, reset, mask) per line of _MAP
+    for line in _MAP.split("\n"):
+        if line:
+            a, name, acc, reset, mask = line.split()
+            lo, _, hi = a.partition("-")
+            yield (int(lo, 16), int(hi or lo, 16), name, (_R if "r" in acc else 0) | (_W if "w" in acc else 0),
+                   int(reset, 16), int(mask, 16))
+
+
+_ACCESS = bytearray(128)
+_RESET = bytearray(128)
+_MASK = bytearray(128)
+for _lo, _hi, _name, _acc, _reset, _mask in _lines():
+    for _a in range(_lo, _hi + 1):
+        _ACCESS[_a] = _acc
+        _RESET[_a] = _reset
+        _MASK[_a] = _mask
+
+
+def register_name(reg):
+    """The register map's name of address `reg`, or None if there is none."""
+    for lo, hi, name, _acc, _reset, _mask in _lines():
+        if lo <= reg <= hi:
+            return name if lo == hi else "%s_%02d" % (name, reg - lo)
+    return None
+
 
 SMPLRT_DIV = 0x19
 CONFIG = 0x1A
@@ -194,9 +256,7 @@ class FakeMPU6050:
         self._power_up()
 
     def _power_up(self):
-        self.regs = bytearray(128)
-        for a in REGISTERS:
-            self.regs[a] = REGISTERS[a][2]
+        self.regs = bytearray(_RESET)
         self.regs[WHO_AM_I] = self.who_am_i
         self._data = [0, 0, 0]  # raw accel counts held in the output registers
         self._resetting = 0
@@ -272,21 +332,22 @@ class FakeMPU6050:
         self.mem_read_into(self._ptr, buf)
         self._ptr += len(buf)
 
-    def _reg(self, reg):
-        if reg not in REGISTERS:
+    def _access(self, reg):
+        a = _ACCESS[reg] if 0 <= reg < 128 else 0
+        if not a:
             raise RegisterMapError("MPU6050 register 0x%02x does not exist (register map)" % reg)
-        return REGISTERS[reg]
+        return a
 
     def _write(self, reg, v):
-        name, access, _reset, mask = self._reg(reg)
-        if "w" not in access:
-            raise RegisterMapError("MPU6050 %s (0x%02x) is read-only; wrote 0x%02x" % (name, reg, v))
+        if not self._access(reg) & _W:
+            raise RegisterMapError("MPU6050 %s (0x%02x) is read-only; wrote 0x%02x" % (register_name(reg), reg, v))
         if self._resetting and reg != PWR_MGMT_1:
             raise RegisterMapError("MPU6050 write to %s during DEVICE_RESET: poll PWR_MGMT_1 "
-                                   "until bit 7 reads 0 first" % name)
+                                   "until bit 7 reads 0 first" % register_name(reg))
+        mask = _MASK[reg]
         if v & ~mask & 0xFF:
             raise RegisterMapError("MPU6050 %s = 0x%02x sets reserved bits 0x%02x (writable: 0x%02x)"
-                                   % (name, v, v & ~mask & 0xFF, mask))
+                                   % (register_name(reg), v, v & ~mask & 0xFF, mask))
         if reg == CONFIG and v & 7 == 7:
             raise RegisterMapError("MPU6050 CONFIG DLPF_CFG = 7 is reserved")
         if reg == ACCEL_CONFIG and v & 7 == 5:
@@ -311,9 +372,8 @@ class FakeMPU6050:
         self.regs[reg] = v
 
     def _read(self, reg):
-        name, access, _reset, _mask = self._reg(reg)
-        if access == "w":
-            return 0
+        if not self._access(reg) & _R:
+            return 0  # a write-only strobe reads 0
         if reg == PWR_MGMT_1 and self._resetting:
             self._resetting -= 1
             return self.regs[reg] | 0x80

@@ -5,7 +5,7 @@
 import os
 import sys
 
-from bobing import game, journal
+from bobing import game, journal, journal_fix
 from ramflash import RamFlash
 
 MP = sys.implementation.name == "micropython"
@@ -445,7 +445,7 @@ def test_recovery_never_raises_on_garbage():
             assert r.journal.count <= 8
             r.journal.close()
         for p in r.problems:
-            assert p.code in journal.SCREEN_TEXT and p.moved_to, p.text
+            assert p.code in journal_fix.SCREEN_TEXT and p.moved_to, p.text
 
 
 # --- wear: a file per game, finished games pruned oldest first --------------------

@@ -73,7 +73,6 @@ N_LOCKED = const(7)  # too many wrong PINs: wait
 
 
 MODES = ("family", "kiosk")
-_ADMIN = ("stock", "bowl_id", "secret", "pin", "back")
 LANGS = ("zh", "en")
 
 PAGE_MS = const(2200)  # each page of a result
@@ -85,26 +84,6 @@ DEBOUNCE_MS = const(30)
 PIN_TRIES = const(3)
 PIN_LOCK_MS = const(60000)
 SETTINGS_FILE = "settings.txt"
-
-# menu items: id -> (zh, en)
-_LABELS = {
-    "new": ("新游戏", "New game"), "seats": ("人数", "Seats"), "profile": ("规则", "Rules"),
-    "mode": ("模式", "Mode"), "lang": ("语言", "Language"), "admin": ("管理", "Admin"),
-    "back": ("返回", "Back"), "stock": ("奖品库存", "Prize stock"), "bowl_id": ("碗号", "Bowl id"),
-    "secret": ("领奖密钥", "Claim secret"), "pin": ("改密码", "Change PIN"), "family": ("家庭", "Family"),
-    "kiosk": ("商场", "Kiosk"), "zh": ("中文", "Chinese"), "en": ("英文", "English"),
-    "enter_pin": ("输入密码", "Enter PIN"), "confirm_new": ("开新局?", "Start a new game?"),
-    "new_secret": ("换新密钥?", "New secret?"), "wrong_pin": ("密码错误", "Wrong PIN"),
-    "locked": ("请稍候", "Locked, wait"), "flash": ("存储失败", "Flash write failed"),
-    "main": ("菜单", "Menu"),
-}
-# preset names on the screen (the id itself for visitors)
-PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
-             "corporate_simple": "公司", "capped_classes": "限额", "kiosk": "商场"}
-
-
-def label(key, lang):
-    return _LABELS[key][0 if lang == "zh" else 1]
 
 
 class Buttons:
@@ -192,7 +171,7 @@ class Settings:
                 raise ValueError("mode must be family or kiosk")
             self.mode = v
         elif k == "profile" or k == "kiosk_profile":
-            if v not in profiles.PRESETS:
+            if v not in profiles.preset_names():
                 raise ValueError("unknown profile %r" % v)
             setattr(self, k, v)
         elif k == "seats":
@@ -247,7 +226,7 @@ def presets_for(mode):
     """Preset names whose profile plays `mode` ("family" = a table, or "kiosk")."""
     want = "kiosk" if mode == "kiosk" else "table"
     out = []
-    for name in sorted(profiles.PRESETS):
+    for name in sorted(profiles.preset_names()):
         if profiles.Profile(name).options["mode"] == want:
             out.append(name)
     return out
@@ -283,11 +262,6 @@ class Console:
         self._frame_t = t_ms
         self._notices = []  # [(kind, detail)] still to show
         self._reshow = None  # the last roll before a power cut, shown again after the notices
-        self._menu = None  # the menu stack's current list: (id, items, cursor, title)
-        self._stack = []
-        self._edit = None  # what the digit entry or choice edits
-        self._pin_bad = 0
-        self._pin_lock = 0
         self._play_ms = 0  # for the profile's time limit (counts while awake)
         self._roll_buf = bytearray(6)
         self._buttons = Buttons()
@@ -403,31 +377,9 @@ class Console:
         self._say("resumed game %d at event %d" % (self.j.game_id, self.j.count))
         self._make_detector()
         if woke_by in ("power", "watchdog", "reset") and self.j.count:
-            self._reshow = self._last_outcome()
-
-    def _last_outcome(self):
-        """The journal's last event replayed again, so that a roll seen before a
-        power cut is shown again as it stands (or None when it was not a roll)."""
-        j = self.j
-        try:
-            t = journal.new_table(j.config, self._secret())
-            f = open(j.path, "rb")
-            try:
-                f.read(len(j.config.encode()))
-                rec = bytearray(journal.RECORD)
-                out = None
-                for _ in range(j.count):
-                    f.readinto(rec)
-                    kind = rec[0]
-                    out = t.apply(kind, journal.arg_value(kind, rec[1] | (rec[2] << 8) | (rec[3] << 16)))
-            finally:
-                f.close()
-        except (OSError, ValueError) as e:
-            self._say("could not show the last roll again: %s" % e)
-            return None
-        if out is None or out.kind != game.EV_ROLL:
-            return None
-        return out
+            last = self.j.last  # the Outcome of the last event, replayed at recovery
+            if last is not None and last.kind == game.EV_ROLL:
+                self._reshow = last  # the roll seen just before the cut is shown again as it stands
 
     def _make_detector(self):
         opts = self.table.profile.options
@@ -442,7 +394,7 @@ class Console:
         counts = None
         if kiosk and s.stock:
             counts = {}
-            for c in profiles.PRIZES[profiles.Profile(s.kiosk_profile).options["prizes"]]["classes"]:
+            for c in profiles.Profile(s.kiosk_profile).prizes["classes"]:
                 if c[0] in s.stock:
                     counts[c[0]] = s.stock[c[0]]
         try:
@@ -592,17 +544,13 @@ class Console:
             if b == B_OK or b == B_MENU:
                 self._notice_done()
             return
-        if v == V_MENU:
-            self._menu_key(b)
-            return
-        if v == V_DIGITS:
-            self._digits_key(b)
-            return
-        if v == V_CONFIRM or v == V_SECRET:
-            self._confirm_key(b)
+        if v == V_MENU or v == V_DIGITS or v == V_CONFIRM or v == V_SECRET:
+            from bobing import menu
+            menu.key(self, b)
             return
         if b == B_MENU:
-            self._open_menu()
+            from bobing import menu
+            menu.open_menu(self)
             return
         t = self.table
         waiting = t is not None and t.kiosk and not t.shakes_left and not t.ended
@@ -611,7 +559,8 @@ class Console:
         elif v == V_CLAIM and b == B_OK:
             self._after_result()
         elif v == V_OVER and b == B_OK:
-            self._confirm("confirm_new", "new")
+            from bobing import menu
+            menu.confirm(self, "confirm_new", "new")
         elif v == V_POOL and waiting:
             if b == B_OK:
                 out = self._play(game.EV_CUSTOMER, None)
@@ -655,6 +604,11 @@ class Console:
         self._last_tick = t_ms
 
     _last_tick = 0
+    # menu state (bobing/menu.py sets it; defaults on the class cost no heap per instance)
+    _menu = None  # the current list: [id, items, cursor]
+    _edit = None  # what the digit entry or confirmation edits
+    _pin_bad = 0
+    _pin_lock = 0
 
     def _time_limit(self, t_ms):
         """The profile's time limit counts play while the bowl is awake (a game
@@ -694,253 +648,3 @@ class Console:
     def _notice_done(self):
         self._next_notice_or(self._home())
 
-    # ------------------------------------------------------------ menus
-    def _main_items(self):
-        if self.settings.mode == "kiosk":
-            return ("new", "profile", "stock", "bowl_id", "secret", "pin", "mode", "lang", "back")
-        return ("new", "seats", "profile", "mode", "lang", "admin", "back")
-
-    def _open_menu(self):
-        if self.settings.mode == "kiosk":
-            self._ask_pin("menu")
-        else:
-            self._list("main", self._main_items(), 0)
-
-    def _list(self, mid, items, cursor):
-        self._menu = [mid, items, cursor]
-        self._show(V_MENU, self._menu)
-
-    def title_of(self, mid):
-        """The title of list `mid` in the current language."""
-        return label(mid if mid in _LABELS else "main", self.lang)
-
-    def item_text(self, item):
-        """A list item as shown: a label, a preset or prize class name, or a number."""
-        if item in _LABELS:
-            return label(item, self.lang)
-        if self.lang == "zh" and item in PRESET_ZH:
-            return PRESET_ZH[item]
-        for c in self._stock_classes():
-            if c[0] == item:
-                return c[1] if self.lang == "zh" else item
-        return item
-
-    def value_of(self, item):
-        """The current value shown beside a menu item (text), or ''."""
-        s = self.settings
-        if self._menu is not None and self._menu[0] == "stock" and item != "back":
-            return "%d" % self._stock_of(item)
-        if item == "seats":
-            return "%d" % s.seats
-        if item == "profile":
-            return self.item_text(s.active_profile())
-        if item == "mode":
-            return label(s.mode, self.lang)
-        if item == "lang":
-            return label(s.lang, self.lang)
-        if item == "bowl_id":
-            return s.bowl_id
-        return ""
-
-    def _menu_key(self, b):
-        m = self._menu
-        mid, items, cur = m[0], m[1], m[2]
-        if b == B_NEXT:
-            m[2] = (cur + 1) % len(items)
-            self.changed += 1
-            return
-        if b == B_MENU:
-            self._close_menu(mid)
-            return
-        item = items[cur]
-        s = self.settings
-        if mid == "main":
-            if item == "back":
-                self._show(self._home())
-            elif item == "new":
-                self._confirm("confirm_new", "new")
-            elif item == "seats":
-                self._list("seats", tuple(["%d" % n for n in range(2, game.MAX_SEATS + 1)]), s.seats - 2)
-            elif item == "profile":
-                names = presets_for(s.mode)
-                cur = names.index(s.active_profile()) if s.active_profile() in names else 0
-                self._list("profile", tuple(names), cur)
-            elif item == "mode":
-                self._list("mode", MODES, MODES.index(s.mode))
-            elif item == "lang":
-                self._list("lang", LANGS, LANGS.index(s.lang))
-            elif item == "admin":
-                self._ask_pin("admin")
-            elif item == "stock":
-                self._list("stock", self._stock_items(), 0)
-            elif item == "bowl_id":
-                self._digits("bowl_id", s.bowl_id, "bowl_id")
-            elif item == "secret":
-                self._show(V_SECRET, s.secret)
-            elif item == "pin":
-                self._digits("pin", "0000", "pin")
-        elif mid == "admin":
-            if item == "back":
-                self._list("main", self._main_items(), 0)
-            elif item == "stock":
-                self._list("stock", self._stock_items(), 0)
-            elif item == "bowl_id":
-                self._digits("bowl_id", s.bowl_id, "bowl_id")
-            elif item == "secret":
-                self._show(V_SECRET, s.secret)
-            elif item == "pin":
-                self._digits("pin", "0000", "pin")
-        elif mid == "stock":
-            if item == "back":
-                self._close_menu(mid)
-            else:
-                self._digits("stock", "%03d" % min(self._stock_of(item), 999), "stock:" + item)
-        else:  # a choice list: seats, profile, mode, lang
-            if mid == "seats":
-                s.seats = cur + 2
-            elif mid == "profile":
-                if s.mode == "kiosk":
-                    s.kiosk_profile = item
-                    s.stock = {}  # another preset, other classes
-                else:
-                    s.profile = item
-            elif mid == "mode":
-                s.mode = item
-            elif mid == "lang":
-                s.lang = item
-                self.lang = item
-            self._save_settings()
-            self._say("setting %s = %s (a new game uses it)" % (mid, item))
-            self._list("main", self._main_items(), 0)
-
-    def _close_menu(self, mid):
-        """MENU (back) from list `mid`."""
-        if mid == "main":
-            self._show(self._home())
-        elif mid == "stock":
-            self._back_to_admin()
-        else:
-            self._list("main", self._main_items(), 0)
-
-    def _back_to_admin(self):
-        """Where the admin items live: their own list (family), the main one (kiosk)."""
-        if self.settings.mode == "kiosk":
-            self._list("main", self._main_items(), 0)
-        else:
-            self._list("admin", _ADMIN, 0)
-
-    def _stock_classes(self):
-        p = profiles.Profile(self.settings.kiosk_profile)
-        return profiles.PRIZES[p.options["prizes"]]["classes"]
-
-    def _stock_of(self, cls):
-        if cls in self.settings.stock:
-            return self.settings.stock[cls]
-        for c in self._stock_classes():
-            if c[0] == cls:
-                return c[2]
-        return 0
-
-    def _stock_items(self):
-        items = [c[0] for c in self._stock_classes()]
-        items.append("back")
-        return tuple(items)
-
-    def _ask_pin(self, then):
-        if self._pin_lock and time_diff(self._t, self._pin_lock) < PIN_LOCK_MS:
-            self._notices.append((N_LOCKED, ""))
-            self._next_notice_or(self._home())
-            return
-        self._digits("enter_pin", "0" * len(self.settings.pin), "check_pin:" + then)
-
-    def _digits(self, title, start, target):
-        self._edit = target
-        self._show(V_DIGITS, [title, bytearray(start.encode()), 0])
-
-    def _digits_key(self, b):
-        a = self.arg
-        digits = a[1]
-        if b == B_MENU:  # cancel
-            target = self._edit
-            self._edit = None
-            if target.startswith("check_pin:"):
-                self._show(self._home())
-            elif target.startswith("stock:"):
-                self._list("stock", self._stock_items(), 0)
-            else:
-                self._back_to_admin()
-            return
-        if b == B_NEXT:
-            d = digits[a[2]] - 48
-            digits[a[2]] = 48 + (d + 1) % 10
-            self.changed += 1
-            return
-        a[2] += 1
-        self.changed += 1
-        if a[2] < len(digits):
-            return
-        self._digits_done(bytes(digits).decode())
-
-    def _digits_done(self, value):
-        target = self._edit
-        self._edit = None
-        s = self.settings
-        if target.startswith("check_pin:"):
-            then = target[10:]
-            if value == s.pin:
-                self._pin_bad = 0
-                if then == "admin":
-                    self._list("admin", _ADMIN, 0)
-                else:
-                    self._list("main", self._main_items(), 0)
-            else:
-                self._pin_bad += 1
-                self._say("wrong PIN (%d)" % self._pin_bad)
-                if self._pin_bad >= PIN_TRIES:
-                    self._pin_bad = 0
-                    self._pin_lock = self._t or 1
-                    self._notices.append((N_LOCKED, ""))
-                else:
-                    self._notices.append((N_PIN, ""))
-                self._next_notice_or(self._home())
-            return
-        if target == "pin":
-            s.pin = value
-        elif target == "bowl_id":
-            s.bowl_id = value
-        elif target.startswith("stock:"):
-            s.stock[target[6:]] = int(value)
-        self._save_settings()
-        self._say("setting %s changed (a new game uses it)" % target)
-        if target.startswith("stock:"):
-            self._list("stock", self._stock_items(), 0)
-        else:
-            self._back_to_admin()
-
-    def _confirm(self, title, action):
-        self._edit = action
-        self._show(V_CONFIRM, title)
-
-    def _confirm_key(self, b):
-        if self.view == V_SECRET:
-            if b == B_OK:
-                self._confirm("new_secret", "secret")
-            else:
-                self._back_to_admin()
-            return
-        action = self._edit
-        self._edit = None
-        if b != B_OK:
-            if action == "secret":
-                self._back_to_admin()
-            else:
-                self._show(self._home())
-            return
-        if action == "new":
-            self._new_game()
-            self._show(self._home())
-        elif action == "secret":
-            self.settings.secret = binascii.hexlify(self.urandom(16)).decode()
-            self._save_settings()
-            self._say("new claim secret made")
-            self._show(V_SECRET, self.settings.secret)

@@ -17,10 +17,11 @@
 # Kiosk mode (option mode=kiosk): one customer at a time (EV_CUSTOMER starts
 # his kiosk_shakes shakes), every class paid at once from stock, each prize
 # with a claim code (bobing/claim.py); the game ends when the stock runs out.
-# Final: the 状元王中王 between table champions (RULES.md §7).
+# Final: the 状元王中王 between table champions (RULES.md §7), in bobing/final.py
+# (game.Final still finds it).
 from micropython import const
 
-from bobing import claim, profiles, rules
+from bobing import profiles, rules
 
 EV_START_SEAT = const(1)  # arg: first seat 1..N
 EV_START_TOTAL = const(2)  # arg: seat 1's two-dice total 2..12 (RULES.md §5)
@@ -485,6 +486,7 @@ class Table:
         if self.kiosk:
             self.award_no += 1
             if self._secret is not None:
+                from bobing import claim  # kiosk codes: a table game never loads it
                 out.claims.append(claim.code(self._secret, self.bowl_id, self.award_no, c))
 
     # ---- the 状元 standing --------------------------------------------------------
@@ -566,88 +568,9 @@ class Table:
                 self._finish(out, self._pending)
 
 
-class Final:
-    """状元王中王 (RULES.md §7): table champions 1..n, in the drawn order, each
-    roll once a round; the best 状元 of a round wins. A round with no 状元 is
-    rolled again by everyone; an exact tie for the best is rolled again by the
-    tied champions only. A spill voids the roll and the same champion rolls
-    again. Events: EV_ROLL (dice) and EV_SPILL."""
-
-    def __init__(self, profile=None, players=2):
-        if profile is None or isinstance(profile, str):
-            profile = profiles.Profile(profile or profiles.DEFAULT_PRESET)
-        if not _whole(players) or not 2 <= players <= 64:
-            raise ValueError("players=%r: a final has 2..64 champions" % (players,))
-        self.profile = profile
-        self.rules = rules.Rules(profile)
-        self.players = players
-        self.contenders = list(range(1, players + 1))  # who rolls this round, in order
-        self._i = 0
-        self.turn = 1
-        self.round = 1
-        self.events = 0
-        self.ended = False
-        self.reason = None
-        self.winner = 0
-        self.winner_dice = None
-        self.winner_rank = 0
-        self._best = 0  # best 状元 key this round
-        self._tied = []  # champions with that key
-        self._dice = [None] * (players + 1)  # this round's 状元 rolls
-
-    def apply(self, kind, arg=None):
-        if self.ended:
-            raise ValueError("the final is over: champion %d won" % self.winner)
-        if kind == EV_ROLL:
-            rules.check_dice(arg)
-            out = self._roll(tuple(arg))
-        elif kind == EV_SPILL:
-            out = Outcome(EV_SPILL, self.turn)  # void: the same champion rolls again
-            out.round = self.round
-        else:
-            raise ValueError("a final takes rolls and spills only, not event kind %r" % (kind,))
-        self.events += 1
-        return out
-
-    def roll(self, dice):
-        return self.apply(EV_ROLL, dice)
-
-    def _roll(self, dice):
-        seat = self.turn
-        v = self.rules.evaluate(dice)
-        out = Outcome(EV_ROLL, seat)
-        out.dice = dice
-        out.rank = rules.rank_of(v)
-        out.round = self.round
-        out.holder_before = self._tied[0] if len(self._tied) == 1 else 0
-        if rules.is_zhuangyuan(out.rank):
-            k = rules.key_of(v)
-            if k > self._best:
-                self._best = k
-                self._tied = [seat]
-            elif k == self._best:
-                self._tied.append(seat)
-            self._dice[seat] = dice
-        self._i += 1
-        if self._i >= len(self.contenders):
-            if len(self._tied) == 1:
-                w = self._tied[0]
-                self.winner = w
-                self.winner_dice = self._dice[w]
-                self.winner_rank = rules.rank_of(self.rules.evaluate(self.winner_dice))
-                self.ended = True
-                self.reason = "champion"
-                self.turn = 0
-                out.ended = True
-                out.reason = "champion"
-            else:
-                if self._tied:
-                    self.contenders = self._tied  # exact tie: the tied roll again
-                self._tied = []
-                self._best = 0
-                self.round += 1
-                self._i = 0
-        if not self.ended:
-            self.turn = self.contenders[self._i]
-        out.holder_after = self.winner
-        return out
+def __getattr__(name):
+    # game.Final, the 状元王中王, lives in bobing/final.py: loaded when first asked for
+    if name == "Final":
+        from bobing.final import Final
+        return Final
+    raise AttributeError(name)

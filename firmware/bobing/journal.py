@@ -84,7 +84,8 @@ SUFFIX = ".bbj"
 BAD = ".bad"
 TMP = ".tmp"
 
-# Problem codes: a screen shows SCREEN_TEXT[code], the log gets Problem.text.
+# Problem codes: a screen shows journal_fix.SCREEN_TEXT[code] (Problem.screen), the log
+# gets Problem.text.
 TRUNCATED = "truncated"
 BAD_CHECKSUM = "bad_checksum"
 NEWER_VERSION = "newer_version"
@@ -92,15 +93,6 @@ OTHER_GAME = "other_game"
 BAD_CONFIG = "bad_config"
 BAD_EVENT = "bad_event"
 UNREADABLE = "unreadable"
-SCREEN_TEXT = {
-    TRUNCATED: ("记录不完整", "record cut short"),
-    BAD_CHECKSUM: ("记录已损坏", "record damaged"),
-    NEWER_VERSION: ("新版记录", "newer firmware's game"),
-    OTHER_GAME: ("非本局记录", "another game's file"),
-    BAD_CONFIG: ("设置无效", "game settings invalid"),
-    BAD_EVENT: ("记录无效", "invalid event"),
-    UNREADABLE: ("无法读取", "flash unreadable"),
-}
 
 # How each event kind's argument is stored (format 1).
 _DICE_KINDS = (game.EV_ROLL,)
@@ -292,6 +284,7 @@ class Problem:
 
     def screen(self, lang=0):
         """Short text for the display: lang 0 = Chinese, 1 = English."""
+        from bobing.journal_fix import SCREEN_TEXT
         return SCREEN_TEXT[self.code][lang]
 
     def __repr__(self):
@@ -636,57 +629,6 @@ class Recovery:
         return [p.text for p in self.problems]
 
 
-def _free_bad_name(root, gid):
-    names = _listdir(root)
-    name = _name(gid, BAD)
-    k = 1
-    while name in names:
-        k += 1
-        name = "g%08d-%d%s" % (gid, k, BAD)
-    return name
-
-
-def _copy(src, dst, start, stop):
-    """Bytes start..stop of file src into a new file dst (durably)."""
-    buf = bytearray(RECORD * _CHUNK)
-    mv = memoryview(buf)
-    fi = open(src, "rb")
-    try:
-        fo = open(dst, "wb")
-        try:
-            fi.seek(start)
-            left = stop - start
-            while left > 0:
-                k = _fill(fi, mv[:min(left, len(buf))])
-                if not k:
-                    break
-                fo.write(mv[:k])
-                left -= k
-            _fsync(fo)
-        finally:
-            fo.close()
-    finally:
-        fi.close()
-
-
-def _set_aside(root, s):
-    """Move what follows the good prefix of s to a .bad file; keep the prefix."""
-    p = s.problem
-    path = _join(root, _name(p.game_id, SUFFIX))
-    bad = _free_bad_name(root, p.game_id)
-    if s.config is None:  # nothing readable: the whole file goes
-        os.rename(path, _join(root, bad))
-        p.text += "; the whole file was moved to %s; start a new game" % bad
-    else:
-        _copy(path, _join(root, bad), s.end, s.size)
-        tmp = _join(root, _name(p.game_id, TMP))
-        _copy(path, tmp, 0, s.end)
-        os.rename(tmp, path)
-        p.text += "; kept the %d records before it, moved %d bytes after them to %s" % (
-            s.count, s.size - s.end, bad)
-    p.moved_to = bad
-
-
 def recover(root, secret=None):
     """Boot: find the current game, verify and replay it -> Recovery. Never raises:
     whatever goes wrong becomes a Problem, and a new game can always start."""
@@ -703,7 +645,8 @@ def recover(root, secret=None):
         s = scan(_join(root, _name(gid, SUFFIX)), gid, secret)
         if s.problem is not None:
             r.problems.append(s.problem)
-            _set_aside(root, s)
+            from bobing import journal_fix  # only a damaged journal needs it
+            journal_fix.set_aside(root, s)
         if s.config is not None:
             r.journal = Journal(root, s.config, s.table, s.count, s.last)
     except Exception as e:  # the boot path must go on: report, never crash

@@ -26,7 +26,7 @@ import os
 
 from micropython import const
 
-from bobing import console, leds, panels
+from bobing import console, leds, screen
 
 SAMPLE_MS = const(10)  # 100 samples a second (bowl.mpu6050's default rate)
 UI_MS = const(20)
@@ -44,7 +44,7 @@ class App:
                                    hw_errors=hw.errors, woke_by=hw.woke_by)
         self.screen = None
         if hw.display is not None:
-            self.screen = panels.Panels(hw.display, self.con.lang)
+            self.screen = screen.Screen(hw.display, self.con.lang)
         self.ring = None
         if hw.pixels is not None:
             self.ring = leds.Ring(hw.pixels.n, LED_BRIGHTNESS)
@@ -109,30 +109,15 @@ class App:
             if c.page == 0:
                 c.set_pages(s.result_pages(tb, c.out))
             s.result(tb, c.out, c.page)
-        elif v == console.V_CLAIM:
-            cls, code, n = c.arg
-            s.claim(tb, code, cls)
-            s.award_no(tb, cls, n)
         elif v == console.V_POOL:
             s.pool(tb, c.page % s.pool_pages(tb))
         elif v == console.V_OVER:
             s.game_over(tb, c.frame)
-        elif v == console.V_NOTICE:
-            kind, detail = c.arg
-            if kind in (console.N_SENSOR, console.N_RNG, console.N_JOURNAL):
-                s.error(kind, detail)
-            else:
-                s.notice(c)
-        elif v == console.V_MENU:
-            s.menu(c)
-        elif v == console.V_DIGITS:
-            s.digits(c)
-        elif v == console.V_CONFIRM:
-            s.confirm(c)
-        elif v == console.V_SECRET:
-            s.secret(c)
-        elif v == console.V_SLEEP:
-            s.sleep()
+        elif v == console.V_NOTICE and c.arg[0] in (console.N_SENSOR, console.N_RNG, console.N_JOURNAL):
+            s.error(c.arg[0], c.arg[1])
+        else:  # the console's own screens (menus, claim codes, other notices, sleep)
+            from bobing import panels
+            panels.draw(s, c)
 
     def drive_leds(self, t):
         ring = self.ring

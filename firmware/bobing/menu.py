@@ -1,0 +1,315 @@
+# The console's menus (bobing/console.py): the main list, choices (seats,
+# rules, mode, language), number entry (PIN, stock, bowl id), confirmations,
+# and the kiosk's PIN-protected admin items. Imported when MENU is first
+# pressed (or a finished game asks whether to start a new one), so a game that
+# never opens a menu never loads this code. The functions are the Console's
+# own, taking it as `c`; the list, digits and confirm views' arguments are as
+# console.py documents them.
+import binascii
+import time
+
+from bobing import game, profiles
+from bobing.console import (B_MENU, B_NEXT, B_OK, LANGS, MODES, N_LOCKED, N_PIN, PIN_LOCK_MS, PIN_TRIES,
+                            V_CONFIRM, V_DIGITS, V_MENU, V_SECRET, presets_for)
+
+_ADMIN = ("stock", "bowl_id", "secret", "pin", "back")
+
+# menu items: id -> (zh, en)
+_LABELS = {
+    "new": ("新游戏", "New game"), "seats": ("人数", "Seats"), "profile": ("规则", "Rules"),
+    "mode": ("模式", "Mode"), "lang": ("语言", "Language"), "admin": ("管理", "Admin"),
+    "back": ("返回", "Back"), "stock": ("奖品库存", "Prize stock"), "bowl_id": ("碗号", "Bowl id"),
+    "secret": ("领奖密钥", "Claim secret"), "pin": ("改密码", "Change PIN"), "family": ("家庭", "Family"),
+    "kiosk": ("商场", "Kiosk"), "zh": ("中文", "Chinese"), "en": ("英文", "English"),
+    "enter_pin": ("输入密码", "Enter PIN"), "confirm_new": ("开新局?", "Start a new game?"),
+    "new_secret": ("换新密钥?", "New secret?"), "wrong_pin": ("密码错误", "Wrong PIN"),
+    "locked": ("请稍候", "Locked, wait"), "flash": ("存储失败", "Flash write failed"),
+    "main": ("菜单", "Menu"),
+}
+# preset names on the screen (the id itself for visitors)
+PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
+             "corporate_simple": "公司", "capped_classes": "限额", "kiosk": "商场"}
+
+
+def label(item, lang):
+    return _LABELS[item][0 if lang == "zh" else 1]
+
+
+def key(c, b):
+    """A press of button b while a menu view (list, digits, confirm, secret) is on show."""
+    v = c.view
+    if v == V_MENU:
+        _menu_key(c, b)
+    elif v == V_DIGITS:
+        _digits_key(c, b)
+    else:
+        _confirm_key(c, b)
+
+
+def _main_items(c):
+    if c.settings.mode == "kiosk":
+        return ("new", "profile", "stock", "bowl_id", "secret", "pin", "mode", "lang", "back")
+    return ("new", "seats", "profile", "mode", "lang", "admin", "back")
+
+
+def open_menu(c):
+    """MENU pressed while playing: the main list (kiosk: after the PIN)."""
+    if c.settings.mode == "kiosk":
+        _ask_pin(c, "menu")
+    else:
+        _list(c, "main", _main_items(c), 0)
+
+
+def _list(c, mid, items, cursor):
+    c._menu = [mid, items, cursor]
+    c._show(V_MENU, c._menu)
+
+
+def title_of(c, mid):
+    """The title of list `mid` in the current language."""
+    return label(mid if mid in _LABELS else "main", c.lang)
+
+
+def item_text(c, item):
+    """A list item as shown: a label, a preset or prize class name, or a number."""
+    if item in _LABELS:
+        return label(item, c.lang)
+    if c.lang == "zh" and item in PRESET_ZH:
+        return PRESET_ZH[item]
+    for k in _stock_classes(c):
+        if k[0] == item:
+            return k[1] if c.lang == "zh" else item
+    return item
+
+
+def value_of(c, item):
+    """The current value shown beside a menu item (text), or ''."""
+    s = c.settings
+    if c._menu is not None and c._menu[0] == "stock" and item != "back":
+        return "%d" % _stock_of(c, item)
+    if item == "seats":
+        return "%d" % s.seats
+    if item == "profile":
+        return item_text(c, s.active_profile())
+    if item == "mode":
+        return label(s.mode, c.lang)
+    if item == "lang":
+        return label(s.lang, c.lang)
+    if item == "bowl_id":
+        return s.bowl_id
+    return ""
+
+
+def _menu_key(c, b):
+    m = c._menu
+    mid, items, cur = m[0], m[1], m[2]
+    if b == B_NEXT:
+        m[2] = (cur + 1) % len(items)
+        c.changed += 1
+        return
+    if b == B_MENU:
+        _close_menu(c, mid)
+        return
+    item = items[cur]
+    s = c.settings
+    if mid == "main":
+        if item == "back":
+            c._show(c._home())
+        elif item == "new":
+            confirm(c, "confirm_new", "new")
+        elif item == "seats":
+            _list(c, "seats", tuple(["%d" % n for n in range(2, game.MAX_SEATS + 1)]), s.seats - 2)
+        elif item == "profile":
+            names = presets_for(s.mode)
+            cur = names.index(s.active_profile()) if s.active_profile() in names else 0
+            _list(c, "profile", tuple(names), cur)
+        elif item == "mode":
+            _list(c, "mode", MODES, MODES.index(s.mode))
+        elif item == "lang":
+            _list(c, "lang", LANGS, LANGS.index(s.lang))
+        elif item == "admin":
+            _ask_pin(c, "admin")
+        elif item == "stock":
+            _list(c, "stock", _stock_items(c), 0)
+        elif item == "bowl_id":
+            _digits(c, "bowl_id", s.bowl_id, "bowl_id")
+        elif item == "secret":
+            c._show(V_SECRET, s.secret)
+        elif item == "pin":
+            _digits(c, "pin", "0000", "pin")
+    elif mid == "admin":
+        if item == "back":
+            _list(c, "main", _main_items(c), 0)
+        elif item == "stock":
+            _list(c, "stock", _stock_items(c), 0)
+        elif item == "bowl_id":
+            _digits(c, "bowl_id", s.bowl_id, "bowl_id")
+        elif item == "secret":
+            c._show(V_SECRET, s.secret)
+        elif item == "pin":
+            _digits(c, "pin", "0000", "pin")
+    elif mid == "stock":
+        if item == "back":
+            _close_menu(c, mid)
+        else:
+            _digits(c, "stock", "%03d" % min(_stock_of(c, item), 999), "stock:" + item)
+    else:  # a choice list: seats, profile, mode, lang
+        if mid == "seats":
+            s.seats = cur + 2
+        elif mid == "profile":
+            if s.mode == "kiosk":
+                s.kiosk_profile = item
+                s.stock = {}  # another preset, other classes
+            else:
+                s.profile = item
+        elif mid == "mode":
+            s.mode = item
+        elif mid == "lang":
+            s.lang = item
+            c.lang = item
+        c._save_settings()
+        c._say("setting %s = %s (a new game uses it)" % (mid, item))
+        _list(c, "main", _main_items(c), 0)
+
+
+def _close_menu(c, mid):
+    """MENU (back) from list `mid`."""
+    if mid == "main":
+        c._show(c._home())
+    elif mid == "stock":
+        _back_to_admin(c)
+    else:
+        _list(c, "main", _main_items(c), 0)
+
+
+def _back_to_admin(c):
+    """Where the admin items live: their own list (family), the main one (kiosk)."""
+    if c.settings.mode == "kiosk":
+        _list(c, "main", _main_items(c), 0)
+    else:
+        _list(c, "admin", _ADMIN, 0)
+
+
+def _stock_classes(c):
+    return profiles.Profile(c.settings.kiosk_profile).prizes["classes"]
+
+
+def _stock_of(c, cls):
+    if cls in c.settings.stock:
+        return c.settings.stock[cls]
+    for k in _stock_classes(c):
+        if k[0] == cls:
+            return k[2]
+    return 0
+
+
+def _stock_items(c):
+    items = [k[0] for k in _stock_classes(c)]
+    items.append("back")
+    return tuple(items)
+
+
+def _ask_pin(c, then):
+    if c._pin_lock and time.ticks_diff(c._t, c._pin_lock) < PIN_LOCK_MS:
+        c._notices.append((N_LOCKED, ""))
+        c._next_notice_or(c._home())
+        return
+    _digits(c, "enter_pin", "0" * len(c.settings.pin), "check_pin:" + then)
+
+
+def _digits(c, title, start, target):
+    c._edit = target
+    c._show(V_DIGITS, [title, bytearray(start.encode()), 0])
+
+
+def _digits_key(c, b):
+    a = c.arg
+    digits = a[1]
+    if b == B_MENU:  # cancel
+        target = c._edit
+        c._edit = None
+        if target.startswith("check_pin:"):
+            c._show(c._home())
+        elif target.startswith("stock:"):
+            _list(c, "stock", _stock_items(c), 0)
+        else:
+            _back_to_admin(c)
+        return
+    if b == B_NEXT:
+        d = digits[a[2]] - 48
+        digits[a[2]] = 48 + (d + 1) % 10
+        c.changed += 1
+        return
+    a[2] += 1
+    c.changed += 1
+    if a[2] < len(digits):
+        return
+    _digits_done(c, bytes(digits).decode())
+
+
+def _digits_done(c, value):
+    target = c._edit
+    c._edit = None
+    s = c.settings
+    if target.startswith("check_pin:"):
+        then = target[10:]
+        if value == s.pin:
+            c._pin_bad = 0
+            if then == "admin":
+                _list(c, "admin", _ADMIN, 0)
+            else:
+                _list(c, "main", _main_items(c), 0)
+        else:
+            c._pin_bad += 1
+            c._say("wrong PIN (%d)" % c._pin_bad)
+            if c._pin_bad >= PIN_TRIES:
+                c._pin_bad = 0
+                c._pin_lock = c._t or 1
+                c._notices.append((N_LOCKED, ""))
+            else:
+                c._notices.append((N_PIN, ""))
+            c._next_notice_or(c._home())
+        return
+    if target == "pin":
+        s.pin = value
+    elif target == "bowl_id":
+        s.bowl_id = value
+    elif target.startswith("stock:"):
+        s.stock[target[6:]] = int(value)
+    c._save_settings()
+    c._say("setting %s changed (a new game uses it)" % target)
+    if target.startswith("stock:"):
+        _list(c, "stock", _stock_items(c), 0)
+    else:
+        _back_to_admin(c)
+
+
+def confirm(c, title, action):
+    """Ask for OK to confirm `title`; on OK, do `action` ("new" game or new "secret")."""
+    c._edit = action
+    c._show(V_CONFIRM, title)
+
+
+def _confirm_key(c, b):
+    if c.view == V_SECRET:
+        if b == B_OK:
+            confirm(c, "new_secret", "secret")
+        else:
+            _back_to_admin(c)
+        return
+    action = c._edit
+    c._edit = None
+    if b != B_OK:
+        if action == "secret":
+            _back_to_admin(c)
+        else:
+            c._show(c._home())
+        return
+    if action == "new":
+        c._new_game()
+        c._show(c._home())
+    elif action == "secret":
+        c.settings.secret = binascii.hexlify(c.urandom(16)).decode()
+        c._save_settings()
+        c._say("new claim secret made")
+        c._show(V_SECRET, c.settings.secret)
