@@ -20,18 +20,21 @@
 # on; the watchdog reboots the bowl when the app stops feeding it; deep sleep
 # refuses to sleep when the MPU6050 is not armed to wake it; waking is a
 # reset, so the app starts again from the journal.
+import gc
 import sys
 import time
 
 import framebuf
 
-from bowl import app as bowl_app
-from bowl.hw import Hardware, attach_i2c
-
+# the fake first: on the unix port it is compiled from source here, and its
+# compiler needs heap that is still free before the firmware's .mpy are loaded
 if sys.implementation.name == "micropython":
     import fake_mpu6050  # host_sim/ itself is on sys.path on the unix port
 else:
     from host_sim import fake_mpu6050
+
+from bowl import app as bowl_app
+from bowl.hw import Hardware, attach_i2c
 
 ADDR_OLED = 0x3C  # as firmware/board.py
 ADDR_MPU = 0x68
@@ -388,10 +391,12 @@ class Sim:
     # --- inside
     def _start(self):
         self.boots += 1
+        gc.collect()  # the bowl boots with its whole heap free
         self.app = bowl_app.App(self.board, self.urandom)
 
     def _reboot(self, why):
         self.resets.append(why)
+        self.app = None  # a reset wipes the RAM: nothing of the old app lives on
         self._releases = []
         for p in self.board.pins:
             p.value(1)

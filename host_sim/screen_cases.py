@@ -10,7 +10,7 @@ screen shows what the engine says, not what a fake says). CASES is a list of
 (name, lang, method, args); draw(screen, method, args) draws one frame. The
 states are built once, here, so drawing them allocates nothing.
 """
-from bobing import game, profiles
+from bobing import game, panels, profiles
 from bobing import screen as scr
 
 
@@ -137,9 +137,9 @@ def _cases():
         ("game_over_grab", "game_over", (grab, 0)),
         ("game_over_no_zhuangyuan", "game_over", (_time_up(), 0)),
         ("claim", "claim", (kiosk, kiosk_out.claims[0], kiosk_out.won[0][0])),
-        ("error_sensor", "error", (scr.ERR_SENSOR, "MPU6050 0x68 ?")),
-        ("error_rng", "error", (scr.ERR_RNG, "repetition count")),
-        ("error_journal", "error", (scr.ERR_JOURNAL, "kept 41, g7.bad")),
+        ("error_sensor", "error", (panels.ERR_SENSOR, "MPU6050 0x68 ?")),
+        ("error_rng", "error", (panels.ERR_RNG, "repetition count")),
+        ("error_journal", "error", (panels.ERR_JOURNAL, "kept 41, g7.bad")),
     ]
 
 
@@ -155,10 +155,10 @@ def draw(s, method, a):
         s.pool(a[0], a[1])
     elif method == "game_over":
         s.game_over(a[0], a[1])
-    elif method == "claim":
-        s.claim(a[0], a[1], a[2])
+    elif method == "claim":  # the console's screens (bobing/panels.py) on the same Screen
+        panels.claim(s, a[0], a[1], a[2])
     elif method == "error":
-        s.error(a[0], a[1])
+        panels.error(s, a[0], a[1])
     else:
         raise ValueError("no screen method %r" % method)
 

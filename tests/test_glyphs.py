@@ -31,11 +31,12 @@ def test_the_scan_sees_strings_not_comments_or_docstrings(tmp_path):
 
 def test_table_is_well_formed():
     n = len(glyphs.CHARS)
-    assert n == len(glyphs.WIDTHS) and len(glyphs.DATA) == 32 * n
+    assert n == len(glyphs.WIDTHS) and sum(len(d) for d in glyphs.DATA) == 32 * n
+    assert all(len(d) == 512 for d in glyphs.DATA[:-1])  # 16 glyphs a chunk
     assert list(glyphs.CHARS) == sorted(set(glyphs.CHARS))  # sorted, no duplicates
     assert all(ord(ch) > 127 for ch in glyphs.CHARS)  # ASCII comes from framebuf's font
     for i in range(n):
-        g = glyphs.DATA[32 * i:32 * i + 32]
+        g = glyphs.DATA[i // 16][32 * (i % 16):32 * (i % 16) + 32]
         assert glyphs.WIDTHS[i] in (8, 16)
         assert any(g), "glyph %r is blank" % glyphs.CHARS[i]
         if glyphs.WIDTHS[i] == 8:  # half-width: the right half stays empty

@@ -19,7 +19,7 @@ if sys.implementation.name == "micropython":
 else:
     from host_sim import screen_cases
 
-from bobing import game
+from bobing import game, panels
 from bobing import screen as scr
 
 _DATA = __file__.replace("\\", "/").rsplit("/", 1)[0] + "/data/screens/"
@@ -125,8 +125,8 @@ def test_dice_faces_are_drawn_as_dice():
 
 def test_bad_arguments_say_what_is_allowed():
     buf, s = _screen()
-    for bad in (lambda: s.set_lang("fr"), lambda: s.error(9, None),
-                lambda: s.claim(game.Table(), "X" * 17, "yixiu")):
+    for bad in (lambda: s.set_lang("fr"), lambda: panels.error(s, 9, None),
+                lambda: panels.claim(s, game.Table(), "X" * 17, "yixiu")):
         try:
             bad()
             ok = False

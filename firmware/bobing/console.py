@@ -62,7 +62,7 @@ V_SLEEP = const(11)
 VIEW_IDS = ("notice", "turn", "shaking", "result", "claim", "pool", "over", "menu", "digits",
             "confirm", "secret", "sleep")
 
-# notices (kinds match screen.ERR_*; the rest are drawn as text panels)
+# notices (the first three are panels.ERR_*, error screens; the rest text panels)
 N_SENSOR = const(1)
 N_RNG = const(2)
 N_JOURNAL = const(3)

@@ -1,6 +1,6 @@
 # The console's own screens (bobing/console.py): menus, choices, number
-# entry, confirmations, the kiosk's claim screens and claim secret, notices
-# that have no screen of their own in screen.py, and the sleep screen. Pure
+# entry, confirmations, the kiosk's claim screens and claim secret, fault
+# notices (error screens) and the other notices, and the sleep screen. Pure
 # drawing on a screen.Screen, with its text machinery (Chinese from
 # glyphs.py, ASCII in framebuf's 8x8 font), so it follows the language setting
 # like every other screen. The app imports this module only when one of these
@@ -12,6 +12,18 @@ from bobing import menu
 
 _W = const(128)
 _ROWS = const(3)  # list rows under the title (16 px each)
+
+# error screens (console.N_SENSOR, N_RNG, N_JOURNAL are these kinds)
+ERR_SENSOR = const(1)  # no accelerometer answers
+ERR_RNG = const(2)  # the random source failed its health test
+ERR_JOURNAL = const(3)  # the journal was recovered; its bad tail was moved aside
+ERRORS = (ERR_SENSOR, ERR_RNG, ERR_JOURNAL)
+
+# labels: the claim screen's two, then three lines for each error kind
+_ZH = ("领奖码|凭码到柜台领奖|传感器故障|请按键掷骰|摇碗不可用|随机数故障|自检未通过|暂停掷骰|"
+       "记录已恢复|损坏部分已另存|游戏继续")
+_EN = ("Claim code|Show at counter|No sensor!|Press the button|to roll.|RNG failure|Health test|"
+       "failed: no rolls|Journal|recovered; bad|tail set aside")
 
 
 def draw(s, c):
@@ -29,13 +41,81 @@ def draw(s, c):
         _secret(s, c)
     elif v == C.V_CLAIM:
         cls, code, n = c.arg
-        s.claim(c.table, code, cls)
+        claim(s, c.table, code, cls)
         award_no(s, c.table, cls, n)
     elif v == C.V_NOTICE:
-        _notice(s, c)
+        if c.arg[0] in ERRORS:
+            error(s, c.arg[0], c.arg[1])
+        else:
+            _notice(s, c)
     elif v == C.V_SLEEP:
         s.fb.fill(0)
         s._ec("z z z", 28)
+
+
+_cut = {}  # language -> its labels as a tuple, cut on first use (drawing then allocates nothing)
+
+
+def _label(s, i):
+    t = _cut.get(s.lang)
+    if t is None:
+        t = _cut[s.lang] = tuple((_ZH if s._zh else _EN).split("|"))
+    return t[i]
+
+
+def claim(s, t, code, cls):
+    """A kiosk award's claim code, big enough to read off at the counter,
+    with the prize class it pays (cls: a class id of t)."""
+    fb = s.fb
+    fb.fill(0)
+    zh = s._zh
+    if zh:
+        s._t(_label(s, 0), 0, 0)
+        s._cls(t, cls, _W - s._cls_w(t, cls), 0)
+    else:
+        s._e(_label(s, 0), 0, 0)
+        s._cls(t, cls, _W - s._cls_w(t, cls), 8)
+    n = len(code)
+    if n > 16:
+        raise ValueError("a claim code is at most 16 characters, got %r" % (code,))
+    if n <= 8:
+        s._big(code, (_W - 16 * n) // 2, 19, 2, 3)
+    else:
+        s._ec(code, 28)
+    fb.hline(0, 45, _W, 1)
+    if zh:
+        s._tc(_label(s, 1), 48)
+    else:
+        s._ec(_label(s, 1), 52)
+
+
+def error(s, kind, detail=None):
+    """A fault the players must know about: ERR_SENSOR (no accelerometer:
+    a button rolls), ERR_RNG (the random source failed its health test:
+    no rolls), ERR_JOURNAL (the journal was recovered and its bad tail
+    moved aside). detail: a short ASCII line for the operator (16
+    characters show), or None."""
+    if kind not in ERRORS:
+        raise ValueError("error screen %r: must be one of ERR_SENSOR, ERR_RNG, ERR_JOURNAL" % (kind,))
+    fb = s.fb
+    fb.fill(0)
+    base = 3 * kind - 1  # its three lines in the labels
+    # a warning sign
+    fb.line(12, 0, 0, 21, 1)
+    fb.line(12, 0, 24, 21, 1)
+    fb.hline(0, 21, 25, 1)
+    fb.fill_rect(11, 7, 3, 8, 1)
+    fb.fill_rect(11, 17, 3, 2, 1)
+    if s._zh:
+        s._t(_label(s, base), 30, 2)
+        s._t(_label(s, base + 1), 0, 21)
+        s._t(_label(s, base + 2), 0, 39)
+    else:
+        s._e(_label(s, base), 30, 8)
+        s._e(_label(s, base + 1), 0, 28)
+        s._e(_label(s, base + 2), 0, 38)
+    if detail:  # one 8x8 line: 16 characters show, the framebuffer clips the rest
+        fb.text(detail, 0, 56, 1)
 
 
 def _title(s, text):

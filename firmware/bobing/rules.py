@@ -30,13 +30,15 @@ CHAJINHUA = const(12)  # 状元插金花: four 4s and two 1s
 
 RANK_IDS = ("none", "yixiu", "erju", "sijin", "sanhong", "duitang", "sihong",
             "wuzi", "wuhong", "heiliubo", "biandijin", "liubohong", "chajinhua")
-RANK_ZH = ("无", "一秀", "二举", "四进", "三红", "对堂", "四红",
-           "五子登科", "五红", "黑六勃", "遍地锦", "六勃红", "状元插金花")
-RANK_PINYIN = ("Wu", "Yi Xiu", "Er Ju", "Si Jin", "San Hong", "Dui Tang", "Si Hong",
-               "Wu Zi", "Wu Hong", "Hei Liu Bo", "Bian Di Jin", "Liu Bo Hong", "Cha Jin Hua")
-RANK_EN = ("Nothing", "One red", "Two reds", "Four of a kind", "Three reds", "Straight",
-           "Four reds", "Five of a kind", "Five reds", "Six of a kind", "Six ones",
-           "Six reds", "Golden flower")
+# Rank names, "|"-separated in code order: RANK_ZH, RANK_PINYIN and RANK_EN
+# are tuples built when asked for (see __getattr__ below; as 39 strings they
+# cost some 3 KB of heap on the unix port, and the screen keeps only the
+# language it shows).
+_RANK_ZH = "无|一秀|二举|四进|三红|对堂|四红|五子登科|五红|黑六勃|遍地锦|六勃红|状元插金花"
+_RANK_PINYIN = ("Wu|Yi Xiu|Er Ju|Si Jin|San Hong|Dui Tang|Si Hong|Wu Zi|Wu Hong|Hei Liu Bo|Bian Di Jin|"
+                "Liu Bo Hong|Cha Jin Hua")
+_RANK_EN = ("Nothing|One red|Two reds|Four of a kind|Three reds|Straight|Four reds|Five of a kind|"
+            "Five reds|Six of a kind|Six ones|Six reds|Golden flower")
 
 ZHUANGYUAN = const(6)  # tier of every rank code >= SIHONG
 TIER_IDS = ("none", "yixiu", "erju", "sijin", "sanhong", "duitang", "zhuangyuan")
@@ -248,3 +250,14 @@ class Rules:
             "bonus": [RANK_IDS[b]] if b else [],
             "order": key_parts(key_of(v)),
         }
+
+
+def __getattr__(name):
+    # RANK_ZH, RANK_PINYIN, RANK_EN: the names of every rank code, as tuples
+    if name == "RANK_ZH":
+        return tuple(_RANK_ZH.split("|"))
+    if name == "RANK_PINYIN":
+        return tuple(_RANK_PINYIN.split("|"))
+    if name == "RANK_EN":
+        return tuple(_RANK_EN.split("|"))
+    raise AttributeError(name)

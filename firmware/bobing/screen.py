@@ -23,18 +23,12 @@ import framebuf
 from micropython import const
 
 from bobing import glyphs, rules
-from bobing.game import EV_ROLL, EV_SPILL, EV_TIMEUP
+from bobing.game import EV_ROLL, EV_SPILL, EV_TIMEUP, REASONS
 
 _W = const(128)
 _H = const(64)
 
 LANGS = ("zh", "en")
-
-# error screens
-ERR_SENSOR = const(1)  # no accelerometer answers
-ERR_RNG = const(2)  # the random source failed its health test
-ERR_JOURNAL = const(3)  # the journal was recovered; its bad tail was moved aside
-ERRORS = (ERR_SENSOR, ERR_RNG, ERR_JOURNAL)
 
 _CHARS = glyphs.CHARS
 _WIDTHS = glyphs.WIDTHS
@@ -69,55 +63,39 @@ _L_GAME_OVER = const(17)
 _L_GRAB = const(18)
 _L_NO_ZY = const(19)
 _L_PRIZES = const(20)
-_L_CLAIM = const(21)
-_L_AT_COUNTER = const(22)
-_L_SPILL = const(23)
-_L_VOID = const(24)
-_L_TIME_UP = const(25)
-_L_START = const(26)
-_L_E_SENSOR = const(27)
-_L_E_SENSOR2 = const(28)
-_L_E_SENSOR3 = const(29)
-_L_E_RNG = const(30)
-_L_E_RNG2 = const(31)
-_L_E_RNG3 = const(32)
-_L_E_JOURNAL = const(33)
-_L_E_JOURNAL2 = const(34)
-_L_E_JOURNAL3 = const(35)
-_L_CUSTOMER = const(36)
-_L_SHAKES_A = const(37)
-_L_SHAKES_B = const(38)
-_L_NEXT_CUSTOMER = const(39)
-_L_THANKS = const(40)
-_L_YOU_WIN = const(41)
-_L_LAST_ROUND = const(42)
+_L_SPILL = const(21)
+_L_VOID = const(22)
+_L_TIME_UP = const(23)
+_L_START = const(24)
+_L_CUSTOMER = const(25)
+_L_SHAKES_A = const(26)
+_L_SHAKES_B = const(27)
+_L_NEXT_CUSTOMER = const(28)
+_L_THANKS = const(29)
+_L_YOU_WIN = const(30)
+_L_LAST_ROUND = const(31)
 
+# The labels of each language as ONE "|"-separated text (as separate strings,
+# both languages' labels took 7 KB of the unix port's heap); set_lang() keeps
+# the language in use as a tuple.
 _ZH = (
-    "号", "第", "轮", "轮到", "剩余奖品", "状元", "新游戏", "人", "摇碗定先手", "摇碗中",
-    "得", "追", "无奖", "状元归", "状元仍归", "停一轮", "下一位", "游戏结束", "关灯抢饼", "无状元",
-    "奖品", "领奖码", "凭码到柜台领奖", "骰子出碗", "本次作废", "时间到", "开始",
-    "传感器故障", "请按键掷骰", "摇碗不可用", "随机数故障", "自检未通过", "暂停掷骰",
-    "记录已恢复", "损坏部分已另存", "游戏继续",
-    "位顾客", "还有", "次", "请下一位顾客", "谢谢参与", "", "本轮后结束",
+    "号|第|轮|轮到|剩余奖品|状元|新游戏|人|摇碗定先手|摇碗中|"
+    "得|追|无奖|状元归|状元仍归|停一轮|下一位|游戏结束|关灯抢饼|无状元|"
+    "奖品|骰子出碗|本次作废|时间到|开始|位顾客|还有|次|请下一位顾客|谢谢参与|"
+    "|本轮后结束"
 )
 _EN = (
-    "Seat", "Round", "", "Turn of", "Prizes left", "Zhuangyuan", "New game", "players",
-    "Shake to start", "shaking...", "takes", "from", "no prize", "Zhuangyuan now",
-    "Zhuangyuan stays", "sits out a turn", "Next:", "Game over", "LIGHTS OFF!",
-    "No Zhuangyuan", "Prizes", "Claim code", "Show at counter", "Dice out of bowl", "roll void",
-    "Time is up", "Start",
-    "No sensor!", "Press the button", "to roll.", "RNG failure", "Health test", "failed: no rolls",
-    "Journal", "recovered; bad", "tail set aside",
-    "Customer", "Shakes left", "", "Next customer!", "Thank you!", "You win", "Last round",
+    "Seat|Round||Turn of|Prizes left|Zhuangyuan|"
+    "New game|players|Shake to start|shaking...|takes|from|"
+    "no prize|Zhuangyuan now|Zhuangyuan stays|sits out a turn|Next:|Game over|"
+    "LIGHTS OFF!|No Zhuangyuan|Prizes|Dice out of bowl|roll void|Time is up|"
+    "Start|Customer|Shakes left||Next customer!|Thank you!|"
+    "You win|Last round"
 )
 
-# why a game ended (game.py's reason ids) -> Chinese, English
-_REASONS = ("prizes_out", "liubohong", "heiliubo_grab", "time_up", "stock_out", "champion")
-_REASON_ZH = ("奖品发完", "六勃红", "关灯抢饼", "时间到", "库存已空", "状元王中王")
-_REASON_EN = ("All prizes won", "Liu Bo Hong", "Lights off, grab", "Time is up", "Out of stock",
-              "Champion final")
-
-_ERR_LABELS = (0, _L_E_SENSOR, _L_E_RNG, _L_E_JOURNAL)
+# why a game ended (game.REASONS, in its order) -> Chinese, English
+_REASON_ZH = "奖品发完|六勃红|关灯抢饼|时间到|库存已空|状元王中王"
+_REASON_EN = "All prizes won|Liu Bo Hong|Lights off, grab|Time is up|Out of stock|Champion final"
 
 
 def _glyph_index(ch):
@@ -141,8 +119,13 @@ class Screen:
         if lang not in LANGS:
             raise ValueError("screen language %r: must be one of %s" % (lang, ", ".join(LANGS)))
         self.lang = lang
-        self._zh = lang == "zh"
-        self._l = _ZH if self._zh else _EN
+        zh = lang == "zh"
+        self._zh = zh
+        # this language's labels, rank names (Chinese, or pinyin and English) and reasons
+        self._l = tuple((_ZH if zh else _EN).split("|"))
+        self._rn = rules.RANK_ZH if zh else rules.RANK_PINYIN
+        self._re = None if zh else rules.RANK_EN
+        self._why = tuple((_REASON_ZH if zh else _REASON_EN).split("|"))
 
     # ---------------------------------------------------------------- text
     def _glyph(self, ch, x, y, c):
@@ -151,10 +134,11 @@ class Screen:
             self.fb.rect(x + 1, y + 1, 14, 14, c)
             return 16
         g = self._g
-        o = i * 32
+        d = _DATA[i >> 4]  # 16 glyphs a chunk (glyphs.py)
+        o = (i & 15) * 32
         inv = 0 if c else 0xFF  # dark text on a lit background: invert, key out the lit
         for j in range(32):
-            g[j] = _DATA[o + j] ^ inv
+            g[j] = d[o + j] ^ inv
         self.fb.blit(self._gfb, x, y, 0 if c else 1)
         return _WIDTHS[i]
 
@@ -218,8 +202,8 @@ class Screen:
         """'3号' on a 16-pixel line (zh) or 'Seat 3' in 8x8 (en); returns x after."""
         if self._zh:
             x = self._n(seat, x, y + 4, c)
-            return self._t(_ZH[_L_HAO], x, y, c)
-        x = self._e(_EN[_L_HAO], x, y, c)
+            return self._t(self._l[_L_HAO], x, y, c)
+        x = self._e(self._l[_L_HAO], x, y, c)
         return self._n(seat, x + 8, y, c)
 
     def _seat_w(self, seat):
@@ -273,13 +257,13 @@ class Screen:
     def _rank(self, code, x, y, c=1):
         """A rank's name at (x, y): Chinese on one 16-pixel line, else pinyin."""
         if self._zh:
-            return self._t(rules.RANK_ZH[code], x, y, c)
-        return self._e(rules.RANK_PINYIN[code], x, y, c)
+            return self._t(self._rn[code], x, y, c)
+        return self._e(self._rn[code], x, y, c)
 
     def _rank_w(self, code):
         if self._zh:
-            return self._tw(rules.RANK_ZH[code])
-        return 8 * len(rules.RANK_PINYIN[code])
+            return self._tw(self._rn[code])
+        return 8 * len(self._rn[code])
 
     def _class_name(self, t, cls):
         if self._zh:
@@ -289,7 +273,7 @@ class Screen:
             name = cls
             for i in range(len(rules.TIER_IDS)):
                 if rules.TIER_IDS[i] == cls:
-                    name = rules.RANK_PINYIN[i] if i < rules.ZHUANGYUAN else "Zhuangyuan"
+                    name = self._rn[i] if i < rules.ZHUANGYUAN else "Zhuangyuan"
             name = name[0].upper() + name[1:]
             self._en_names[cls] = name
         return name
@@ -512,7 +496,7 @@ class Screen:
                 x = self._rank(out.rank, (_W - w) // 2, 20)
                 if out.bonus:
                     self._rank(out.bonus, self._e("+", x, 20), 20)
-                self._ec(rules.RANK_EN[out.rank], 29)
+                self._ec(self._re[out.rank], 29)
         else:
             # no dice: a spill (the roll is void), time up, or a start
             if out.kind == EV_SPILL:
@@ -613,42 +597,42 @@ class Screen:
                 w += 8 + self._nw(count)
             x = (_W - w) // 2
             if src:
-                x = self._seat(src, self._t(_ZH[_L_CHASE], x, 39), 39)
+                x = self._seat(src, self._t(self._l[_L_CHASE], x, 39), 39)
             else:
-                x = self._t(_ZH[_L_WINS], x, 39)
+                x = self._t(self._l[_L_WINS], x, 39)
             x = self._cls(t, cls, x, 39)
             if count > 1:
                 self._n(count, self._t("×", x, 39), 43)
             return
         # en: "Seat 8 takes" (a kiosk's customer: "You win") / "Dui Tang x2" or "Dui Tang from 5"
         if seat:
-            w = self._seat_w(seat) + 8 + 8 * len(_EN[_L_WINS])
-            self._e(_EN[_L_WINS], self._seat(seat, (_W - w) // 2, 40) + 8, 40)
+            w = self._seat_w(seat) + 8 + 8 * len(self._l[_L_WINS])
+            self._e(self._l[_L_WINS], self._seat(seat, (_W - w) // 2, 40) + 8, 40)
         else:
-            self._ec(_EN[_L_YOU_WIN], 40)
+            self._ec(self._l[_L_YOU_WIN], 40)
         w = self._cls_w(t, cls)
         if count > 1:
             w += 16 + self._nw(count)
         if src:
-            w += 8 + 8 * len(_EN[_L_CHASE]) + 8 + self._nw(src)
+            w += 8 + 8 * len(self._l[_L_CHASE]) + 8 + self._nw(src)
         x = self._cls(t, cls, (_W - w) // 2, 49)
         if count > 1:
             x = self._n(count, self._e(" x", x, 49), 49)
         if src:
-            self._n(src, self._e(_EN[_L_CHASE], x + 8, 49) + 8, 49)
+            self._n(src, self._e(self._l[_L_CHASE], x + 8, 49) + 8, 49)
 
     def _msg_seat(self, label, seat, seat_first):
         # zh one line, "状元归3号" / "3号停一轮"; en the label and "Seat 3" on two
         # lines, but "Next: Seat 4" on one
         if self._zh:
-            s = _ZH[label]
+            s = self._l[label]
             x = (_W - self._tw(s) - self._seat_w(seat)) // 2
             if seat_first:
                 self._t(s, self._seat(seat, x, 39), 39)
             else:
                 self._seat(seat, self._t(s, x, 39), 39)
             return
-        s = _EN[label]
+        s = self._l[label]
         if label == _L_NEXT:
             x = (_W - 8 * len(s) - 8 - self._seat_w(seat)) // 2
             self._seat(seat, self._e(s, x, 44) + 8, 44)
@@ -659,12 +643,12 @@ class Screen:
     def _msg_shakes(self, n):
         # "还有2次" / "Shakes left 2"
         if self._zh:
-            a = _ZH[_L_SHAKES_A]
-            b = _ZH[_L_SHAKES_B]
+            a = self._l[_L_SHAKES_A]
+            b = self._l[_L_SHAKES_B]
             x = (_W - self._tw(a) - self._nw(n) - self._tw(b)) // 2
             self._t(b, self._n(n, self._t(a, x, 39), 43), 39)
         else:
-            a = _EN[_L_SHAKES_A]
+            a = self._l[_L_SHAKES_A]
             self._n(n, self._e(a, (_W - 8 * len(a) - 8 - self._nw(n)) // 2, 44) + 8, 44)
 
     def pool(self, t, page=0):
@@ -764,10 +748,10 @@ class Screen:
             if why:
                 self._reason(t.reason, 41)
             elif zh:
-                self._tc(rules.RANK_ZH[t.holder_rank], 41)
+                self._tc(self._rn[t.holder_rank], 41)
             else:
-                self._ec(rules.RANK_PINYIN[t.holder_rank], 41)
-                self._ec(rules.RANK_EN[t.holder_rank], 50)
+                self._ec(self._rn[t.holder_rank], 41)
+                self._ec(self._re[t.holder_rank], 50)
             return
         if t.reason == "heiliubo_grab":
             # lights off: a dark screen with the call to grab blinking
@@ -781,9 +765,9 @@ class Screen:
                     self._ec(L[_L_GRAB], 14, 0)
                     self._ec("GRAB!", 24, 0)
             if zh:
-                self._tc(rules.RANK_ZH[rules.HEILIUBO], 42)
+                self._tc(self._rn[rules.HEILIUBO], 42)
             else:
-                self._ec(rules.RANK_PINYIN[rules.HEILIUBO], 42)
+                self._ec(self._rn[rules.HEILIUBO], 42)
             return
         if zh:
             self._tc(L[_L_GAME_OVER], 6)
@@ -794,17 +778,17 @@ class Screen:
         self._reason(t.reason, 42)
 
     def _reason(self, reason, y):
-        for i in range(len(_REASONS)):
-            if _REASONS[i] == reason:
+        for i in range(len(REASONS)):
+            if REASONS[i] == reason:
                 if self._zh:
-                    self._tc(_REASON_ZH[i], y)
+                    self._tc(self._why[i], y)
                 else:
-                    self._ec(_REASON_EN[i], y + 4)
+                    self._ec(self._why[i], y + 4)
                 return
         if self._zh:
-            self._tc(_ZH[_L_GAME_OVER], y)
+            self._tc(self._l[_L_GAME_OVER], y)
         else:
-            self._ec(_EN[_L_GAME_OVER], y + 4)
+            self._ec(self._l[_L_GAME_OVER], y + 4)
 
     def _ants(self, frame):
         # a dashed border whose dashes march clockwise, 4 on / 4 off
@@ -825,63 +809,6 @@ class Screen:
             return
         fb.hline(x - r + 1, y, 2 * r - 1, 1)
         fb.vline(x, y - r + 1, 2 * r - 1, 1)
-
-    def claim(self, t, code, cls):
-        """A kiosk award's claim code, big enough to read off at the counter,
-        with the prize class it pays (cls: a class id of t)."""
-        fb = self.fb
-        fb.fill(0)
-        zh = self._zh
-        L = self._l
-        if zh:
-            x = self._t(L[_L_CLAIM], 0, 0)
-            self._cls(t, cls, _W - self._cls_w(t, cls), 0)
-        else:
-            self._e(L[_L_CLAIM], 0, 0)
-            w = self._cls_w(t, cls)
-            self._cls(t, cls, _W - w, 8)
-        n = len(code)
-        sx = 2 if n <= 8 else 1
-        if n > 16:
-            raise ValueError("a claim code is at most 16 characters, got %r" % (code,))
-        if sx == 2:
-            self._big(code, (_W - 16 * n) // 2, 19, 2, 3)
-        else:
-            self._ec(code, 28)
-        fb.hline(0, 45, _W, 1)
-        if zh:
-            self._tc(L[_L_AT_COUNTER], 48)
-        else:
-            self._ec(L[_L_AT_COUNTER], 52)
-
-    def error(self, kind, detail=None):
-        """A fault the players must know about: ERR_SENSOR (no accelerometer:
-        a button rolls), ERR_RNG (the random source failed its health test:
-        no rolls), ERR_JOURNAL (the journal was recovered and its bad tail
-        moved aside). detail: a short ASCII line for the operator (16
-        characters show), or None."""
-        if kind not in ERRORS:
-            raise ValueError("error screen %r: must be one of ERR_SENSOR, ERR_RNG, ERR_JOURNAL" % (kind,))
-        fb = self.fb
-        fb.fill(0)
-        L = self._l
-        base = _ERR_LABELS[kind]
-        # a warning sign
-        fb.line(12, 0, 0, 21, 1)
-        fb.line(12, 0, 24, 21, 1)
-        fb.hline(0, 21, 25, 1)
-        fb.fill_rect(11, 7, 3, 8, 1)
-        fb.fill_rect(11, 17, 3, 2, 1)
-        if self._zh:
-            self._t(L[base], 30, 2)
-            self._t(L[base + 1], 0, 21)
-            self._t(L[base + 2], 0, 39)
-        else:
-            self._e(L[base], 30, 8)
-            self._e(L[base + 1], 0, 28)
-            self._e(L[base + 2], 0, 38)
-        if detail:  # one 8x8 line: 16 characters show, the framebuffer clips the rest
-            fb.text(detail, 0, 56, 1)
 
 
 # where the ceremony's stars twinkle (x, y pairs)

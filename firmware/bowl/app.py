@@ -22,6 +22,7 @@
 # display) is dropped and reported on what remains: no display -> the ring
 # and the buzzer say so and still show every rank; no accelerometer -> the
 # screen says so and the OK button rolls.
+import gc
 import os
 
 from micropython import const
@@ -57,6 +58,7 @@ class App:
         self.running = True
         self.shown = 0  # frames sent to the display
         self._flush_log()
+        gc.collect()  # the boot's garbage (replaying the journal) goes before play begins
 
     # ---------------------------------------------------------------- inputs
     def poll_sensor(self, t):
@@ -113,9 +115,7 @@ class App:
             s.pool(tb, c.page % s.pool_pages(tb))
         elif v == console.V_OVER:
             s.game_over(tb, c.frame)
-        elif v == console.V_NOTICE and c.arg[0] in (console.N_SENSOR, console.N_RNG, console.N_JOURNAL):
-            s.error(c.arg[0], c.arg[1])
-        else:  # the console's own screens (menus, claim codes, other notices, sleep)
+        else:  # the console's own screens (notices, menus, claim codes, sleep)
             from bobing import panels
             panels.draw(s, c)
 

@@ -19,6 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FIRMWARE = os.path.join(ROOT, "firmware")
 OUT = os.path.join(FIRMWARE, "bobing", "glyphs.py")
 UNIFONT = "/usr/share/unifont/unifont.hex"
+CHUNK = 16  # glyphs per bytes object of DATA
 
 
 def _docstrings(tree):
@@ -111,14 +112,19 @@ def render(chars, font, version):
         "# (unifont.hex; GPL-2.0+ with the font embedding exception, or OFL-1.1). Do not edit.",
         "# Exactly the non-ASCII characters of the firmware's text, %d glyphs, sorted." % len(chars),
         "# Glyph i is CHARS[i], WIDTHS[i] pixels wide (16, or 8 for a half-width form), and",
-        "# DATA[32*i:32*i+32] is its 16x16 MONO_VLSB image: bytes 0-15 are columns 0-15 of",
-        "# rows 0-7 (LSB at the top), bytes 16-31 the same for rows 8-15.",
+        "# its 16x16 MONO_VLSB image is the %d bytes at %d * (i %% %d) of DATA[i // %d]: bytes 0-15"
+        % (32, 32, CHUNK, CHUNK),
+        "# are columns 0-15 of rows 0-7 (LSB at the top), bytes 16-31 the same for rows 8-15.",
+        "# %d glyphs a chunk: importing this as .mpy then needs no block of heap larger than %d"
+        % (CHUNK, 32 * CHUNK),
+        "# bytes (one block for all of them is hard to find in a fragmented heap).",
         "CHARS = %s" % _str_literal("".join(chars)),
         "WIDTHS = b'%s'" % "".join("\\x%02x" % w for w, _ in glyphs),
         "DATA = (",
     ]
-    for c, (_, data) in zip(chars, glyphs):
-        lines.append("    b'%s'  # %s U+%04X" % ("".join("\\x%02x" % b for b in data), c, ord(c)))
+    for i, (c, (_, data)) in enumerate(zip(chars, glyphs)):
+        end = "," if i % CHUNK == CHUNK - 1 or i == len(chars) - 1 else ""
+        lines.append("    b'%s'%s  # %s U+%04X" % ("".join("\\x%02x" % b for b in data), end, c, ord(c)))
     lines.append(")")
     return "\n".join(lines) + "\n"
 
