@@ -129,25 +129,13 @@ def _menu_key(c, b):
             _list(c, "lang", LANGS, LANGS.index(s.lang))
         elif item == "admin":
             _ask_pin(c, "admin")
-        elif item == "stock":
-            _list(c, "stock", _stock_items(c), 0)
-        elif item == "bowl_id":
-            _digits(c, "bowl_id", s.bowl_id, "bowl_id")
-        elif item == "secret":
-            c._show(V_SECRET, s.secret)
-        elif item == "pin":
-            _digits(c, "pin", "0000", "pin")
+        else:  # a kiosk's admin items sit in its main list
+            _admin_item(c, item)
     elif mid == "admin":
         if item == "back":
             _list(c, "main", _main_items(c), 0)
-        elif item == "stock":
-            _list(c, "stock", _stock_items(c), 0)
-        elif item == "bowl_id":
-            _digits(c, "bowl_id", s.bowl_id, "bowl_id")
-        elif item == "secret":
-            c._show(V_SECRET, s.secret)
-        elif item == "pin":
-            _digits(c, "pin", "0000", "pin")
+        else:
+            _admin_item(c, item)
     elif mid == "stock":
         if item == "back":
             _close_menu(c, mid)
@@ -170,6 +158,19 @@ def _menu_key(c, b):
         c._save_settings()
         c._say("setting %s = %s (a new game uses it)" % (mid, item))
         _list(c, "main", _main_items(c), 0)
+
+
+def _admin_item(c, item):
+    """OK on an admin item: stock, bowl id, claim secret or PIN."""
+    s = c.settings
+    if item == "stock":
+        _list(c, "stock", _stock_items(c), 0)
+    elif item == "bowl_id":
+        _digits(c, "bowl_id", s.bowl_id, "bowl_id")
+    elif item == "secret":
+        c._show(V_SECRET, s.secret)
+    elif item == "pin":
+        _digits(c, "pin", "0000", "pin")
 
 
 def _close_menu(c, mid):
