@@ -2,26 +2,10 @@
 # (CPython): commit before reveal, resume after a power cut, deep sleep and
 # waking on a shake, the watchdog, missing or failing parts, the menus, the
 # kiosk's PIN-protected admin menu, stock and claim codes.
-import hashlib
-
 from bobing import claim, game, leds
 from bobing import console as C
 from host_sim import hal
-
-
-class Stream:
-    """Deterministic stand-in for os.urandom."""
-
-    def __init__(self, seed):
-        self.seed = seed
-        self.n = 0
-
-    def __call__(self, k):
-        out = b""
-        while len(out) < k:
-            self.n += 1
-            out += hashlib.sha256(b"%d:%d" % (self.seed, self.n)).digest()
-        return out[:k]
+from test_bowl_e2e import Stream
 
 
 def new_sim(tmp_path, seed=1, **kw):
