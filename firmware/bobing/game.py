@@ -468,10 +468,7 @@ class Table:
         s = seat
         for _ in range(self.seats - 1):
             s = self._step(s, -self.direction)
-            n = self.awards[s][c]
-            if ci == self._sweep:
-                n -= self._locked[s]
-            if n > 0:
+            if self.chaseable(s, c) > 0:
                 return s
         return 0
 
