@@ -263,6 +263,7 @@ class Console:
         self._notices = []  # [(kind, detail)] still to show
         self._reshow = None  # the last roll before a power cut, shown again after the notices
         self._play_ms = 0  # for the profile's time limit (counts while awake)
+        self._last_tick = t_ms  # the time limit counts from here, not from tick 0
         self._roll_buf = bytearray(6)
         self._buttons = Buttons()
         self.j = None
@@ -603,7 +604,6 @@ class Console:
             self._show(V_SLEEP)
         self._last_tick = t_ms
 
-    _last_tick = 0
     # menu state (bobing/menu.py sets it; defaults on the class cost no heap per instance)
     _menu = None  # the current list: [id, items, cursor]
     _edit = None  # what the digit entry or confirmation edits
