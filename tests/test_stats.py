@@ -41,12 +41,17 @@ def test_same_seed_same_games():
 
 
 def test_one_game_is_the_engines_game():
-    # play_game drives a real game.Table: replaying its rolls gives the same table
+    # play_game drives a real game.Table to its end and reports who was handed the
+    # provisional 状元: the holder when the prizes ran out, nobody after 六勃红 took all.
+    # Seed 0 ends with the prizes out, seed 3 with 六勃红: both branches are checked.
     import random
-    rng = random.Random(3)
-    t, n, ranks, _bonuses, zto = stats.play_game("zhangzhou", 5, rng)
-    assert t.ended and n == len(ranks) and t.events == n + 1  # the start, then the rolls
-    assert zto == (t.holder if t.reason == "prizes_out" else zto)
+    reasons = set()
+    for seed in (0, 3):
+        t, n, ranks, _bonuses, zto = stats.play_game("zhangzhou", 5, random.Random(seed))
+        assert t.ended and n == len(ranks) and t.events == n + 1  # the start, then the rolls
+        assert zto == (t.holder if t.reason == "prizes_out" else 0), (seed, t.reason, zto, t.holder)
+        reasons.add(t.reason)
+    assert reasons == {"prizes_out", "liubohong"}
 
 
 def test_kiosk_and_time_limit(capsys):
