@@ -101,7 +101,7 @@ class Buttons:
         if mask != self._raw:
             self._raw = mask
             self._since = t_ms
-        elif mask != self.stable and time_diff(t_ms, self._since) >= DEBOUNCE_MS:
+        elif mask != self.stable and time.ticks_diff(t_ms, self._since) >= DEBOUNCE_MS:
             changed = mask ^ self.stable
             self.stable = mask
             for b in range(3):
@@ -116,14 +116,10 @@ class Buttons:
                             return (b << 2) | PRESS
         for b in range(3):
             bit = 1 << b
-            if self.stable & bit and not self._long & bit and time_diff(t_ms, self._down[b]) >= LONG_MS:
+            if self.stable & bit and not self._long & bit and time.ticks_diff(t_ms, self._down[b]) >= LONG_MS:
                 self._long |= bit
                 return (b << 2) | LONG
         return 0
-
-
-def time_diff(a, b):
-    return time.ticks_diff(a, b)
 
 
 class Settings:
@@ -492,7 +488,7 @@ class Console:
             if playing:
                 self._next_notice_or(self._home())
             return
-        if not playing or t is None or t.ended or (t.kiosk and not t.shakes_left):
+        if not playing or t is None or t.ended:  # (a waiting kiosk is not playing)
             if ev == shake.EV_ROLLED or ev == shake.EV_SPILL:
                 det.rearm()  # a shake while the bowl is busy counts for nothing
             return
@@ -580,8 +576,8 @@ class Console:
         """Time passes (call it often: every 10-50 ms)."""
         self._t = t_ms
         v = self.view
-        since = time_diff(t_ms, self._since)
-        if time_diff(t_ms, self._frame_t) >= FRAME_MS:
+        since = time.ticks_diff(t_ms, self._since)
+        if time.ticks_diff(t_ms, self._frame_t) >= FRAME_MS:
             self._frame_t = t_ms
             if v == V_SHAKING or v == V_OVER:
                 self.frame += 1
@@ -599,7 +595,7 @@ class Console:
         self._time_limit(t_ms)
         idle = self.settings.idle_min
         if idle and v in (V_TURN, V_POOL, V_OVER, V_MENU) and \
-                time_diff(t_ms, self._active) >= idle * 60000:
+                time.ticks_diff(t_ms, self._active) >= idle * 60000:
             self.sleep = True
             self._show(V_SLEEP)
         self._last_tick = t_ms
@@ -617,7 +613,7 @@ class Console:
         last = self._last_tick
         if t is None or not t.time_limit or not t.started or t.ended or self.view == V_SLEEP:
             return
-        self._play_ms += time_diff(t_ms, last)
+        self._play_ms += time.ticks_diff(t_ms, last)
         if self._play_ms >= t.time_limit * 60000 and self.view in (V_TURN, V_POOL):
             self._play_ms = -(1 << 29)  # once
             out = self._play(game.EV_TIMEUP, None)
@@ -628,11 +624,7 @@ class Console:
     def _page_ms(self):
         return SPILL_MS if self.out is not None and self.out.kind == game.EV_SPILL else PAGE_MS
 
-    def result_pages(self):
-        """How many pages the result on show has (screen.result_pages decides)."""
-        return self._pages
-
-    _pages = 1
+    _pages = 1  # pages of the result on show (screen.result_pages decides, via set_pages)
 
     def set_pages(self, n):
         """The app tells how many pages the screen needs for the result on show."""
