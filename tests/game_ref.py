@@ -13,10 +13,6 @@ def tier_id(rank):
     return "zhuangyuan" if rank in ZY_RANKS else rank
 
 
-class RefError(Exception):
-    pass
-
-
 class Ref:
     def __init__(self, options, spec, seats, counts=None):
         self.o = options
