@@ -508,11 +508,13 @@ def prune(root, keep_bytes=KEEP_BYTES):
     return removed
 
 
+_SYNC = getattr(os, "fsync", None)  # CPython: also push the host OS's cache to disk
+
+
 def _fsync(f):
     f.flush()
-    sync = getattr(os, "fsync", None)  # CPython: also push the host OS's cache to disk
-    if sync is not None and hasattr(f, "fileno"):
-        sync(f.fileno())
+    if _SYNC is not None and hasattr(f, "fileno"):
+        _SYNC(f.fileno())
 
 
 def _write_new(path, parts):
