@@ -347,6 +347,28 @@ def test_time_limit_ends_the_game(tmp_path):
     assert t.reason == "time_up"
 
 
+def test_time_limit_counts_from_power_up_not_tick_zero(tmp_path):
+    # a time-limited game resumed by a bowl whose clock has run 5 minutes: the
+    # 1-minute limit counts the play since then, not the clock reading itself
+    sim = new_sim(tmp_path)
+    c = sim.console
+    c.j.close()
+    from bobing import journal
+    c.j = journal.start(str(tmp_path), "xiamen", {"time_limit": 1}, 4, None, "", None)
+    c._make_detector()
+    roll(sim)
+    roll(sim)
+    c.j.close()
+    sim = new_sim(tmp_path, t0=5 * 60000)  # the same flash: the game resumes
+    t = sim.console.table
+    assert t.started and t.time_limit == 1
+    sim.step(15000)  # the last roll shown again, then whose turn
+    assert sim.console.view == C.V_TURN
+    assert not t.final_round and not t.ended, "time up after 15 s of play"
+    sim.step(50000)
+    assert t.final_round or t.ended, "time up was not played"
+
+
 def test_settings_file_survives_garbage(tmp_path):
     (tmp_path / "settings.txt").write_text("seats=99\nmode=kiosk\nlang=xx\npin=12a4\n")
     sim = new_sim(tmp_path)
