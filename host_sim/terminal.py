@@ -28,7 +28,7 @@ from host_sim import hal, player
 OLED_RGB = (140, 215, 255)  # a blue-white SSD1306
 LED_GAIN = 4  # the app drives the ring at 64/255: show it as bright as it looks
 
-KEYS_HELP = ("space shake (hold = longer)  v spill  m/n/o menu/next/ok  g new game  "
+KEYS_HELP = ("space shake (hold = longer)  v violent shake  m/n/o menu/next/ok  g new game  "
              "+/- seats  p profile  l lang  x power cut  q quit")
 
 

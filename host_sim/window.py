@@ -95,7 +95,7 @@ def draw(pygame, screen, p, font, cjk):
     for line in _panel_lines(p, cjk):
         screen.blit(font.render(line, True, (220, 220, 220)), (x0 + w + MARGIN, y))
         y += font.get_linesize()
-    hint = "space: hold to shake   m/n/o: buttons   g new game   +/- seats   p profile   l lang   x power   q quit"
+    hint = "space: hold to shake   v violent shake   m/n/o: buttons   g new game   +/- seats   p profile   l lang   x power   q quit"
     screen.blit(font.render(hint, True, (150, 150, 150)), (MARGIN, y0 + h + RING_H + 5))
 
 
