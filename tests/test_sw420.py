@@ -73,6 +73,15 @@ def test_it_listens_on_both_edges():
     assert pin.handler is None
 
 
+def test_at_rest_it_is_not_a_stuck_sensor_with_stuck_ms_off():
+    # its rest reading is exact, so the stuck check (made for MEMS noise) must be off
+    pin = FakePin()
+    sw = sw420.SW420(pin)
+    assert run(pin, sw, [(5000, 0)]) == ["stuck"]
+    det = shake.Detector(settings={"stuck_ms": 0})
+    assert run(pin, sw, [(10000, 0), (1500, 2), (1500, 0)], det) == ["shake", "rolled"]
+
+
 def test_a_shake_on_the_switch_rolls():
     pin = FakePin()
     sw = sw420.SW420(pin)

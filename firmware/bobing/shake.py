@@ -52,7 +52,9 @@ SETTINGS = {
     "min_shake_ms": (350, 0, 5000),  # first to last hit; shorter is a jolt (a tap, a knock)
     "settle_ms": (250, 0, 3000),  # still for this long after shaking: the dice lie
     "settle_max_ms": (2500, 100, 10000),  # never still (carried about): roll anyway after this
-    "stuck_ms": (3000, 500, 60000),  # identical samples this long: sensor stuck
+    # identical samples this long: sensor stuck. 0 = never: for a sensor whose
+    # rest reading is exact (bowl/sw420.py), where identical samples are normal
+    "stuck_ms": (3000, 0, 60000),
 }
 
 
@@ -152,7 +154,7 @@ class Detector:
         if c:
             self._same_t = t_ms
             self.stuck = False
-        elif not self.stuck and time.ticks_diff(t_ms, self._same_t) >= self._stuck_ms:
+        elif not self.stuck and self._stuck_ms and time.ticks_diff(t_ms, self._same_t) >= self._stuck_ms:
             self.stuck = True
             if self.state == SHAKING or self.state == SETTLING:
                 self.state = IDLE

@@ -14,6 +14,10 @@ edge (up to max_mg), alternating up and down so its mean stays at 1 g; a read
 with none is the bowl at rest (0, 0, 1000). The µs timing of the reads and the
 edge counts still feed the dice pool through the detector.
 
+At rest every sample is exactly (0, 0, 1000), which an accelerometer never
+reads: give its detector the setting stuck_ms=0, or after 3 s it reports a stuck
+sensor:  shake.Detector(pool, settings={"stuck_ms": 0})
+
 It cannot measure g: with it a "spill" is only "very many edges per sample",
 so keep the spill_detect option off or calibrate edge_mg on the bowl.
 Deep sleep: DO can wake the ESP32 directly when wired to an RTC-capable GPIO:
