@@ -329,18 +329,23 @@ def test_secret_can_be_renewed_and_is_kept(tmp_path):
     assert sim.console.settings.secret == c.settings.secret
 
 
-def test_time_limit_ends_the_game(tmp_path):
+def one_minute_game(tmp_path):
+    """A simulated bowl playing a 4-seat default game with a 1-minute limit, two rolls in."""
     sim = new_sim(tmp_path)
     c = sim.console
-    # a game of the default preset with a 1-minute limit
     c.j.close()
     from bobing import journal
     c.j = journal.start(str(tmp_path), "xiamen", {"time_limit": 1}, 4, None, "", None)
     c._make_detector()
     roll(sim)
     roll(sim)
+    return sim
+
+
+def test_time_limit_ends_the_game(tmp_path):
+    sim = one_minute_game(tmp_path)
     sim.step(61000)
-    t = c.table
+    t = sim.console.table
     assert t.final_round or t.ended, "time up was not played"
     while not t.ended:
         roll(sim)
@@ -350,15 +355,7 @@ def test_time_limit_ends_the_game(tmp_path):
 def test_time_limit_counts_from_power_up_not_tick_zero(tmp_path):
     # a time-limited game resumed by a bowl whose clock has run 5 minutes: the
     # 1-minute limit counts the play since then, not the clock reading itself
-    sim = new_sim(tmp_path)
-    c = sim.console
-    c.j.close()
-    from bobing import journal
-    c.j = journal.start(str(tmp_path), "xiamen", {"time_limit": 1}, 4, None, "", None)
-    c._make_detector()
-    roll(sim)
-    roll(sim)
-    c.j.close()
+    one_minute_game(tmp_path).console.j.close()
     sim = new_sim(tmp_path, t0=5 * 60000)  # the same flash: the game resumes
     t = sim.console.table
     assert t.started and t.time_limit == 1
