@@ -392,6 +392,14 @@ def _scan(f, s, game_id, who, secret, keep):
     _replay(f, s, who, keep)
 
 
+def _record_crc(w, c0, index):
+    # What a record's CRC covers, the one place it is said: w[0:4] the game id
+    # (already folded into c0 = crc16(w, 0, 4)), w[4:8] the record's index (set
+    # here), w[8:12] its body. A record from another game or another place fails.
+    _put32(w, 4, index)
+    return crc16(w, 4, 12, c0)
+
+
 def _replay(f, s, who, keep):
     gid = s.config.game_id
     buf = bytearray(RECORD * _CHUNK)
@@ -405,12 +413,11 @@ def _replay(f, s, who, keep):
         at = 0
         while at + RECORD <= got:
             i = s.count
-            _put32(w, 4, i)
             w[8] = buf[at]
             w[9] = buf[at + 1]
             w[10] = buf[at + 2]
             w[11] = buf[at + 3]
-            if crc16(w, 4, 12, c0) != buf[at + 4] | (buf[at + 5] << 8):
+            if _record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
                 raise _Bad(Problem(BAD_CHECKSUM, "%s: record %d fails its checksum" % (who, i), gid, i))
             kind = buf[at]
             try:
@@ -562,12 +569,11 @@ class Journal:
             raise OSError("journal write failed earlier (%s); recover() to resume" % (self.failed,))
         v = arg_code(kind, arg)
         b = self._buf
-        _put32(b, 4, self.count)
         b[8] = kind
         b[9] = v & 255
         b[10] = (v >> 8) & 255
         b[11] = v >> 16
-        c = crc16(b, 4, 12, self._crc0)
+        c = _record_crc(b, self._crc0, self.count)
         b[12] = c & 255
         b[13] = c >> 8
         try:
