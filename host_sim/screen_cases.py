@@ -69,7 +69,7 @@ def _time_up_called():
 
 def _kiosk():
     # a mall kiosk: customer 1 has shaken twice (the second a 三红) of his 3
-    t = game.Table("kiosk", 1, bowl_id="mall-3", secret=b"screen cases only")
+    t = game.Table("kiosk", 1, bowl_id="mall-3", secret=b"screen cases only", game_no=17)
     t.next_customer()
     t.roll(_dice(NOTHING))
     out = t.roll(_dice("444123"))
@@ -136,7 +136,7 @@ def _cases():
         ("game_over_reason", "game_over", (ended, 40)),
         ("game_over_grab", "game_over", (grab, 0)),
         ("game_over_no_zhuangyuan", "game_over", (_time_up(), 0)),
-        ("claim", "claim", (kiosk, kiosk_out.claims[0], kiosk_out.won[0][0])),
+        ("claim", "claim", (kiosk, kiosk_out.claims[0], kiosk_out.won[0][0], "%d-%d" % (kiosk.game_no, kiosk.award_no))),
         ("error_sensor", "error", (panels.ERR_SENSOR, "MPU6050 0x68 ?")),
         ("error_rng", "error", (panels.ERR_RNG, "repetition count")),
         ("error_journal", "error", (panels.ERR_JOURNAL, "kept 41, g7.bad")),
@@ -156,7 +156,7 @@ def draw(s, method, a):
     elif method == "game_over":
         s.game_over(a[0], a[1])
     elif method == "claim":  # the console's screens (bobing/panels.py) on the same Screen
-        panels.claim(s, a[0], a[1], a[2])
+        panels.claim(s, a[0], a[1], a[2], a[3])
     elif method == "error":
         panels.error(s, a[0], a[1])
     else:

@@ -97,9 +97,12 @@ def compare(t, ref, out, res, what):
         raise AssertionError("%s: round %d, reference %d" % (what, t.round, ref.round))
 
 
+GAME_NO = 7  # the journal's game number a kiosk's claim codes sign
+
+
 def new_pair(options, seats, counts=None, secret=None):
     prof = profiles.Profile("xiamen", options)
-    t = game.Table(prof, seats, counts=counts, bowl_id="B1", secret=secret)
+    t = game.Table(prof, seats, counts=counts, bowl_id="B1", secret=secret, game_no=GAME_NO)
     ref = Ref(prof.options, prof.prizes, seats, counts)
     return t, ref
 
@@ -151,7 +154,7 @@ def play(t, ref, rnd, p_spill=50, p_special=150, p_timeup=5, max_events=800, sta
                 raise AssertionError("%d prizes but %d claim codes" % (len(out.won), len(out.claims)))
             for i in range(len(out.claims)):
                 awards_made += 1
-                if not claim.verify(secret, "B1", awards_made, out.won[i][0], out.claims[i]):
+                if not claim.verify(secret, "B1", GAME_NO, awards_made, out.won[i][0], out.claims[i]):
                     raise AssertionError("claim code %r does not verify" % out.claims[i])
     if t.ended:
         try:

@@ -305,11 +305,37 @@ def test_kiosk_stock_bowl_id_and_claim_codes_the_counter_can_check(tmp_path):
         if t.ended:
             break
     assert codes, "no prize in 6 customers"
-    # each code shown verifies with the bowl's secret and the award number shown beside it
-    for k, (cls, code, n) in enumerate(codes, 1):
-        assert n == k and claim.verify(secret, "0042", n, cls, code)
-        assert not claim.verify(secret, "0043", n, cls, code)
+    # each code shown verifies with the bowl's secret and the game and award number shown beside it
+    g = c.j.game_id
+    for k, (cls, code, game_no, n, ref) in enumerate(codes, 1):
+        assert (game_no, n, ref) == (g, k, "%d-%d" % (g, k))
+        assert claim.verify(secret, "0042", g, n, cls, code)
+        assert not claim.verify(secret, "0043", g, n, cls, code)
+        assert not claim.verify(secret, "0042", g - 1, n, cls, code)
     assert out is not None
+
+
+def test_kiosk_codes_never_repeat_across_games(tmp_path):
+    # issue 13: award numbers restart at 1 in each game, and game 2's award #1 had
+    # game 1's award #1's code, so the counter paid it twice. The same rolls in two
+    # games of one bowl: every code differs, and game 2's fail as game 1's.
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    c = sim.console
+    secret = bytes.fromhex(c.settings.secret)
+    games = []
+    for _ in range(2):
+        c.j.play(game.EV_CUSTOMER, None)
+        out = c.j.play(game.EV_ROLL, (4, 4, 1, 2, 3, 5))  # 二举, then 一秀
+        out2 = c.j.play(game.EV_ROLL, (4, 1, 2, 3, 5, 6))
+        games.append((c.j.game_id, out.won[0][0], out.claims[0], out2.won[0][0], out2.claims[0]))
+        c._new_game()
+    (g1, a1, code1, b1, code1b), (g2, a2, code2, b2, code2b) = games
+    assert g2 == g1 + 1 and (a1, b1) == (a2, b2)
+    assert code1 != code2 and code1b != code2b
+    assert claim.verify(secret, c.settings.bowl_id, g2, 1, a2, code2)
+    assert not claim.verify(secret, c.settings.bowl_id, g1, 1, a1, code2)
+    assert not claim.verify(secret, c.settings.bowl_id, g1, 2, b1, code2b)
 
 
 def test_secret_can_be_renewed_and_is_kept(tmp_path):

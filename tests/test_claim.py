@@ -29,7 +29,7 @@ def vectors():
                 continue
             p = line.split()
             if p[0] == "claim":
-                claims.append((_hex(p[1]), p[2], int(p[3]), p[4], p[5]))
+                claims.append((_hex(p[1]), p[2], int(p[3]), int(p[4]), p[5], p[6]))
             else:
                 macs.append((_hex(p[0]), _hex(p[1]), _hex(p[2])))
     return macs, claims
@@ -50,16 +50,20 @@ def test_rfc4231_case_2_by_heart():
 
 def test_claim_codes_match_vectors():
     _, claims = vectors()
-    assert len(claims) >= 6
-    for secret, bowl, n, cls, code in claims:
-        assert claim.code(secret, bowl, n, cls) == code, (bowl, n, cls)
-        assert claim.verify(secret, bowl, n, cls, code)
+    assert len(claims) >= 8
+    for secret, bowl, g, n, cls, code in claims:
+        assert claim.code(secret, bowl, g, n, cls) == code, (bowl, g, n, cls)
+        assert claim.verify(secret, bowl, g, n, cls, code)
+
+
+K = b"0123456789abcdef"  # 16 bytes: the shortest secret a code accepts
+K2 = b"0123456789abcdeF"
 
 
 def test_code_shape():
     seen = {}
     for n in range(1, 201):
-        c = claim.code(b"k", "B1", n, "yixiu")
+        c = claim.code(K, "B1", 1, n, "yixiu")
         assert len(c) == claim.CODE_LEN == 8
         for ch in c:
             assert ch in claim.ALPHABET
@@ -70,34 +74,62 @@ def test_code_shape():
 
 
 def test_every_field_changes_the_code():
-    base = claim.code(b"secret", "B1", 7, "yixiu")
-    assert claim.code(b"secret2", "B1", 7, "yixiu") != base
-    assert claim.code(b"secret", "B2", 7, "yixiu") != base
-    assert claim.code(b"secret", "B1", 8, "yixiu") != base
-    assert claim.code(b"secret", "B1", 7, "erju") != base
-    assert claim.code("secret", "B1", 7, "yixiu") == base  # text secrets are their UTF-8 bytes
+    base = claim.code(K, "B1", 5, 7, "yixiu")
+    assert claim.code(K2, "B1", 5, 7, "yixiu") != base
+    assert claim.code(K, "B2", 5, 7, "yixiu") != base
+    assert claim.code(K, "B1", 6, 7, "yixiu") != base
+    assert claim.code(K, "B1", 5, 8, "yixiu") != base
+    assert claim.code(K, "B1", 5, 7, "erju") != base
+    assert claim.code(K.decode(), "B1", 5, 7, "yixiu") == base  # text secrets are their UTF-8 bytes
+    # fields cannot slide into each other: game 1 award 23 is not game 12 award 3
+    assert claim.code(K, "B1", 1, 23, "yixiu") != claim.code(K, "B1", 12, 3, "yixiu")
+
+
+def test_a_later_games_award_is_not_an_earlier_games():
+    # issue 13: award numbers restart at 1 in each game; with the game out of the
+    # signed message, game 2's award #1 had game 1's award #1's code
+    for n in range(1, 30):
+        for cls in ("yixiu", "zhuangyuan"):
+            c2 = claim.code(K, "0001", 2, n, cls)
+            assert c2 != claim.code(K, "0001", 1, n, cls)
+            assert claim.verify(K, "0001", 2, n, cls, c2)
+            assert not claim.verify(K, "0001", 1, n, cls, c2)
+
+
+def test_a_short_secret_is_refused():
+    for short in (b"", b"\x00", b"k" * 15, "fifteen chars!!"):
+        try:
+            claim.code(short, "B1", 1, 1, "yixiu")
+        except ValueError as e:
+            assert "128 bits" in str(e)
+        else:
+            raise AssertionError("a %d-byte secret was accepted" % len(short))
+    assert claim.check_secret(b"k" * 16) == b"k" * 16
 
 
 def test_verify_is_forgiving_about_typing_only():
-    c = claim.code(b"secret", "B1", 3, "duitang")
-    assert claim.verify(b"secret", "B1", 3, "duitang", c)
-    assert claim.verify(b"secret", "B1", 3, "duitang", claim.pretty(c).lower())
-    assert claim.verify(b"secret", "B1", 3, "duitang", " " + c[:4] + " " + c[4:] + " ")
+    c = claim.code(K, "B1", 9, 3, "duitang")
+    assert claim.verify(K, "B1", 9, 3, "duitang", c)
+    assert claim.verify(K, "B1", 9, 3, "duitang", claim.pretty(c).lower())
+    assert claim.verify(K, "B1", 9, 3, "duitang", " " + c[:4] + " " + c[4:] + " ")
     # Crockford: O reads as 0, I and L as 1
     typed = c.replace("0", "O").replace("1", "l")
-    assert claim.verify(b"secret", "B1", 3, "duitang", typed)
+    assert claim.verify(K, "B1", 9, 3, "duitang", typed)
     # any other change fails
     for i in range(8):
         other = claim.ALPHABET[(claim.ALPHABET.index(c[i]) + 1) % 32]
-        assert not claim.verify(b"secret", "B1", 3, "duitang", c[:i] + other + c[i + 1:])
-    assert not claim.verify(b"secret", "B1", 3, "duitang", c[:7])
-    assert not claim.verify(b"secret", "B1", 3, "duitang", c + "0")
-    assert not claim.verify(b"secret", "B1", 3, "duitang", "UUUUUUUU")
-    assert not claim.verify(b"secret", "B1", 4, "duitang", c)
+        assert not claim.verify(K, "B1", 9, 3, "duitang", c[:i] + other + c[i + 1:])
+    assert not claim.verify(K, "B1", 9, 3, "duitang", c[:7])
+    assert not claim.verify(K, "B1", 9, 3, "duitang", c + "0")
+    assert not claim.verify(K, "B1", 9, 3, "duitang", "UUUUUUUU")
+    assert not claim.verify(K, "B1", 9, 4, "duitang", c)
+    assert not claim.verify(K, "B1", 8, 3, "duitang", c)
 
 
 def test_bad_fields_are_clear_errors():
-    for args in ((b"k", "B|1", 1, "yixiu"), (b"k", "B1", 0, "yixiu"), (b"k", "B1", 1, "yi|xiu"), (None, "B1", 1, "x")):
+    for args in ((K, "B|1", 1, 1, "yixiu"), (K, "B1", 1, 0, "yixiu"), (K, "B1", 0, 1, "yixiu"),
+                 (K, "B1", -3, 1, "yixiu"), (K, "B1", True, 1, "yixiu"), (K, "B1", "1", 1, "yixiu"),
+                 (K, "B1", 1, 1, "yi|xiu"), (None, "B1", 1, 1, "x"), (b"k", "B1", 1, 1, "x")):
         try:
             claim.code(*args)
         except ValueError as e:

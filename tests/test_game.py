@@ -31,7 +31,7 @@ OPTIONS = st.fixed_dictionaries(dict((n, _option_strategy(n)) for n in OPTION_NA
 @given(options=OPTIONS, seats=st.integers(1, 12),
        counts=st.one_of(st.none(), st.lists(st.integers(0, 3), min_size=6, max_size=6)),
        seed=st.integers(0, 2 ** 32 - 1), p_spill=st.integers(0, 250), p_special=st.integers(0, 600),
-       p_timeup=st.integers(0, 25), secret=st.sampled_from([None, b"bowl-secret"]))
+       p_timeup=st.integers(0, 25), secret=st.sampled_from([None, b"bowl-secret-16byte"]))
 def test_random_games_keep_every_invariant(options, seats, counts, seed, p_spill, p_special, p_timeup, secret):
     spec = profiles.PRIZES[options["prizes"]]
     if counts is not None:
@@ -274,7 +274,8 @@ def test_bad_tables_are_refused():
 # ---- kiosk -------------------------------------------------------------------
 
 def test_kiosk_claims_verify_and_count():
-    t = game.Table("kiosk", 1, counts={"yixiu": 2, "erju": 1}, bowl_id="MALL-3", secret=b"s")
+    s = b"sixteen byte key"
+    t = game.Table("kiosk", 1, counts={"yixiu": 2, "erju": 1}, bowl_id="MALL-3", secret=s, game_no=4)
     refused(t, game.EV_ROLL, [1, 2, 3, 5, 5, 4], "EV_CUSTOMER")
     refused(t, game.EV_START_SEAT, 1, "kiosk")
     assert t.customer == 0 and not t.started
@@ -283,18 +284,24 @@ def test_kiosk_claims_verify_and_count():
     refused(t, game.EV_CUSTOMER, None, "still has 3")
     out = t.roll([1, 2, 3, 5, 5, 4])
     assert out.won == [("yixiu", 0)] and len(out.claims) == 1
-    assert claim.verify(b"s", "MALL-3", 1, "yixiu", out.claims[0])
+    assert claim.verify(s, "MALL-3", 4, 1, "yixiu", out.claims[0])
     out = t.roll([2, 2, 2, 2, 4, 4])  # 四进 (stock 20) + 二举: two prizes, two codes
     assert [w[0] for w in out.won] == ["sijin", "erju"] and len(out.claims) == 2
-    assert claim.verify(b"s", "MALL-3", 2, "sijin", out.claims[0])
-    assert claim.verify(b"s", "MALL-3", 3, "erju", out.claims[1])
-    assert not claim.verify(b"s", "MALL-3", 3, "sijin", out.claims[1])
+    assert claim.verify(s, "MALL-3", 4, 2, "sijin", out.claims[0])
+    assert claim.verify(s, "MALL-3", 4, 3, "erju", out.claims[1])
+    assert not claim.verify(s, "MALL-3", 4, 3, "sijin", out.claims[1])
+    assert not claim.verify(s, "MALL-3", 3, 3, "erju", out.claims[1])  # another game's award 3
     out = t.roll([1, 2, 3, 5, 6, 6])
     assert out.won == [] and out.claims == [] and t.turn == 0 and t.award_no == 3
     # no secret: the same game, no codes
     t2 = game.Table("kiosk", 1)
     t2.next_customer()
     assert t2.roll([1, 2, 3, 5, 5, 4]).claims == []
+    # a secret under 128 bits, or codes without the game's number: refused at the start,
+    # not at the first award in the middle of a roll
+    for kw in ({"secret": b"short", "game_no": 1}, {"secret": s}, {"secret": s, "game_no": -1}):
+        with pytest.raises(ValueError):
+            game.Table("kiosk", 1, bowl_id="MALL-3", **kw)
 
 
 def test_kiosk_ignores_seats_and_has_no_holder():

@@ -20,7 +20,7 @@ def test_sample_of_random_games_every_option():
         seats = rnd(12) + 1
         spec = profiles.PRIZES[o["prizes"]]
         counts = gc.random_counts([c[0] for c in spec["classes"]], rnd) if rnd(2) else None
-        secret = b"sample" if rnd(2) else None
+        secret = b"sample secret 16" if rnd(2) else None
         t, ref = gc.new_pair(o, seats, counts, secret)
         events += gc.play(t, ref, rnd, p_spill=rnd(150), p_special=rnd(400), p_timeup=rnd(15), secret=secret)
         ended += t.ended

@@ -126,7 +126,7 @@ def test_dice_faces_are_drawn_as_dice():
 def test_bad_arguments_say_what_is_allowed():
     buf, s = _screen()
     for bad in (lambda: s.set_lang("fr"), lambda: panels.error(s, 9, None),
-                lambda: panels.claim(s, game.Table(), "X" * 17, "yixiu")):
+                lambda: panels.claim(s, game.Table(), "X" * 17, "yixiu", "1-1")):
         try:
             bad()
             ok = False

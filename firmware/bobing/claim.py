@@ -1,9 +1,16 @@
 # Kiosk claim codes (RULES.md §7: "凭奖券在礼品兑换处领取" - the counter must be
 # able to check what the bowl showed). A code is the first 40 bits of
-# HMAC-SHA256(secret, "bobing-claim|<bowl id>|<award number>|<class>") in
-# Crockford base32: 8 characters from 0-9 and A-Z without I, L, O, U, easy to
-# read off a 128x64 screen and to type. Without the bowl's secret nobody can
+# HMAC-SHA256(secret, "bobing-claim2|<bowl id>|<game no>|<award no>|<class>")
+# in Crockford base32: 8 characters from 0-9 and A-Z without I, L, O, U, easy
+# to read off a 128x64 screen and to type. Without the bowl's secret nobody can
 # mint one; with 40 bits a guess is right once in a trillion.
+#
+# The game number is the journal's (the NNNNNNNN of /data/gNNNNNNNN.bbj): it
+# only grows on a bowl, and award numbers count from 1 in each game, so
+# (bowl, game, award) names one award for the bowl's life and no code is ever
+# made twice. (Format 1, "bobing-claim|bowl|award|class", left the game out:
+# game 2's award 1 had game 1's award 1's code.) The secret is at least
+# MIN_SECRET bytes (128 bits): a short one could be found by trying them all.
 #
 # MicroPython has hashlib.sha256 but no hmac module, so HMAC is RFC 2104 here,
 # written once and checked against CPython's hmac (tests/test_claim.py, which
@@ -12,6 +19,7 @@ import hashlib
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32
 CODE_LEN = 8  # characters: 8 x 5 = 40 bits
+MIN_SECRET = 16  # bytes: 128 bits
 _BLOCK = 64  # SHA-256 block size in bytes
 
 
@@ -41,19 +49,33 @@ def hmac_sha256(key, msg):
     return outer.digest()
 
 
-def message(bowl_id, award_no, cls):
+def check_secret(secret):
+    """The secret as bytes; ValueError if it is not bytes/text of >= 128 bits."""
+    secret = _bytes(secret, "secret")
+    if len(secret) < MIN_SECRET:
+        raise ValueError("a claim secret needs at least %d bytes (128 bits), got %d"
+                         % (MIN_SECRET, len(secret)))
+    return secret
+
+
+def _number(n, what):
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise ValueError("%s %r: must be a whole number >= 1" % (what, n))
+    return n
+
+
+def message(bowl_id, game_no, award_no, cls):
     """The bytes a code signs. '|' separates the fields, so none may hold one."""
     bowl_id = str(bowl_id)
     if "|" in bowl_id or "|" in cls:
         raise ValueError("bowl id %r and prize class %r may not contain '|'" % (bowl_id, cls))
-    if not isinstance(award_no, int) or award_no < 1:
-        raise ValueError("award number %r: must be a whole number >= 1" % (award_no,))
-    return ("bobing-claim|%s|%d|%s" % (bowl_id, award_no, cls)).encode()
+    return ("bobing-claim2|%s|%d|%d|%s" % (bowl_id, _number(game_no, "game number"),
+                                           _number(award_no, "award number"), cls)).encode()
 
 
-def code(secret, bowl_id, award_no, cls):
-    """The 8-character claim code of one kiosk award."""
-    mac = hmac_sha256(_bytes(secret, "secret"), message(bowl_id, award_no, cls))
+def code(secret, bowl_id, game_no, award_no, cls):
+    """The 8-character claim code of award `award_no` of game `game_no`."""
+    mac = hmac_sha256(check_secret(secret), message(bowl_id, game_no, award_no, cls))
     out = ""
     acc = 0
     bits = 0
@@ -91,13 +113,14 @@ def normalize(text):
     return out
 
 
-def verify(secret, bowl_id, award_no, cls, text):
-    """True if `text` is the claim code of that award (compared in constant time)."""
+def verify(secret, bowl_id, game_no, award_no, cls, text):
+    """True if `text` is the claim code of that award (compared in constant time).
+    ValueError for a bad secret or field (not for a mistyped code: that is False)."""
+    want = code(secret, bowl_id, game_no, award_no, cls)
     try:
         got = normalize(text)
     except ValueError:
         return False
-    want = code(secret, bowl_id, award_no, cls)
     diff = 0
     for i in range(CODE_LEN):
         diff |= ord(got[i]) ^ ord(want[i])

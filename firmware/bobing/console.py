@@ -184,7 +184,8 @@ class Settings:
                 raise ValueError("digits only, at most 8")
             setattr(self, k, v)
         elif k == "secret":
-            binascii.unhexlify(v)  # ValueError if not hex
+            from bobing import claim
+            claim.check_secret(binascii.unhexlify(v))  # ValueError if not hex or under 128 bits
             self.secret = v
         elif k == "stock":
             st = {}
@@ -250,7 +251,7 @@ class Console:
         self.arg = None  # view argument (menus, notices)
         self.led = leds.P_IDLE
         self.led_t0 = t_ms
-        self.claims = []  # kiosk codes still to show (class, code)
+        self.claims = []  # kiosk codes still to show (class, code, game no, award no, "game-award")
         self.rolled = 0  # rolls drawn since boot
         self._t = t_ms
         self._since = t_ms  # when the view last changed
@@ -448,9 +449,11 @@ class Console:
         self.out = out
         self.claims = []
         if out.claims:  # kiosk: claims[i] pays won[i], award numbers counted by the table
-            first = self.table.award_no - len(out.claims) + 1
+            t = self.table
+            first = t.award_no - len(out.claims) + 1
             for k in range(len(out.claims)):
-                self.claims.append((out.won[k][0], out.claims[k], first + k))
+                n = first + k
+                self.claims.append((out.won[k][0], out.claims[k], t.game_no, n, "%d-%d" % (t.game_no, n)))
         self._show(V_RESULT)
         self.led_t0 = self._t
         self._led(leds.pattern_for(out))  # the rank's show, even without a screen

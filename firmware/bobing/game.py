@@ -90,12 +90,14 @@ def _whole(x):
 class Table:
     """One table (or one kiosk) from its start to the last prize handed out.
 
-    Table(profile, seats, counts=None, bowl_id="", secret=None)
+    Table(profile, seats, counts=None, bowl_id="", secret=None, game_no=0)
       counts: {class: n} overriding the spec's counts (a kiosk's stock).
-      bowl_id, secret: for kiosk claim codes; without a secret no codes are made.
+      bowl_id, secret, game_no: for kiosk claim codes (bobing/claim.py); game_no
+        is the journal's game number, so (bowl, game, award) is unique for the
+        bowl's life. Without a secret no codes are made.
     """
 
-    def __init__(self, profile=None, seats=10, counts=None, bowl_id="", secret=None):
+    def __init__(self, profile=None, seats=10, counts=None, bowl_id="", secret=None, game_no=0):
         if profile is None or isinstance(profile, str):
             profile = profiles.Profile(profile or profiles.DEFAULT_PRESET)
         self.profile = profile
@@ -184,9 +186,14 @@ class Table:
         # kiosk
         self.customer = 0
         self.shakes_left = 0
-        self.award_no = 0
+        self.award_no = 0  # awards so far in this game: the next code's number - 1
         self.bowl_id = bowl_id
+        self.game_no = game_no
         self._secret = secret
+        if secret is not None and self.kiosk:
+            from bobing import claim  # checked now, not at the first award (mid-roll)
+            self._secret = claim.check_secret(secret)
+            claim.message(bowl_id, game_no, 1, self.classes[0])
 
     # ---- events -------------------------------------------------------------
     def apply(self, kind, arg=None):
@@ -484,7 +491,7 @@ class Table:
             self.award_no += 1
             if self._secret is not None:
                 from bobing import claim  # kiosk codes: a table game never loads it
-                out.claims.append(claim.code(self._secret, self.bowl_id, self.award_no, c))
+                out.claims.append(claim.code(self._secret, self.bowl_id, self.game_no, self.award_no, c))
 
     # ---- the 状元 standing --------------------------------------------------------
     def _stand(self, seat, dice, rank, key):

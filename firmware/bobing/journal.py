@@ -269,7 +269,7 @@ def new_table(config, secret=None):
     """The one place where a config becomes a game engine. `secret`: the kiosk's
     claim-code key (kept off the journal)."""
     return game.Table(config.make_profile(), config.seats, counts=config.counts or None,
-                      bowl_id=config.bowl_id, secret=secret)
+                      bowl_id=config.bowl_id, secret=secret, game_no=config.game_id)
 
 
 class Problem:

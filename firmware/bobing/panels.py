@@ -19,10 +19,10 @@ ERR_RNG = const(2)  # the random source failed its health test
 ERR_JOURNAL = const(3)  # the journal was recovered; its bad tail was moved aside
 ERRORS = (ERR_SENSOR, ERR_RNG, ERR_JOURNAL)
 
-# labels: the claim screen's two, then three lines for each error kind
-_ZH = ("领奖码|凭码到柜台领奖|传感器故障|请按键掷骰|摇碗不可用|随机数故障|自检未通过|暂停掷骰|"
+# labels: the claim screen's one, then three lines for each error kind
+_ZH = ("凭码到柜台领奖|传感器故障|请按键掷骰|摇碗不可用|随机数故障|自检未通过|暂停掷骰|"
        "记录已恢复|损坏部分已另存|游戏继续")
-_EN = ("Claim code|Show at counter|No sensor!|Press the button|to roll.|RNG failure|Health test|"
+_EN = ("Show at counter|No sensor!|Press the button|to roll.|RNG failure|Health test|"
        "failed: no rolls|Journal|recovered; bad|tail set aside")
 
 
@@ -40,9 +40,7 @@ def draw(s, c):
     elif v == C.V_SECRET:
         _secret(s, c)
     elif v == C.V_CLAIM:
-        cls, code, n = c.arg
-        claim(s, c.table, code, cls)
-        award_no(s, c.table, cls, n)
+        claim(s, c.table, c.arg[1], c.arg[0], c.arg[4])
     elif v == C.V_NOTICE:
         if c.arg[0] in ERRORS:
             error(s, c.arg[0], c.arg[1])
@@ -63,18 +61,23 @@ def _label(s, i):
     return t[i]
 
 
-def claim(s, t, code, cls):
+def claim(s, t, code, cls, ref):
     """A kiosk award's claim code, big enough to read off at the counter,
-    with the prize class it pays (cls: a class id of t)."""
+    with what the counter's verify-claim needs beside it: ref, the game and
+    award number as "17-3" (made by the console, so drawing allocates
+    nothing), and the prize class it pays (cls: a class id of t)."""
     fb = s.fb
     fb.fill(0)
     zh = s._zh
-    if zh:
-        s._t(_label(s, 0), 0, 0)
-        s._cls(t, cls, _W - s._cls_w(t, cls), 0)
+    w = _W - s._cls_w(t, cls)
+    s._cls(t, cls, w, 0 if zh else 8)
+    room = w - 4 if zh else _W  # the class sits beside the number (zh) or under it (en)
+    y = 4 if zh else 0
+    if 8 * (3 + len(ref)) <= room:
+        fb.text("No.", 0, y, 1)
+        fb.text(ref, 24, y, 1)
     else:
-        s._e(_label(s, 0), 0, 0)
-        s._cls(t, cls, _W - s._cls_w(t, cls), 8)
+        fb.text(ref, 0, y, 1)
     n = len(code)
     if n > 16:
         raise ValueError("a claim code is at most 16 characters, got %r" % (code,))
@@ -84,9 +87,9 @@ def claim(s, t, code, cls):
         s._ec(code, 28)
     fb.hline(0, 45, _W, 1)
     if zh:
-        s._tc(_label(s, 1), 48)
+        s._tc(_label(s, 0), 48)
     else:
-        s._ec(_label(s, 1), 52)
+        s._ec(_label(s, 0), 52)
 
 
 def error(s, kind, detail=None):
@@ -99,7 +102,7 @@ def error(s, kind, detail=None):
         raise ValueError("error screen %r: must be one of ERR_SENSOR, ERR_RNG, ERR_JOURNAL" % (kind,))
     fb = s.fb
     fb.fill(0)
-    base = 3 * kind - 1  # its three lines in the labels
+    base = 3 * kind - 2  # its three lines in the labels
     # a warning sign
     fb.line(12, 0, 0, 21, 1)
     fb.line(12, 0, 24, 21, 1)
@@ -190,14 +193,3 @@ def _notice(s, c):
     if detail:
         s.fb.text(detail[:16], 0, 28, 1)
         s.fb.text(detail[16:32], 0, 38, 1)
-
-
-def award_no(s, t, cls, n):
-    """The award number on a claim screen (the counter's verify-claim needs it),
-    between the "claim code" label and the class name of the top line."""
-    txt = "No.%d" % n
-    left = 52 if s._zh else 0
-    right = _W - s._cls_w(t, cls) - 6
-    y = 4 if s._zh else 8
-    if left + 8 * len(txt) <= right:
-        s.fb.text(txt, right - 8 * len(txt), y, 1)

@@ -1,0 +1,101 @@
+# python -m host_sim verify-claim: the prize counter's check of a kiosk code,
+# and its answers to bad command lines (a table of probes: exit status and what
+# the message must name; never a traceback).
+import os
+import subprocess
+import sys
+
+from bobing import claim
+from host_sim.__main__ import main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SECRET = b"sixteen byte key"
+HEX = SECRET.hex()
+
+
+def run(capsys, *argv):
+    try:
+        rc = main(["verify-claim"] + list(argv))
+    except SystemExit as e:  # argparse's own errors
+        rc = e.code
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def args(game, award, code, cls="yixiu", bowl="0001"):
+    return ("--secret-hex", HEX, "--bowl", bowl, "--game", str(game), "--award", str(award),
+            "--class", cls, code)
+
+
+def test_a_code_is_valid_only_for_its_game_and_award(capsys):
+    c1 = claim.code(SECRET, "0001", 1, 1, "yixiu")
+    c2 = claim.code(SECRET, "0001", 2, 1, "yixiu")
+    assert c1 != c2
+    assert run(capsys, *args(1, 1, c1))[:2] == (0, "valid\n")
+    assert run(capsys, *args(2, 1, claim.pretty(c2).lower()))[:2] == (0, "valid\n")
+    # game 2's award #1 shown as game 1's (issue 13: it used to be the same code)
+    assert run(capsys, *args(1, 1, c2))[:2] == (1, "invalid\n")
+    assert run(capsys, *args(2, 2, c2))[:2] == (1, "invalid\n")
+    assert run(capsys, *args(2, 1, c2, bowl="0002"))[:2] == (1, "invalid\n")
+    text = ("--secret", SECRET.decode(), "--bowl", "0001", "--game", "2", "--award", "1", "--class", "yixiu", c2)
+    assert run(capsys, *text)[:2] == (0, "valid\n")
+
+
+GOOD = claim.code(SECRET, "0001", 1, 1, "yixiu")
+BASE = ["--secret-hex", HEX, "--bowl", "0001", "--game", "1", "--award", "1", "--class", "yixiu", GOOD]
+
+
+def _with(option, value):
+    a = list(BASE)
+    if option == "CODE":
+        a[-1] = value
+    elif option == "--secret":
+        a[0:2] = ["--secret", value]
+    else:
+        a[a.index(option) + 1] = value
+    return a
+
+
+# (argv, exit status, a fragment the message must hold). Python keeps argv bytes
+# that are not UTF-8 as surrogates (PEP 383): "\udcff" is a 0xFF byte on the line.
+PROBES = [
+    (BASE, 0, ""),
+    (_with("CODE", "ZZZZZZZZ"), 1, ""),
+    (_with("CODE", "短码"), 1, ""),  # not a code: invalid, not an error
+    (_with("CODE", "\udcff\udcfe"), 2, "CODE: not UTF-8"),
+    (_with("--secret", "\udcff" * 20), 2, "--secret: not UTF-8"),
+    (_with("--secret", "秘密秘密秘密"), 1, ""),  # 18 bytes of UTF-8: a secret, just not this one
+    (_with("--secret", "short"), 2, "128 bits"),
+    (_with("--secret-hex", "00"), 2, "128 bits"),
+    (_with("--secret-hex", "zz"), 2, "--secret-hex"),
+    (_with("--secret-hex", "abc"), 2, "--secret-hex"),
+    (_with("--secret-hex", "ｆｆ"), 2, "--secret-hex"),
+    (_with("--secret-hex", "\udcff"), 2, "--secret-hex: not UTF-8"),
+    (_with("--bowl", "a|b"), 2, "'|'"),
+    (_with("--bowl", "\udcff"), 2, "--bowl: not UTF-8"),
+    (_with("--class", "\udcff"), 2, "--class: not UTF-8"),
+    (_with("--game", "0"), 2, "game number"),
+    (_with("--game", "-1"), 2, "game number"),
+    (_with("--game", "x"), 2, "--game"),
+    (_with("--award", "0"), 2, "award number"),
+    (_with("--award", "1.5"), 2, "--award"),
+    (BASE[:4] + BASE[6:], 2, "--game"),  # no --game: the code cannot be checked
+    (BASE[2:], 2, "--secret"),
+]
+
+
+def test_bad_command_lines_are_clear_errors(capsys):
+    for argv, status, fragment in PROBES:
+        rc, out, err = run(capsys, *argv)
+        assert rc == status, (argv, rc, out, err)
+        assert "Traceback" not in err and fragment in err, (argv, err)
+        if status == 2:
+            assert out == "", (argv, out)
+
+
+def test_non_utf8_secret_in_a_real_process():
+    # the bytes as a shell passes them, not as Python strings
+    p = subprocess.run([sys.executable, "-m", "host_sim", "verify-claim", "--secret", b"\xff\xfe" * 10,
+                        "--bowl", "0001", "--game", "1", "--award", "1", "--class", "yixiu", GOOD],
+                       capture_output=True, cwd=ROOT)
+    assert p.returncode == 2 and b"--secret: not UTF-8" in p.stderr and b"Traceback" not in p.stderr
