@@ -11,7 +11,7 @@ def options_help():
             vals = "whole number %d..%d" % (allowed[1], allowed[2])
         else:
             vals = " | ".join(allowed)
-        lines.append("  %-18s %s  (default %s)" % (name, vals, default))
+        lines.append("  %-19s %s  (default %s)" % (name, vals, default))
     lines.append("profiles (--profile): " + ", ".join(sorted(profiles.PRESETS)))
     return "\n".join(lines)
 

@@ -167,9 +167,9 @@ def play(t, ref, rnd, p_spill=50, p_special=150, p_timeup=5, max_events=800, sta
 
 
 def random_options(rnd):
-    """A random value of every game option (and some rule options)."""
+    """A random value of every game option and every ranking option."""
     o = {}
-    for name in GAME_OPTIONS + ("zhuangyuan_order", "biandijin", "combined"):
+    for name in GAME_OPTIONS + profiles.RANK_OPTIONS:
         allowed = profiles.OPTIONS[name][1]
         if allowed[0] == "int":
             o[name] = allowed[1] + rnd(min(allowed[2] - allowed[1], 5) + 1)

@@ -1,5 +1,6 @@
-# An independent, deliberately naive reading of RULES.md §1-3, written from the
-# text and not from firmware/bobing/rules.py, to check the firmware against.
+# An independent, deliberately naive reading of RULES.md §1-3 and §9's variants,
+# written from the text and not from firmware/bobing/rules.py, to check the
+# firmware against.
 # Slow and allocation-happy on purpose: clarity over speed.
 
 ZY_ORDER = {  # RULES.md §2, lowest to highest
@@ -28,18 +29,24 @@ def oracle(dice, opts):
     elif s == [1] * 6 and opts["biandijin"] == "own_rank":
         rank = "biandijin"
     elif same_other == 6:
-        rank, tb = "heiliubo", (s[0],)
+        # §9 "every six-of-a-kind equal": no tie-break by face
+        rank, tb = "heiliubo", ((s[0],) if opts["heiliubo_key"] == "face" else ())
     elif fours == 5:
         rank, tb = "wuhong", (others[0],)
     elif same_other == 5:
         face = face_of(5)[0]
         kicker = [d for d in s if d != face][0]
         rank = "wuzi"
-        tb = (face, kicker) if opts["wuzi_key"] == "face_then_kicker" else (kicker,)
-        if kicker == 4:
+        tb = {"face_then_kicker": (face, kicker), "kicker": (kicker,),
+              "kicker_then_face": (kicker, face)}[opts["wuzi_key"]]  # §9: 222226 > 666665
+        if kicker == 4 and opts["combined"] == "on":  # §9: no 一秀 for it under sijin_only
             bonus = ["yixiu"]
     elif fours == 4:
-        rank, tb = "sihong", (sum(others),)
+        rank = "sihong"
+        if opts["sihong_key"] == "sum":
+            tb = (sum(others),)
+        else:  # §9: highest die first, 444463 > 444455
+            tb = (max(others), min(others))
     elif (("straight" in pats and s == [1, 2, 3, 4, 5, 6])
           or ("three_pairs" in pats and sorted(groups.values()) == [2, 2, 2])
           or ("two_triples" in pats and sorted(groups.values()) == [3, 3] and fours != 3)):
@@ -61,4 +68,6 @@ def oracle(dice, opts):
     if opts["combined"] == "off":
         bonus = []
     order = BELOW + ZY_ORDER[opts["zhuangyuan_order"]]
+    if rank in ZY_ORDER["chajinhua_top"] and opts["zhuangyuan_tiebreak"] == "off":
+        tb = ()  # §9: same sub-rank = equal (the earlier roll stands)
     return rank, bonus, (order.index(rank),) + tb

@@ -23,7 +23,7 @@ def _option_strategy(name):
     return st.sampled_from(allowed)
 
 
-OPTION_NAMES = gc.GAME_OPTIONS + ("zhuangyuan_order", "biandijin", "combined")
+OPTION_NAMES = gc.GAME_OPTIONS + profiles.RANK_OPTIONS
 OPTIONS = st.fixed_dictionaries(dict((n, _option_strategy(n)) for n in OPTION_NAMES))
 
 

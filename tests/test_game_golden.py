@@ -2,7 +2,8 @@
 replay`, each with its arguments (`# args:`), the expected JSON (`# expect:`
 lines, awards written sparse: an absent class is 0) and the RULES.md clause or
 seed sentence it checks (`# checks:`). Together they must cover every value of
-every game option."""
+every game option and of every ranking option, and a game that sets a ranking
+option must come out differently without it."""
 import argparse
 import contextlib
 import glob
@@ -22,6 +23,7 @@ from host_sim import cmd_replay
 GAMES = sorted(glob.glob(os.path.join(ROOT, "tests", "data", "games", "*.txt")))
 GAME_OPTIONS = ("when_exhausted", "chase_tiers", "liuhong_effect", "heiliubo_effect", "direction",
                 "spill_penalty", "time_limit", "prizes", "mode", "kiosk_shakes")
+COVERED = GAME_OPTIONS + profiles.RANK_OPTIONS
 
 
 def header(path):
@@ -80,24 +82,52 @@ def test_golden_game(path):
 
 def test_golden_games_cover_every_option_value():
     parser = replay_parser()
-    seen = dict((name, set()) for name in GAME_OPTIONS)
+    seen = dict((name, set()) for name in COVERED)
     for path in GAMES:
         args, _, _ = header(path)
         ns = parser.parse_args(args + [path])
         prof = cmd_replay.profile_from(ns)
-        for name in GAME_OPTIONS:
+        for name in COVERED:
             v = prof[name]
             if profiles.OPTIONS[name][1][0] == "+":
                 seen[name].update(v.split("+"))
             else:
                 seen[name].add(v)
-    for name in GAME_OPTIONS:
+    for name in COVERED:
         default, allowed = profiles.OPTIONS[name]
         if allowed[0] == "int":
             assert default in seen[name] and len(seen[name]) >= 2, (name, seen[name])
         else:
             want = set(allowed[1]) if allowed[0] == "+" else set(allowed)
             assert seen[name] == want, (name, want - seen[name])
+
+
+def without_rank_settings(args):
+    """args without its --set OPTION=VALUE of ranking options (None if it has none)."""
+    out, dropped, i = [], False, 0
+    while i < len(args):
+        if args[i] == "--set" and args[i + 1].split("=")[0] in profiles.RANK_OPTIONS:
+            dropped = True
+            i += 2
+            continue
+        out.append(args[i])
+        i += 1
+    return out if dropped else None
+
+
+def test_ranking_option_games_depend_on_their_option():
+    n = 0
+    for path in GAMES:
+        args, expect, _ = header(path)
+        plain = without_rank_settings(args)
+        if plain is None:
+            continue
+        rc, out, err = replay_in_process(plain + [path])
+        assert rc == 0, err
+        got = json.loads(out)
+        assert got != dense(expect, got), "%s: the same result without its ranking option" % path
+        n += 1
+    assert n >= 9
 
 
 def test_replay_cli_end_to_end(tmp_path):

@@ -71,8 +71,7 @@ def option_variants():
     """Every preset, then every value of every rule option (one at a time), and
     every non-empty set of 对堂 patterns."""
     out = [profiles.Profile(p) for p in sorted(profiles.PRESETS)]
-    rule_opts = ("zhuangyuan_order", "wuzi_key", "biandijin", "duitang_patterns", "combined")
-    for name in rule_opts:
+    for name in profiles.RANK_OPTIONS:
         allowed = profiles.OPTIONS[name][1]
         if allowed[0] == "+":
             vals = allowed[1]
@@ -83,6 +82,13 @@ def option_variants():
             values = allowed
         for v in values:
             out.append(profiles.Profile("xiamen", {name: v}))
+    # where options meet: every six-of-a-kind equal with 遍地锦 as one of them; no
+    # tie-break under another 状元 order and a 五子 key that would otherwise decide
+    for combo in ({"heiliubo_key": "equal", "biandijin": "as_heiliubo"},
+                  {"zhuangyuan_tiebreak": "off", "zhuangyuan_order": "liubo_top", "wuzi_key": "kicker_then_face",
+                   "sihong_key": "high_then_low", "biandijin": "as_heiliubo"},
+                  {"combined": "sijin_only", "sihong_key": "high_then_low", "heiliubo_key": "equal"}):
+        out.append(profiles.Profile("xiamen", combo))
     return out
 
 
@@ -190,3 +196,143 @@ def test_names_for_every_rank():
     assert rules.rank_code("chajinhua") == rules.CHAJINHUA
     assert rules.TIER_IDS[rules.tier(rules.CHAJINHUA)] == "zhuangyuan"
     assert rules.TIER_IDS[rules.tier(rules.DUITANG)] == "duitang"
+
+
+# ---- RULES.md §9's variants ------------------------------------------------------
+
+ZY_IDS = ("sihong", "wuzi", "wuhong", "heiliubo", "biandijin", "liubohong", "chajinhua")
+
+
+def census(r):
+    """One pass over every roll: rolls per rank, bonuses per rank id, and per
+    rank the number of rolls under each order key."""
+    ranks, bonus, keys = {}, {}, {}
+    for roll in all_rolls():
+        v = r.evaluate(roll)
+        k = rules.RANK_IDS[rules.rank_of(v)]
+        ranks[k] = ranks.get(k, 0) + 1
+        b = rules.RANK_IDS[rules.bonus_of(v)]
+        bonus[b] = bonus.get(b, 0) + 1
+        per = keys.setdefault(k, {})
+        key = rules.key_of(v)
+        per[key] = per.get(key, 0) + 1
+    return ranks, bonus, keys
+
+
+def key_sizes(keys, rank):
+    """How many rolls share each of the rank's keys, as a sorted list."""
+    return sorted(keys[rank].values())
+
+
+def ranks_in_key_order(keys):
+    """The ranks sorted by their keys; each rank's keys must form one block
+    (no rank's key falls between two keys of another)."""
+    spans = sorted((min(k), max(k), r) for r, k in keys.items())
+    for i in range(len(spans) - 1):
+        assert spans[i][1] < spans[i + 1][0], (spans[i], spans[i + 1])
+    return [r for _, _, r in spans]
+
+
+DEFAULT_BONUS = {"none": ALL - 705, "yixiu": 630, "erju": 75}  # 五子+4: 30, 四进+4: 600, 四进+44: 75
+DEFAULT_RANK_ORDER = ["none", "yixiu", "erju", "sijin", "sanhong", "duitang"] + list(ZY_IDS)
+
+
+def test_default_census():
+    ranks, bonus, keys = census(rules.Rules())
+    assert ranks == EXPECTED_DEFAULT and bonus == DEFAULT_BONUS
+    assert ranks_in_key_order(keys) == DEFAULT_RANK_ORDER
+    # 四红 by the sum 3..12 of the other two (a pair in 15 rolls, two faces in 30): 3 = 1+2 (30),
+    # 4 = 1+3, 2+2 (45), 5 = 2+3 (30), 6 = 1+5, 3+3 (45), 7 = 1+6, 2+5 (60), 8 = 2+6, 3+5 (60),
+    # 9 = 3+6 (30), 10 = 5+5 (15), 11 = 5+6 (30), 12 = 6+6 (15); 1+1 is 插金花
+    assert key_sizes(keys, "sihong") == sorted([30, 45, 30, 45, 60, 60, 30, 15, 30, 15])
+    assert key_sizes(keys, "wuzi") == [6] * 25  # 5 faces x 5 other sixth dice, 6 places each
+    assert key_sizes(keys, "wuhong") == [6] * 5
+    assert key_sizes(keys, "heiliubo") == [1] * 4
+
+
+def test_sihong_high_then_low():
+    ranks, bonus, keys = census(rules.Rules(profiles.Profile("xiamen", {"sihong_key": "high_then_low"})))
+    assert ranks == EXPECTED_DEFAULT and bonus == DEFAULT_BONUS
+    assert ranks_in_key_order(keys) == DEFAULT_RANK_ORDER
+    # every pair of the other two its own key: 4 doubles (15 rolls; 11 is 插金花), 10 mixed (30)
+    assert key_sizes(keys, "sihong") == [15] * 4 + [30] * 10
+    r = rules.Rules(profiles.Profile("xiamen", {"sihong_key": "high_then_low"}))
+    k = lambda d: r.evaluate(d) >> 8
+    assert k([4, 4, 4, 4, 6, 3]) > k([4, 4, 4, 4, 5, 5]) > k([4, 4, 4, 4, 5, 3]) > k([4, 4, 4, 4, 5, 2])
+    assert k([4, 4, 4, 4, 6, 6]) > k([4, 4, 4, 4, 6, 5]) and k([4, 4, 4, 4, 3, 6]) == k([4, 4, 4, 4, 6, 3])
+    assert k([4, 4, 4, 4, 2, 1]) < k([4, 4, 4, 4, 2, 2]) < k([4, 4, 4, 4, 3, 1])
+    d = rules.Rules()  # the default still adds them up
+    assert d.evaluate([4, 4, 4, 4, 5, 5]) >> 8 > d.evaluate([4, 4, 4, 4, 6, 3]) >> 8
+
+
+def test_wuzi_kicker_then_face():
+    prof = profiles.Profile("xiamen", {"wuzi_key": "kicker_then_face"})
+    ranks, bonus, keys = census(rules.Rules(prof))
+    assert ranks == EXPECTED_DEFAULT and bonus == DEFAULT_BONUS
+    assert ranks_in_key_order(keys) == DEFAULT_RANK_ORDER
+    assert key_sizes(keys, "wuzi") == [6] * 25
+    r = rules.Rules(prof)
+    k = lambda d: r.evaluate(d) >> 8
+    assert k([2, 2, 2, 2, 2, 6]) > k([6, 6, 6, 6, 6, 5])  # RULES.md §9's examples
+    assert k([6, 6, 6, 6, 6, 3]) > k([2, 2, 2, 2, 2, 3])
+    assert k([1, 1, 1, 1, 1, 4]) > k([6, 6, 6, 6, 6, 3])  # a 4 as the sixth die counts as 4
+    d = rules.Rules()
+    assert d.evaluate([6, 6, 6, 6, 6, 5]) >> 8 > d.evaluate([2, 2, 2, 2, 2, 6]) >> 8
+    _, _, kk = census(rules.Rules(profiles.Profile("xiamen", {"wuzi_key": "kicker"})))
+    assert key_sizes(kk, "wuzi") == [24] * 5 + [30]  # sixth die 1,2,3,5,6: 4 faces x 6 places; a 4: 5 x 6
+
+
+def test_heiliubo_equal():
+    prof = profiles.Profile("xiamen", {"heiliubo_key": "equal"})
+    ranks, bonus, keys = census(rules.Rules(prof))
+    assert ranks == EXPECTED_DEFAULT and bonus == DEFAULT_BONUS
+    assert ranks_in_key_order(keys) == DEFAULT_RANK_ORDER
+    assert key_sizes(keys, "heiliubo") == [4]  # 222222 333333 555555 666666 alike
+    assert key_sizes(keys, "wuzi") == [6] * 25  # other sub-ranks keep their tie-breaks
+    r = rules.Rules(prof)
+    assert r.evaluate([2] * 6) >> 8 == r.evaluate([6] * 6) >> 8 < r.evaluate([1] * 6) >> 8  # 遍地锦 its own rank
+    # 遍地锦 counted as a 黑六勃 is one of them too
+    prof = profiles.Profile("xiamen", {"heiliubo_key": "equal", "biandijin": "as_heiliubo"})
+    ranks, _, keys = census(rules.Rules(prof))
+    assert ranks["heiliubo"] == 5 and "biandijin" not in ranks and key_sizes(keys, "heiliubo") == [5]
+
+
+def test_zhuangyuan_tiebreak_off():
+    prof = profiles.Profile("xiamen", {"zhuangyuan_tiebreak": "off"})
+    ranks, bonus, keys = census(rules.Rules(prof))
+    assert ranks == EXPECTED_DEFAULT and bonus == DEFAULT_BONUS
+    assert ranks_in_key_order(keys) == DEFAULT_RANK_ORDER
+    for zy in ZY_IDS:  # one key per sub-rank: every roll of it is equal
+        assert key_sizes(keys, zy) == [EXPECTED_DEFAULT[zy]], zy
+    for below in ("yixiu", "erju", "sijin", "sanhong", "duitang", "none"):
+        assert len(keys[below]) == 1
+    r = rules.Rules(prof)
+    k = lambda d: r.evaluate(d) >> 8
+    assert k([4, 4, 4, 4, 6, 6]) == k([4, 4, 4, 4, 1, 2])
+    assert k([6, 6, 6, 6, 6, 5]) == k([1, 1, 1, 1, 1, 2]) > k([4, 4, 4, 4, 6, 6])  # sub-ranks still rank
+    assert k([4, 4, 4, 4, 4, 6]) == k([4, 4, 4, 4, 4, 1])
+    assert k([6] * 6) == k([2] * 6)
+
+
+def test_combined_sijin_only():
+    prof = profiles.Profile("xiamen", {"combined": "sijin_only"})
+    ranks, bonus, keys = census(rules.Rules(prof))
+    assert ranks == EXPECTED_DEFAULT
+    assert bonus == {"none": ALL - 675, "yixiu": 600, "erju": 75}  # the 30 五子 with a 4 lose their 一秀
+    r = rules.Rules(prof)
+    b = lambda d: rules.RANK_IDS[rules.bonus_of(r.evaluate(d))]
+    assert b([5, 5, 5, 5, 5, 4]) == "none" and b([1, 1, 1, 1, 4, 1]) == "none"
+    assert b([2, 2, 2, 2, 4, 4]) == "erju" and b([2, 2, 2, 2, 4, 1]) == "yixiu"
+    off = census(rules.Rules(profiles.Profile("xiamen", {"combined": "off"})))[1]
+    assert off == {"none": ALL}
+
+
+def test_defaults_of_the_new_options():
+    # the defaults are RULES.md §1-3 as they were: every existing test and golden file stands
+    for name, default in (("sihong_key", "sum"), ("wuzi_key", "face_then_kicker"), ("heiliubo_key", "face"),
+                          ("zhuangyuan_tiebreak", "on"), ("combined", "on")):
+        assert profiles.OPTIONS[name][0] == default
+        assert profiles.Profile()[name] == default
+    for p in profiles.PRESETS.values():
+        for name in ("sihong_key", "heiliubo_key", "zhuangyuan_tiebreak"):
+            assert name not in p

@@ -17,10 +17,15 @@ _OPTIONS = (
     "\n"
     # RULES.md §1-3: how a roll is ranked
     "zhuangyuan_order chajinhua_top chajinhua_top liuhong_top liubo_top\n"
-    "wuzi_key face_then_kicker face_then_kicker kicker\n"
+    # RULES.md §2 and §9: the tie-break inside a 状元 sub-rank
+    "sihong_key sum sum high_then_low\n"
+    "wuzi_key face_then_kicker face_then_kicker kicker kicker_then_face\n"
+    "heiliubo_key face face equal\n"
+    "zhuangyuan_tiebreak on on off\n"
     "biandijin own_rank own_rank as_heiliubo\n"
     "duitang_patterns straight + straight three_pairs two_triples\n"
-    "combined on on off\n"
+    # RULES.md §3 and §9: sijin_only = 四进 keeps its bonus, 五子 with a 4 earns no 一秀
+    "combined on on off sijin_only\n"
     # RULES.md §5: a shake whose peak passes this many g counts as a spill (shake.spill_mg)
     "spill_detect off off 3g 4g 6g 8g 12g\n"
     # RULES.md §4-6: how a table plays (the game engine, bobing/game.py)
@@ -106,6 +111,11 @@ _PRIZES = (
 )
 
 DEFAULT_PRESET = "xiamen"
+
+# The options that change how a roll is ranked (bobing/rules.py reads them);
+# the rest are how a table plays.
+RANK_OPTIONS = ("zhuangyuan_order", "sihong_key", "wuzi_key", "heiliubo_key", "zhuangyuan_tiebreak",
+                "biandijin", "duitang_patterns", "combined")
 
 
 def _line(text, name, at=0):

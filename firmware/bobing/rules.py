@@ -1,4 +1,4 @@
-# Ranking a roll of six dice (RULES.md §1-3). Pure logic: no hardware, runs
+# Ranking a roll of six dice (RULES.md §1-3, and §9's variants). Pure logic: no hardware, runs
 # unchanged on MicroPython and CPython.
 #
 # The hot path is `Rules.evaluate(dice)`: one pass over the dice into a
@@ -135,12 +135,19 @@ class Rules:
         self.profile = profile
         o = profile.options
         self._pos = bytes(_ZY_ORDERS[o["zhuangyuan_order"]])
-        self._wuzi_face_first = o["wuzi_key"] == "face_then_kicker"
+        self._sihong_sum = o["sihong_key"] == "sum"
+        w = o["wuzi_key"]
+        self._wuzi_face_first = w == "face_then_kicker"
+        self._wuzi_kicker_first = w == "kicker_then_face"
+        self._liubo_face = o["heiliubo_key"] == "face"
+        # zhuangyuan_tiebreak off: one key per sub-rank, so the earlier roll stands (game.py)
+        self._zy_ties = o["zhuangyuan_tiebreak"] == "on"
         self._biandijin_own = o["biandijin"] == "own_rank"
         self._straight = profiles.has(o, "duitang_patterns", "straight")
         self._three_pairs = profiles.has(o, "duitang_patterns", "three_pairs")
         self._two_triples = profiles.has(o, "duitang_patterns", "two_triples")
-        self._combined = o["combined"] == "on"
+        self._combined = o["combined"] != "off"
+        self._wuzi_yixiu = o["combined"] == "on"  # sijin_only: only 四进 keeps its bonus
 
     def evaluate(self, dice):
         """Pack (order key, bonus rank, rank) of a valid roll into one small int.
@@ -180,10 +187,16 @@ class Rules:
                 rank = CHAJINHUA
             else:
                 rank = SIHONG
-                k1 = 0
-                for f in range(1, 7):
-                    if f != 4:
-                        k1 += f * c[f]
+                if self._sihong_sum:  # 带12最大, 带3最小
+                    for f in range(1, 7):
+                        if f != 4:
+                            k1 += f * c[f]
+                else:  # the higher of the other two, then the lower
+                    for f in range(1, 7):
+                        if f != 4 and c[f]:
+                            if not k2:
+                                k2 = f
+                            k1 = f
         elif n4 == 6:
             rank = LIUBOHONG
         elif n4 == 5:
@@ -196,7 +209,8 @@ class Rules:
                 rank = BIANDIJIN
             else:
                 rank = HEILIUBO
-                k1 = bigf
+                if self._liubo_face:
+                    k1 = bigf
         elif big == 5:
             rank = WUZI
             kicker = 0
@@ -206,9 +220,12 @@ class Rules:
             if self._wuzi_face_first:
                 k1 = bigf
                 k2 = kicker
+            elif self._wuzi_kicker_first:
+                k1 = kicker
+                k2 = bigf
             else:
                 k1 = kicker
-            if kicker == 4:
+            if kicker == 4 and self._wuzi_yixiu:
                 bonus = YIXIU
         elif big == 4:
             rank = SIJIN
@@ -228,7 +245,12 @@ class Rules:
             rank = YIXIU
         if not self._combined:
             bonus = NONE
-        pos = self._pos[rank - SIHONG] if rank >= SIHONG else rank
+        pos = rank
+        if rank >= SIHONG:
+            pos = self._pos[rank - SIHONG]
+            if not self._zy_ties:
+                k1 = 0
+                k2 = 0
         return (((pos << 8) | (k1 << 4) | k2) << 8) | (bonus << 4) | rank
 
     def score(self, dice):
