@@ -1,7 +1,7 @@
 # The Bo Bing table as a state machine (RULES.md §4-7): events in, outcomes out.
 # Pure logic: no hardware, no clock (time up arrives as an event), runs
 # unchanged on MicroPython and CPython. The contract other modules code
-# against is /work/notes/game_contract.md; in short:
+# against (events, Outcome, the invariants) is in firmware/README.md; in short:
 #
 #     t = Table(profile, seats)          # profile: profiles.Profile or preset name
 #     out = t.apply(EV_ROLL, dice)       # -> Outcome; ValueError for a bad event
