@@ -1,5 +1,5 @@
-# Ranking a roll of six dice (RULES.md §1-3, and §9's variants). Pure logic: no hardware, runs
-# unchanged on MicroPython and CPython.
+# Ranking a roll of six dice (RULES.md §1-3, and the variants of §9). Pure
+# logic: no hardware, runs unchanged on MicroPython and CPython.
 #
 # The hot path is `Rules.evaluate(dice)`: one pass over the dice into a
 # preallocated count buffer, returning ONE small int that packs
@@ -139,7 +139,7 @@ class Rules:
         w = o["wuzi_key"]
         self._wuzi_face_first = w == "face_then_kicker"
         self._wuzi_kicker_first = w == "kicker_then_face"
-        self._liubo_face = o["heiliubo_key"] == "face"
+        self._heiliubo_face = o["heiliubo_key"] == "face"
         # zhuangyuan_tiebreak off: one key per sub-rank, so the earlier roll stands (game.py)
         self._zy_ties = o["zhuangyuan_tiebreak"] == "on"
         self._biandijin_own = o["biandijin"] == "own_rank"
@@ -209,7 +209,7 @@ class Rules:
                 rank = BIANDIJIN
             else:
                 rank = HEILIUBO
-                if self._liubo_face:
+                if self._heiliubo_face:
                     k1 = bigf
         elif big == 5:
             rank = WUZI
