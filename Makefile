@@ -6,7 +6,70 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean
+.PHONY: sim test bench glyphs mpy deploy package-json clean mp
+
+# ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
+# Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
+# checked by sha256; otherwise git clones of the same pins, checked by commit id.
+MP_VERSION := 1.28.0
+MP_COMMIT := e0e9fbb17ed6fd06bb76e266ae554784c9c80804
+MPLIB_COMMIT := 8380c7bb8f9e5e5260e9539156742925e00366b2
+MP_SHA256 := e669f0cc2dc8837ee38e8f65aec95476a780bb90babcaabecf20dac99a02aa90
+MPLIB_SHA256 := c34cf80daf9b3505c7521c4b47fee53e5d9b0c637dd175d3afdde12fb241fc03
+VENDOR ?= $(firstword $(wildcard ../shared/vendor ../../shared/vendor))
+MPB := $(CURDIR)/build/mp
+MP_DIR := $(MPB)/micropython
+MPY_LIB_DIR := $(MPB)/micropython-lib
+MP_SRC := $(MPB)/src-$(MP_COMMIT)-$(MPLIB_COMMIT).stamp
+MP_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# the pinned mpy-cross and the two 32-bit unix ports (the ESP32's word size):
+#   unix32-frozen: the bowl frozen as on the ESP32 (boards/unix_frozen), every MicroPython test
+#   unix32-stock:  the bowl as .mpy files in the heap (the stock-firmware route)
+MPY_CROSS_PIN := $(MP_DIR)/mpy-cross/build/mpy-cross
+MP32_FROZEN := $(MPB)/unix32-frozen/micropython
+MP32_STOCK := $(MPB)/unix32-stock/micropython
+MP_UNIX_FLAGS := VARIANT=standard MICROPY_FORCE_32BIT=1 MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 \
+	MICROPY_PY_SSL=0 MICROPY_VFS_LFS2=1 MPY_LIB_DIR=$(MPY_LIB_DIR) STRIP=
+# the flags are an input too: a file rewritten only when they change (then a clean build)
+MP_FLAGS_FILE := $(MPB)/unix-flags.txt
+$(shell mkdir -p $(MPB) && echo '$(MP_UNIX_FLAGS)' | cmp -s - $(MP_FLAGS_FILE) || echo '$(MP_UNIX_FLAGS)' > $(MP_FLAGS_FILE))
+FROZEN_INPUTS := $(shell find firmware host_sim/hal.py host_sim/fake_mpu6050.py boards -name '*.py' 2>/dev/null)
+
+mp: $(MPY_CROSS_PIN) $(MP32_FROZEN) $(MP32_STOCK)
+
+$(MP_SRC):
+	@command -v gcc >/dev/null && command -v git >/dev/null && command -v xz >/dev/null || \
+	  { echo "building MicroPython needs gcc, git, xz (.ci/run installs them: apt-get install gcc-multilib git xz-utils)"; exit 2; }
+	rm -rf $(MP_DIR) $(MPY_LIB_DIR) $(MPB)/src-*.stamp && mkdir -p $(MP_DIR) $(MPY_LIB_DIR)
+	if [ -n "$(VENDOR)" ]; then \
+	  echo "$(MP_SHA256)  $(VENDOR)/micropython-$(MP_VERSION).tar.xz" | sha256sum -c --quiet && \
+	  echo "$(MPLIB_SHA256)  $(VENDOR)/micropython-lib-$$(echo $(MPLIB_COMMIT) | cut -c1-7).tar.xz" | sha256sum -c --quiet && \
+	  tar -xJf $(VENDOR)/micropython-$(MP_VERSION).tar.xz --strip-components=1 -C $(MP_DIR) && \
+	  tar -xJf $(VENDOR)/micropython-lib-$$(echo $(MPLIB_COMMIT) | cut -c1-7).tar.xz --strip-components=1 -C $(MPY_LIB_DIR); \
+	else \
+	  git clone -q --depth 1 --branch v$(MP_VERSION) https://github.com/micropython/micropython $(MP_DIR) && \
+	  test "$$(git -C $(MP_DIR) rev-parse HEAD)" = $(MP_COMMIT) && \
+	  git -C $(MPY_LIB_DIR) init -q && \
+	  git -C $(MPY_LIB_DIR) fetch -q --depth 1 https://github.com/micropython/micropython-lib $(MPLIB_COMMIT) && \
+	  git -C $(MPY_LIB_DIR) checkout -q FETCH_HEAD && \
+	  test "$$(git -C $(MPY_LIB_DIR) rev-parse HEAD)" = $(MPLIB_COMMIT); \
+	fi || { echo "MicroPython sources: checksum or commit mismatch, or download failed"; exit 2; }
+	touch $@
+
+$(MPY_CROSS_PIN): $(MP_SRC)
+	$(MAKE) -s $(if $(filter -j%,$(MAKEFLAGS)),,-j$(MP_JOBS)) -C $(MP_DIR)/mpy-cross
+	touch $@
+
+# 32-bit needs gcc-multilib (the i386 C library); the unix port's own make re-freezes what changed
+$(MP32_FROZEN) $(MP32_STOCK): $(MPY_CROSS_PIN) $(MP_FLAGS_FILE)
+	$(if $(filter $(MP_FLAGS_FILE),$?),rm -rf $(@D))
+	@test -e /usr/include/x86_64-linux-gnu/gnu/stubs-32.h -o -e /usr/include/i386-linux-gnu/gnu/stubs-32.h || \
+	  { echo "the 32-bit MicroPython build needs Debian's gcc-multilib (.ci/run installs it: apt-get install gcc-multilib)"; exit 2; }
+	$(MAKE) -s $(if $(filter -j%,$(MAKEFLAGS)),,-j$(MP_JOBS)) -C $(MP_DIR)/ports/unix $(MP_UNIX_FLAGS) BUILD=$(@D) \
+	  FROZEN_MANIFEST=$(CURDIR)/boards/$(subst unix32-,unix_,$(notdir $(@D)))/manifest.py
+	touch $@
+$(MP32_FROZEN): $(FROZEN_INPUTS)
+$(MP32_STOCK): boards/unix_stock/manifest.py
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,7 +79,7 @@ $(STAMP): requirements.txt
 sim: $(STAMP)
 	$(PY) -m host_sim play
 
-test: $(STAMP)
+test: $(STAMP) mp
 	$(PY) -m pytest
 
 bench: $(STAMP)
@@ -37,10 +100,10 @@ bench: $(STAMP)
 glyphs: $(STAMP)
 	$(PY) host_sim/tools/make_glyphs.py
 
-# Firmware compiled to .mpy in build/mpy (boot.py and main.py stay .py: MicroPython runs them by name).
-MPY_CROSS := $(CURDIR)/$(BIN)/mpy-cross
+# Firmware compiled to .mpy in build/mpy by the pinned mpy-cross (boot.py and main.py stay .py: MicroPython runs them by name).
+MPY_CROSS := $(MPY_CROSS_PIN)
 MPY_OUT := $(CURDIR)/build/mpy
-mpy: $(STAMP)
+mpy: $(STAMP) $(MPY_CROSS_PIN)
 	rm -rf $(MPY_OUT) && mkdir -p $(MPY_OUT)
 	cd firmware && for f in $$(find . -name '*.py' ! -name manifest.py | sed 's|^\./||' | sort); do \
 	  mkdir -p $(MPY_OUT)/$$(dirname $$f) || exit 1; \

@@ -1,8 +1,8 @@
-# Freeze the bowl's firmware into a custom MicroPython build (README: "For developers"):
-#   make -C ports/esp32 BOARD=ESP32_GENERIC FROZEN_MANIFEST=/path/to/firmware/manifest.py
+# The bowl's own modules, for MicroPython's tools/makemanifest.py. Board manifests include
+# this file (as MicroPython's boards include their port's): boards/BOBING_ESP32/manifest.py for
+# the bowl, boards/unix_frozen/manifest.py for the 32-bit test build (README: "Build a bowl").
 # boot.py and main.py stay on the filesystem, where MicroPython looks for them.
-include("$(PORT_DIR)/boards/manifest.py")  # the port's own frozen modules (neopixel, ...)
-require("ssd1306")  # micropython-lib display driver
+require("ssd1306")  # micropython-lib display driver (needs MPY_LIB_DIR)
 module("board.py")
 package("bobing")
 package("bowl")

@@ -50,7 +50,7 @@ SEP = "/"
 def _here():
     f = __file__
     i = f.rfind(SEP)
-    return f[:i] if i >= 0 else "."
+    return f[:i] if i >= 0 else "host_sim"  # frozen (32-bit test build): run from the repo root
 
 
 TRACES = _here() + "/../tests/data/traces"

@@ -1,9 +1,12 @@
-"""Which test modules run on the MicroPython unix port, and how.
+"""Which test modules run on the MicroPython unix ports, and how.
 
 A test module opts in with a first-lines marker:
-    # micropython: yes                  -> run it on the unix port too
+    # micropython: yes                  -> run it on the unix ports too
     # micropython: -X heapsize=128K     -> ... with these interpreter flags
-Every module under tests/mp/ runs there (and only there).
+    # micropython: -X heapsize=160K; frozen: -X heapsize=56K
+                                        -> other flags on the frozen build
+Every module under tests/mp/ runs there (and only there). Which build runs
+what: tests/test_micropython.py (the builds: `make mp`, build/mp/).
 """
 import os
 
@@ -23,7 +26,7 @@ def _marker(path):
 
 
 def modules():
-    """[(module name, directory, interpreter flags list)] to run on the unix port."""
+    """[(module name, directory, {"": flags, "frozen": flags})] to run on the unix ports."""
     out = []
     for d in (TESTS, os.path.join(TESTS, "mp")):
         for fn in sorted(os.listdir(d)):
@@ -32,7 +35,11 @@ def modules():
             mark = _marker(os.path.join(d, fn))
             if d == TESTS and mark is None:
                 continue
-            flags = [] if mark in (None, "yes") else mark.split()
+            flags = {}
+            for part in (mark or "yes").split(";"):
+                build, _, text = part.strip().rpartition(":")
+                flags[build.strip()] = [] if text.strip() == "yes" else text.split()
+            flags.setdefault("frozen", flags[""])
             out.append((fn[:-3], d, flags))
     return out
 
