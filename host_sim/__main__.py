@@ -2,12 +2,19 @@
 
 Each command lives in its own module host_sim/cmd_<name>.py with
 `add_arguments(parser)` and `run(args) -> exit status`.
+
+Bad input, one way for every command: every argument must be UTF-8 text;
+argument types (host_sim/options.py) refuse a bad value while parsing;
+options.InputError raised later becomes `error: ...` on stderr and exit
+status 2. Either way nothing has been written.
 """
 import argparse
 import importlib
+import os
 import sys
 
 import host_sim  # noqa: F401  (installs the shim)
+from host_sim.options import InputError
 
 # name: (module, one-line help)
 COMMANDS = {
@@ -31,11 +38,42 @@ def main(argv=None):
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         p.set_defaults(_module=mod)
         importlib.import_module(mod).add_arguments(p)
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    for i, a in enumerate(argv):
+        try:  # bytes the locale could not decode reach Python as lone surrogates
+            a.encode("utf-8")
+        except UnicodeEncodeError:
+            print("error: argument %d%s, %s, is not UTF-8 text: give every argument in UTF-8"
+                  % (i + 1, " (after %s)" % argv[i - 1] if i else "", ascii(a)), file=sys.stderr)
+            return 2
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help (0) or a refused argument (2, message printed): a status, for callers too
+        return e.code
     if not args.command:
-        parser.print_help()
+        parser.print_usage(sys.stderr)
+        print("error: name a COMMAND: %s (COMMAND --help says more)" % ", ".join(COMMANDS), file=sys.stderr)
         return 2
-    return importlib.import_module(args._module).run(args) or 0
+    try:
+        return importlib.import_module(args._module).run(args) or 0
+    except InputError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `... | head`: the reader has gone; no traceback, no retry
+        _silence_stdout()
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _silence_stdout():
+    # Python flushes stdout again at exit; point it at /dev/null so that flush
+    # cannot raise a second BrokenPipeError (the Python docs' recipe)
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

@@ -8,15 +8,18 @@ import os
 import sys
 
 from bobing import dice
+from host_sim import options
 from host_sim.fairness import SeededSource
 
 LINE = 1000
+MAX_FACES = 10 ** 9  # about an hour of output
 
 
 def add_arguments(p):
     p.description = __doc__
-    p.add_argument("--count", type=int, required=True, metavar="N", help="how many faces to print")
-    p.add_argument("--seed", metavar="TEXT",
+    p.add_argument("--count", type=options.whole(0, MAX_FACES), required=True, metavar="N",
+                   help="how many faces to print, 0..%d" % MAX_FACES)
+    p.add_argument("--seed", metavar="TEXT", type=options.text(),
                    help="deterministic source instead of os.urandom (same seed, same faces)")
 
 
@@ -28,9 +31,6 @@ def source_from(args):
 
 
 def run(args):
-    if args.count < 0:
-        print("error: --count must be 0 or more, got %d" % args.count, file=sys.stderr)
-        return 2
     src, _ = source_from(args)
     out = sys.stdout
     try:

@@ -9,26 +9,25 @@ import sys
 import time
 
 from bobing import dice, rules
-from host_sim import fairness
+from host_sim import fairness, options
 from host_sim.cmd_dice import source_from
+
+MAX_ROLLS = 10 ** 7  # minutes; the output is one JSON object at the end, no progress
 from host_sim.options import add_profile_arguments, profile_from
 
 
 def add_arguments(p):
     p.description = __doc__
-    p.add_argument("--rolls", type=int, default=166667, metavar="N",
-                   help="rolls of six dice (default %(default)s: 10^6 faces)")
-    p.add_argument("--seed", metavar="TEXT",
+    p.add_argument("--rolls", type=options.whole(1, MAX_ROLLS), default=166667, metavar="N",
+                   help="rolls of six dice, 1..%d (default %%(default)s: 10^6 faces)" % MAX_ROLLS)
+    p.add_argument("--seed", metavar="TEXT", type=options.text(),
                    help="deterministic source instead of os.urandom (same seed, same result)")
-    p.add_argument("--alpha", type=float, default=fairness.ALPHA,
-                   help="significance level (default %(default)s)")
+    p.add_argument("--alpha", type=options.number(0, 1, open_lo=True, open_hi=True), default=fairness.ALPHA,
+                   help="significance level, 0 < alpha < 1 (default %(default)s)")
     add_profile_arguments(p)
 
 
 def run(args):
-    if args.rolls < 1:
-        print("error: --rolls must be at least 1, got %d" % args.rolls, file=sys.stderr)
-        return 2
     try:
         r = rules.Rules(profile_from(args))
     except ValueError as e:

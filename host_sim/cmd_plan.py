@@ -11,38 +11,34 @@ import json
 import sys
 import time
 
-from host_sim import plan
+from host_sim import options, plan
 from host_sim.options import add_profile_arguments, profile_from
+
+MAX_MINUTES = 24 * 60  # a game within a day
 
 
 def add_arguments(p):
     p.description = __doc__
-    p.add_argument("--seats", type=int, default=10, help="players at the table, 1..12 (default %(default)s)")
-    p.add_argument("--seconds-per-roll", type=float, default=plan.SECONDS_PER_ROLL, metavar="X",
-                   help="seconds one turn takes: shake, look, prize, pass the bowl (default %(default)g)")
-    p.add_argument("--count", action="append", default=[], metavar="CLASS=N",
-                   help="how many prizes of a class (default: the profile's); may be repeated")
-    p.add_argument("--within", action="append", type=float, default=[], metavar="MINUTES",
-                   help="also print P(game over within MINUTES); may be repeated")
+    p.add_argument("--seats", type=options.seats, default=10,
+                   help="players at the table, 1..12 (default %(default)s)")
+    p.add_argument("--seconds-per-roll", type=options.seconds_per_roll, default=plan.SECONDS_PER_ROLL,
+                   metavar="X", help="seconds one turn takes: shake, look, prize, pass the bowl, "
+                   "1..3600 (default %(default)g)")
+    p.add_argument("--count", action="append", default=[], metavar="CLASS=N", type=options.prize_count,
+                   help="how many prizes of a class, 0..%d (default: the profile's); may be repeated"
+                   % options.MAX_PRIZES)
+    p.add_argument("--within", action="append", type=options.number(0, MAX_MINUTES, open_lo=True),
+                   default=[], metavar="MINUTES",
+                   help="also print P(game over within MINUTES), 0 < MINUTES <= %d; may be repeated"
+                   % MAX_MINUTES)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     add_profile_arguments(p)
-
-
-def parse_counts(items):
-    """['duitang=1', ...] -> {'duitang': 1}; ValueError for a bad item."""
-    out = {}
-    for s in items:
-        k, sep, v = s.partition("=")
-        if not sep or not v.strip().isdigit():
-            raise ValueError("--count %r: write it as CLASS=N, e.g. --count duitang=1" % s)
-        out[k.strip()] = int(v)
-    return out
 
 
 def run(args):
     try:
         prof = profile_from(args)
-        counts = parse_counts(args.count)
+        counts = dict(args.count)
         minutes = sorted(set(plan.MINUTES) | set(args.within))
         t0 = time.perf_counter()
         r = plan.plan(prof, args.seats, args.seconds_per_roll, counts=counts or None, minutes=minutes)

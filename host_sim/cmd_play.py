@@ -11,7 +11,7 @@ import os
 import shutil
 import sys
 
-from host_sim import player, terminal
+from host_sim import options, player, terminal
 
 ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "sim-flash")
 
@@ -20,50 +20,73 @@ def add_arguments(p):
     p.description = __doc__
     p.epilog = terminal.__doc__.split("\n\n")[1] + "\n\n" + player.SCRIPT_HELP
     p.add_argument("--window", action="store_true", help="a pygame window instead of the terminal")
-    p.add_argument("--script", metavar="FILE", help="run script commands from FILE ('-': stdin)")
-    p.add_argument("--root", default=ROOT, help="the bowl's flash: a folder (default %(default)s)")
+    p.add_argument("--script", metavar="FILE", type=options.in_file,
+                   help="run script commands from FILE ('-': stdin)")
+    p.add_argument("--root", default=ROOT, type=options.out_dir,
+                   help="the bowl's flash: a folder (default %(default)s)")
     p.add_argument("--fresh", action="store_true", help="empty the flash first (a new bowl)")
-    p.add_argument("--seed", metavar="TEXT", help="a fixed random source (reproducible dice) instead of os.urandom")
+    p.add_argument("--seed", metavar="TEXT", type=options.text(),
+                   help="a fixed random source (reproducible dice) instead of os.urandom")
     p.add_argument("--quiet", action="store_true", help="scripts: print only what the script asks for")
-    p.add_argument("--frames", type=int, default=0, help="--window: stop after this many frames (tests)")
-    p.add_argument("--screenshot", metavar="PNG", help="--window: save the last frame as PNG")
+    p.add_argument("--frames", type=options.whole(0, 10 ** 6), default=0,
+                   help="--window: stop after this many frames (tests)")
+    p.add_argument("--screenshot", metavar="PNG", type=options.out_file,
+                   help="--window: save the last frame as PNG")
+
+
+MARK = ".bobing-sim-flash"  # says a folder is a simulated bowl's flash, so --fresh may empty it
+_BOWL_FILES = ("settings.txt", "settings.txt.new")
+
+
+def _bowl_flash(root):
+    """True if emptying root loses nothing but a simulated bowl's flash: it has
+    our mark, or holds only files a bowl writes (gNNNNNNNN.bbj/.bad/.tmp, settings)."""
+    names = os.listdir(root)
+    if MARK in names:
+        return True
+    for n in names:
+        if not os.path.isfile(os.path.join(root, n)):
+            return False
+        if n not in _BOWL_FILES and not (len(n) >= 13 and n[0] == "g" and n[1:9].isdigit()):
+            return False
+    return True
 
 
 def make_player(args):
-    if args.fresh and os.path.isdir(args.root):
-        shutil.rmtree(args.root)
     urandom = None
     if args.seed is not None:
         from host_sim import fairness
         urandom = fairness.SeededSource(args.seed)
+    try:
+        if args.fresh and os.path.isdir(args.root):
+            if not _bowl_flash(args.root):
+                raise options.InputError("--fresh: %s holds files a bowl does not write; it is not emptied. "
+                                         "Give --root a folder of its own." % args.root)
+            shutil.rmtree(args.root)
+        os.makedirs(args.root, exist_ok=True)
+        open(os.path.join(args.root, MARK), "a").close()
+    except OSError as e:
+        raise options.InputError("--root %s: cannot keep the bowl's flash there: %s" % (args.root, e.strerror or e))
     return player.Player(args.root, urandom)
 
 
 def run(args):
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")  # a terminal without UTF-8 gets '?', not a crash
+    # a script is read whole, and refused whole, before the bowl starts
+    lines = options.read_lines(args.script, sys.stdin) if args.script else None
     p = make_player(args)
     try:
         if args.window:
             from host_sim import window
-            lines = None
-            if args.script:
-                lines = _lines(args.script)
             return window.run(p, lines, frames=args.frames, screenshot=args.screenshot)
-        if args.script:
-            return terminal.line_mode(p, _lines(args.script), echo=not args.quiet, blank="")
+        if lines is not None:
+            return terminal.line_mode(p, lines, echo=not args.quiet, blank="")
         if terminal.is_tty():
             return terminal.interactive(p)
-        # not a terminal (a pipe, CI, `make sim < file`): script commands from stdin
+        # not a terminal (a pipe, CI, `make sim < file`): script commands from stdin, line by line
         print("博饼碗 Bo Bing bowl (no terminal: reading commands from stdin; an empty line shakes; "
               "'help' lists the commands)")
-        return terminal.line_mode(p, sys.stdin, echo=not args.quiet)
+        return terminal.line_mode(p, options.binary_lines(sys.stdin), echo=not args.quiet)
     finally:
         p.close()
-
-
-def _lines(path):
-    if path == "-":
-        return sys.stdin.readlines()
-    with open(path, encoding="utf-8") as f:
-        return f.readlines()

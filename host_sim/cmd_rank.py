@@ -6,7 +6,7 @@ import json
 import sys
 
 from bobing import profiles, rules
-from host_sim.options import add_profile_arguments, profile_from
+from host_sim.options import add_profile_arguments, binary_lines, decode_line, profile_from
 
 # What each value of a ranking option means at the table (RULES.md §1-3, §9),
 # one line each: "option=value", Chinese, English (a tab between them).
@@ -67,11 +67,11 @@ def run(args):
         print("error: %s" % e, file=sys.stderr)
         return 2
     bad = False
-    for n, line in enumerate(sys.stdin, 1):
-        if not line.strip():
+    for n, raw in enumerate(binary_lines(sys.stdin), 1):
+        if not raw.strip():
             continue
         try:
-            out = r.describe(rules.parse_roll(line))
+            out = r.describe(rules.parse_roll(decode_line(raw)))
         except ValueError as e:
             out = {"error": "line %d: %s" % (n, e)}
             bad = True

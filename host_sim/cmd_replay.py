@@ -14,8 +14,8 @@ reported with its number on stderr, with no JSON, and exit status 2."""
 import json
 import sys
 
-from bobing import game, rules
-from host_sim import replay_journal
+from bobing import game, journal, rules
+from host_sim import options, replay_journal
 from host_sim.options import add_profile_arguments, profile_from
 
 IN_PLAY = "in_play"
@@ -94,38 +94,25 @@ def result(table, events_used):
     }
 
 
-def parse_counts(text):
-    """'duitang=1,yixiu=3' -> {'duitang': 1, 'yixiu': 3}."""
-    out = {}
-    for part in text.split(","):
-        if "=" not in part:
-            raise ValueError("--prizes %r: write CLASS=COUNT[,CLASS=COUNT...]" % text)
-        k, v = part.split("=", 1)
-        try:
-            out[k.strip()] = int(v)
-        except ValueError:
-            raise ValueError("--prizes %r: %r is not a whole number" % (text, v))
-    return out
-
-
 def add_arguments(p):
     p.description = __doc__
     add_profile_arguments(p)
-    p.add_argument("--seats", type=int, help="seats at the table (1..12); required with FILE")
+    p.add_argument("--seats", type=options.seats, help="seats at the table (1..12); required with FILE")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--first", type=int, metavar="SEAT", help="the seat that rolls first")
-    g.add_argument("--start-roll", type=int, metavar="TOTAL",
+    g.add_argument("--first", type=options.seats, metavar="SEAT", help="the seat that rolls first")
+    g.add_argument("--start-roll", type=options.whole(2, 12), metavar="TOTAL",
                    help="seat 1's two-dice total (2..12): count that many seats, seat 1 first")
-    p.add_argument("--prizes", metavar="CLASS=N,...", help="override prize counts (e.g. a kiosk's stock)")
-    p.add_argument("--journal", metavar="BBJ", help="replay a journal copied off a bowl instead "
+    p.add_argument("--prizes", metavar="CLASS=N,...", type=options.prize_counts,
+                   help="override prize counts (e.g. a kiosk's stock; 0..%d each)" % options.MAX_PRIZES)
+    p.add_argument("--journal", metavar="BBJ", type=options.in_file,
+                   help="replay a journal copied off a bowl instead "
                    "(mpremote cp :/data/gNNNNNNNN.bbj .): it holds the settings and the events")
-    p.add_argument("file", metavar="FILE", nargs="?", help="event file ('-' for stdin)")
+    p.add_argument("file", metavar="FILE", nargs="?", type=options.in_file, help="event file ('-' for stdin)")
 
 
 def build_table(args):
     """The table the arguments describe, started (a kiosk needs no start)."""
-    counts = parse_counts(args.prizes) if args.prizes else None
-    t = game.Table(profile_from(args), args.seats, counts=counts)
+    t = game.Table(profile_from(args), args.seats, counts=args.prizes)
     if t.kiosk:
         if args.first is not None or args.start_roll is not None:
             raise ValueError("a kiosk profile has no first seat: each `customer` line starts a customer")
@@ -149,16 +136,13 @@ def run(args):
     except ValueError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
+    if args.file != "-":
+        with open(args.file, "rb") as f:
+            if f.read(len(journal.MAGIC)) == journal.MAGIC:
+                raise options.InputError("%s is a bowl's journal, not an event file: replay it with "
+                                         "--journal %s" % (args.file, args.file))
     try:
-        if args.file == "-":
-            events = read_events(sys.stdin)
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                events = read_events(f)
-        used = replay(table, events)
-    except OSError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
+        used = replay(table, read_events(options.read_lines(args.file, sys.stdin)))
     except EventFileError as e:
         print("error: %s: %s" % (args.file, e), file=sys.stderr)
         return 2

@@ -9,12 +9,10 @@ The golden files of the screen tests are made with it:
 import binascii
 import hashlib
 import json
-import os
-import sys
 
 import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import screen as scr
-from host_sim import screen_cases
+from host_sim import options, screen_cases
 
 W, H = 128, 64
 LIT = (160, 220, 255)  # a blue-white OLED pixel
@@ -23,9 +21,11 @@ DARK = (0, 0, 0)
 
 def add_arguments(p):
     p.description = __doc__
-    p.add_argument("--out", required=True, help="directory for the PNGs (created if missing)")
-    p.add_argument("--scale", type=int, default=4, help="pixels per OLED pixel (default %(default)s)")
-    p.add_argument("--only", default="", help="draw only the cases whose name contains this")
+    p.add_argument("--out", required=True, type=options.out_dir, help="directory for the PNGs (created if missing)")
+    p.add_argument("--scale", type=options.whole(1, 16), default=4,
+                   help="pixels per OLED pixel, 1..16 (default %(default)s)")
+    p.add_argument("--only", default="", type=options.text(empty=True),
+                   help="draw only the cases whose name contains this")
 
 
 def draw_all(only=""):
@@ -64,21 +64,16 @@ def to_image(buf, scale=4):
 
 
 def run(args):
-    if args.scale < 1 or args.scale > 16:
-        print("error: --scale must be 1..16", file=sys.stderr)
-        return 2
-    os.makedirs(args.out, exist_ok=True)
     frames = draw_all(args.only)
     if not frames:
-        print("error: no screen name contains %r" % args.only, file=sys.stderr)
-        return 2
+        raise options.InputError("no screen name contains %r" % args.only)
+    files = {}
     hashes = {}
     for name, buf in frames:
-        to_image(buf, args.scale).save(os.path.join(args.out, name + ".png"), optimize=True)
+        files[name + ".png"] = lambda path, buf=buf: to_image(buf, args.scale).save(path, optimize=True)
         hashes[name] = frame_hash(buf)
     if not args.only:
-        with open(os.path.join(args.out, "hashes.json"), "w") as f:
-            json.dump(hashes, f, indent=1, sort_keys=True)
-            f.write("\n")
+        files["hashes.json"] = (json.dumps(hashes, indent=1, sort_keys=True) + "\n").encode()
+    options.write_files(args.out, files)
     print("wrote %d screens to %s" % (len(frames), args.out))
     return 0

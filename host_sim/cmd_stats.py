@@ -7,36 +7,39 @@ writes stats.png (plots), summary.txt and stats.json.
   python -m host_sim stats --games 500 --profile zhangzhou --json
 """
 import json
-import os
 import sys
 import time
 import unicodedata
 
-from host_sim import plan, stats
-from host_sim.cmd_plan import parse_counts
+from host_sim import options, plan, stats
 from host_sim.options import add_profile_arguments, profile_from
+
+MAX_GAMES = 10 ** 6  # hours at ~100 games a second; more adds nothing a million cannot show
 
 
 def add_arguments(p):
     p.description = __doc__
-    p.add_argument("--games", type=int, default=1000, help="games to play (default %(default)s)")
-    p.add_argument("--seats", type=int, default=10, help="players at the table, 1..12 (default %(default)s)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the dice (default: a fresh one, printed)")
-    p.add_argument("--count", action="append", default=[], metavar="CLASS=N",
-                   help="how many prizes of a class (default: the profile's); may be repeated")
-    p.add_argument("--seconds-per-roll", type=float, default=plan.SECONDS_PER_ROLL, metavar="X",
-                   help="seconds a roll takes, for time_limit (default %(default)g)")
+    p.add_argument("--games", type=options.whole(1, MAX_GAMES), default=1000,
+                   help="games to play, 1..%d (default %%(default)s)" % MAX_GAMES)
+    p.add_argument("--seats", type=options.seats, default=10,
+                   help="players at the table, 1..12 (default %(default)s)")
+    p.add_argument("--seed", type=options.whole(0, 2 ** 64 - 1), default=None,
+                   help="seed of the dice, 0..2^64-1 (default: a fresh one, printed)")
+    p.add_argument("--count", action="append", default=[], metavar="CLASS=N", type=options.prize_count,
+                   help="how many prizes of a class, 0..%d (default: the profile's); may be repeated"
+                   % options.MAX_PRIZES)
+    p.add_argument("--seconds-per-roll", type=options.seconds_per_roll, default=plan.SECONDS_PER_ROLL,
+                   metavar="X", help="seconds a roll takes, for time_limit, 1..3600 (default %(default)g)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
-    p.add_argument("--out", metavar="DIR", help="write stats.png, summary.txt and stats.json here")
+    p.add_argument("--out", metavar="DIR", type=options.out_dir,
+                   help="write stats.png, summary.txt and stats.json here (made if missing)")
     add_profile_arguments(p)
 
 
 def run(args):
     try:
         prof = profile_from(args)
-        counts = parse_counts(args.count) or None
-        if args.games < 1:
-            raise ValueError("--games %d: play at least one game" % args.games)
+        counts = dict(args.count) or None
         t0 = time.perf_counter()
         r = stats.run(prof, args.seats, args.games, seed=args.seed, counts=counts,
                       seconds_per_roll=args.seconds_per_roll, progress=True)
@@ -58,12 +61,11 @@ def run(args):
         cdf = None
     summary = text(r)
     if args.out:
-        os.makedirs(args.out, exist_ok=True)
-        stats_plot(r, cdf, os.path.join(args.out, "stats.png"))
-        with open(os.path.join(args.out, "summary.txt"), "w", encoding="utf-8") as f:
-            f.write(summary + "\n")
-        with open(os.path.join(args.out, "stats.json"), "w", encoding="utf-8") as f:
-            json.dump(jsonable(r), f, ensure_ascii=False, indent=1)
+        options.write_files(args.out, {
+            "stats.png": lambda path: stats_plot(r, cdf, path),
+            "summary.txt": (summary + "\n").encode("utf-8"),
+            "stats.json": json.dumps(jsonable(r), ensure_ascii=False, indent=1).encode("utf-8"),
+        })
     if args.json:
         print(json.dumps(jsonable(r), ensure_ascii=False))
     else:

@@ -1,5 +1,242 @@
-"""--profile / --set for every command that takes rule options."""
-from bobing import profiles
+"""What every command's arguments share: --profile / --set, and argument types
+that refuse a bad value at once, saying what is allowed.
+
+The one mechanism for bad command lines: a type below raises
+argparse.ArgumentTypeError, so argparse prints `usage ... error: argument
+--x: WHAT IS WRONG; WHAT IS ALLOWED` and exits with status 2 before anything
+runs or is written. Bad input found later (a file's content, stdin) raises
+InputError, which host_sim/__main__.py prints as `error: ...` with status 2.
+"""
+import argparse
+import math
+import os
+import stat
+
+from bobing import game, profiles
+
+
+class InputError(Exception):
+    """Bad input found after the arguments were parsed (a file's content, a
+    folder that cannot be written): __main__ prints `error: ` and the message
+    and exits with status 2."""
+
+
+def _bad(msg):
+    raise argparse.ArgumentTypeError(msg)
+
+
+def text(max_len=256, empty=False):
+    """Any UTF-8 text of at most max_len characters (empty only if allowed)."""
+    def parse(s):  # (__main__ has refused arguments that are not UTF-8)
+        if not s and not empty:
+            _bad("must not be empty")
+        if len(s) > max_len:
+            _bad("%d characters: at most %d allowed" % (len(s), max_len))
+        return s
+    parse.__name__ = "text"
+    return parse
+
+
+def whole(lo, hi):
+    """A whole number lo..hi written in ASCII digits (int() would also take
+    '٣', '1_000' and ' 5')."""
+    def parse(s):
+        d = s[1:] if s[:1] == "-" else s
+        if not (d.isascii() and d.isdigit()) or len(d) > 30:
+            _bad("%s is not a whole number: give one from %d to %d" % (ascii(s), lo, hi))
+        v = int(s)
+        if not lo <= v <= hi:
+            _bad("%d is out of range: give a whole number from %d to %d" % (v, lo, hi))
+        return v
+    parse.__name__ = "whole number"
+    return parse
+
+
+def number(lo, hi, open_lo=False, open_hi=False):
+    """A finite decimal number within [lo, hi] (either end open if asked):
+    never NaN or infinity."""
+    allowed = "a number %s %g and %s %g" % (">" if open_lo else ">=", lo, "<" if open_hi else "<=", hi)
+
+    def parse(s):
+        try:
+            v = float(s) if s.isascii() else None
+        except ValueError:
+            v = None
+        if v is None or not math.isfinite(v):
+            _bad("%s is not a number: give %s" % (ascii(s), allowed))
+        if v < lo or v > hi or (open_lo and v == lo) or (open_hi and v == hi):
+            _bad("%s is out of range: give %s" % (s, allowed))
+        return v
+    parse.__name__ = "number"
+    return parse
+
+
+def seats(s):
+    return whole(1, game.MAX_SEATS)(s)
+
+
+# A turn (shake, look, pass the bowl) takes seconds, not microseconds or days:
+# the bounds keep the planner's roll counts finite and small.
+seconds_per_roll = number(1, 3600)
+
+
+def profile_name(s):
+    if s not in profiles.preset_names():  # membership, not a lookup: '' or 'a b' must not reach the table
+        _bad("unknown profile %s; profiles are: %s" % (ascii(s) if s else "''",
+                                                     ", ".join(sorted(profiles.preset_names()))))
+    return s
+
+
+def setting(s):
+    """'OPTION=VALUE' -> (option, value), both checked against profiles.OPTIONS."""
+    name, sep, value = s.partition("=")
+    name, value = name.strip(), value.strip()
+    if not sep or not name:
+        _bad("%s: write it as OPTION=VALUE, e.g. combined=off" % ascii(s))
+    if name not in profiles.option_names():
+        _bad("unknown option %s; options are: %s" % (ascii(name), ", ".join(sorted(profiles.option_names()))))
+    try:
+        return name, profiles.check_option(name, value)
+    except ValueError as e:
+        _bad(str(e))
+
+
+def prize_count(s):
+    """'CLASS=N' -> (class, N); the class is checked against the profile later."""
+    k, sep, v = s.partition("=")
+    k = k.strip()
+    if not sep or not k:
+        _bad("%s: write it as CLASS=N, e.g. duitang=1" % ascii(s))
+    return k, whole(0, MAX_PRIZES)(v.strip())
+
+
+MAX_PRIZES = 1000  # of one class: a table's evening, or a kiosk's day of stock
+
+
+def prize_counts(s):
+    """'CLASS=N,CLASS=N' -> {class: N}."""
+    return dict(prize_count(part) for part in s.split(","))
+
+
+def in_file(s):
+    """A file to read: '-' (stdin) or an existing regular file."""
+    if s == "-":
+        return s
+    text()(s)
+    if not os.path.exists(s):
+        _bad("%s: no such file" % s)
+    if not stat.S_ISREG(os.stat(s).st_mode):
+        _bad("%s: not a regular file (a folder or a device?): give a file" % s)
+    if not os.access(s, os.R_OK):
+        _bad("%s: not readable" % s)
+    return s
+
+
+def _writable_parent(path):
+    """The nearest existing folder above path (or path itself) must be writable."""
+    p = os.path.abspath(path)
+    while not os.path.exists(p):
+        p = os.path.dirname(p)
+    if not os.path.isdir(p):
+        _bad("%s: %s is a file, not a folder" % (path, p))
+    if not os.access(p, os.W_OK | os.X_OK):
+        _bad("%s: cannot write in %s (permission denied)" % (path, p))
+
+
+def out_dir(s):
+    """A folder to write into: an existing writable folder, or one that can be made."""
+    text()(s)
+    if os.path.exists(s) and not os.path.isdir(s):
+        _bad("%s exists and is not a folder: give a folder (it is made if missing)" % s)
+    _writable_parent(s)
+    return s
+
+
+def out_file(s):
+    """A file to write: not a folder, in a folder that exists and is writable."""
+    text()(s)
+    if os.path.isdir(s):
+        _bad("%s is a folder: give a file name" % s)
+    if not os.path.isdir(os.path.dirname(os.path.abspath(s))):
+        _bad("%s: the folder %s does not exist" % (s, os.path.dirname(os.path.abspath(s))))
+    _writable_parent(os.path.dirname(os.path.abspath(s)))
+    return s
+
+
+def write_files(folder, files):
+    """Write {name: bytes or fn(path)} into folder (made if missing), all or
+    nothing: each goes to a hidden temporary name first and is renamed into
+    place only once every one is written. InputError if the folder cannot
+    take them (full, read-only)."""
+    done = []
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for name, content in files.items():
+            tmp = os.path.join(folder, ".tmp-" + name)  # same extension: writers pick the format by it
+            done.append((tmp, os.path.join(folder, name)))
+            if callable(content):
+                content(tmp)
+            else:
+                with open(tmp, "wb") as f:
+                    f.write(content)
+        for tmp, path in done:
+            os.replace(tmp, path)
+        done = []
+    except OSError as e:
+        raise InputError("cannot write to %s: %s" % (folder, e.strerror or e))
+    finally:
+        for tmp, _ in done:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+
+
+MAX_FILE = 16 << 20  # an event file or a script is text of a few kB; refuse to read a disk image
+
+
+def read_lines(path, stdin=None):
+    """The lines of a UTF-8 text file ('-': stdin), read whole before anything
+    is done with them; InputError naming the line of a NUL or a byte that is
+    not UTF-8 (a binary file, a journal, a file in another encoding)."""
+    try:
+        if path == "-":
+            data = (stdin.buffer if hasattr(stdin, "buffer") else stdin).read(MAX_FILE + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(MAX_FILE + 1)
+    except OSError as e:
+        raise InputError("%s: %s" % (path, e.strerror or e))
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogateescape")
+    if len(data) > MAX_FILE:
+        raise InputError("%s: more than %d MB: not a text file of commands or events" % (path, MAX_FILE >> 20))
+    if b"\0" in data:
+        raise InputError("%s: line %d: a NUL byte: a binary file, not text (give a UTF-8 text file)"
+                         % (path, data.count(b"\n", 0, data.index(b"\0")) + 1))
+    try:
+        return data.decode("utf-8").splitlines(True)
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise InputError("%s: line %d: byte 0x%02x at column %d is not UTF-8 (give a UTF-8 text file)"
+                         % (path, line, data[e.start], col))
+
+
+def decode_line(raw):
+    """One line of a stream (bytes) -> text; ValueError if it is not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError("byte 0x%02x at column %d is not UTF-8 (give UTF-8 text)" % (raw[e.start], e.start + 1))
+
+
+def binary_lines(stream):
+    """Iterate a text stream's underlying bytes line by line (strict decoding is
+    the caller's, line by line, so one bad line does not end the stream)."""
+    read = (stream.buffer if hasattr(stream, "buffer") else stream).readline
+    return iter(lambda: read(MAX_LINE), b"")  # bounded: /dev/zero has no newline
+
+
+MAX_LINE = 1 << 16
 
 
 def options_help():
@@ -17,17 +254,13 @@ def options_help():
 
 
 def add_profile_arguments(parser):
-    parser.add_argument("--profile", default=profiles.DEFAULT_PRESET,
+    parser.add_argument("--profile", default=profiles.DEFAULT_PRESET, type=profile_name,
                         help="preset name (default %(default)s)")
-    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", type=setting,
                         help="override one option; may be repeated")
     parser.epilog = (parser.epilog or "") + options_help()
 
 
 def profile_from(args):
     """-> profiles.Profile, or raise ValueError with what is allowed."""
-    overrides = {}
-    for s in args.set:
-        k, v = profiles.parse_setting(s)
-        overrides[k] = v
-    return profiles.Profile(args.profile, overrides)
+    return profiles.Profile(args.profile, dict(args.set))

@@ -25,7 +25,7 @@ import tempfile
 import host_sim  # noqa: F401  (shim)
 from bobing import console as con
 from bobing import game, rules
-from host_sim import hal
+from host_sim import fake_mpu6050, hal
 
 CHUNK_MS = 100
 TAP_MS = 800  # a single key press shakes this long (covers the auto-repeat delay)
@@ -33,14 +33,20 @@ REPEAT_GRACE_MS = 250  # each auto-repeat keeps the shake going this much longer
 PRESS_MS = 80  # how long a button is held for a press
 SETTLE_MS = 160  # after a release: debounce and the console's reaction
 MAX_WAIT_MS = 20000
+# Script bounds: a shake is held at most a minute; `wait` lets at most an
+# hour of bowl time pass (seconds of real time); `play N` at most this many rolls.
+MAX_SHAKE_MS = 60 * 1000
+MAX_SCRIPT_MS = 3600 * 1000
+MAX_PLAY = 100000
+MAX_TRACE_BYTES = 1 << 20  # ten minutes of samples at 100 Hz
 
 SCRIPT_HELP = """script commands (one a line; '#' comments; an empty line in line mode = shake):
-  shake [MS]          OK through any result on show, shake the bowl for MS ms (default 1000),
-                      and wait for the new result
+  shake [MS]          OK through any result on show, shake the bowl for MS ms (default 1000,
+                      at most 60000), and wait for the new result
   spill               a violent shake (a spill when the profile's spill_detect is on)
   trace NAME          replay a recorded trace from tests/data/traces (e.g. model_tap)
   ok | menu | next    press a button;  long ok|menu|next: hold it 1 s
-  wait MS             let MS ms pass
+  wait MS             let MS ms pass (at most 3600000: an hour)
   play [N]            play N rolls (default: to the end of the game), skipping result pages
   new                 start a new game (menu > new game > confirm)
   seats N             set the seats for the next game (2..12)
@@ -168,8 +174,21 @@ class Player:
         self._held = False
 
     def trace(self, name):
-        """Queue a recorded trace (tests/data/traces/NAME.csv or a path)."""
-        self.sim.shake(name)
+        """Queue a recorded trace (tests/data/traces/NAME.csv or a path), checked
+        first: the simulated chip reads it sample by sample while time runs."""
+        path = name if name.endswith(".csv") else os.path.join(hal.TRACES, name + ".csv")
+        if not os.path.isfile(path):
+            raise ScriptError("trace %s: no such trace file (%s)" % (name, path))
+        ok = os.path.getsize(path) <= MAX_TRACE_BYTES
+        try:
+            ok = ok and len(fake_mpu6050.load_trace(path)) > 0
+        except (ValueError, IndexError):  # a short line, not a number, not UTF-8
+            ok = False
+        if not ok:
+            raise ScriptError("trace %s: not a shake trace: give a CSV file of at most %d kB, a header line, "
+                              "then t_ms,ax,ay,az a line in whole numbers (milli-g)"
+                              % (name, MAX_TRACE_BYTES >> 10))
+        self.sim.shake(path)
 
     def button(self, name, hold_ms=PRESS_MS):
         """Press a bowl button ("menu", "next", "ok") and let the console see it."""
@@ -406,29 +425,30 @@ def run_command(p, line, emit):
     w = line.split()
     cmd, args = w[0].lower(), w[1:]
 
-    def num(i, default=None):
+    def num(i, default=None, lo=0, hi=MAX_SCRIPT_MS):
         if len(args) <= i:
             if default is None:
-                raise ScriptError("%s: needs a number" % cmd)
+                raise ScriptError("%s: needs a whole number %d..%d" % (cmd, lo, hi))
             return default
-        if not args[i].isdigit():
-            raise ScriptError("%s: %r is not a whole number" % (cmd, args[i]))
-        return int(args[i])
+        a = args[i]
+        # ASCII digits only: str.isdigit() is also true for '²' and '٣'
+        v = int(a) if a.isascii() and a.isdigit() and len(a) <= 12 else None
+        if v is None or not lo <= v <= hi:
+            raise ScriptError("%s: %r is not allowed: give a whole number %d..%d" % (cmd, a, lo, hi))
+        return v
 
     if cmd == "shake":
+        ms = num(0, 1000, 1, MAX_SHAKE_MS)
         if not p.ready():
             raise ScriptError("the game is over: 'new' starts another")
-        p.shake(num(0, 1000))
+        p.shake(ms)
     elif cmd == "spill":
         p.trace("model_violent_shake")
         p.step(4500)
     elif cmd == "trace":
         if not args:
             raise ScriptError("trace: name a trace, e.g. trace model_tap")
-        path = args[0] if args[0].endswith(".csv") else os.path.join(hal.TRACES, args[0] + ".csv")
-        if not os.path.isfile(path):
-            raise ScriptError("trace %s: no such trace (%s)" % (args[0], path))
-        p.trace(path)
+        p.trace(args[0])
         p.step(100)
         p.wait_ready()
     elif cmd in hal.BUTTONS:
@@ -440,11 +460,11 @@ def run_command(p, line, emit):
     elif cmd == "wait":
         p.step(num(0))
     elif cmd == "play":
-        p.play(num(0) if args else None)
+        p.play(num(0, hi=MAX_PLAY) if args else None)
     elif cmd == "new":
         p.new_game()
     elif cmd == "seats":
-        p.set_seats(num(0))
+        p.set_seats(num(0, lo=2, hi=game.MAX_SEATS))
     elif cmd == "profile":
         if not args:
             raise ScriptError("profile: name one of %s" % ", ".join(con.presets_for(p.console.settings.mode)))

@@ -23,7 +23,7 @@ import time
 import unicodedata
 
 from bobing import rules
-from host_sim import hal, player
+from host_sim import hal, options, player
 
 OLED_RGB = (140, 215, 255)  # a blue-white SSD1306
 LED_GAIN = 4  # the app drives the ring at 64/255: show it as bright as it looks
@@ -312,7 +312,8 @@ def key(p, k):
 def line_mode(p, lines, out=None, echo=True, blank="shake"):
     """Script commands, one a line (stdin that is not a terminal, or a file).
     An empty line runs `blank` (stdin: a shake; a script file: nothing). Each
-    outcome is printed as it happens; the screen at the end. -> exit status
+    outcome is printed as it happens; the screen at the end. Lines may be
+    bytes (stdin): one that is not UTF-8 is a failed command. -> exit status
     (1 after a failed command)."""
     out = out or sys.stdout
 
@@ -323,11 +324,12 @@ def line_mode(p, lines, out=None, echo=True, blank="shake"):
     seen = len(p.history)
     status = 0
     for n, raw in enumerate(lines, 1):
-        line = raw.rstrip("\n")
+        line = ""
         try:
+            line = _text(raw).rstrip("\n")
             go = player.run_command(p, line if line.strip() else blank, emit)
         except player.ScriptError as e:
-            emit("line %d: %s: %s" % (n, line.strip(), e))
+            emit("line %d: %s%s" % (n, line.strip() + ": " if line.strip() else "", e))
             status = 1
             break
         if echo:
@@ -339,6 +341,16 @@ def line_mode(p, lines, out=None, echo=True, blank="shake"):
     if echo:
         emit("\n".join(compose(p, 200, color=False, help_line=False)))
     return status
+
+
+def _text(raw):
+    """A script line: text, or bytes from stdin decoded strictly."""
+    if not isinstance(raw, bytes):
+        return raw
+    try:
+        return options.decode_line(raw)
+    except ValueError as e:
+        raise player.ScriptError(str(e))
 
 
 def is_tty():

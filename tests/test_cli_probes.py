@@ -1,0 +1,363 @@
+"""Every command-line face of `python -m host_sim` against bad input: a table
+of command lines with the exit status each must give (2: refused, nothing
+done; 1: a command that documents 1 for "some lines were bad"), a message
+that names the bad thing, never a traceback, never a hang, and nothing
+written where a refused command was pointed.
+
+Add a row for every new command and option. Most rows run in this process
+through host_sim.__main__.main(argv) (fast); SUBPROCESS rows run
+`python -m host_sim` for real (stdin bytes, argv bytes, exit status, pipes).
+
+In the rows, {d} is a scratch folder holding: events.txt (a good event file),
+bin.txt (binary), latin1.txt (not UTF-8), g00000001.bbj (a bowl's journal),
+afile (a file), adir/ (a folder), short.csv and words.csv (broken shake
+traces), flash/ (a bowl's flash for play) and other/ (a folder with a file a
+bowl never writes). U is a command-line byte that is not UTF-8 (0xff),
+as Python hands it over (a lone surrogate).
+"""
+import contextlib
+import io
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from host_sim.__main__ import COMMANDS, main
+
+U = "\udcff"
+HUGE = "9" * 25  # beyond every bound, still digits
+LONG = "x" * 5000
+
+# (command line, status, what the output must name); lines are split on spaces
+# after {d} is filled in, so a value with a space goes through SPLIT rows below.
+PROBES = [
+    # ---- issue 13's list
+    ("rank --set =", 2, "OPTION=VALUE"),
+    ("rank --set =x", 2, "OPTION=VALUE"),
+    ("rank --set x=", 2, "unknown option"),
+    ("rank --set combined", 2, "OPTION=VALUE"),
+    ("rank --set combined=", 2, "combined"),
+    ("replay --seats 3 --first 1 {d}/bin.txt", 2, "binary"),
+    ("replay --seats 3 --first 1 {d}/latin1.txt", 2, "line 2"),
+    ("replay --seats 3 --first 1 {d}/g00000001.bbj", 2, "--journal"),
+    ("dice --count 5 --seed " + U, 2, "UTF-8"),
+    ("fairness --rolls 5 --seed " + U, 2, "UTF-8"),
+    ("plan --within inf", 2, "--within"),
+    ("plan --within -5", 2, "--within"),
+    ("plan --within 0", 2, "--within"),
+    ("plan --within nan", 2, "--within"),
+    ("plan --seconds-per-roll 1e-308", 2, "--seconds-per-roll"),
+    ("stats --games 1 --seconds-per-roll 0", 2, "--seconds-per-roll"),
+    ("stats --games 1 --seconds-per-roll -1", 2, "--seconds-per-roll"),
+    ("fairness --rolls 5 --alpha nan", 2, "--alpha"),
+    ("fairness --rolls 5 --alpha -1", 2, "--alpha"),
+    ("fairness --rolls 5 --alpha 0", 2, "--alpha"),
+    ("fairness --rolls 5 --alpha 1", 2, "--alpha"),
+    ("fairness --rolls 5 --alpha 2", 2, "--alpha"),
+    ("stats --games 1 --out {d}/afile", 2, "not a folder"),
+    ("stats --games 1 --out {d}/afile/sub", 2, "not a folder"),
+    ("stats --games 1 --out /proc/no/such", 2, "/proc/no/such"),
+    ("screens --out {d}/afile", 2, "not a folder"),
+    ("screens --out {d}/afile/sub", 2, "not a folder"),
+    ("screens --out /proc/no/such --only idle", 2, "/proc/no/such"),
+    ("play --root {d}/flash --script {d}/missing.txt", 2, "no such file"),
+    ("play --root {d}/flash --script {d}/adir", 2, "not a regular file"),
+    ("play --root {d}/flash --script {d}/bin.txt", 2, "binary"),
+    ("play --root {d}/flash --script {d}/latin1.txt", 2, "not UTF-8"),
+    ("play --root {d}/flash --script /dev/zero", 2, "not a regular file"),
+    ("play --root {d}/afile --script {d}/empty.txt", 2, "not a folder"),
+    ("play --root {d}/afile/sub --script {d}/empty.txt", 2, "not a folder"),
+    ("play --root /proc/no/such --script {d}/empty.txt", 2, "/proc/no/such"),
+    ("play --root {d}/flash --quiet --script {d}/wait_sup.txt", 1, "wait"),
+    ("play --root {d}/flash --quiet --script {d}/wait_huge.txt", 1, "3600000"),
+    ("play --root {d}/flash --quiet --script {d}/shake_huge.txt", 1, "60000"),
+    ("play --root {d}/flash --quiet --script {d}/trace_short.txt", 1, "not a shake trace"),
+    ("play --root {d}/flash --quiet --script {d}/trace_words.txt", 1, "not a shake trace"),
+    ("play --root {d}/flash --quiet --script {d}/trace_bin.txt", 1, "not a shake trace"),
+    ("play --root {d}/flash --quiet --script {d}/trace_dir.txt", 1, "no such trace"),
+    # ---- beyond the list: every command, every option
+    ("", 2, "COMMAND"),
+    ("nosuch", 2, "invalid choice"),
+    ("rank --profile " + U, 2, "UTF-8"),
+    ("rank --profile nosuch", 2, "unknown profile"),
+    ("rank --set combined=maybe", 2, "on, off"),
+    ("rank --set time_limit=-1", 2, "time_limit"),
+    ("rank --set time_limit=" + HUGE, 2, "time_limit"),
+    ("rank --set kiosk_shakes=nan", 2, "kiosk_shakes"),
+    ("rank --set chase_tiers=+", 2, "chase_tiers"),
+    ("rank --set " + LONG + "=1", 2, "unknown option"),
+    ("rank --set =" + U, 2, "UTF-8"),
+    ("plan --seats 0", 2, "--seats"),
+    ("plan --seats 13", 2, "--seats"),
+    ("plan --seats -1", 2, "--seats"),
+    ("plan --seats " + HUGE, 2, "--seats"),
+    ("plan --seats ٣", 2, "--seats"),
+    ("plan --seats 1_0", 2, "--seats"),
+    ("plan --seats 3.0", 2, "--seats"),
+    ("plan --seconds-per-roll inf", 2, "--seconds-per-roll"),
+    ("plan --seconds-per-roll 1e400", 2, "--seconds-per-roll"),
+    ("plan --seconds-per-roll 1e9", 2, "--seconds-per-roll"),
+    ("plan --within 1e9", 2, "--within"),
+    ("plan --count duitang", 2, "CLASS=N"),
+    ("plan --count =1", 2, "CLASS=N"),
+    ("plan --count duitang=-1", 2, "--count"),
+    ("plan --count duitang=" + HUGE, 2, "--count"),
+    ("plan --count duitang=²", 2, "--count"),
+    ("plan --seats 2 --count nosuch=1", 2, "nosuch"),
+    ("plan --profile nosuch", 2, "unknown profile"),
+    ("plan --set time_limit=x", 2, "time_limit"),
+    ("stats --games 1 --profile " + LONG, 2, "unknown profile"),
+    ("stats --games 1 --set when_exhausted=never", 2, "when_exhausted"),
+    ("stats --games 0", 2, "--games"),
+    ("stats --games -5", 2, "--games"),
+    ("stats --games " + HUGE, 2, "--games"),
+    ("stats --games nan", 2, "--games"),
+    ("stats --games 1 --seats 0", 2, "--seats"),
+    ("stats --games 1 --seed -1", 2, "--seed"),
+    ("stats --games 1 --seed " + HUGE, 2, "--seed"),
+    ("stats --games 1 --seed x", 2, "--seed"),
+    ("stats --games 1 --count yixiu=1001", 2, "--count"),
+    ("stats --games 1 --count nosuch=1", 2, "nosuch"),
+    ("stats --games 1 --out " + U, 2, "UTF-8"),
+    ("dice", 2, "--count"),
+    ("dice --count -1", 2, "--count"),
+    ("dice --count " + HUGE, 2, "--count"),
+    ("dice --count 1e3", 2, "--count"),
+    ("dice --count 5 --seed " + LONG, 2, "--seed"),
+    ("fairness --rolls 0", 2, "--rolls"),
+    ("fairness --rolls " + HUGE, 2, "--rolls"),
+    ("fairness --rolls 5 --alpha inf", 2, "--alpha"),
+    ("fairness --rolls 5 --alpha 0x1", 2, "--alpha"),
+    ("fairness --rolls 5 --profile nosuch", 2, "unknown profile"),
+    ("fairness --rolls 5 --set nope=1", 2, "unknown option"),
+    ("screens", 2, "--out"),
+    ("screens --out {d}/png --scale 0", 2, "--scale"),
+    ("screens --out {d}/png --scale 17", 2, "--scale"),
+    ("screens --out {d}/png --scale nan", 2, "--scale"),
+    ("screens --out {d}/png --only nosuchscreen", 2, "nosuchscreen"),
+    ("screens --out {d}/png --only " + U, 2, "UTF-8"),
+    ("replay", 2, "--seats"),
+    ("replay --seats 3 --first 1", 2, "FILE"),
+    ("replay --seats 3 {d}/events.txt", 2, "--first"),
+    ("replay --seats 0 --first 1 {d}/events.txt", 2, "--seats"),
+    ("replay --seats 13 --first 1 {d}/events.txt", 2, "--seats"),
+    ("replay --seats 3 --first 4 {d}/events.txt", 2, "seat"),
+    ("replay --seats 3 --first -1 {d}/events.txt", 2, "--first"),
+    ("replay --seats 3 --start-roll 1 {d}/events.txt", 2, "--start-roll"),
+    ("replay --seats 3 --start-roll 13 {d}/events.txt", 2, "--start-roll"),
+    ("replay --seats 3 --first 1 --start-roll 5 {d}/events.txt", 2, "not allowed with"),
+    ("replay --seats 3 --first 1 --prizes yixiu {d}/events.txt", 2, "CLASS=N"),
+    ("replay --seats 3 --first 1 --prizes yixiu=-1 {d}/events.txt", 2, "--prizes"),
+    ("replay --seats 3 --first 1 --prizes nosuch=1 {d}/events.txt", 2, "nosuch"),
+    ("replay --seats 3 --first 1 --prizes yixiu=1,,erju=2 {d}/events.txt", 2, "CLASS=N"),
+    ("replay --seats 3 --first 1 {d}/missing.txt", 2, "no such file"),
+    ("replay --seats 3 --first 1 {d}/adir", 2, "not a regular file"),
+    ("replay --seats 3 --first 1 {d}/empty.txt --profile kiosk", 2, "kiosk"),
+    ("replay --seats 3 --first 1 {d}/bad_event.txt", 2, "line 2"),
+    ("replay --journal {d}/missing.bbj", 2, "no such file"),
+    ("replay --journal {d}/adir", 2, "not a regular file"),
+    ("replay --journal {d}/events.txt", 2, "events.txt"),
+    ("replay --journal {d}/bin.txt", 2, "bin.txt"),
+    ("replay --journal {d}/g00000001.bbj --seats 3", 2, "--seats"),
+    ("replay --journal {d}/g00000001.bbj --profile tongan", 2, "--profile"),
+    ("replay --seats 3 --first 1 --profile nosuch {d}/events.txt", 2, "unknown profile"),
+    ("replay --seats 3 --first 1 --set combined=maybe {d}/events.txt", 2, "combined"),
+    ("play --root {d}/flash --script {d}/empty.txt --frames -1", 2, "--frames"),
+    ("play --root {d}/flash --script {d}/empty.txt --frames " + HUGE, 2, "--frames"),
+    ("play --root {d}/flash --script {d}/empty.txt --seed ", 2, "--seed"),
+    ("play --root {d}/flash --script {d}/empty.txt --screenshot {d}/adir", 2, "folder"),
+    ("play --root {d}/flash --script {d}/empty.txt --screenshot {d}/nodir/x.png", 2, "does not exist"),
+    ("play --root {d}/other --fresh --script {d}/empty.txt", 2, "--fresh"),
+    ("play --root " + U + " --script {d}/empty.txt", 2, "UTF-8"),
+    ("play --root {d}/flash --quiet --script {d}/seats_huge.txt", 1, "seats"),
+    ("play --root {d}/flash --quiet --script {d}/seats_one.txt", 1, "seats"),
+    ("play --root {d}/flash --quiet --script {d}/play_huge.txt", 1, "play"),
+    ("play --root {d}/flash --quiet --script {d}/shake_zero.txt", 1, "shake"),
+    ("play --root {d}/flash --quiet --script {d}/unknown_cmd.txt", 1, "unknown command"),
+    ("play --root {d}/flash --quiet --script {d}/expect_bad.txt", 1, "expect"),
+    ("play --root {d}/flash --quiet --script {d}/profile_bad.txt", 1, "profile"),
+    # good lines next to the bad: the checks let them through
+    ("rank --set combined=off --profile tongan", 0, ""),
+    ("plan --seats 2 --within 0.5 --count duitang=1", 0, "P(over within"),
+    ("dice --count 3 --seed 种子", 0, ""),
+    ("replay --seats 3 --first 1 --prizes yixiu=2 {d}/events.txt", 0, "ended"),
+    ("replay --journal {d}/g00000001.bbj", 0, "ended"),
+    ("screens --out {d}/png --only idle", 0, "wrote"),
+    ("play --root {d}/flash --quiet --script {d}/good.txt", 0, "sim_ms"),
+]
+
+# rows whose words contain spaces: (argv list, status, what the output must name)
+SPLIT = [
+    (["rank", "--profile", ""], 2, "unknown profile"),
+    (["rank", "--profile", "xiamen tongan"], 2, "unknown profile"),
+    (["rank", "--set", "combined on=on"], 2, "unknown option"),
+    (["rank", "--set", " = "], 2, "OPTION=VALUE"),
+    (["rank", "--set", "\ncombined=on"], 0, ""),  # a name is stripped like the bowl's settings lines
+    (["plan", "--within", ""], 2, "--within"),
+    (["plan", "--seats", ""], 2, "--seats"),
+    (["plan", "--seats", " 5"], 2, "--seats"),
+    (["stats", "--games", "1", "--out", ""], 2, "--out"),
+    (["screens", "--out", ""], 2, "--out"),
+    (["dice", "--count", ""], 2, "--count"),
+    (["dice", "--count", "5", "--seed", ""], 2, "--seed"),
+    (["replay", "--seats", "3", "--first", "1", ""], 2, "FILE"),
+    (["play", "--script", "", "--root", "{d}/flash"], 2, "--script"),
+    (["play", "--root", "", "--script", "{d}/empty.txt"], 2, "--root"),
+]
+
+# a few for real: bytes through the OS, stdin, pipes. (argv, stdin bytes, status, what the output must name)
+SUBPROCESS = [
+    (["dice", "--count", "3", "--seed", b"\xff"], b"", 2, "UTF-8"),
+    (["rank"], b"444411\n\xff\xfe11\n123456\n", 1, "line 2"),
+    (["rank"], b"\x00\x01\x02\n", 1, "line 1"),
+    (["replay", "--seats", "3", "--first", "1", "-"], b"444411\n\xff\n", 2, "line 2"),
+    (["play", "--root", "{d}/flash", "--quiet"], b"state\n\xff\xfe\nstate\n", 1, "line 2"),
+    (["play", "--root", "{d}/flash", "--quiet", "--script", "-"], b"wait 10\n\xc0\n", 2, "line 2"),
+    ([], b"", 2, "COMMAND"),
+]
+
+
+class Hang(BaseException):
+    """A probe ran past its time (BaseException: no command may catch it)."""
+
+
+def _alarm(signum, frame):
+    raise Hang()
+
+
+def _write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+@pytest.fixture(scope="module")
+def d(tmp_path_factory):
+    from bobing import game, journal
+    root = tmp_path_factory.mktemp("probes")
+    w = lambda name, data: _write(str(root / name), data)  # noqa: E731
+    w("events.txt", b"412355\n665544\n")
+    w("empty.txt", b"")
+    w("bad_event.txt", b"412355\n1234567\n")
+    w("bin.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    w("latin1.txt", "412355\n# caf\u00e9\n".encode("latin-1"))
+    w("afile", b"x")
+    os.mkdir(str(root / "adir"))
+    w("short.csv", b"t_ms,ax,ay,az\n0,1,2\n")
+    w("words.csv", b"t_ms,ax,ay,az\n0,a,b,c\n")
+    w("binary.csv", b"t_ms,ax,ay,az\n\xff\xfe\n")
+    for name, text in (("wait_sup", "wait \u00b2"), ("wait_huge", "wait 1000000000"),
+                       ("shake_huge", "shake 1000000000"), ("shake_zero", "shake 0"),
+                       ("trace_short", "trace %s/short.csv" % root), ("trace_words", "trace %s/words.csv" % root),
+                       ("trace_bin", "trace %s/binary.csv" % root), ("trace_dir", "trace %s/adir.csv" % root),
+                       ("seats_huge", "seats " + "9" * 5000), ("seats_one", "seats 1"),
+                       ("play_huge", "play " + HUGE), ("unknown_cmd", "frobnicate"),
+                       ("expect_bad", "expect nosuch 1"), ("profile_bad", "profile nosuch"),
+                       ("good", "shake\nexpect started yes\nstate")):
+        w(name + ".txt", (text + "\n").encode())
+    os.mkdir(str(root / "adir.csv"))
+    os.mkdir(str(root / "other"))
+    w("other/thesis.tex", b"do not delete")
+    j = journal.start(str(root), "xiamen", seats=3)
+    j.play(game.EV_START_TOTAL, 5)
+    j.play(game.EV_ROLL, [4, 1, 2, 3, 5, 5])
+    j.close()
+    return str(root)
+
+
+def _snapshot(root):
+    out = {}
+    for dirpath, dirs, files in os.walk(root):
+        for n in dirs + files:
+            p = os.path.join(dirpath, n)
+            st = os.lstat(p)
+            out[os.path.relpath(p, root)] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def _in_process(argv, d, monkeypatch, stdin=b""):
+    argv = [a.replace("{d}", d) for a in argv]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+    out, err = io.StringIO(), io.StringIO()
+    before = _snapshot(d)
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(20)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = main(argv)
+    except Hang:
+        pytest.fail("hangs: %r" % argv)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return rc, out.getvalue(), err.getvalue(), before, _snapshot(d)
+
+
+def _check(argv, rc, out, err, want_rc, names, before=None, after=None):
+    assert "Traceback" not in err, (argv, err)
+    assert rc == want_rc, (argv, rc, out[-500:], err[-500:])
+    assert names in out + err, (argv, names, out[-500:], err[-500:])
+    if want_rc == 2:
+        assert "error" in err, (argv, err)  # said where errors are said, not mixed into the output
+        if before is not None:
+            assert after == before, (argv, "wrote", set(after.items()) ^ set(before.items()))
+
+
+@pytest.mark.parametrize("line, status, names", PROBES, ids=[p[0][:60] for p in PROBES])
+def test_probe(line, status, names, d, monkeypatch):
+    argv = line.split(" ") if line else []
+    rc, out, err, before, after = _in_process(argv, d, monkeypatch)
+    _check(argv, rc, out, err, status, names, before, after)
+
+
+@pytest.mark.parametrize("argv, status, names", SPLIT, ids=[repr(p[0])[:60] for p in SPLIT])
+def test_probe_words(argv, status, names, d, monkeypatch):
+    rc, out, err, before, after = _in_process(argv, d, monkeypatch)
+    _check(argv, rc, out, err, status, names, before, after)
+
+
+@pytest.mark.parametrize("argv, stdin, status, names", SUBPROCESS, ids=[repr(p[0])[:60] for p in SUBPROCESS])
+def test_probe_process(argv, stdin, status, names, d):
+    argv = [a.replace("{d}", d) if isinstance(a, str) else a for a in argv]
+    env = dict(os.environ, PYTHONIOENCODING="utf-8:strict")  # as under a UTF-8 locale, not surrogateescape
+    p = subprocess.run([sys.executable, "-m", "host_sim"] + argv, input=stdin, capture_output=True,
+                       cwd=ROOT, timeout=60, env=env)
+    out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    _check(argv, p.returncode, out, err, status, names)
+
+
+def test_a_closed_pipe_is_no_traceback():
+    # `dice --count N | head -c 10`: the reader goes away; the writer stops quietly
+    sh = "%s -m host_sim dice --count 1000000 --seed p | head -c 10" % sys.executable
+    p = subprocess.run(["sh", "-c", sh], capture_output=True, cwd=ROOT, timeout=60)
+    assert p.stdout and len(p.stdout) == 10
+    assert b"Traceback" not in p.stderr and b"Error" not in p.stderr, p.stderr
+
+
+def test_every_command_has_probes():
+    probed = set(line.split(" ")[0] for line, _, _ in PROBES if line)
+    missing = set(COMMANDS) - probed - {"verify-claim"}  # the kiosk's: its own tests
+    assert not missing, "add probes for %s" % sorted(missing)
+
+
+def test_every_option_has_a_refused_value():
+    """Each option that takes a value appears in some probe that exits 2."""
+    import argparse
+    from host_sim.__main__ import COMMANDS as C
+    import importlib
+    lines = [line.split(" ") for line, status, _ in PROBES if status == 2] + \
+        [argv for argv, status, _ in SPLIT if status == 2]
+    for name, (mod, _) in C.items():
+        if name == "verify-claim":
+            continue
+        p = argparse.ArgumentParser()
+        importlib.import_module(mod).add_arguments(p)
+        for a in p._actions:
+            if not a.option_strings or a.nargs == 0:
+                continue
+            flag = a.option_strings[0]
+            assert any(argv and argv[0] == name and flag in argv for argv in lines), \
+                "no refused value probed for %s %s" % (name, flag)
+
