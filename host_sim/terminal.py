@@ -198,21 +198,20 @@ def compose(p, width=None, color=True, help_line=True, height=None):
     for r in oled:
         box.append("│" + on + r + reset(color) + "│")
     box.append("└" + "─" * ow + "┘")
-    ring = ring_rows(p.sim.leds, color)
-    if len(oled) < 32:  # short terminal: the ring as one row
-        ring = [" ".join(x.strip() for x in ring_row_dots(p.sim.leds, color))]
-    box.extend(" " * max(0, (ow + 2 - width_of(ring[0])) // 2) + r for r in ring)
+    one_row = " ".join(ring_row_dots(p.sim.leds, color))  # every LED once, in a row
+    ring = ring_rows(p.sim.leds, color) if len(oled) >= 32 else [one_row]  # short terminal: one row
+    left = box + [" " * max(0, (ow + 2 - width_of(ring[0])) // 2) + r for r in ring]
     lines = []
     if width >= ow + 2 + 2 + side_w:
-        for i in range(max(len(box), len(side))):
-            left = box[i] if i < len(box) else ""
-            right = side[i] if i < len(side) else ""
-            lines.append(pad(left, ow + 4) + right)
+        for i in range(max(len(left), len(side))):
+            lines.append(pad(left[i] if i < len(left) else "", ow + 4) + (side[i] if i < len(side) else ""))
     else:
-        lines = box + [""] + side
-        if len(lines) + 3 > height - 1:  # short: the ring and the game's state, the pool, the last roll
+        lines = left + [""] + side
+        if len(lines) + 3 > height - 1:  # short: the OLED, the ring, the game's state, the pool, the last roll
             keep = [x for x in side if x.startswith(("round", "game over", "customer", "shake to", "pool:"))]
-            lines = box[:-1] + [ring[0].strip() + "   " + (keep[0] if keep else "")] + keep[1:] + p.history[-1:]
+            lines = left + keep + p.history[-1:]
+            if len(lines) + 3 > height - 1:  # shorter: the ring in one row, beside the state
+                lines = box + [one_row + "   " + (keep[0] if keep else "")] + keep[1:] + p.history[-1:]
     keys = textwrap.wrap(KEYS_HELP, max(20, width - 1)) if help_line else []
     if len(lines) + len(keys) > height - 1:  # keep the keys in view; say what was cut
         lines = lines[:max(0, height - 2 - len(keys))] + ["(a taller terminal shows the rest)"]
