@@ -14,7 +14,7 @@ import os
 import sys
 
 import host_sim  # noqa: F401  (installs the shim)
-from host_sim.options import InputError
+from host_sim.options import InputError, Parser
 
 # name: (module, one-line help)
 COMMANDS = {
@@ -31,21 +31,13 @@ COMMANDS = {
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host_sim", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m host_sim", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (mod, help_) in COMMANDS.items():
         p = sub.add_parser(name, help=help_, description=help_,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         p.set_defaults(_module=mod)
         importlib.import_module(mod).add_arguments(p)
-    argv = sys.argv[1:] if argv is None else list(argv)
-    for i, a in enumerate(argv):
-        try:  # bytes the locale could not decode reach Python as lone surrogates
-            a.encode("utf-8")
-        except UnicodeEncodeError:
-            print("error: argument %d%s, %s, is not UTF-8 text: give every argument in UTF-8"
-                  % (i + 1, " (after %s)" % argv[i - 1] if i else "", ascii(a)), file=sys.stderr)
-            return 2
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # --help (0) or a refused argument (2, message printed): a status, for callers too

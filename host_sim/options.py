@@ -21,13 +21,27 @@ class InputError(Exception):
     and exits with status 2."""
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, refusing any argument that is not UTF-8 text: bytes the locale
+    could not decode reach Python as lone surrogates, and would make a
+    traceback wherever they are encoded again (a seed, a secret, a path)."""
+
+    def _get_value(self, action, arg_string):
+        try:
+            if not isinstance(action, argparse._SubParsersAction):  # (its parser checks its own)
+                arg_string.encode("utf-8")
+        except UnicodeEncodeError:
+            raise argparse.ArgumentError(action, "not UTF-8 text (%s): give it in UTF-8" % ascii(arg_string))
+        return argparse.ArgumentParser._get_value(self, action, arg_string)
+
+
 def _bad(msg):
     raise argparse.ArgumentTypeError(msg)
 
 
 def text(max_len=256, empty=False):
     """Any UTF-8 text of at most max_len characters (empty only if allowed)."""
-    def parse(s):  # (__main__ has refused arguments that are not UTF-8)
+    def parse(s):  # (Parser has refused arguments that are not UTF-8)
         if not s and not empty:
             _bad("must not be empty")
         if len(s) > max_len:

@@ -15,7 +15,9 @@ traces), flash/ (a bowl's flash for play) and other/ (a folder with a file a
 bowl never writes). U is a command-line byte that is not UTF-8 (0xff),
 as Python hands it over (a lone surrogate).
 """
+import argparse
 import contextlib
+import importlib
 import io
 import os
 import signal
@@ -179,6 +181,19 @@ PROBES = [
     ("play --root {d}/flash --quiet --script {d}/unknown_cmd.txt", 1, "unknown command"),
     ("play --root {d}/flash --quiet --script {d}/expect_bad.txt", 1, "expect"),
     ("play --root {d}/flash --quiet --script {d}/profile_bad.txt", 1, "profile"),
+    ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class yixiu", 2, "CODE"),
+    ("verify-claim --secret 0123456789abcdef --bowl 1 --award 1 --class yixiu X", 2, "--game"),
+    ("verify-claim --secret 0123456789abcdef --bowl 1 --game -1 --award 1 --class yixiu X", 2, "game"),
+    ("verify-claim --secret 0123456789abcdef --bowl 1 --game nan --award 1 --class yixiu X", 2, "--game"),
+    ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 0 --class yixiu X", 2, "award"),
+    ("verify-claim --secret short --bowl 1 --game 1 --award 1 --class yixiu X", 2, "128 bits"),
+    ("verify-claim --secret " + U + " --bowl 1 --game 1 --award 1 --class yixiu X", 2, "--secret"),
+    ("verify-claim --secret-hex zz --bowl 1 --game 1 --award 1 --class yixiu X", 2, "--secret-hex"),
+    ("verify-claim --secret x --secret-hex 00 --bowl 1 --game 1 --award 1 --class yixiu X", 2, "not allowed"),
+    ("verify-claim --secret 0123456789abcdef --bowl " + U + " --game 1 --award 1 --class yixiu X", 2, "--bowl"),
+    ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class " + U + " X", 2, "--class"),
+    ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class yixiu " + U, 2, "CODE"),
+    ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class yixiu X1FZ-F78Z", 1, "invalid"),
     # good lines next to the bad: the checks let them through
     ("rank --set combined=off --profile tongan", 0, ""),
     ("plan --seats 2 --within 0.5 --count duitang=1", 0, "P(over within"),
@@ -338,20 +353,15 @@ def test_a_closed_pipe_is_no_traceback():
 
 def test_every_command_has_probes():
     probed = set(line.split(" ")[0] for line, _, _ in PROBES if line)
-    missing = set(COMMANDS) - probed - {"verify-claim"}  # the kiosk's: its own tests
+    missing = set(COMMANDS) - probed
     assert not missing, "add probes for %s" % sorted(missing)
 
 
 def test_every_option_has_a_refused_value():
     """Each option that takes a value appears in some probe that exits 2."""
-    import argparse
-    from host_sim.__main__ import COMMANDS as C
-    import importlib
     lines = [line.split(" ") for line, status, _ in PROBES if status == 2] + \
         [argv for argv, status, _ in SPLIT if status == 2]
-    for name, (mod, _) in C.items():
-        if name == "verify-claim":
-            continue
+    for name, (mod, _) in COMMANDS.items():
         p = argparse.ArgumentParser()
         importlib.import_module(mod).add_arguments(p)
         for a in p._actions:
