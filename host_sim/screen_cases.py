@@ -92,6 +92,10 @@ def _cases():
     after_cjh = table(rolls=(YIXIU, "441235", "414414"))  # seat 3: both 对堂, and the 状元
     after_sijin = _mid(("222244",))
     stays = table(rolls=ROUND1 + (YIXIU, "444412"))  # seat 2's 四红 of 3 < seat 5's of 8
+    # RULES.md §9 variants: no tie-break inside a 状元 sub-rank, so seat 2's 四红 带12 only ties
+    # seat 1's 带3 and the earlier stands; a 五子 with a 4 earns no 一秀 under combined=sijin_only
+    tie = table(profiles.Profile("xiamen", {"zhuangyuan_tiebreak": "off"}), rolls=("444412", "444466"))
+    wuzi4 = table(profiles.Profile("xiamen", {"combined": "sijin_only"}), rolls=(NOTHING, "555554"))
     # 漳州: 对堂 exhausted by seats 2 and 3, chased (追) by seat 8 from the nearest holder
     chase = table("zhangzhou", rolls=(NOTHING, "123456", "654321") + (NOTHING,) * 4 + ("162534",))
     spill = _mid(("spill",))
@@ -122,6 +126,8 @@ def _cases():
         ("result_sijin_bonus", "result", after_sijin + (0,)),
         ("result_sijin_bonus_p1", "result", after_sijin + (1,)),
         ("result_sihong_stays", "result", stays + (0,)),
+        ("result_tie_stays", "result", tie + (0,)),
+        ("result_wuzi4_sijin_only", "result", wuzi4 + (0,)),
         ("result_spill", "result", spill + (0,)),
         ("result_skip", "result", skip + (0,)),
         ("result_time_up", "result", _time_up_called()),
