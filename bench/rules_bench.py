@@ -9,7 +9,7 @@ if sys.implementation.name != "micropython":
     sys.path.insert(0, ".")
     import host_sim  # noqa: F401  (const/ticks shim)
 
-from bobing import rules  # noqa: E402
+from bobing import profiles, rules  # noqa: E402
 
 N = 20000
 
@@ -26,14 +26,18 @@ def rolls():
     return out
 
 
-def main():
-    r = rules.Rules()
+# every RULES.md §9 variant at once (the other branches of the rank path)
+VARIANTS = {"sihong_key": "high_then_low", "wuzi_key": "kicker_then_face", "heiliubo_key": "equal",
+            "zhuangyuan_tiebreak": "off", "combined": "sijin_only"}
+
+
+def main(label, r):
     rs = rolls()
     t0 = time.ticks_us()
     for i in range(N):
         r.evaluate(rs[i & 63])
     dt = time.ticks_diff(time.ticks_us(), t0)
-    line = "%s: %.2f us per evaluate (%d calls)" % (sys.implementation.name, dt / N, N)
+    line = "%s: %.2f us per evaluate (%d calls, %s)" % (sys.implementation.name, dt / N, N, label)
     if sys.implementation.name == "micropython":
         import gc
         gc.collect()
@@ -47,4 +51,5 @@ def main():
     print(line)
 
 
-main()
+main("default profile", rules.Rules())
+main("the §9 variants", rules.Rules(profiles.Profile("xiamen", VARIANTS)))
