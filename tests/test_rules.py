@@ -68,8 +68,8 @@ def test_three_pairs_counts():
 
 
 def option_variants():
-    """Every preset, then every value of every rule option (one at a time), and
-    every non-empty set of 对堂 patterns."""
+    """Every preset, then every value of every ranking option (one at a time),
+    every non-empty set of 对堂 patterns, and combinations where options meet."""
     out = [profiles.Profile(p) for p in sorted(profiles.PRESETS)]
     for name in profiles.RANK_OPTIONS:
         allowed = profiles.OPTIONS[name][1]
