@@ -11,6 +11,7 @@ import argparse
 import math
 import os
 import stat
+import tempfile
 
 from bobing import game, profiles
 
@@ -155,6 +156,11 @@ def _writable_parent(path):
         _bad("%s: %s is a file, not a folder" % (path, p))
     if not os.access(p, os.W_OK | os.X_OK):
         _bad("%s: cannot write in %s (permission denied)" % (path, p))
+    if p != os.path.abspath(path):  # a folder to be made: try (root passes access() on /proc)
+        try:
+            os.rmdir(tempfile.mkdtemp(prefix=".write-test-", dir=p))
+        except OSError as e:
+            _bad("%s: cannot make a folder in %s (%s)" % (path, p, e.strerror or e))
 
 
 def out_dir(s):
