@@ -11,9 +11,9 @@ import time
 from bobing import dice, rules
 from host_sim import fairness, options
 from host_sim.cmd_dice import source_from
+from host_sim.options import add_profile_arguments, profile_from
 
 MAX_ROLLS = 10 ** 7  # minutes; the output is one JSON object at the end, no progress
-from host_sim.options import add_profile_arguments, profile_from
 
 
 def add_arguments(p):

@@ -40,6 +40,11 @@ def _bad(msg):
     raise argparse.ArgumentTypeError(msg)
 
 
+def _show(s):
+    """A value in a message: quoted, and not 5000 characters of it."""
+    return repr(s) if len(s) <= 40 else repr(s[:40]) + "..."
+
+
 def text(max_len=256, empty=False):
     """Any UTF-8 text of at most max_len characters (empty only if allowed)."""
     def parse(s):  # (Parser has refused arguments that are not UTF-8)
@@ -58,7 +63,7 @@ def whole(lo, hi):
     def parse(s):
         d = s[1:] if s[:1] == "-" else s
         if not (d.isascii() and d.isdigit()) or len(d) > 30:
-            _bad("%s is not a whole number: give one from %d to %d" % (ascii(s), lo, hi))
+            _bad("%s is not a whole number: give one from %d to %d" % (_show(s), lo, hi))
         v = int(s)
         if not lo <= v <= hi:
             _bad("%d is out of range: give a whole number from %d to %d" % (v, lo, hi))
@@ -78,9 +83,9 @@ def number(lo, hi, open_lo=False, open_hi=False):
         except ValueError:
             v = None
         if v is None or not math.isfinite(v):
-            _bad("%s is not a number: give %s" % (ascii(s), allowed))
+            _bad("%s is not a number: give %s" % (_show(s), allowed))
         if v < lo or v > hi or (open_lo and v == lo) or (open_hi and v == hi):
-            _bad("%s is out of range: give %s" % (s, allowed))
+            _bad("%s is out of range: give %s" % (_show(s), allowed))
         return v
     parse.__name__ = "number"
     return parse
@@ -97,8 +102,7 @@ seconds_per_roll = number(1, 3600)
 
 def profile_name(s):
     if s not in profiles.preset_names():  # membership, not a lookup: '' or 'a b' must not reach the table
-        _bad("unknown profile %s; profiles are: %s" % (ascii(s) if s else "''",
-                                                     ", ".join(sorted(profiles.preset_names()))))
+        _bad("unknown profile %s; profiles are: %s" % (_show(s), ", ".join(sorted(profiles.preset_names()))))
     return s
 
 
@@ -107,13 +111,16 @@ def setting(s):
     name, sep, value = s.partition("=")
     name, value = name.strip(), value.strip()
     if not sep or not name:
-        _bad("%s: write it as OPTION=VALUE, e.g. combined=off" % ascii(s))
+        _bad("%s: write it as OPTION=VALUE, e.g. combined=off" % _show(s))
     if name not in profiles.option_names():
-        _bad("unknown option %s; options are: %s" % (ascii(name), ", ".join(sorted(profiles.option_names()))))
+        _bad("unknown option %s; options are: %s" % (_show(name), ", ".join(sorted(profiles.option_names()))))
     try:
         return name, profiles.check_option(name, value)
     except ValueError as e:
         _bad(str(e))
+
+
+MAX_PRIZES = 1000  # of one class: a table's evening, or a kiosk's day of stock
 
 
 def prize_count(s):
@@ -121,11 +128,9 @@ def prize_count(s):
     k, sep, v = s.partition("=")
     k = k.strip()
     if not sep or not k:
-        _bad("%s: write it as CLASS=N, e.g. duitang=1" % ascii(s))
+        _bad("%s: write it as CLASS=N, e.g. duitang=1" % _show(s))
     return k, whole(0, MAX_PRIZES)(v.strip())
 
-
-MAX_PRIZES = 1000  # of one class: a table's evening, or a kiosk's day of stock
 
 
 def prize_counts(s):
@@ -233,20 +238,24 @@ def read_lines(path, stdin=None):
         raise InputError("%s: line %d: a NUL byte: a binary file, not text (give a UTF-8 text file)"
                          % (path, data.count(b"\n", 0, data.index(b"\0")) + 1))
     try:
-        return data.decode("utf-8").splitlines(True)
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        raise InputError("%s: line %d: byte 0x%02x at column %d is not UTF-8 (give a UTF-8 text file)"
-                         % (path, line, data[e.start], col))
+        return decode_line(data).splitlines(True)
+    except ValueError as e:
+        raise InputError("%s: %s" % (path, e))
 
 
 def decode_line(raw):
-    """One line of a stream (bytes) -> text; ValueError if it is not UTF-8."""
+    """Bytes -> text; ValueError naming the line (if more than one) and the
+    column of the first byte that is not UTF-8."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ValueError("byte 0x%02x at column %d is not UTF-8 (give UTF-8 text)" % (raw[e.start], e.start + 1))
+        line = raw.count(b"\n", 0, e.start)
+        col = e.start - raw.rfind(b"\n", 0, e.start)
+        raise ValueError("%sbyte 0x%02x at column %d is not UTF-8 (give UTF-8 text)"
+                         % ("line %d: " % (line + 1) if line else "", raw[e.start], col))
+
+
+MAX_LINE = 1 << 16
 
 
 def binary_lines(stream):
@@ -254,9 +263,6 @@ def binary_lines(stream):
     the caller's, line by line, so one bad line does not end the stream)."""
     read = (stream.buffer if hasattr(stream, "buffer") else stream).readline
     return iter(lambda: read(MAX_LINE), b"")  # bounded: /dev/zero has no newline
-
-
-MAX_LINE = 1 << 16
 
 
 def options_help():
