@@ -50,6 +50,8 @@ def text(max_len=256, empty=False):
     def parse(s):  # (Parser has refused arguments that are not UTF-8)
         if not s and not empty:
             _bad("must not be empty")
+        if "\0" in s:  # (no real command line has one; a caller of main() might)
+            _bad("%s holds a NUL character" % _show(s))
         if len(s) > max_len:
             _bad("%d characters: at most %d allowed" % (len(s), max_len))
         return s

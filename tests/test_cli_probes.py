@@ -235,6 +235,36 @@ SUBPROCESS = [
 ]
 
 
+# The sweep: every option of every command, given each of these values on
+# top of a cheap command line that works. Whatever the value, the answer is a
+# status 0, 1 or 2 (2 with an error message), in time, with no traceback.
+SWEEP_VALUES = ["", "0", "-1", HUGE, "1e308", "nan", "-inf", "\u0663", "²", "种子", U, "\x00", LONG, "a=b=c", "/"]
+SWEEP_BASE = {
+    "rank": ["rank"],
+    "play": ["play", "--root", "{d}/sweep/flash", "--script", "{d}/empty.txt", "--quiet"],
+    "plan": ["plan", "--seats", "2"],
+    "stats": ["stats", "--games", "1", "--profile", "kiosk"],  # the planner refuses a kiosk at once: fast
+    "dice": ["dice", "--count", "3"],
+    "fairness": ["fairness", "--rolls", "5"],
+    "screens": ["screens", "--out", "{d}/sweep/png", "--only", "idle"],
+    "replay": ["replay", "--seats", "3", "--first", "1", "{d}/events.txt"],
+    "verify-claim": ["verify-claim", "--secret", "0123456789abcdef", "--bowl", "1", "--game", "1", "--award", "1",
+                     "--class", "yixiu", "X"],
+}
+SWEEP_DROP = {("replay", "--start-roll"): ["--first"], ("verify-claim", "--secret-hex"): ["--secret"],
+              ("replay", "--journal"): ["--seats", "--first", "{d}/events.txt"]}
+
+
+def _value_options(command):
+    p = argparse.ArgumentParser()
+    importlib.import_module(COMMANDS[command][0]).add_arguments(p)
+    return [a.option_strings[0] for a in p._actions if a.option_strings and a.nargs != 0
+            and a.option_strings[0] != "-h"]
+
+
+SWEEP = [(c, o) for c in SWEEP_BASE for o in _value_options(c)]
+
+
 class Hang(BaseException):
     """A probe ran past its time (BaseException: no command may catch it)."""
 
@@ -371,3 +401,29 @@ def test_every_option_has_a_refused_value():
             assert any(argv and argv[0] == name and flag in argv for argv in lines), \
                 "no refused value probed for %s %s" % (name, flag)
 
+
+
+@pytest.mark.parametrize("command, option", SWEEP, ids=["%s %s" % x for x in SWEEP])
+def test_sweep(command, option, d, monkeypatch):
+    monkeypatch.chdir(d)  # a value taken as a relative path lands in the scratch folder
+    # the plots are not what is probed here (seconds each): a file stands in for them
+    monkeypatch.setattr("host_sim.cmd_stats.stats_plot", lambda r, cdf, path: open(path, "wb").close())
+    base = list(SWEEP_BASE[command])
+    for flag in SWEEP_DROP.get((command, option), []):
+        i = base.index(flag)
+        del base[i:i + (1 if flag.startswith("{") else 2)]
+    for value in SWEEP_VALUES:
+        argv = list(base)
+        if option in argv:
+            argv[argv.index(option) + 1] = value
+        else:
+            argv[1:1] = [option, value]
+        rc, out, err, _, _ = _in_process(argv, d, monkeypatch)
+        assert "Traceback" not in err, (argv, err)
+        assert rc in (0, 1, 2), (argv, rc, err[-300:])
+        if rc == 2:
+            assert "error" in err, (argv, out[-300:], err[-300:])
+
+
+def test_sweep_covers_every_command():
+    assert set(SWEEP_BASE) == set(COMMANDS)
