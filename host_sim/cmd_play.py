@@ -35,19 +35,20 @@ def add_arguments(p):
 
 
 MARK = ".bobing-sim-flash"  # says a folder is a simulated bowl's flash, so --fresh may empty it
-_BOWL_FILES = ("settings.txt", "settings.txt.new")
+_BOWL_FILES = ("settings.txt", "claim.key", "pin.txt")  # and their .new/.bad/.bad2 copies
 
 
 def _bowl_flash(root):
     """True if emptying root loses nothing but a simulated bowl's flash: it has
-    our mark, or holds only files a bowl writes (gNNNNNNNN.bbj/.bad/.tmp, settings)."""
+    our mark, or holds only files a bowl writes (gNNNNNNNN.bbj/.bad/.tmp, its
+    settings files and their copies)."""
     names = os.listdir(root)
     if MARK in names:
         return True
     for n in names:
         if not os.path.isfile(os.path.join(root, n)):
             return False
-        if n not in _BOWL_FILES and not (len(n) >= 13 and n[0] == "g" and n[1:9].isdigit()):
+        if not n.startswith(_BOWL_FILES) and not (len(n) >= 13 and n[0] == "g" and n[1:9].isdigit()):
             return False
     return True
 

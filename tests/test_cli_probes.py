@@ -173,6 +173,7 @@ PROBES = [
     ("play --root {d}/flash --script {d}/empty.txt --screenshot {d}/adir", 2, "folder"),
     ("play --root {d}/flash --script {d}/empty.txt --screenshot {d}/nodir/x.png", 2, "does not exist"),
     ("play --root {d}/other --fresh --script {d}/empty.txt", 2, "--fresh"),
+    ("play --root {d}/oldflash --fresh --quiet --script {d}/good.txt", 0, "sim_ms"),  # a bowl's files only: emptied
     ("play --root " + U + " --script {d}/empty.txt", 2, "UTF-8"),
     ("play --root {d}/flash --quiet --script {d}/seats_huge.txt", 1, "seats"),
     ("play --root {d}/flash --quiet --script {d}/seats_one.txt", 1, "seats"),
@@ -305,6 +306,9 @@ def d(tmp_path_factory):
     os.mkdir(str(root / "adir.csv"))
     os.mkdir(str(root / "other"))
     w("other/thesis.tex", b"do not delete")
+    os.mkdir(str(root / "oldflash"))  # a flash from before the simulator marked its folders
+    for name in ("g00000001.bbj", "g00000002.bad", "settings.txt", "settings.txt.bad", "claim.key", "pin.txt"):
+        w("oldflash/" + name, b"x")
     j = journal.start(str(root), "xiamen", seats=3)
     j.play(game.EV_START_TOTAL, 5)
     j.play(game.EV_ROLL, [4, 1, 2, 3, 5, 5])
