@@ -204,6 +204,7 @@ PROBES = [
     ("screens --out {d}/png --only idle", 0, "wrote"),
     ("play --root {d}/flash --quiet --script {d}/good.txt", 0, "sim_ms"),
 ]
+PROBES += [(c + " --help", 0, "usage") for c in COMMANDS] + [("--help", 0, "COMMAND")]
 
 # rows whose words contain spaces: (argv list, status, what the output must name)
 SPLIT = [
