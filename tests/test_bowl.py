@@ -398,3 +398,40 @@ def test_settings_file_survives_garbage(tmp_path):
     s = sim.console.settings
     assert (s.seats, s.mode, s.lang, s.pin) == (10, "kiosk", "zh", "1234")
     assert sum("default kept" in line for line in sim.log()) == 3
+
+
+def _finished_kiosk(sim):
+    """A kiosk whose one prize in stock was just won: the game-over screen."""
+    to_kiosk(sim)
+    c = sim.console
+    c.settings.stock = dict((k, 0) for k in c.table.classes)
+    c.settings.stock["yixiu"] = 1
+    c._new_game()
+    c.j.play(game.EV_CUSTOMER, None)
+    c.j.play(game.EV_ROLL, (4, 1, 2, 3, 5, 6))  # 一秀: the stock is out
+    assert c.table.ended
+    c._show(c._home())
+    assert c.view == C.V_OVER
+    return c
+
+
+def test_a_new_restocked_kiosk_game_needs_the_pin(tmp_path):
+    # issue 13: at the kiosk's game-over screen, OK then OK started a new game,
+    # restocked from the settings, without the PIN
+    sim = new_sim(tmp_path)
+    c = _finished_kiosk(sim)
+    g = c.j.game_id
+    press(sim, "ok", "ok")
+    assert c.j.game_id == g and c.table.ended, "a new kiosk game started without the PIN"
+    assert c.view == C.V_DIGITS and c.arg[0] == "enter_pin"
+    press(sim, "menu")  # cancel: still the finished game
+    assert c.view == C.V_OVER and c.j.game_id == g
+    press(sim, "ok")
+    enter(sim, "9999")
+    assert c.view == C.V_NOTICE and c.arg[0] == C.N_PIN and c.j.game_id == g
+    press(sim, "ok")
+    press(sim, "ok")
+    enter(sim, "1234")  # the right PIN: then the usual confirmation
+    assert c.view == C.V_CONFIRM and c.j.game_id == g
+    press(sim, "ok")
+    assert c.j.game_id == g + 1 and not c.table.ended and c.table.initial["yixiu"] == 1

@@ -560,7 +560,7 @@ class Console:
             self._after_result()
         elif v == V_OVER and b == B_OK:
             from bobing import menu
-            menu.confirm(self, "confirm_new", "new")
+            menu.ask_new_game(self)
         elif v == V_POOL and waiting:
             if b == B_OK:
                 out = self._play(game.EV_CUSTOMER, None)

@@ -60,6 +60,15 @@ def open_menu(c):
         _list(c, "main", _main_items(c), 0)
 
 
+def ask_new_game(c):
+    """OK on the game-over screen: confirm a new game (kiosk: after the PIN, as
+    from the menu: a new kiosk game is restocked from the settings)."""
+    if c.settings.mode == "kiosk":
+        _ask_pin(c, "new")
+    else:
+        confirm(c, "confirm_new", "new")
+
+
 def _list(c, mid, items, cursor):
     c._menu = [mid, items, cursor]
     c._show(V_MENU, c._menu)
@@ -258,6 +267,8 @@ def _digits_done(c, value):
             c._pin_bad = 0
             if then == "admin":
                 _list(c, "admin", _ADMIN, 0)
+            elif then == "new":
+                confirm(c, "confirm_new", "new")
             else:
                 _list(c, "main", _main_items(c), 0)
         else:
