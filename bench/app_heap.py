@@ -22,7 +22,8 @@ MODULES = ("bobing.profiles", "bobing.rules", "bobing.game", "bobing.journal",
            "bobing.dice", "bobing.shake", "bobing.leds", "bobing.glyphs", "bobing.screen",
            "bobing.console", "bowl.hw", "bowl.mpu6050", "bowl.app",
            "fake_mpu6050", "hal",
-           "-", "bobing.menu", "bobing.panels", "bobing.claim", "bobing.final", "bobing.journal_fix")
+           "-", "bobing.menu", "bobing.panels", "bobing.settings", "bobing.claim", "bobing.final",
+           "bobing.journal_fix")
 
 IMPORTS = """
 import sys, gc

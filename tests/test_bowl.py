@@ -4,6 +4,7 @@
 # kiosk's PIN-protected admin menu, stock and claim codes.
 from bobing import claim, game, leds
 from bobing import console as C
+from bobing import settings as S
 from host_sim import hal
 from test_bowl_e2e import Stream
 
@@ -393,11 +394,57 @@ def test_time_limit_counts_from_power_up_not_tick_zero(tmp_path):
 
 
 def test_settings_file_survives_garbage(tmp_path):
+    # (tests/test_settings.py probes many more damaged files on a bare console)
     (tmp_path / "settings.txt").write_text("seats=99\nmode=kiosk\nlang=xx\npin=12a4\n")
     sim = new_sim(tmp_path)
-    s = sim.console.settings
-    assert (s.seats, s.mode, s.lang, s.pin) == (10, "kiosk", "zh", "1234")
+    c = sim.console
+    s = c.settings
+    assert (s.seats, s.mode, s.lang) == (10, "kiosk", "zh") and S.pin_check(s.pin, "1234")
     assert sum("default kept" in line for line in sim.log()) == 3
+    assert c.view == C.V_NOTICE and c.arg[0] == C.N_SETTINGS
+    assert (tmp_path / "settings.txt.bad").read_text() == "seats=99\nmode=kiosk\nlang=xx\npin=12a4\n"
+
+
+def test_idle_min_below_zero_does_not_put_the_bowl_to_sleep_at_once(tmp_path):
+    # issue 13: idle_min=-5 slept at once after every wake: no roll possible
+    (tmp_path / "settings.txt").write_text("idle_min=-5\n")
+    sim = new_sim(tmp_path)
+    press(sim, "ok")  # the notice
+    sim.step(60000)
+    assert sim.sleeps == 0 and sim.console.view == C.V_TURN
+    roll(sim)
+    assert sim.console.table.started
+
+
+def test_pin_is_a_salted_hash_and_the_secret_has_its_own_file(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    sim = new_sim(tmp_path / "a")
+    c = sim.console
+    text = (tmp_path / "a" / "settings.txt").read_text()
+    assert "1234" not in text and c.settings.secret not in text and "secret" not in text
+    assert (tmp_path / "a" / "claim.key").read_text().strip() == c.settings.secret
+    assert len(bytes.fromhex(c.settings.secret)) == claim.MIN_SECRET
+    rec = [x for x in text.split("\n") if x.startswith("pin=")][0][4:]
+    assert S.pin_check(rec, "1234") and not S.pin_check(rec, "1243")
+    other = new_sim(tmp_path / "b", seed=2).console.settings.pin  # the same PIN, another salt
+    assert other != rec and S.pin_check(other, "1234")
+    # a new PIN from the admin menu: hashed afresh, the old one no longer opens it
+    press(sim, "menu")
+    goto(sim, "admin")
+    enter(sim, "1234")
+    goto(sim, "pin")
+    enter(sim, "5678")
+    text = (tmp_path / "a" / "settings.txt").read_text()
+    assert "5678" not in text and S.pin_check(c.settings.pin, "5678")
+    press(sim, "menu")  # back to the main list
+    goto(sim, "admin")
+    enter(sim, "1234")
+    assert c.view == C.V_NOTICE and c.arg[0] == C.N_PIN
+    press(sim, "ok", "menu")
+    goto(sim, "admin")
+    enter(sim, "5678")
+    assert c.view == C.V_MENU and c.arg[0] == "admin"
 
 
 def _finished_kiosk(sim):
@@ -435,3 +482,102 @@ def test_a_new_restocked_kiosk_game_needs_the_pin(tmp_path):
     assert c.view == C.V_CONFIRM and c.j.game_id == g
     press(sim, "ok")
     assert c.j.game_id == g + 1 and not c.table.ended and c.table.initial["yixiu"] == 1
+
+
+def wrong_pin(sim):
+    """MENU and a wrong PIN; -> the notice kind (N_PIN, N_LOCKED), or None if the
+    bowl did not even ask (locked)."""
+    c = sim.console
+    press(sim, "menu")
+    if c.view == C.V_NOTICE:
+        kind = None
+    else:
+        assert c.view == C.V_DIGITS, C.VIEW_IDS[c.view]
+        enter(sim, "9999")
+        assert c.view == C.V_NOTICE
+        kind = c.arg[0]
+    press(sim, "ok")
+    return kind
+
+
+def locked(sim):
+    c = sim.console
+    press(sim, "menu")
+    out = c.view == C.V_NOTICE and c.arg[0] == C.N_LOCKED
+    press(sim, "ok" if out else "menu")
+    return out
+
+
+def test_the_pin_lockout_survives_a_power_cut(tmp_path):
+    # issue 13: the lockout lived in RAM; a power cut right after three wrong
+    # PINs let the next try in (a 4-digit PIN brute-forced in about a minute)
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    assert [wrong_pin(sim) for _ in range(3)] == [C.N_PIN, C.N_PIN, C.N_LOCKED]
+    sim.power_cut()
+    sim.step(100)
+    assert locked(sim), "a power cut lifted the PIN lock"
+    sim.step(C.PIN_LOCK_MS - 10000)  # the lock read at boot lasts its whole minute from the boot
+    assert locked(sim)
+    sim.step(10000)
+    press(sim, "menu")
+    enter(sim, "1234")
+    assert sim.console.view == C.V_MENU
+
+
+def test_cutting_the_power_between_tries_does_not_reset_the_count(tmp_path):
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    kinds = []
+    for _ in range(3):
+        kinds.append(wrong_pin(sim))
+        sim.power_cut()
+        sim.step(100)
+    assert kinds == [C.N_PIN, C.N_PIN, C.N_LOCKED] and locked(sim)
+
+
+def test_the_pin_lockout_doubles_and_a_right_pin_resets_it(tmp_path):
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    minute = C.PIN_LOCK_MS
+    for lock in (1, 2, 4):
+        assert [wrong_pin(sim) for _ in range(3)] == [C.N_PIN, C.N_PIN, C.N_LOCKED]
+        sim.step(lock * minute - 2000)
+        assert locked(sim), "the lock after %d x 3 wrong PINs ended early" % lock
+        sim.step(2000)
+    press(sim, "menu")
+    enter(sim, "1234")
+    assert sim.console.view == C.V_MENU
+    press(sim, "menu")
+    assert [wrong_pin(sim) for _ in range(3)] == [C.N_PIN, C.N_PIN, C.N_LOCKED]
+    sim.step(minute)  # back to one minute
+    assert not locked(sim)
+
+
+def test_a_try_is_counted_on_flash_before_the_pin_is_checked(tmp_path, monkeypatch):
+    # so pulling the plug while the bowl checks (or as soon as it says "wrong")
+    # cannot hide a wrong PIN
+    from bobing import menu
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    counts = []
+    real = menu.settings.pin_check
+
+    def spy(record, pin):
+        counts.append((tmp_path / "pin.txt").read_text())
+        return real(record, pin)
+
+    monkeypatch.setattr(menu.settings, "pin_check", spy)
+    wrong_pin(sim)
+    press(sim, "menu")
+    enter(sim, "1234")
+    assert counts == ["1\n", "2\n"] and (tmp_path / "pin.txt").read_text() == "0\n"
+    press(sim, "menu")
+
+    def broken(root, name, data):
+        raise OSError(28, "ENOSPC")
+
+    monkeypatch.setattr(menu.settings, "write", broken)  # a try that cannot be counted is not made
+    press(sim, "menu")
+    enter(sim, "1234")
+    assert sim.console.view == C.V_NOTICE and sim.console.arg[0] == C.N_FLASH and len(counts) == 2

@@ -150,3 +150,31 @@ def test_against_cpython_hmac():
     macs, _ = vectors()
     for key, data, mac in macs:
         assert hmac.new(key, data, hashlib.sha256).digest() == mac
+
+
+def test_pbkdf2_sha256_vectors():
+    # PBKDF2-HMAC-SHA256, P="password", S="salt", dkLen=32 (the widely published
+    # vectors; CPython's hashlib.pbkdf2_hmac gives the same)
+    for rounds, want in ((1, b"120fb6cffcf8b32c43e7225256c4f837a86548c92ccc35480805987cb70be17b"),
+                         (2, b"ae4d0c95af6b46d32d0adff928f06dd02a303f8ef3c251dfd6e2d85a95474c43"),
+                         (4096, b"c5e478d59288c841aa530db6845c4c8d962893a001ce4e11a4963873aa98134a")):
+        assert binascii.hexlify(claim.pbkdf2_sha256(b"password", b"salt", rounds)) == want
+    for bad in (0, -1, 1.5, None):
+        try:
+            claim.pbkdf2_sha256(b"p", b"s", bad)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError("rounds %r accepted" % (bad,))
+
+
+def test_pbkdf2_against_cpython():
+    if hmac is None:
+        return  # the unix port: the vectors above are its check
+    import random
+    r = random.Random(8018)
+    for _ in range(40):
+        pw = bytes(r.randrange(256) for _ in range(r.randrange(0, 100)))
+        salt = bytes(r.randrange(256) for _ in range(r.randrange(0, 40)))
+        n = r.randrange(1, 60)
+        assert claim.pbkdf2_sha256(pw, salt, n) == hashlib.pbkdf2_hmac("sha256", pw, salt, n)

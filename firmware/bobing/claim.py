@@ -14,7 +14,7 @@
 #
 # MicroPython has hashlib.sha256 but no hmac module, so HMAC is RFC 2104 here,
 # written once and checked against CPython's hmac (tests/test_claim.py, which
-# also runs on the unix port).
+# also runs on the unix port); PBKDF2 over it hashes the PIN (bobing/settings.py).
 import hashlib
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32
@@ -31,8 +31,8 @@ def _bytes(x, what):
     raise ValueError("%s must be bytes or text, got %r" % (what, x))
 
 
-def hmac_sha256(key, msg):
-    """RFC 2104 HMAC with SHA-256 -> 32-byte digest."""
+def _pads(key):
+    """HMAC's inner and outer key blocks (RFC 2104 section 2)."""
     key = _bytes(key, "key")
     if len(key) > _BLOCK:
         key = hashlib.sha256(key).digest()
@@ -42,11 +42,36 @@ def hmac_sha256(key, msg):
         k = key[i] if i < len(key) else 0
         ipad[i] = k ^ 0x36
         opad[i] = k ^ 0x5C
+    return ipad, opad
+
+
+def _mac(ipad, opad, msg):
     inner = hashlib.sha256(ipad)
-    inner.update(_bytes(msg, "message"))
+    inner.update(msg)
     outer = hashlib.sha256(opad)
     outer.update(inner.digest())
     return outer.digest()
+
+
+def hmac_sha256(key, msg):
+    """RFC 2104 HMAC with SHA-256 -> 32-byte digest."""
+    ipad, opad = _pads(key)
+    return _mac(ipad, opad, _bytes(msg, "message"))
+
+
+def pbkdf2_sha256(password, salt, rounds):
+    """PBKDF2 with HMAC-SHA256 (RFC 8018 section 5.2), one 32-byte block: the
+    PIN's hash. (MicroPython's hashlib has no pbkdf2_hmac; tests compare this
+    with CPython's.)"""
+    if not isinstance(rounds, int) or rounds < 1:
+        raise ValueError("PBKDF2 rounds %r: must be a whole number >= 1" % (rounds,))
+    ipad, opad = _pads(password)
+    u = _mac(ipad, opad, _bytes(salt, "salt") + b"\x00\x00\x00\x01")
+    acc = int.from_bytes(u, "big")
+    for _ in range(rounds - 1):
+        u = _mac(ipad, opad, u)
+        acc ^= int.from_bytes(u, "big")
+    return acc.to_bytes(32, "big")
 
 
 def check_secret(secret):

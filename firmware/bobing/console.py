@@ -70,6 +70,7 @@ N_DISPLAY = const(4)  # shown on the LEDs only (there is no screen)
 N_FLASH = const(5)  # a journal write failed: resumed from flash
 N_PIN = const(6)  # wrong PIN
 N_LOCKED = const(7)  # too many wrong PINs: wait
+N_SETTINGS = const(8)  # a bad setting (or file) fell back to its default
 
 
 MODES = ("family", "kiosk")
@@ -83,7 +84,6 @@ LONG_MS = const(800)
 DEBOUNCE_MS = const(30)
 PIN_TRIES = const(3)
 PIN_LOCK_MS = const(60000)
-SETTINGS_FILE = "settings.txt"
 
 
 class Buttons:
@@ -123,8 +123,10 @@ class Buttons:
 
 
 class Settings:
-    """The bowl's own settings (not a game's): kept in ROOT/settings.txt as
-    key=value lines, written to a new file and renamed over the old one."""
+    """The bowl's own settings (not a game's), with their defaults. Kept in
+    ROOT/settings.txt; reading (with every value's bounds), writing and the
+    claim secret's and PIN's files are bobing/settings.py, loaded at boot and
+    by the menus only."""
 
     def __init__(self):
         self.mode = "family"
@@ -132,91 +134,24 @@ class Settings:
         self.kiosk_profile = "kiosk"
         self.seats = 10
         self.lang = "zh"
-        self.pin = "1234"
+        self.pin = ""  # the PIN's salted hash (claim.pin_record)
         self.bowl_id = "0001"
-        self.secret = ""  # hex; made from the random source on first boot
+        self.secret = ""  # hex, kept in its own file; made from the random source on first boot
         self.stock = {}  # kiosk stock per class, overriding the preset's counts
         self.idle_min = 5  # deep sleep after this many idle minutes (0 = never)
 
     def active_profile(self):
         return self.kiosk_profile if self.mode == "kiosk" else self.profile
 
-    def text(self):
-        st = ",".join(["%s=%d" % (k, self.stock[k]) for k in sorted(self.stock)])
-        return ("mode=%s\nprofile=%s\nkiosk_profile=%s\nseats=%d\nlang=%s\npin=%s\nbowl_id=%s\n"
-                "secret=%s\nstock=%s\nidle_min=%d\n" % (
-                    self.mode, self.profile, self.kiosk_profile, self.seats, self.lang, self.pin,
-                    self.bowl_id, self.secret, st, self.idle_min))
 
-    def parse(self, text):
-        """Read key=value lines; a bad value is skipped (the default stays) and reported."""
-        bad = []
-        for line in text.split("\n"):
-            if "=" not in line:
-                continue
-            k, v = line.split("=", 1)
-            try:
-                self._set(k.strip(), v.strip())
-            except ValueError as e:
-                bad.append("%s: %s" % (k, e))
-        return bad
-
-    def _set(self, k, v):
-        if k == "mode":
-            if v not in MODES:
-                raise ValueError("mode must be family or kiosk")
-            self.mode = v
-        elif k == "profile" or k == "kiosk_profile":
-            if v not in profiles.preset_names():
-                raise ValueError("unknown profile %r" % v)
-            setattr(self, k, v)
-        elif k == "seats":
-            n = int(v)
-            if not 2 <= n <= game.MAX_SEATS:
-                raise ValueError("seats must be 2..%d" % game.MAX_SEATS)
-            self.seats = n
-        elif k == "lang":
-            if v not in LANGS:
-                raise ValueError("lang must be zh or en")
-            self.lang = v
-        elif k == "pin" or k == "bowl_id":
-            if not v.isdigit() or len(v) > 8:
-                raise ValueError("digits only, at most 8")
-            setattr(self, k, v)
-        elif k == "secret":
-            from bobing import claim
-            claim.check_secret(binascii.unhexlify(v))  # ValueError if not hex or under 128 bits
-            self.secret = v
-        elif k == "stock":
-            st = {}
-            for part in v.split(","):
-                if part:
-                    c, n = part.split("=")
-                    st[c] = int(n)
-            self.stock = st
-        elif k == "idle_min":
-            self.idle_min = int(v)
-
-    def load(self, root):
-        try:
-            f = open(root + "/" + SETTINGS_FILE)
-        except OSError:
-            return []  # first boot: defaults
-        try:
-            return self.parse(f.read())
-        finally:
-            f.close()
-
-    def save(self, root):
-        path = root + "/" + SETTINGS_FILE
-        f = open(path + ".new", "w")
-        try:
-            f.write(self.text())
-            f.flush()
-        finally:
-            f.close()
-        import os
-        os.rename(path + ".new", path)
+def _unload(name):
+    """Drop a module only the boot needs: on a bowl running .mpy files its code
+    is heap, free again once nothing refers to it (imported again if asked)."""
+    import sys
+    import bobing
+    sys.modules.pop("bobing." + name, None)
+    if hasattr(bobing, name):
+        delattr(bobing, name)
 
 
 def presets_for(mode):
@@ -254,6 +189,7 @@ class Console:
         self.claims = []  # kiosk codes still to show (class, code, game no, award no, "game-award")
         self.rolled = 0  # rolls drawn since boot
         self._t = t_ms
+        self._boot_t = t_ms
         self._since = t_ms  # when the view last changed
         self._active = t_ms  # last button or shake: the idle timeout counts from here
         self._frame_t = t_ms
@@ -267,8 +203,10 @@ class Console:
         self.rng_error = None
 
         self.settings = Settings()
-        for line in self.settings.load(root):
-            self._say("settings: %s (default kept)" % line)
+        from bobing import settings
+        settings.boot(self)  # settings.txt, the claim secret, the PIN (notices for damage)
+        _unload("settings")
+        _unload("claim")
         self.lang = self.settings.lang
         for part, msg in hw_errors:
             self._say("hardware: %s: %s" % (part, msg))
@@ -283,9 +221,6 @@ class Console:
             self.rng_error = e
             self._notices.append((N_RNG, e.test))
             self._say("dice: %s" % e)
-        if not self.settings.secret:
-            self.settings.secret = binascii.hexlify(urandom(16)).decode()
-            self._save_settings()
         self.detector = None
         self._resume(woke_by)
         self._next_notice_or(self._home())
@@ -296,12 +231,6 @@ class Console:
 
     def _secret(self):
         return binascii.unhexlify(self.settings.secret)
-
-    def _save_settings(self):
-        try:
-            self.settings.save(self.root)
-        except OSError as e:
-            self._say("settings not saved: %s" % e)
 
     def _show(self, view, arg=None):
         self.view = view
@@ -606,8 +535,8 @@ class Console:
     # menu state (bobing/menu.py sets it; defaults on the class cost no heap per instance)
     _menu = None  # the current list: [id, items, cursor]
     _edit = None  # what the digit entry or confirmation edits
-    _pin_bad = 0
-    _pin_lock = 0
+    _pin_fails = None  # wrong PINs since the last right one (PIN_FILE); None: not read yet
+    _pin_lock = 0  # when the current lock started (a lock read from flash: at boot)
 
     def _time_limit(self, t_ms):
         """The profile's time limit counts play while the bowl is awake (a game

@@ -5,12 +5,13 @@
 # never opens a menu never loads this code. The functions are the Console's
 # own, taking it as `c`; the list, digits and confirm views' arguments are as
 # console.py documents them.
-import binascii
 import time
 
-from bobing import game, profiles
-from bobing.console import (B_MENU, B_NEXT, B_OK, LANGS, MODES, N_LOCKED, N_PIN, PIN_LOCK_MS, PIN_TRIES,
-                            V_CONFIRM, V_DIGITS, V_MENU, V_SECRET, presets_for)
+from micropython import const
+
+from bobing import game, profiles, settings
+from bobing.console import (B_MENU, B_NEXT, B_OK, LANGS, MODES, N_FLASH, N_LOCKED, N_PIN, PIN_LOCK_MS,
+                            PIN_TRIES, V_CONFIRM, V_DIGITS, V_MENU, V_SECRET, presets_for)
 
 _ADMIN = ("stock", "bowl_id", "secret", "pin", "back")
 
@@ -24,7 +25,7 @@ _LABELS = {
     "enter_pin": ("输入密码", "Enter PIN"), "confirm_new": ("开新局?", "Start a new game?"),
     "new_secret": ("换新密钥?", "New secret?"), "wrong_pin": ("密码错误", "Wrong PIN"),
     "locked": ("请稍候", "Locked, wait"), "flash": ("存储失败", "Flash write failed"),
-    "main": ("菜单", "Menu"),
+    "main": ("菜单", "Menu"), "settings_bad": ("设置有误", "Settings reset"),
 }
 # preset names on the screen (the id itself for visitors)
 PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
@@ -164,7 +165,7 @@ def _menu_key(c, b):
         elif mid == "lang":
             s.lang = item
             c.lang = item
-        c._save_settings()
+        settings.save(c)
         c._say("setting %s = %s (a new game uses it)" % (mid, item))
         _list(c, "main", _main_items(c), 0)
 
@@ -219,12 +220,87 @@ def _stock_items(c):
     return tuple(items)
 
 
+# The PIN's lockout: every PIN_TRIES wrong PINs in a row lock the PIN for
+# PIN_LOCK_MS, doubled at each lock (1, 2, 4 ... 1024 minutes, then 1024 each
+# time). The count of wrong PINs is on flash (PIN_FILE), and a try is counted
+# there BEFORE the PIN is checked, so pulling the plug at any moment of a try
+# cannot hide a wrong one; a lock read at boot starts afresh from the boot
+# (the bowl has no clock that runs while it is off).
+_LOCK_DOUBLINGS = const(10)
+
+
+def lock_ms(fails):
+    """How long a lock lasts after `fails` wrong PINs (a multiple of PIN_TRIES)."""
+    return PIN_LOCK_MS << min(fails // PIN_TRIES - 1, _LOCK_DOUBLINGS)
+
+
+def _fails(c):
+    """The wrong PINs so far (read from flash once: an unreadable count is a lock)."""
+    if c._pin_fails is None:
+        c._pin_fails = 0
+        try:
+            data = settings.read(c.root, settings.PIN_FILE)
+            if data is not None:
+                c._pin_fails = settings.number(data.decode().strip(), 0, 999999)
+        except (OSError, ValueError) as e:
+            c._say("%s unreadable (%s): the PIN is locked" % (settings.PIN_FILE, e))
+            c._pin_fails = PIN_TRIES
+        c._pin_lock = c._boot_t
+    return c._pin_fails
+
+
+def _locked_for(c):
+    """ms left of the PIN's lock, 0 if it is not locked."""
+    n = _fails(c)
+    if not n or n % PIN_TRIES:
+        return 0
+    left = lock_ms(n) - time.ticks_diff(c._t, c._pin_lock)
+    return left if left > 0 else 0
+
+
+def _count_try(c, fails):
+    """Write the count of wrong PINs; -> False if flash would not take it."""
+    try:
+        settings.write(c.root, settings.PIN_FILE, "%d\n" % fails)
+    except OSError as e:
+        c._say("PIN tries not saved: %s" % e)
+        return False
+    c._pin_fails = fails
+    return True
+
+
 def _ask_pin(c, then):
-    if c._pin_lock and time.ticks_diff(c._t, c._pin_lock) < PIN_LOCK_MS:
-        c._notices.append((N_LOCKED, ""))
+    left = _locked_for(c)
+    if left:
+        c._notices.append((N_LOCKED, "%d min" % ((left + 59999) // 60000)))
         c._next_notice_or(c._home())
         return
-    _digits(c, "enter_pin", "0" * len(c.settings.pin), "check_pin:" + then)
+    n = settings.pin_parse(c.settings.pin)[0]
+    _digits(c, "enter_pin", "0" * n, "check_pin:" + then)
+
+
+def _check_pin(c, value, then):
+    fails = _fails(c) + 1
+    if not _count_try(c, fails):  # a try that cannot be counted is not made
+        c._notices.append((N_FLASH, "PIN not checked"))
+        c._next_notice_or(c._home())
+        return
+    if settings.pin_check(c.settings.pin, value):
+        _count_try(c, 0)
+        if then == "admin":
+            _list(c, "admin", _ADMIN, 0)
+        elif then == "new":
+            confirm(c, "confirm_new", "new")
+        else:
+            _list(c, "main", _main_items(c), 0)
+        return
+    c._say("wrong PIN (%d in a row)" % fails)
+    if fails % PIN_TRIES == 0:
+        c._pin_lock = c._t
+        c._notices.append((N_LOCKED, "%d min" % (lock_ms(fails) // 60000)))
+    else:
+        c._notices.append((N_PIN, ""))
+    c._next_notice_or(c._home())
 
 
 def _digits(c, title, start, target):
@@ -262,33 +338,15 @@ def _digits_done(c, value):
     c._edit = None
     s = c.settings
     if target.startswith("check_pin:"):
-        then = target[10:]
-        if value == s.pin:
-            c._pin_bad = 0
-            if then == "admin":
-                _list(c, "admin", _ADMIN, 0)
-            elif then == "new":
-                confirm(c, "confirm_new", "new")
-            else:
-                _list(c, "main", _main_items(c), 0)
-        else:
-            c._pin_bad += 1
-            c._say("wrong PIN (%d)" % c._pin_bad)
-            if c._pin_bad >= PIN_TRIES:
-                c._pin_bad = 0
-                c._pin_lock = c._t or 1
-                c._notices.append((N_LOCKED, ""))
-            else:
-                c._notices.append((N_PIN, ""))
-            c._next_notice_or(c._home())
+        _check_pin(c, value, target[10:])
         return
     if target == "pin":
-        s.pin = value
+        s.pin = settings.pin_record(value, c.urandom(16))
     elif target == "bowl_id":
         s.bowl_id = value
     elif target.startswith("stock:"):
         s.stock[target[6:]] = int(value)
-    c._save_settings()
+    settings.save(c)
     c._say("setting %s changed (a new game uses it)" % target)
     if target.startswith("stock:"):
         _list(c, "stock", _stock_items(c), 0)
@@ -321,7 +379,7 @@ def _confirm_key(c, b):
         c._new_game()
         c._show(c._home())
     elif action == "secret":
-        c.settings.secret = binascii.hexlify(c.urandom(16)).decode()
-        c._save_settings()
+        c.settings.secret = settings.new_secret(c)
+        settings.save_secret(c)
         c._say("new claim secret made")
         c._show(V_SECRET, c.settings.secret)

@@ -186,9 +186,9 @@ def _secret(s, c):
 
 
 def _notice(s, c):
-    """A notice screen.py has no screen for: wrong PIN, locked, flash write."""
+    """A notice screen.py has no screen for: wrong PIN, locked, flash write, bad settings."""
     kind, detail = c.arg
-    key = {C.N_PIN: "wrong_pin", C.N_LOCKED: "locked", C.N_FLASH: "flash"}.get(kind)
+    key = {C.N_PIN: "wrong_pin", C.N_LOCKED: "locked", C.N_FLASH: "flash", C.N_SETTINGS: "settings_bad"}.get(kind)
     _title(s, menu.label(key, c.lang) if key else "?")
     if detail:
         s.fb.text(detail[:16], 0, 28, 1)

@@ -1,0 +1,319 @@
+# The bowl's own files besides the journal, each small, each written
+# power-safely (a new file renamed over the old one: atomic on littlefs):
+#   settings.txt  key=value lines (console.Settings): mode, presets, seats,
+#                 language, the PIN's salted hash, bowl id, kiosk stock, sleep
+#   claim.key     the kiosk's claim secret in hex (16-64 bytes), apart from the
+#                 settings so a settings dump does not show it with the PIN
+#   pin.txt       wrong PINs since the last right one (bobing/menu.py's lockout)
+# The bowl never crashes on them: every value has bounds, a bad one keeps its
+# default, a damaged file is copied aside (NAME.bad, .bad2 ...: never over an
+# older one) before the good values are written back, and a notice says so
+# once. An older firmware's settings.txt held the PIN in digits and the secret:
+# both are moved on at boot (claim.key written first, so a power cut in between
+# loses neither). Loaded at boot (console.py drops it again) and by the menus.
+from micropython import const
+
+import binascii
+import os
+
+from bobing import game, profiles
+from bobing.console import LANGS, MODES, N_SETTINGS, presets_for
+
+SETTINGS_FILE = "settings.txt"
+SECRET_FILE = "claim.key"
+PIN_FILE = "pin.txt"
+MAX_FILE = const(2048)  # bytes: a longer settings file is not one the bowl wrote
+STOCK_MAX = const(999)  # prizes of a class in stock (the menu enters 3 digits)
+IDLE_MAX_MIN = const(240)
+SECRET_BYTES = const(16)  # a new claim secret: 128 bits
+MIN_SECRET = const(16)  # claim.MIN_SECRET (tests/test_settings.py holds them equal; claim is not loaded at boot)
+MAX_SECRET = const(64)
+DEFAULT_PIN = "1234"
+
+
+def number(v, lo, hi):
+    """A whole number in ASCII digits (no sign, no spaces), lo..hi; ValueError saying so."""
+    if not v or len(v) > 6 or not _digits(v) or not lo <= int(v) <= hi:
+        raise ValueError("must be a whole number %d..%d" % (lo, hi))
+    return int(v)
+
+
+def _digits(v):
+    for ch in v:
+        if not "0" <= ch <= "9":
+            return False
+    return True
+
+
+def text(s):
+    """Settings s as the lines of settings.txt."""
+    st = ",".join(["%s=%d" % (k, s.stock[k]) for k in sorted(s.stock)])
+    return ("mode=%s\nprofile=%s\nkiosk_profile=%s\nseats=%d\nlang=%s\npin=%s\nbowl_id=%s\n"
+            "stock=%s\nidle_min=%d\n" % (s.mode, s.profile, s.kiosk_profile, s.seats, s.lang, s.pin,
+                                         s.bowl_id, st, s.idle_min))
+
+
+def parse(s, data):
+    """Read key=value lines (bytes) into Settings s; a bad line or value is
+    skipped (the default stays) -> ([problem, ...], old PIN in digits or None,
+    old secret or None)."""
+    bad = []
+    old = [None, None]
+    for raw in data.split(b"\n"):
+        try:
+            line = raw.decode().strip()
+        except UnicodeError:  # (CPython raises a subclass)
+            bad.append("a line is not UTF-8 text")
+            continue
+        if not line:
+            continue
+        if "=" not in line:
+            bad.append("%r: not key=value" % line[:20])
+            continue
+        k, v = line.split("=", 1)
+        k = k.strip()
+        try:
+            _set(s, k, v.strip(), old)
+        except ValueError as e:
+            bad.append("%s: %s" % (k[:20], e))
+    # the stock's classes are the kiosk preset's, whichever line came first
+    if s.stock:
+        classes = [c[0] for c in profiles.Profile(s.kiosk_profile).prizes["classes"]]
+        for c in s.stock:
+            if c not in classes:
+                bad.append("stock: %s is not a class of %s" % (c, s.kiosk_profile))
+                s.stock = {}
+                break
+    return bad, old[0], old[1]
+
+
+def _set(s, k, v, old):
+    if k == "mode":
+        if v not in MODES:
+            raise ValueError("mode must be family or kiosk")
+        s.mode = v
+    elif k == "profile" or k == "kiosk_profile":
+        want = "family" if k == "profile" else "kiosk"
+        if v not in profiles.preset_names() or \
+                (profiles.Profile(v).options["mode"] == "kiosk") != (want == "kiosk"):
+            raise ValueError("must be a %s preset: %s" % (want, " ".join(presets_for(want))))
+        setattr(s, k, v)
+    elif k == "seats":
+        s.seats = number(v, 2, game.MAX_SEATS)
+    elif k == "lang":
+        if v not in LANGS:
+            raise ValueError("lang must be zh or en")
+        s.lang = v
+    elif k == "pin":
+        if _digits(v):  # in digits: an older firmware's file, or a PIN reset by hand
+            check_pin(v)
+            old[0] = v
+        else:
+            pin_parse(v)
+            s.pin = v
+            old[0] = None
+    elif k == "bowl_id":
+        if not v or len(v) > 8 or not _digits(v):
+            raise ValueError("1 to 8 digits")
+        s.bowl_id = v
+    elif k == "secret":  # an older firmware's file: the secret now lives in claim.key
+        old[1] = secret_hex(v)
+    elif k == "stock":
+        st = {}
+        for part in v.split(","):
+            if part:
+                cn = part.split("=")
+                if len(cn) != 2 or not cn[0].strip():
+                    raise ValueError("CLASS=N,CLASS=N,... expected")
+                st[cn[0].strip()] = number(cn[1].strip(), 0, STOCK_MAX)
+        s.stock = st
+    elif k == "idle_min":
+        s.idle_min = number(v, 0, IDLE_MAX_MIN)
+    else:
+        raise ValueError("no such setting")
+
+
+# The PIN (the kiosk's menu, a family bowl's admin items) is kept only as a
+# salted hash, "pbkdf2-sha256:<digits>:<rounds>:<salt hex>:<hash hex>" (PBKDF2
+# with HMAC-SHA256, RFC 8018; the number of digits tells the entry screen how
+# many to ask for). A 4-digit PIN has only 10^4 values: someone holding the
+# flash can still try them all off the bowl. The hash keeps the PIN out of a
+# settings dump; the growing lockout (bobing/menu.py) guards it on the bowl.
+# 1000 rounds take 8 ms on the 64-bit unix port (a fraction of a second on
+# the bowl, once per PIN entered). claim.py (the HMAC) is imported only to hash.
+PIN_SCHEME = "pbkdf2-sha256"
+PIN_ROUNDS = const(1000)
+
+
+def check_pin(pin):
+    """ValueError unless `pin` is 4 to 8 digits."""
+    if not isinstance(pin, str) or not 4 <= len(pin) <= 8 or not _digits(pin):
+        raise ValueError("a PIN is 4 to 8 digits 0-9")
+
+
+def pin_record(pin, salt, rounds=PIN_ROUNDS):
+    """The text kept for `pin`, hashed with `salt` (random bytes)."""
+    check_pin(pin)
+    from bobing import claim
+    h = claim.pbkdf2_sha256(pin, salt, rounds)
+    return "%s:%d:%d:%s:%s" % (PIN_SCHEME, len(pin), rounds, binascii.hexlify(salt).decode(),
+                               binascii.hexlify(h).decode())
+
+
+def pin_parse(record):
+    """-> (digits, rounds, salt, hash) of a pin_record; ValueError if it is not one."""
+    p = record.split(":")
+    if len(p) != 5 or p[0] != PIN_SCHEME:
+        raise ValueError("a PIN record is %s:DIGITS:ROUNDS:SALT:HASH" % PIN_SCHEME)
+    n, rounds = number(p[1], 4, 8), number(p[2], 1, 100000)
+    try:
+        salt, h = binascii.unhexlify(p[3]), binascii.unhexlify(p[4])
+    except ValueError:
+        raise ValueError("a PIN record's salt and hash are hex")
+    if len(salt) < 8 or len(h) != 32:
+        raise ValueError("a PIN record has a salt of 8+ bytes and a 32-byte hash")
+    return n, rounds, salt, h
+
+
+def pin_check(record, pin):
+    """True if `pin` is the PIN of `record` (compared in constant time)."""
+    n, rounds, salt, want = pin_parse(record)
+    from bobing import claim
+    got = claim.pbkdf2_sha256(pin, salt, rounds)
+    diff = len(pin) ^ n
+    for i in range(32):
+        diff |= got[i] ^ want[i]
+    return diff == 0
+
+
+def secret_hex(v):
+    """A claim secret as hex text, checked: 16..64 bytes (128..512 bits)."""
+    try:
+        b = binascii.unhexlify(v)
+    except ValueError:  # (binascii.Error is one)
+        raise ValueError("hex digits 0-9 a-f, two a byte")
+    if not MIN_SECRET <= len(b) <= MAX_SECRET:
+        raise ValueError("%d..%d bytes (at least 128 bits), got %d" % (MIN_SECRET, MAX_SECRET, len(b)))
+    return v.lower()
+
+
+def new_secret(c):
+    """A new claim secret (hex) from console c's random source."""
+    return binascii.hexlify(c.urandom(SECRET_BYTES)).decode()
+
+
+def read(root, name):
+    """A small file's bytes, or None if there is none; a file longer than
+    MAX_FILE is not read (ValueError): its size is asked first, so no buffer
+    larger than the file is needed (a 2 KB block is hard to find in the heap)."""
+    path = root + "/" + name
+    try:
+        size = os.stat(path)[6]
+    except OSError:
+        return None
+    if size > MAX_FILE:
+        raise ValueError("%s is %d bytes, longer than a bowl writes (%d)" % (name, size, MAX_FILE))
+    f = open(path, "rb")
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+def write(root, name, data):
+    """Power-safe: a new file, then renamed over the old one."""
+    path = root + "/" + name
+    f = open(path + ".new", "wb")
+    try:
+        f.write(data.encode())
+        f.flush()
+    finally:
+        f.close()
+    os.rename(path + ".new", path)
+
+
+def keep_aside(root, name):
+    """A copy of a bad file as NAME.bad (then .bad2 ...) -> the name used. Copied,
+    not renamed: the file is replaced only after this, so a power cut in between
+    leaves it as it was."""
+    have = os.listdir(root)
+    for i in range(1, 100):
+        aside = name + (".bad" if i == 1 else ".bad%d" % i)
+        if aside not in have:
+            break
+    src = open(root + "/" + name, "rb")
+    try:
+        dst = open(root + "/" + aside, "wb")
+        try:
+            buf = bytearray(256)
+            while True:
+                n = src.readinto(buf)
+                if not n:
+                    break
+                dst.write(buf if n == len(buf) else buf[:n])
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    return aside
+
+
+def boot(c):
+    """Console c's boot: settings.txt, claim.key and the PIN into c.settings."""
+    s = c.settings
+    root = c.root
+    bad = []
+    old_pin = old_secret = None
+    data = None
+    try:
+        data = read(root, SETTINGS_FILE)
+    except (OSError, ValueError) as e:
+        bad.append("%s: %s" % (SETTINGS_FILE, e))
+        data = b""  # (kept aside below)
+    if data:
+        bad, old_pin, old_secret = parse(s, data)
+    dirty = bad or old_pin or old_secret or not s.pin
+    key = None
+    try:
+        key = read(root, SECRET_FILE)
+        if key is not None:
+            s.secret = secret_hex(key.decode().strip())
+    except (OSError, ValueError) as e:  # (UnicodeError is a ValueError)
+        bad.append("%s: %s (a new secret is made)" % (SECRET_FILE, e))
+        _aside(c, SECRET_FILE)
+        key = None
+    if key is None:
+        s.secret = old_secret or new_secret(c)
+        save_secret(c)
+    if old_pin or not s.pin:
+        s.pin = pin_record(old_pin or DEFAULT_PIN, c.urandom(16))
+    if bad:
+        for line in bad:
+            c._say("settings: %s (default kept)" % line)
+        if data is not None:
+            _aside(c, SETTINGS_FILE)
+        names = " ".join([line.split(":")[0] for line in bad])  # which ones; the log says why
+        c._notices.append((N_SETTINGS, names[:32]))
+    if dirty:
+        save(c)
+
+
+def _aside(c, name):
+    try:
+        c._say("%s kept as %s" % (name, keep_aside(c.root, name)))
+    except OSError as e:
+        c._say("%s could not be kept aside: %s" % (name, e))
+
+
+def save(c):
+    try:
+        write(c.root, SETTINGS_FILE, text(c.settings))
+    except OSError as e:
+        c._say("settings not saved: %s" % e)
+
+
+def save_secret(c):
+    try:
+        write(c.root, SECRET_FILE, c.settings.secret)
+    except OSError as e:
+        c._say("claim secret not saved: %s" % e)
