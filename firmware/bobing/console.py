@@ -134,7 +134,7 @@ class Settings:
         self.kiosk_profile = "kiosk"
         self.seats = 10
         self.lang = "zh"
-        self.pin = ""  # the PIN's salted hash (claim.pin_record)
+        self.pin = ""  # the PIN's salted hash (settings.pin_record)
         self.bowl_id = "0001"
         self.secret = ""  # hex, kept in its own file; made from the random source on first boot
         self.stock = {}  # kiosk stock per class, overriding the preset's counts
