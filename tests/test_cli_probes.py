@@ -432,3 +432,21 @@ def test_sweep(command, option, d, monkeypatch):
 
 def test_sweep_covers_every_command():
     assert set(SWEEP_BASE) == set(COMMANDS)
+
+
+# The bowl's own files under `play --root`: a damaged settings.txt (kept aside
+# by the bowl as settings.txt.bad, defaults used, said once on a notice).
+DAMAGED_SETTINGS = [b"seats=\xff\n", b"=x\n=\n \nseats=4\n", b"idle_min=-5\nseats=100000\n", b"\x00\x01\x02",
+                    b"profile=\nmode=\n", b"seats=" + b"9" * 5000 + b"\n"]
+
+
+@pytest.mark.parametrize("data", DAMAGED_SETTINGS, ids=[repr(x)[:30] for x in DAMAGED_SETTINGS])
+def test_play_on_a_damaged_flash(data, tmp_path, monkeypatch):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "settings.txt").write_bytes(data)
+    (tmp_path / "s.txt").write_text("expect view notice\nstate\n")
+    argv = ["play", "--root", str(flash), "--quiet", "--script", str(tmp_path / "s.txt")]
+    rc, out, err, _, _ = _in_process(argv, str(tmp_path), monkeypatch)
+    _check(argv, rc, out, err, 0, '"view": "notice"')
+    assert (flash / "settings.txt.bad").read_bytes() == data  # kept, never silently lost
