@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean mp
+.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk
 
 # ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -78,6 +78,12 @@ $(STAMP): requirements.txt
 
 sim: $(STAMP)
 	$(PY) -m host_sim play
+
+# the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for phones on the counter's network);
+# its database and key live in build/desk (BOBING_DESK_DIR). README: the first attendant, a bowl's secret.
+LISTEN ?= 127.0.0.1:8000
+desk: $(STAMP)
+	$(PY) -m host_sim.desk serve --listen $(LISTEN)
 
 test: $(STAMP) mp
 	$(PY) -m pytest

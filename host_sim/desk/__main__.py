@@ -1,0 +1,40 @@
+"""python -m host_sim.desk COMMAND: the prize desk's commands (Django's manage.py).
+
+  serve [--listen HOST:PORT]      upgrade the database (migrate) and serve the desk
+  attendant NAME                  add an attendant or set a password (asks twice)
+  addbowl ID (--secret-hex HEX | --secret TEXT)   the bowl's claim secret (its admin
+                                  menu 领奖密钥 shows it in hex); again to change it
+  importjournal FILE...           import journals copied off bowls (gNNNNNNNN.bbj)
+  migrate, showmigrations, ...    Django's own commands
+
+The desk's folder is $BOBING_DESK_DIR (default build/desk): desk.sqlite3, secret_key."""
+import os
+import sys
+
+
+def main(argv=None):
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "host_sim.desk.settings")
+    import host_sim  # noqa: F401  (firmware/ on sys.path, the const shim)
+    from django.core.management import execute_from_command_line
+    argv = list(sys.argv if argv is None else argv)
+    argv[0] = "python -m host_sim.desk"
+    if len(argv) == 1 or argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    import django
+    from django.core.management import call_command
+    from django.db import DatabaseError
+    try:
+        django.setup()
+        if argv[1] not in ("migrate", "makemigrations", "showmigrations", "sqlmigrate", "help"):
+            call_command("migrate", interactive=False, verbosity=0)  # a fresh or older database: up to date
+        execute_from_command_line(argv)
+    except DatabaseError as e:
+        print("error: the desk's database (%s): %s" % (os.environ.get("BOBING_DESK_DIR") or "build/desk", e),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""The counter's rules: find the award a code belongs to, check it with the
+bowl's secret (bobing.claim, the bowl's own code), slow down guessing, and hand
+a prize over exactly once."""
+import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from bobing import claim
+
+from .models import Award, Bowl, CheckLimit, Redemption
+
+FREE_FAILURES = 5  # wrong codes an attendant may type before the desk slows down
+MAX_WAIT = 60  # seconds: then one guess a minute, 2^40 codes take two million years
+
+
+class Claim:
+    """One award a code was checked for: bowl, game_no, award_no, cls, code, and
+    `award` (the Award row, None while its journal has not arrived) and
+    `redemption` (the Redemption, None while it was not handed over)."""
+
+    def __init__(self, bowl, game_no, award_no, cls, code, award=None):
+        self.bowl = bowl
+        self.game_no = game_no
+        self.award_no = award_no
+        self.cls = cls
+        self.code = code
+        self.award = award
+        self.redemption = Redemption.objects.filter(bowl=bowl, game_no=game_no, award_no=award_no) \
+            .select_related("by").first()
+
+    @property
+    def pretty(self):
+        return claim.pretty(self.code)
+
+
+def wait_left(user):
+    """Seconds the attendant must wait before the next code check (0: none)."""
+    lim = CheckLimit.objects.filter(user=user).first()
+    if lim is None or lim.wait_until is None:
+        return 0
+    left = (lim.wait_until - timezone.now()).total_seconds()
+    return max(0, int(left + 0.999))
+
+
+def _failed(user):
+    with transaction.atomic():
+        lim, _ = CheckLimit.objects.get_or_create(user=user)
+        lim.failures += 1
+        over = lim.failures - FREE_FAILURES
+        if over > 0:
+            lim.wait_until = timezone.now() + datetime.timedelta(seconds=min(MAX_WAIT, 2 ** (over - 1)))
+        lim.save()
+
+
+def _succeeded(user):
+    CheckLimit.objects.filter(user=user).update(failures=0, wait_until=None)
+
+
+class Slow(Exception):
+    """Too many wrong codes: str() says how long to wait."""
+
+
+def _guard(user):
+    w = wait_left(user)
+    if w:
+        raise Slow("Too many wrong codes from this attendant: wait %d s before the next check." % w)
+
+
+def find(user, text):
+    """A code as typed -> Claim of a known award, or None (counted as a failed
+    check). ValueError for text that is not a code (counted too). Slow if the
+    attendant must wait."""
+    _guard(user)
+    try:
+        code = claim.normalize(text)
+    except ValueError as e:
+        _failed(user)
+        raise ValueError("%s." % e)
+    for a in Award.objects.filter(code=code).select_related("bowl"):
+        if claim.verify(bytes(a.bowl.secret), a.bowl.bowl_id, a.game_no, a.award_no, a.cls, code):
+            _succeeded(user)
+            return Claim(a.bowl, a.game_no, a.award_no, a.cls, code, a)
+    _failed(user)
+    return None
+
+
+def check(user, text, bowl_id, game_no, award_no, cls):
+    """A code with the award it is for, as the bowl's screen shows them ->
+    Claim if the bowl's secret says the code is right, else None (a failed
+    check). Slow if the attendant must wait; ValueError for a malformed code
+    or an unknown bowl (counted as failed checks)."""
+    _guard(user)
+    try:
+        code = claim.normalize(text)
+        bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
+        if bowl is None:
+            raise ValueError("Bowl %r is not known to the desk." % bowl_id)
+        ok = claim.verify(bytes(bowl.secret), bowl.bowl_id, game_no, award_no, cls, code)
+    except ValueError as e:
+        _failed(user)
+        raise ValueError(str(e))
+    if not ok:
+        _failed(user)
+        return None
+    _succeeded(user)
+    award = Award.objects.filter(bowl=bowl, game_no=game_no, award_no=award_no).first()
+    if award is not None and award.cls != cls:
+        return None  # cannot happen unless 40 bits collide: refuse rather than guess
+    return Claim(bowl, game_no, award_no, cls, code, award)
+
+
+def redeem(user, c):
+    """Hand the award of Claim c over: -> (True, Redemption) the first time,
+    (False, the earlier Redemption) ever after. The unique constraint decides,
+    in one transaction, so two counters at the same moment get one True."""
+    try:
+        with transaction.atomic():
+            r = Redemption.objects.create(bowl=c.bowl, game_no=c.game_no, award_no=c.award_no, cls=c.cls,
+                                          at=timezone.now(), by=user)
+        return True, r
+    except IntegrityError:
+        r = Redemption.objects.select_related("by").get(bowl=c.bowl, game_no=c.game_no, award_no=c.award_no)
+        return False, r

@@ -1,0 +1,190 @@
+"""THE way an award reaches the desk's database: `ingest()`. A journal file
+(uploaded on the import page or given to `python -m host_sim.desk import`)
+goes through `ingest_journal()`, which reads it with the firmware's own
+journal.scan and game.Table (the very code the bowl replays at boot) and hands
+the awards to `ingest()`. The MQTT subscriber of the mall event (issue 15) is
+to call `ingest()` the same way with the awards a bowl publishes.
+
+`ingest()` is idempotent on (bowl, game number, award number): an award the
+desk already has changes nothing, so the same journal imported twice, an
+older copy of it, or an award that arrives by file and by network is counted
+once. Everything one call records is one transaction: refused, nothing is
+written (except the line in the import log that says why)."""
+import hashlib
+import logging
+import os
+import tempfile
+
+from django.db import transaction
+from django.utils import timezone
+
+from bobing import claim, journal
+from host_sim.replay_journal import game_id_of
+
+from .models import Award, Bowl, Game, Import, Redemption
+
+log = logging.getLogger("desk")
+
+
+class Refused(ValueError):
+    """Input the desk will not record; str() says why, for the page and the log."""
+
+
+class GameState:
+    """Where a bowl's game stands: stock and left as [[class, n], ...] (highest
+    class first), customers served, events, ended."""
+
+    def __init__(self, profile, stock, left, customers, events, ended):
+        self.profile = profile
+        self.stock = stock
+        self.left = left
+        self.customers = customers
+        self.events = events
+        self.ended = ended
+
+
+class Result:
+    def __init__(self, bowl_id, game_no, new, known, message):
+        self.bowl_id = bowl_id
+        self.game_no = game_no
+        self.new = new
+        self.known = known
+        self.message = message
+
+
+def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha256="", user=None, note=""):
+    """Record awards of one game of one bowl. awards: (award_no, cls, customer)
+    triples. state: a GameState, or None. note: added to the message (a damaged
+    journal's problem). -> Result; Refused (logged, nothing
+    recorded) for an unknown bowl, or an award whose class contradicts what the
+    desk has (a different game under the same number?)."""
+    now = timezone.now()
+    entry = Import(at=now, source=source, name=name[:200], sha256=sha256, bowl_id=str(bowl_id)[:32],
+                   game_no=game_no if isinstance(game_no, int) and game_no > 0 else 0,
+                   by=user if user is not None and user.is_authenticated else None)
+    try:
+        with transaction.atomic():
+            r = _ingest(bowl_id, game_no, awards, state, source, now)
+            if note:
+                r.message += " (%s)" % note
+            entry.new_awards, entry.known_awards, entry.message, entry.ok = r.new, r.known, r.message, True
+            entry.save()
+    except Refused as e:
+        entry.message = str(e)
+        entry.save()
+        log.warning("import refused: %s: %s", name or source, e)
+        raise
+    (log.warning if note else log.info)("import %s: %s", name or source, r.message)
+    return r
+
+
+def _ingest(bowl_id, game_no, awards, state, source, now):
+    if not isinstance(game_no, int) or not 1 <= game_no <= journal.MAX_GAME_ID:
+        raise Refused("game number %r: must be 1..%d" % (game_no, journal.MAX_GAME_ID))
+    try:
+        bowl = Bowl.objects.get(bowl_id=bowl_id)
+    except Bowl.DoesNotExist:
+        raise Refused("bowl %r is not known to the desk: add it with its secret first "
+                      "(python -m host_sim.desk addbowl %s --secret-hex HEX)" % (bowl_id, bowl_id or "ID"))
+    secret = bytes(bowl.secret)
+    known = {a.award_no: a.cls for a in Award.objects.filter(bowl=bowl, game_no=game_no)}
+    redeemed = {r.award_no: r.cls for r in Redemption.objects.filter(bowl=bowl, game_no=game_no)}
+    new = []
+    n_known = 0
+    for award_no, cls, customer in awards:
+        had = known.get(award_no) or redeemed.get(award_no)
+        if had is not None and had != cls:
+            raise Refused("bowl %s game %d award %d is %s here but %s in this import: a different "
+                          "game under the same number? Nothing was imported" % (bowl_id, game_no, award_no, had, cls))
+        if award_no in known:
+            n_known += 1
+            continue
+        try:
+            code = claim.code(secret, bowl.bowl_id, game_no, award_no, cls)
+        except ValueError as e:
+            raise Refused("award %r of class %r: %s" % (award_no, cls, e))
+        known[award_no] = cls
+        new.append(Award(bowl=bowl, game_no=game_no, award_no=award_no, cls=cls, customer=customer,
+                         code=code, source=source, seen=now))
+    Award.objects.bulk_create(new)
+    if state is not None:
+        g = Game.objects.filter(bowl=bowl, game_no=game_no).first()
+        if g is None:
+            g = Game(bowl=bowl, game_no=game_no)
+        if g.pk is None or state.events >= g.events:  # an older copy never rolls the state back
+            g.profile, g.stock, g.left = state.profile, state.stock, state.left
+            g.customers, g.events, g.ended, g.updated = state.customers, state.events, state.ended, now
+            g.save()
+    msg = "bowl %s game %d: %d new award%s, %d already known" % (
+        bowl_id, game_no, len(new), "" if len(new) == 1 else "s", n_known)
+    return Result(bowl_id, game_no, len(new), n_known, msg)
+
+
+def read_journal(path, name=None):
+    """A journal file -> (config, [(award_no, cls, customer), ...], GameState, problem
+    text or None). The firmware reads it (journal.scan: checksums, settings, every
+    event through game.Table); the awards are numbered by the same Table as on the
+    bowl. A damaged tail leaves the good prefix (problem says what was wrong);
+    a file with no good header is Refused."""
+    evs = []
+    s = journal.scan(path, game_id_of(name or path), keep=evs)
+    if s.config is None:
+        raise Refused(s.problem.text if s.problem else "not a journal")
+    cfg = s.config
+    t = journal.new_table(cfg)
+    if not t.kiosk:
+        raise Refused("game %d is a table game (profile %s): only kiosk games have claim codes"
+                      % (cfg.game_id, cfg.profile))
+    if not cfg.bowl_id:
+        raise Refused("game %d names no bowl: set the bowl id on the bowl (管理 > 碗号) before a new game"
+                      % cfg.game_id)
+    awards = []
+    for kind, arg in evs:
+        out = t.apply(kind, arg)
+        first = t.award_no - len(out.won) + 1  # as the console numbers the claims it shows
+        for i, (cls, _src) in enumerate(out.won):
+            awards.append((first + i, cls, out.customer))
+    stock = [[c, t.initial[c]] for c in t.classes]
+    left = [[c, t.pool[c]] for c in t.classes]
+    state = GameState(cfg.profile, stock, left, t.customer, len(evs), t.ended)
+    problem = None
+    if s.problem is not None:
+        problem = "the journal is damaged: %s; the %d events before it were read" % (s.problem.text, s.count)
+    return cfg, awards, state, problem
+
+
+def ingest_journal(data, name, source="upload", user=None):
+    """A journal's bytes (as uploaded, or read from a file) -> Result. Refused
+    for anything that is not a readable kiosk journal of a known bowl."""
+    sha = hashlib.sha256(data).hexdigest()
+    base = os.path.basename(name or "journal")
+    fd, path = tempfile.mkstemp(prefix="desk-", suffix=".bbj")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        try:
+            cfg, awards, state, problem = read_journal(path, base)
+        except Refused as e:
+            Import.objects.create(at=timezone.now(), source=source, name=base[:200], sha256=sha,
+                                  message=str(e), by=user if user is not None and user.is_authenticated else None)
+            log.warning("import refused: %s: %s", base, e)
+            raise
+    finally:
+        os.remove(path)
+    return ingest(cfg.bowl_id, cfg.game_id, awards, state, source, base, sha, user, problem or "")
+
+
+def ingest_file(path, user=None, source="command"):
+    """The command line's way in: a journal file on disk."""
+    try:
+        size = os.path.getsize(path)
+    except OSError as e:
+        raise Refused("%s: %s" % (path, e.strerror or e))
+    from django.conf import settings
+    if size > settings.MAX_JOURNAL_BYTES:
+        raise Refused("%s is %d bytes; a journal is at most %d (is it a journal?)"
+                      % (path, size, settings.MAX_JOURNAL_BYTES))
+    with open(path, "rb") as f:
+        return ingest_journal(f.read(), path, source, user)
+
+

@@ -1,0 +1,26 @@
+"""importjournal FILE...: import journals copied off bowls (mpremote cp
+:/data/gNNNNNNNN.bbj .), the same way as the import page. Importing a file
+again changes nothing. Exit status 1 if any file was refused."""
+from django.core.management.base import BaseCommand, CommandError
+
+from host_sim.desk.ingest import Refused, ingest_file
+
+
+class Command(BaseCommand):
+    help = __doc__
+
+    def add_arguments(self, p):
+        p.add_argument("files", nargs="+", metavar="FILE")
+
+    def handle(self, *args, files, **kw):
+        bad = 0
+        for path in files:
+            try:
+                r = ingest_file(path)
+            except Refused as e:
+                self.stderr.write("error: %s: %s; nothing was imported from it" % (path, e))
+                bad += 1
+                continue
+            self.stdout.write("%s: %s" % (path, r.message))
+        if bad:
+            raise CommandError("%d of %d file(s) refused" % (bad, len(files)), returncode=1)

@@ -1,0 +1,89 @@
+"""What the desk keeps. An award is identified by (bowl, game number, award
+number) everywhere: on the bowl's claim screen ("17-3"), in its journal, in a
+claim code's signed message, and here (unique constraints, so a repeated import
+or two counters at once cannot make a second row)."""
+from django.conf import settings
+from django.db import models
+
+
+class Bowl(models.Model):
+    """A kiosk bowl the desk knows. `secret` is its claim-code key (the bowl's
+    admin menu 领奖密钥): used to make and check codes, never shown on a page."""
+    bowl_id = models.CharField(max_length=32, unique=True)
+    secret = models.BinaryField()
+    added = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.bowl_id
+
+
+class Game(models.Model):
+    """One game (journal) of a bowl, as of the latest import: the stock it
+    started with and what is left in the bowl, per class (lists of [class, n],
+    highest class first)."""
+    bowl = models.ForeignKey(Bowl, on_delete=models.PROTECT)
+    game_no = models.PositiveIntegerField()
+    profile = models.CharField(max_length=40)
+    stock = models.JSONField()
+    left = models.JSONField()
+    customers = models.PositiveIntegerField(default=0)
+    events = models.PositiveIntegerField(default=0)
+    ended = models.BooleanField(default=False)
+    updated = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bowl", "game_no"], name="one_game")]
+
+
+class Award(models.Model):
+    """A prize a bowl paid. `seen` is when the desk first learned of it (the
+    journal keeps no clock: the bowl knows the order, not the time)."""
+    bowl = models.ForeignKey(Bowl, on_delete=models.PROTECT)
+    game_no = models.PositiveIntegerField()
+    award_no = models.PositiveIntegerField()
+    cls = models.CharField(max_length=20)
+    customer = models.PositiveIntegerField(default=0)
+    code = models.CharField(max_length=8, db_index=True)
+    source = models.CharField(max_length=20)
+    seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "award_no"], name="one_award")]
+
+
+class Redemption(models.Model):
+    """A prize handed over. At most one per award (the unique constraint is
+    what makes a code redeemable exactly once, whatever the counters do)."""
+    bowl = models.ForeignKey(Bowl, on_delete=models.PROTECT)
+    game_no = models.PositiveIntegerField()
+    award_no = models.PositiveIntegerField()
+    cls = models.CharField(max_length=20)
+    at = models.DateTimeField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "award_no"], name="one_redemption")]
+        indexes = [models.Index(fields=["at"])]
+
+
+class Import(models.Model):
+    """The log of every ingestion attempt, accepted or refused."""
+    at = models.DateTimeField()
+    source = models.CharField(max_length=20)
+    name = models.CharField(max_length=200)
+    sha256 = models.CharField(max_length=64, blank=True)
+    bowl_id = models.CharField(max_length=32, blank=True)
+    game_no = models.PositiveIntegerField(default=0)
+    new_awards = models.PositiveIntegerField(default=0)
+    known_awards = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True)
+    ok = models.BooleanField(default=False)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+
+class CheckLimit(models.Model):
+    """Failed code checks of one attendant, kept in the database so that a new
+    session or a restart does not reset the wait."""
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    failures = models.PositiveIntegerField(default=0)
+    wait_until = models.DateTimeField(null=True, blank=True)

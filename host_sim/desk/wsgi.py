@@ -1,0 +1,9 @@
+"""The WSGI application (served by waitress: `python -m host_sim.desk serve`)."""
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "host_sim.desk.settings")
+
+import host_sim  # noqa: E402,F401  (firmware/ on sys.path, the const shim)
+from django.core.wsgi import get_wsgi_application  # noqa: E402
+
+application = get_wsgi_application()

@@ -1,0 +1,170 @@
+"""Shared by the desk's tests: one Django setup per test process (its own
+folder and database), kiosk journals played by the firmware's own journal and
+game code, and a desk server in a subprocess for the tests that need a real one."""
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from bobing import claim, game, journal
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PASSWORD = "counter-pass-42"
+_done = []
+
+
+def setup():
+    """Configure Django on a fresh folder (once per process) and migrate."""
+    if not _done:
+        os.environ["BOBING_DESK_DIR"] = tempfile.mkdtemp(prefix="desk-test-")
+        os.environ["DJANGO_SETTINGS_MODULE"] = "host_sim.desk.settings"
+        import django
+        django.setup()
+        from django.core.management import call_command
+        call_command("migrate", interactive=False, verbosity=0)
+        _done.append(os.environ["BOBING_DESK_DIR"])
+    return _done[0]
+
+
+def attendant(name):
+    from django.contrib.auth import get_user_model
+    User = get_user_model()
+    u = User.objects.filter(username=name).first()
+    if u is None:
+        u = User(username=name)
+        u.set_password(PASSWORD)
+        u.save()
+    return u
+
+
+def bowl(bowl_id, secret):
+    from host_sim.desk.models import Bowl
+    Bowl.objects.update_or_create(bowl_id=bowl_id, defaults={"secret": secret})
+
+
+def kiosk_game(root, bowl_id, secret, customers, seed, counts=None):
+    """Play `customers` kiosk customers on the firmware's journal -> (path of the
+    journal file, [(game_no, award_no, cls, code), ...] as the bowl shows them)."""
+    os.makedirs(root, exist_ok=True)
+    j = journal.start(root, "kiosk", None, 1, counts, bowl_id, None)
+    rng = random.Random(seed)
+    shown = []
+    for _ in range(customers):
+        if j.table.ended:
+            break
+        j.play(game.EV_CUSTOMER, None)
+        while j.table.shakes_left and not j.table.ended:
+            out = j.play(game.EV_ROLL, tuple(rng.randint(1, 6) for _ in range(6)))
+            first = j.table.award_no - len(out.won) + 1
+            for i, (cls, _src) in enumerate(out.won):
+                n = first + i
+                shown.append((j.game_id, n, cls, claim.code(secret, bowl_id, j.game_id, n, cls)))
+    j.close()
+    return j.path, shown
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Server:
+    """`python -m host_sim.desk serve` in a subprocess on its own folder."""
+
+    def __init__(self, folder, threads=8):
+        self.folder = folder
+        self.port = free_port()
+        self.url = "http://127.0.0.1:%d" % self.port
+        self.threads = threads
+        self.proc = None
+
+    def env(self):
+        e = dict(os.environ)
+        e["BOBING_DESK_DIR"] = self.folder
+        e.pop("DJANGO_SETTINGS_MODULE", None)
+        return e
+
+    def manage(self, *args, stdin=None):
+        return subprocess.run([sys.executable, "-m", "host_sim.desk"] + list(args), cwd=ROOT, env=self.env(),
+                              input=stdin, capture_output=True, text=True, timeout=120)
+
+    def start(self):
+        self.log = open(os.path.join(self.folder, "server.log"), "a")
+        self.proc = subprocess.Popen([sys.executable, "-m", "host_sim.desk", "serve", "--listen",
+                                      "127.0.0.1:%d" % self.port, "--threads", str(self.threads)],
+                                     cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("the desk server exited with %s: see %s/server.log" % (self.proc.returncode,
+                                                                                          self.folder))
+            try:
+                urllib.request.urlopen(self.url + "/login", timeout=2).read()
+                return self
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("the desk server did not answer within 60 s")
+
+    def kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+class Browserless:
+    """An attendant's session over real HTTP (cookies, CSRF token from the page)."""
+
+    def __init__(self, url):
+        import http.cookiejar
+        self.url = url
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def _token(self, path):
+        import re
+        page = self.get(path)[1]
+        return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+
+    def get(self, path):
+        try:
+            with self.opener.open(self.url + path, timeout=60) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    def post(self, path, data, token=None):
+        import urllib.parse
+        data = dict(data, csrfmiddlewaretoken=token or self.token)
+        req = urllib.request.Request(self.url + path, urllib.parse.urlencode(data).encode(),
+                                     headers={"Referer": self.url + "/"})
+        try:
+            with self.opener.open(req, timeout=60) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    def login(self, name, password=PASSWORD):
+        token = self._token("/login")
+        status, page = self.post("/login", {"username": name, "password": password}, token)
+        if "Log out" not in page:
+            raise RuntimeError("login as %s failed (%s)" % (name, status))
+        self.token = self._token("/")
+        return self

@@ -1,0 +1,294 @@
+"""The prize desk's pages and ingestion, through Django's test client on a real
+SQLite database (deskkit.setup): logging in, CSRF, importing journals made by
+the firmware's own journal code, redeeming once, refusing bad input."""
+import html
+import os
+import re
+
+import pytest
+
+import deskkit
+
+FOLDER = deskkit.setup()
+
+from django.test import Client  # noqa: E402
+
+from host_sim.desk import counter  # noqa: E402
+from host_sim.desk.ingest import GameState, Refused, ingest  # noqa: E402
+from host_sim.desk.models import Award, CheckLimit, Game, Import, Redemption  # noqa: E402
+
+SECRET = bytes(range(16))
+
+
+def login(name="amy", csrf=False):
+    deskkit.attendant(name)
+    c = Client(enforce_csrf_checks=csrf)
+    assert c.login(username=name, password=deskkit.PASSWORD)
+    return c
+
+
+def msgs(r):
+    return [html.unescape(m) for m in re.findall(r'class="msg[^"]*"[^>]*>(.*?)</div>', r.content.decode(), re.S)]
+
+
+def game_of(bowl, customers, seed, **kw):
+    deskkit.bowl(bowl, SECRET)
+    return deskkit.kiosk_game(os.path.join(FOLDER, "flash-" + bowl), bowl, SECRET, customers, seed, **kw)
+
+
+def upload(c, path, name=None):
+    with open(path, "rb") as f:
+        data = f.read()
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    return c.post("/import", {"journal": SimpleUploadedFile(name or os.path.basename(path), data)}, follow=True)
+
+
+def test_every_page_needs_a_login():
+    c = Client()
+    for url in ("/", "/import", "/stock", "/report.csv"):
+        r = c.get(url)
+        assert r.status_code == 302 and r["Location"].startswith("/login"), url
+    r = c.post("/check", {"code": "ABCD1234"})
+    assert r.status_code == 302
+
+
+def test_wrong_password_is_refused_and_passwords_are_argon2():
+    u = deskkit.attendant("bea")
+    assert u.password.startswith("argon2$argon2id$")
+    c = Client()
+    r = c.post("/login", {"username": "bea", "password": "wrong"})
+    assert r.status_code == 200 and "Wrong name or password" in r.content.decode()
+    r = c.post("/login", {"username": "bea", "password": deskkit.PASSWORD})
+    assert r.status_code == 302
+
+
+def test_forms_without_csrf_token_are_refused():
+    c = login(csrf=True)
+    for url, data in (("/check", {"code": "ABCD1234"}), ("/redeem", {"code": "X"}), ("/import", {})):
+        r = c.post(url, data)
+        assert r.status_code == 403, url
+        assert "security token" in r.content.decode()
+    # the same form with its token goes through
+    page = c.get("/").content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    r = c.post("/check", {"code": "ABCD-123", "csrfmiddlewaretoken": token})
+    assert r.status_code == 400  # now judged on its merits: 7 characters
+
+
+def test_import_then_redeem_once_then_refused():
+    c = login()
+    path, shown = game_of("K1", 30, 7)
+    assert shown, "the seed must win something"
+    r = upload(c, path)
+    assert "%d new awards" % len(shown) in msgs(r)[0]
+    g, n, cls, code = shown[-1]
+    r = c.post("/check", {"code": code.lower()[:4] + "-" + code[4:]})  # as a person types it
+    page = r.content.decode()
+    assert r.status_code == 200 and 'id="handover"' in page and ">%d-%d<" % (g, n) in page and cls in page
+    data = {"code": code, "bowl": "K1", "game": g, "award": n, "cls": cls}
+    r = c.post("/redeem", data)
+    assert r.status_code == 200 and 'id="handed"' in r.content.decode()
+    c2 = login("carl")  # another counter
+    r = c2.post("/redeem", data)
+    page = r.content.decode()
+    assert r.status_code == 409 and 'id="refused"' in page and "by amy" in page
+    r = c2.post("/check", {"code": code})
+    assert 'id="refused"' in r.content.decode() and 'id="handover"' not in r.content.decode()
+    assert Redemption.objects.filter(bowl__bowl_id="K1", game_no=g, award_no=n).count() == 1
+
+
+def test_reimport_changes_nothing():
+    c = login()
+    path, shown = game_of("K2", 40, 3)
+    upload(c, path)
+    before = list(Award.objects.filter(bowl__bowl_id="K2").order_by("award_no").values_list(
+        "game_no", "award_no", "cls", "code", "seen"))
+    r = upload(c, path)
+    assert "0 new awards, %d already known" % len(shown) in msgs(r)[0]
+    after = list(Award.objects.filter(bowl__bowl_id="K2").order_by("award_no").values_list(
+        "game_no", "award_no", "cls", "code", "seen"))
+    assert before == after
+    assert [(g, n, cls, code) for g, n, cls, code, _ in after] == shown  # the bowl's own numbering and codes
+
+
+def test_a_longer_copy_of_the_same_game_adds_only_the_new_awards():
+    c = login()
+    deskkit.bowl("K3", SECRET)
+    root = os.path.join(FOLDER, "flash-K3")
+    path, shown = deskkit.kiosk_game(root, "K3", SECRET, 10, 5)
+    with open(path, "rb") as f:
+        whole = f.read()
+    cut = whole[:len(whole) - 6 * 12]  # the same game copied earlier: 12 events fewer
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    c.post("/import", {"journal": SimpleUploadedFile(os.path.basename(path), cut)}, follow=True)
+    early = Award.objects.filter(bowl__bowl_id="K3").count()
+    assert early < len(shown)
+    r = upload(c, path)
+    assert "%d new award" % (len(shown) - early) in msgs(r)[0]
+    assert Award.objects.filter(bowl__bowl_id="K3").count() == len(shown)
+    full = Game.objects.get(bowl__bowl_id="K3")
+    # and the older copy again does not roll the game's state back
+    c.post("/import", {"journal": SimpleUploadedFile(os.path.basename(path), cut)}, follow=True)
+    g = Game.objects.get(bowl__bowl_id="K3")
+    assert (g.events, g.left, g.customers) == (full.events, full.left, full.customers)
+
+
+def test_bad_journals_are_refused_with_a_reason_and_nothing_recorded():
+    c = login()
+    path, shown = game_of("K4", 10, 9)
+    with open(path, "rb") as f:
+        good = f.read()
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    n0 = Award.objects.count()
+    refused0 = Import.objects.filter(ok=False).count()
+    cases = [
+        (b"hello, not a journal", "not a Bo Bing journal"),
+        (good[:8], "cut short"),
+        (good[:20] + b"X" + good[21:], "checksum"),
+    ]
+    for data, why in cases:
+        r = c.post("/import", {"journal": SimpleUploadedFile("g00000001.bbj", data)}, follow=True)
+        m = msgs(r)[0]
+        assert why in m and "Nothing was imported" in m, (data[:20], m)
+    r = c.post("/import", {"journal": SimpleUploadedFile("g00000001.bbj", b"")})
+    assert r.status_code == 400 and "The submitted file is empty" in r.content.decode()
+    assert Award.objects.count() == n0
+    # a journal of a bowl the desk does not know
+    root = os.path.join(FOLDER, "flash-stranger")
+    spath, _ = deskkit.kiosk_game(root, "STRANGER", SECRET, 5, 1)
+    r = upload(c, spath)
+    assert "'STRANGER' is not known to the desk" in msgs(r)[0]
+    # a table game has no codes
+    from bobing import journal
+    j = journal.start(os.path.join(FOLDER, "flash-table"), "xiamen", None, 4)
+    j.close()
+    r = upload(c, j.path)
+    assert "table game" in msgs(r)[0]
+    # a file named for another game
+    r = c.post("/import", {"journal": SimpleUploadedFile("g00000009.bbj", good)}, follow=True)
+    assert "not game 9" in msgs(r)[0]
+    assert Award.objects.count() == n0
+    assert Import.objects.filter(ok=False).count() == refused0 + 6  # each in the import log
+
+
+def test_a_damaged_tail_keeps_the_good_awards_and_says_so():
+    c = login()
+    path, shown = game_of("K5", 30, 11)
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    data[-3] ^= 0x55  # the last record's checksum fails
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    r = c.post("/import", {"journal": SimpleUploadedFile("g00000001.bbj", bytes(data))}, follow=True)
+    m = msgs(r)[0]
+    assert "damaged" in m and "fails its checksum" in m
+    assert Award.objects.filter(bowl__bowl_id="K5").count() >= len(shown) - 2
+
+
+def test_oversized_upload_is_refused():
+    c = login()
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    big = b"BBJ" + b"\0" * (1 << 20)
+    r = c.post("/import", {"journal": SimpleUploadedFile("g00000001.bbj", big)}, follow=True)
+    assert "a journal is at most" in msgs(r)[0]
+    r = c.post("/import", {}, follow=True)
+    assert r.status_code == 400 and "This field is required" in r.content.decode()
+
+
+def test_a_code_not_yet_imported_is_checked_with_the_secret_and_recorded_when_the_journal_arrives():
+    c = login()
+    path, shown = game_of("K6", 25, 13)
+    g, n, cls, code = shown[0]
+    r = c.post("/check", {"code": code})
+    assert r.status_code == 404 and "no award with this code yet" in r.content.decode()
+    assert 'name="bowl"' in r.content.decode()
+    wrong = {"code": code, "bowl": "K6", "game": g, "award": n + 1, "cls": cls}
+    r = c.post("/check", wrong)
+    assert r.status_code == 404 and "does not belong to bowl K6" in r.content.decode()
+    data = dict(wrong, award=n)
+    r = c.post("/check", data)
+    assert r.status_code == 200 and "not yet imported" in r.content.decode()
+    r = c.post("/redeem", data)
+    assert r.status_code == 200 and 'id="handed"' in r.content.decode()
+    assert not Award.objects.filter(bowl__bowl_id="K6").exists()
+    upload(c, path)
+    a = Award.objects.get(bowl__bowl_id="K6", game_no=g, award_no=n)
+    assert a.cls == cls and a.code == code
+    r = c.post("/check", {"code": code})
+    assert 'id="refused"' in r.content.decode()  # found by code now, and already handed over
+
+
+def test_bad_form_values_get_clear_messages():
+    c = login()
+    r = c.post("/check", {"code": "ABCU1234"})
+    assert r.status_code == 400 and "not a claim-code character" in r.content.decode()
+    r = c.post("/check", {"code": ""})
+    assert r.status_code == 400 and "This field is required" in r.content.decode()
+    r = c.post("/check", {"code": "ABCD1234", "bowl": "K1", "game": "x", "award": "-1", "cls": "gold"})
+    page = r.content.decode()
+    assert r.status_code == 400 and "Enter a whole number" in page and "greater than or equal to 1" in page
+    assert "Select a valid choice" in page
+    r = c.post("/redeem", {"code": "ABCD1234"})
+    assert r.status_code == 400 and "Bad hand-over form" in r.content.decode()
+    r = c.get("/check")
+    assert r.status_code == 405
+    r = c.get("/stock?day=yesterday")
+    assert r.status_code == 200 and "not a date" in r.content.decode()
+    r = c.get("/nothing-here")
+    assert r.status_code == 404 and "Traceback" not in r.content.decode()
+
+
+def test_wrong_codes_slow_the_attendant_down_and_the_wait_survives_a_new_session():
+    deskkit.attendant("dan")
+    c = login("dan")
+    for i in range(counter.FREE_FAILURES):
+        r = c.post("/check", {"code": "0000000%d" % i})
+        assert r.status_code == 404
+    r = c.post("/check", {"code": "00000009"})  # the first that costs a wait
+    assert r.status_code == 404
+    r = c.post("/check", {"code": "0000000A"})
+    assert r.status_code == 429 and "wait" in r.content.decode()
+    c2 = login("dan")  # a new session does not reset it
+    r = c2.post("/check", {"code": "0000000B"})
+    assert r.status_code == 429
+    lim = CheckLimit.objects.get(user__username="dan")
+    assert lim.failures == counter.FREE_FAILURES + 1
+    # the wait doubles with each further miss, up to MAX_WAIT
+    from django.utils import timezone
+    for k in range(2, 12):
+        CheckLimit.objects.filter(pk=lim.pk).update(wait_until=None)
+        c.post("/check", {"code": "0000000C"})
+        lim.refresh_from_db()
+        want = min(counter.MAX_WAIT, 2 ** (k - 1))
+        assert abs((lim.wait_until - timezone.now()).total_seconds() - want) < 2
+
+
+def test_ingest_is_one_function_for_every_source():
+    deskkit.bowl("M1", SECRET)
+    st = GameState("kiosk", [["yixiu", 3]], [["yixiu", 1]], 2, 7, False)
+    r = ingest("M1", 4, [(1, "yixiu", 1), (2, "yixiu", 2)], st, source="mqtt")
+    assert (r.new, r.known) == (2, 0)
+    r = ingest("M1", 4, [(2, "yixiu", 2)], None, source="mqtt")  # a re-sent award
+    assert (r.new, r.known) == (0, 1)
+    with pytest.raises(Refused, match="different game"):
+        ingest("M1", 4, [(3, "erju", 3), (2, "erju", 2)], None, source="mqtt")
+    assert not Award.objects.filter(bowl__bowl_id="M1", award_no=3).exists()  # all or nothing
+    with pytest.raises(Refused, match="not known"):
+        ingest("nobody", 1, [(1, "yixiu", 1)])
+    with pytest.raises(Refused, match="game number"):
+        ingest("M1", 0, [])
+
+
+def test_stock_page_and_csv():
+    c = login("erin")
+    path, shown = game_of("S1", 12, 17)
+    upload(c, path)
+    g, n, cls, code = shown[0]
+    c.post("/redeem", {"code": code, "bowl": "S1", "game": g, "award": n, "cls": cls})
+    r = c.get("/stock")
+    page = r.content.decode()
+    assert r.status_code == 200 and "Bowl S1, game %d" % g in page and "<svg" in page
+    r = c.get("/report.csv")
+    lines = r.content.decode().splitlines()
+    assert lines[0] == "time,bowl,game,award,class,attendant"
+    assert any(line.endswith(",S1,%d,%d,%s,erin" % (g, n, cls)) for line in lines[1:])
+    assert r["Content-Disposition"].startswith("attachment")

@@ -1,0 +1,135 @@
+"""The desk as it runs at the counter: `python -m host_sim.desk serve` (waitress,
+SQLite in WAL mode) in a subprocess, driven over real HTTP. Two counters
+redeeming the same codes at the same moment; the server killed in the middle of
+redemptions; the command line's messages."""
+import os
+import random
+import sqlite3
+import threading
+import time
+
+import pytest
+
+import deskkit
+
+SECRET = bytes(range(100, 116))
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    folder = str(tmp_path_factory.mktemp("desk-server"))
+    s = deskkit.Server(folder)
+    for name in ("amy", "bob"):
+        r = s.manage("attendant", name, "--password-stdin", stdin=deskkit.PASSWORD + "\n")
+        assert r.returncode == 0, r.stderr
+    r = s.manage("addbowl", "KA", "--secret-hex", SECRET.hex())
+    assert r.returncode == 0 and "added bowl KA" in r.stdout, r.stderr
+    path, shown = deskkit.kiosk_game(os.path.join(folder, "flash"), "KA", SECRET, 200, 21)
+    r = s.manage("importjournal", path)
+    assert r.returncode == 0 and "%d new awards" % len(shown) in r.stdout, r.stderr
+    s.start()
+    yield s, shown
+    s.stop()
+
+
+def redeemed_in_db(folder):
+    con = sqlite3.connect(os.path.join(folder, "desk.sqlite3"))
+    try:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        return {(g, n) for g, n in con.execute("SELECT game_no, award_no FROM desk_redemption")}
+    finally:
+        con.close()
+
+
+def form(code, g, n, cls):
+    return {"code": code, "bowl": "KA", "game": g, "award": n, "cls": cls}
+
+
+def test_two_counters_redeem_the_same_codes_at_the_same_moment(desk):
+    s, shown = desk
+    counters = [deskkit.Browserless(s.url).login(name) for name in ("amy", "bob", "amy", "bob")]
+    codes = shown[:20]
+    wins = {}
+    lock = threading.Lock()
+    for g, n, cls, code in codes:
+        gate = threading.Barrier(len(counters))
+        got = []
+
+        def go(c):
+            gate.wait()
+            status, page = c.post("/redeem", form(code, g, n, cls))
+            with lock:
+                got.append(status)
+
+        ts = [threading.Thread(target=go, args=(c,)) for c in counters]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        wins[n] = sorted(got)
+    for n, got in wins.items():
+        assert got == [200, 409, 409, 409], (n, got)  # exactly one counter hands it over
+    assert {(g, n) for g, n, _c, _k in codes} <= redeemed_in_db(s.folder)
+
+
+def test_killed_in_the_middle_of_redemptions_nothing_is_lost_or_doubled(desk):
+    s, shown = desk
+    todo = shown[20:80]
+    rng = random.Random(3)
+    confirmed = set()
+    for round_ in range(3):
+        c = deskkit.Browserless(s.url).login("amy")
+        stop = threading.Event()
+
+        def work():
+            for g, n, cls, code in todo:
+                if stop.is_set():
+                    return
+                try:
+                    status, _ = c.post("/redeem", form(code, g, n, cls))
+                except OSError:
+                    return  # the server died under this request
+                if status == 200:
+                    confirmed.add((g, n))
+
+        t = threading.Thread(target=work)
+        t.start()
+        time.sleep(0.3 + rng.random() * 0.7)
+        s.kill()  # SIGKILL: no clean shutdown
+        stop.set()
+        t.join()
+        db = redeemed_in_db(s.folder)
+        assert confirmed <= db  # every hand-over the page confirmed is on disk
+        s.start()
+    # after the restarts: each code is redeemed exactly once, whatever was cut
+    c = deskkit.Browserless(s.url).login("bob")
+    before = redeemed_in_db(s.folder)
+    for g, n, cls, code in todo:
+        status, page = c.post("/redeem", form(code, g, n, cls))
+        if (g, n) in before:
+            assert status == 409 and "Already redeemed" in page
+        else:
+            assert status == 200
+    assert {(g, n) for g, n, _c, _k in todo} <= redeemed_in_db(s.folder)
+
+
+def test_command_line_errors_are_clear(desk):
+    s, shown = desk
+    r = s.manage("importjournal", os.path.join(s.folder, "nothing.bbj"))
+    assert r.returncode == 1 and "nothing.bbj" in r.stderr and "Traceback" not in r.stderr
+    junk = os.path.join(s.folder, "junk.bbj")
+    with open(junk, "wb") as f:
+        f.write(b"not a journal")
+    r = s.manage("importjournal", junk)
+    assert r.returncode == 1 and "not a Bo Bing journal" in r.stderr and "Traceback" not in r.stderr
+    r = s.manage("addbowl", "KB", "--secret-hex", "xyz")
+    assert r.returncode == 1 and "--secret-hex" in r.stderr and "Traceback" not in r.stderr
+    r = s.manage("addbowl", "KB")
+    assert r.returncode != 0 and "--secret" in r.stderr
+    r = s.manage("attendant", "cat", "--password-stdin", stdin="123\n")
+    assert r.returncode == 1 and "password refused" in r.stderr and "too short" in r.stderr
+    r = s.manage("serve", "--listen", "nowhere")
+    assert r.returncode == 1 and "HOST:PORT" in r.stderr
+    r = s.manage("--help")
+    assert r.returncode == 0 and "importjournal" in r.stdout
