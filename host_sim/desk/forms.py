@@ -3,13 +3,17 @@ from django import forms
 from bobing import journal, profiles
 
 
-def class_choices():
-    """Every prize class of every prize spec, as (id, "id 中文")."""
+def class_names():
+    """{class id: Chinese name} over every prize spec of the firmware."""
     seen = {}
     for name in profiles.prize_names():
         for cid, zh, _n, _ranks in profiles.prize_spec(name)["classes"]:
-            seen.setdefault(cid, "%s %s" % (cid, zh))
-    return sorted(seen.items())
+            seen.setdefault(cid, zh)
+    return seen
+
+
+def class_choices():
+    return sorted((cid, "%s %s" % (zh, cid)) for cid, zh in class_names().items())
 
 
 class CodeForm(forms.Form):

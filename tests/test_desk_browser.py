@@ -1,0 +1,120 @@
+"""The desk in a real browser: Debian's headless Chromium, driven by Selenium
+through Debian's chromedriver (never a downloaded browser), against the real
+server. An attendant logs in, imports a journal, redeems a code, is refused the
+second time, and downloads the day's CSV, at a phone's screen width.
+DESK_SHOTS=1 also writes the screenshots of host_sim/desk/README.md."""
+import glob
+import os
+import shutil
+import time
+
+import pytest
+
+import deskkit
+
+CHROMIUM = "/usr/bin/chromium"
+DRIVER = "/usr/bin/chromedriver"
+SECRET = bytes(range(50, 66))
+SHOTS = os.path.join(deskkit.ROOT, "host_sim", "desk", "shots")
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("CI") != "true" and not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
+    reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver; "
+           ".ci/run installs them)")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    profile = str(tmp_path_factory.mktemp("chromium-profile"))
+    downloads = str(tmp_path_factory.mktemp("downloads"))
+    o = webdriver.ChromeOptions()
+    o.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile,
+                 "--window-size=412,915"):
+        o.add_argument(flag)
+    o.add_experimental_option("prefs", {"download.default_directory": downloads,
+                                        "download.prompt_for_download": False})
+    d = webdriver.Chrome(options=o, service=Service(executable_path=DRIVER))
+    d.implicitly_wait(5)
+    d.downloads = downloads
+    yield d
+    d.quit()
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    folder = str(tmp_path_factory.mktemp("desk-browser"))
+    s = deskkit.Server(folder)
+    assert s.manage("attendant", "amy", "--password-stdin", stdin=deskkit.PASSWORD + "\n").returncode == 0
+    assert s.manage("addbowl", "MALL-1", "--secret-hex", SECRET.hex()).returncode == 0
+    path, shown = deskkit.kiosk_game(os.path.join(folder, "flash"), "MALL-1", SECRET, 40, 8)
+    s.start()
+    yield s, path, shown
+    s.stop()
+
+
+def shot(d, name, tmp):
+    d.save_screenshot(os.path.join(tmp, name))
+    if os.environ.get("DESK_SHOTS"):
+        os.makedirs(SHOTS, exist_ok=True)
+        d.save_screenshot(os.path.join(SHOTS, name))
+
+
+def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):
+    from selenium.webdriver.common.by import By
+    d = browser
+    s, path, shown = desk
+    d.get(s.url + "/")
+    assert "/login" in d.current_url
+    d.find_element(By.ID, "id_username").send_keys("amy")
+    d.find_element(By.ID, "id_password").send_keys("wrong password")
+    d.find_element(By.ID, "login").click()
+    assert "Wrong name or password" in d.find_element(By.ID, "error").text
+    d.find_element(By.ID, "id_password").send_keys(deskkit.PASSWORD)
+    shot(d, "login.png", str(tmp_path))
+    d.find_element(By.ID, "login").click()
+    assert "Redeem a claim code" in d.page_source
+
+    d.find_element(By.LINK_TEXT, "Import").click()
+    d.find_element(By.ID, "id_journal").send_keys(path)
+    d.find_element(By.ID, "upload").click()
+    assert "%d new awards" % len(shown) in d.find_element(By.CSS_SELECTOR, ".msg.success").text
+    shot(d, "import.png", str(tmp_path))
+
+    g, n, cls, code = shown[1]
+    for attempt in range(2):
+        d.find_element(By.LINK_TEXT, "Counter").click()
+        d.find_element(By.ID, "id_code").send_keys(code[:4] + "-" + code[4:].lower())
+        d.find_element(By.ID, "check").click()
+        assert d.find_element(By.ID, "cls").text.endswith(" " + cls)
+        if attempt == 0:
+            shot(d, "claim.png", str(tmp_path))
+            d.find_element(By.ID, "handover").click()
+            assert "Handed over" in d.find_element(By.ID, "handed").text
+            shot(d, "handed.png", str(tmp_path))
+        else:
+            assert "Already redeemed" in d.find_element(By.ID, "refused").text
+            assert "by amy" in d.find_element(By.ID, "refused").text
+            assert not d.find_elements(By.ID, "handover")
+            shot(d, "refused.png", str(tmp_path))
+
+    d.find_element(By.LINK_TEXT, "Stock").click()
+    assert d.find_element(By.CSS_SELECTOR, "svg.chart")
+    shot(d, "stock.png", str(tmp_path))
+    d.find_element(By.ID, "csv").click()
+    deadline = time.monotonic() + 20
+    files = []
+    while time.monotonic() < deadline:
+        files = [f for f in glob.glob(os.path.join(d.downloads, "redemptions-*.csv"))]
+        if files:
+            break
+        time.sleep(0.2)
+    assert files, "the CSV was not downloaded"
+    with open(files[0]) as f:
+        lines = f.read().splitlines()
+    assert lines[0] == "time,bowl,game,award,class,attendant"
+    assert lines[1].endswith(",MALL-1,%d,%d,%s,amy" % (g, n, cls))
+    shutil.rmtree(d.downloads, ignore_errors=True)
