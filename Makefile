@@ -99,6 +99,8 @@ bench: $(STAMP)
 	$(BIN)/micropython bench/screen_bench.py
 	$(BIN)/micropython bench/journal_bench.py
 	$(PY) bench/sim_bench.py
+	$(PY) bench/plan_bench.py
+	$(PY) bench/desk_bench.py
 	$(PY) bench/app_heap.py
 
 # firmware/bobing/glyphs.py: the Unifont bitmaps of every character the firmware's text uses

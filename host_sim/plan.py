@@ -36,7 +36,27 @@ follows exactly; direction and spill_penalty change nothing when nobody
 spills; liuhong_effect, heiliubo_effect, time_limit, mode (table or kiosk) and
 kiosk_shakes are modelled as above. Not planned: spills (a spill-rate model
 would need seat state for skip_next) and pools too large for the dense state
-table (MAX_STATES; say which counts to lower).
+table (MAX_STATES; say which counts to lower) unless the counting model below
+applies.
+
+Large kiosks (the shipped `kiosk` preset: 3*6*11*21*41*81 = 13.8M pool
+states) are planned from demand counts instead of pool states. Under
+lower_tier a prize of class i is taken from the first class i, i+1, ... that
+has stock: each award is a "demand" on a suffix of the classes, and suffixes
+are nested, so the greedy takings depend only on how many demands each class
+got, not on their order: with C_m = the stock of classes 0..m and Z_m = the
+demands for classes 0..m so far, the stock left in classes 0..k is
+max(0, max over m <= k of (C_m - Z_m)) (checked against the chain's own
+transitions in tests/test_plan.py). A kiosk ends when every class is empty,
+i.e. when Z_m >= C_m for every m. After n rolls the roll kinds' counts are
+multinomial; the chance of that event is summed class group by class group
+(stick-breaking: the rolls of group m are Binomial(rolls left, its share of
+what is left)), carrying the rolls used u and the combined-award bonuses
+waiting for the two lowest classes; those two classes' rolls are summed in
+closed form (table G below). Once the two lowest classes are surely empty
+(both binomial bounds < 1e-22, counted in mass_dropped) the rest of the tail
+is the upper classes' own chain, small enough for the dense table. The kiosk
+preset plans in about a second this way (make bench: bench/plan_bench.py).
 
 Numerics: float64; after each roll the tail of the state table whose entries
 are all below 1e-24 is dropped (the total dropped mass is reported, ~1e-18);
@@ -103,11 +123,8 @@ class Chain:
         n = 2 if self.need_zy else 1
         for c in self.counts:
             n *= c + 1
-        if n > MAX_STATES:
-            raise PlanError("the pool has %d states (%s), more than the planner's %d: lower some counts "
-                            "with --count CLASS=N" % (n, ", ".join("%s=%d" % (c, k) for c, k in
-                                                                   zip(self.classes, self.counts)), MAX_STATES))
         self.n_states = n
+        self.table = t
         self.when = o["when_exhausted"]
         self.take_all = o["liuhong_effect"] == "take_all"
         self.grab = o["heiliubo_effect"] == "grab"
@@ -115,7 +132,34 @@ class Chain:
         self.sweep = self.classes.index(sweep) if sweep in self.classes else -1
         self.cls_of = [self._axis(t.class_of(k)) for k in range(len(rules.RANK_IDS))]
         self.odds = roll_odds(t.rules)
-        self._decoded = self._decode()
+        if n > MAX_STATES and not self.by_counts():
+            raise PlanError("the pool has %d states (%s), more than the planner's %d: lower some counts "
+                            "with --count CLASS=N" % (n, ", ".join("%s=%d" % (c, k) for c, k in
+                                                                   zip(self.classes, self.counts)), MAX_STATES))
+        self._dec = None
+
+    @property
+    def _decoded(self):
+        if self._dec is None:
+            self._dec = self._decode()
+        return self._dec
+
+    def by_counts(self):
+        """Can the counting model (module header) plan this game? A lower_tier kiosk
+        with no 状元 held to the end, no sweep, and combined-award bonuses paid only
+        by the two lowest classes to rolls of the classes above them."""
+        if not self.kiosk or self.when != "lower_tier" or self.need_zy or self.sweep >= 0:
+            return False
+        k = len(self.classes)
+        if k < 3:
+            return False
+        for (rank, bonus), _n in self.odds.items():
+            if self.ends_at_once(rank) or not bonus or self.cls_of[bonus] < 0:
+                continue
+            p, b = self.cls_of[rank], self.cls_of[bonus]
+            if b < k - 2 or p < 0 or p >= k - 2:
+                return False
+        return True
 
     def _axis(self, cls):
         return self.classes.index(cls) if cls in self.classes else -1
@@ -230,9 +274,21 @@ class Chain:
                 w[d == dv] += p
         return q, deltas
 
-    def survival(self, horizon=MAX_ROLLS):
+    def survival(self, horizon=MAX_ROLLS, counting=None, runout=None):
         """-> (F, q, dropped): F[n] = P'(no trigger within n rolls) for n = 0..len-1
-        under rolls that never end the game at once, until F < 1e-13 or `horizon`."""
+        under rolls that never end the game at once, until F < 1e-13 or `horizon`.
+        counting: use the counting model (None: when the pool is too big for the
+        dense table). runout: a dict that gets, per class, E[n] = P'(that class is
+        empty after n rolls) (dense table only)."""
+        if runout is not None and self.n_states > MAX_STATES:
+            raise PlanError("when each class runs out needs the dense table: %d pool states, at most %d"
+                            % (self.n_states, MAX_STATES))
+        if counting is None:
+            counting = self.n_states > MAX_STATES
+        if counting:
+            if not self.by_counts():
+                raise PlanError("the counting model does not apply to this game")
+            return _counting_survival(self, horizon)
         q, deltas = self.transitions()
         self._check_ends(deltas)
         order = sorted(deltas.items())
@@ -242,11 +298,18 @@ class Chain:
         dropped = 0.0
         h = self.n_states
         n = 0
+        if runout is not None:
+            empty = [self._decoded[2][k] == 0 for k in range(len(self.classes))]
+            absorbed = 0.0
+            for c, k in zip(self.classes, self.counts):
+                runout[c] = [0.0 if k else 1.0]
         while F[-1] >= _TAIL and n < horizon:
             new = np.zeros(h)
             for dv, w in order:
                 if dv < h:
                     new[:h - dv] += w[dv:h] * P[dv:h]
+            if runout is not None:
+                absorbed += float(new[0])  # every class empty (a kiosk) or the trigger fallen
             new[0] = 0.0  # absorbed: the trigger has fallen
             live = np.flatnonzero(new > _PRUNE)
             h2 = int(live[-1]) + 1 if len(live) else 1
@@ -255,6 +318,9 @@ class Chain:
             h = h2
             n += 1
             F.append(float(P.sum()))
+            if runout is not None:
+                for k, c in enumerate(self.classes):
+                    runout[c].append(absorbed + float(P[empty[k][:h]].sum()))
         return np.array(F), q, dropped
 
     def _check_ends(self, deltas):
@@ -275,6 +341,225 @@ class Chain:
                      if k and not any(self.cls_of[r] == self.classes.index(c) for r, _ in self.odds)]
             raise PlanError("this game can go on for ever: no roll can empty the pool%s"
                             % (" (nothing pays %s)" % ", ".join(stuck) if stuck else ""))
+
+
+_FAR = 1e-22  # the two lowest classes count as surely empty below this chance
+_TINY = 1e-32  # binomial terms below this are not carried
+
+
+class _Binomial:
+    """Binomial probabilities from a table of log-factorials (numpy, no scipy)."""
+
+    def __init__(self, nmax):
+        self.lf = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, nmax + 1)))))
+
+    def pmf(self, n, k, p):
+        """P(Binomial(n, p) = k), n and k arrays (broadcast); 0 outside 0 <= k <= n."""
+        n = np.asarray(n)
+        k = np.asarray(k)
+        ok = (k >= 0) & (k <= n)
+        kk = np.where(ok, k, 0)
+        nn = np.where(ok, n, 0)
+        if p <= 0:
+            return np.where(ok & (kk == 0), 1.0, 0.0)
+        if p >= 1:
+            return np.where(ok & (kk == nn), 1.0, 0.0)
+        lg = self.lf[nn] - self.lf[kk] - self.lf[nn - kk] + kk * math.log(p) + (nn - kk) * math.log1p(-p)
+        return np.where(ok, np.exp(lg), 0.0)
+
+    def below(self, n, k, p):
+        """P(Binomial(n, p) < k)."""
+        if k <= 0:
+            return 0.0
+        return float(self.pmf(n, np.arange(min(k, n + 1)), p).sum())
+
+
+def _kmax(binom, n, p):
+    """The largest k with P(Binomial(n, p) = k) > _TINY (for fewer trials it is smaller still)."""
+    if p <= 0 or n <= 0:
+        return 0
+    sd = math.sqrt(n * p * (1 - p))
+    k = np.arange(int(min(n, math.ceil(n * p + 20 * sd + 60))) + 1)
+    big = np.flatnonzero(binom.pmf(n, k, p) > _TINY)
+    return int(big[-1]) if len(big) else 0
+
+
+def _trim(S):
+    """S without its trailing rows/columns along any axis that carry nothing."""
+    cut = []
+    for ax in range(S.ndim):
+        other = tuple(i for i in range(S.ndim) if i != ax)
+        live = np.flatnonzero(S.max(axis=other) > _TINY)
+        if not len(live):
+            return None
+        cut.append(slice(0, live[-1] + 1))
+    return S[tuple(cut)]
+
+
+def _counting_survival(ch, horizon):
+    """Chain.survival by the counting model (module header) -> (F, q, dropped)."""
+    k = len(ch.classes)
+    lo1, lo2 = k - 2, k - 1  # the two lowest classes
+    cum = list(np.cumsum(ch.counts))  # C_m
+    total = 46656
+    q = sum(n for (rank, _), n in ch.odds.items() if ch.ends_at_once(rank)) / total
+    # roll kinds by their class group: groups[m] = [(bonus axis or -1, chance), ...]
+    groups = [dict() for _ in range(k)]
+    for (rank, bonus), n in ch.odds.items():
+        if ch.ends_at_once(rank):
+            continue
+        p = ch.cls_of[rank]
+        b = ch.cls_of[bonus] if bonus else -1
+        if p < 0:
+            p, b = b, -1  # only the bonus pays (or nothing at all)
+        if p < 0:
+            continue
+        groups[p][b] = groups[p].get(b, 0.0) + n / total / (1 - q)
+    share = [sum(g.values()) for g in groups]
+    below = [sum(share[:m + 1]) for m in range(k)]  # P(a roll's first demand is for classes 0..m)
+    rest = 1.0 - sum(share[:lo1])
+    if cum[lo2] == 0:
+        n_far = 0
+    else:
+        n_far = None
+    # the two lowest classes are surely empty from n_far on
+    binom = _Binomial(max(horizon, cum[lo2]) + 1 if horizon < MAX_ROLLS else 200000)
+    n = 0
+    far = 0.0
+    if n_far is None:
+        n = cum[lo1]
+        while True:
+            far = binom.below(n, cum[lo1], below[lo1]) + binom.below(n, cum[lo2], below[lo2])
+            if far < _FAR or n >= horizon:
+                break
+            n += max(1, n // 50)
+        n_far = n
+    n_far = min(n_far, horizon)
+    # G table pieces: given M rolls outside the upper groups, N1 ~ its lo1 rolls,
+    # N1 + N2 ~ its lo1 + lo2 rolls: G_M(a, b) = P(N1 >= a, N1 + N2 >= b).
+    A, B = cum[lo1], cum[lo2]
+    w_p = (share[lo1] + share[lo2]) / rest if rest > 0 else 0.0
+    rho = share[lo1] / (share[lo1] + share[lo2]) if share[lo1] + share[lo2] > 0 else 0.0
+    H = np.zeros((n_far + 1, A + 1))  # H[w, a] = P(Binomial(w, rho) >= a)
+    for w in range(n_far + 1):
+        pm = binom.pmf(w, np.arange(w + 1), rho)
+        sv = np.cumsum(pm[::-1])[::-1]  # sv[a] = P(>= a), a <= w
+        H[w, :min(w, A) + 1] = sv[:min(w, A) + 1]
+    G = np.zeros((n_far + 1, B + 1, A + 1))  # G[M, b, a]
+    for m in range(n_far + 1):
+        pw = binom.pmf(m, np.arange(m + 1), w_p)
+        cs = np.cumsum((pw[:, None] * H[:m + 1])[::-1], axis=0)[::-1]  # cs[b, a]: the sum over w >= b
+        top = min(m, B)
+        G[m, :top + 1] = cs[:top + 1]
+
+    # Before the rolls can have made B demands at all (a roll makes 0, 1 or 2),
+    # the game surely goes on: skip those n (their chance of an end is counted as dropped).
+    per_roll = [0.0, 0.0, 0.0]
+    for (rank, bonus), cnt in ch.odds.items():
+        if not ch.ends_at_once(rank):
+            d = (ch.cls_of[rank] >= 0) + (bool(bonus) and ch.cls_of[bonus] >= 0)
+            per_roll[d] += cnt / total / (1 - q)
+    made = np.array([1.0])
+    F = [1.0]
+    dropped = far
+    exact = False
+    for n in range(1, n_far + 1):
+        if not exact:
+            made = np.convolve(made, per_roll)
+            early = float(made[B:].sum())
+            if early < _FAR:
+                F.append(1.0)
+                dropped = max(dropped, early)
+                continue
+            exact = True
+        F.append(1.0 - _ended_by(n, groups, cum, lo1, lo2, binom, G))
+    if n_far < horizon and F[-1] >= _TAIL:
+        # from here on only the upper classes can still hold a prize: their own chain
+        counts = dict(zip(ch.classes, ch.counts))
+        counts[ch.classes[lo1]] = 0
+        counts[ch.classes[lo2]] = 0
+        up = Chain(game.Table(ch.table.profile, ch.table.seats, counts=counts))
+        Fu, _q, d2 = up.survival(horizon, counting=False)
+        dropped += d2
+        F.extend(float(x) for x in Fu[n_far + 1:])
+    return np.array(F), q, dropped
+
+
+def _ended_by(n, groups, cum, lo1, lo2, binom, G):
+    """P(every class empty after n rolls) by the counting model."""
+    # S[i, e1, e2]: chance of u = u0 + i rolls in the groups so far, e1/e2 bonus
+    # demands waiting for the classes lo1/lo2, and every class so far emptied.
+    S = np.ones((1, 1, 1))
+    u0 = 0
+    left = 1.0  # chance of the roll kinds not yet summed
+    for m in range(lo1):
+        for b, p in sorted(groups[m].items()):
+            r = min(1.0, p / left) if left > 0 else 0.0
+            left -= p
+            U = S.shape[0]
+            kx = _kmax(binom, n - u0, r)
+            i = np.arange(U)
+            kk = np.arange(kx + 1)
+            w = binom.pmf(n - u0 - i[:, None], kk[None, :], r)  # w[i, k]: k more rolls of this kind
+            if b < 0:
+                # S'[i + k] += S[i] w[i, k]: one matrix product
+                T = np.zeros((U, U + kx))
+                T[np.repeat(i, kx + 1), (i[:, None] + kk[None, :]).ravel()] = w.ravel()
+                S = np.tensordot(T, S, axes=(0, 0))
+            else:
+                ax = 1 if b == lo1 else 2  # the bonus demands move along with the rolls
+                shape = list(S.shape)
+                shape[0] += kx
+                shape[ax] += kx
+                out = np.zeros(shape)
+                tmp = np.empty_like(S)
+                n1, n2 = S.shape[1], S.shape[2]
+                for j in range(kx + 1):
+                    wj = w[:, j]
+                    if not wj.any():
+                        continue
+                    np.multiply(S, wj[:, None, None], out=tmp)
+                    view = out[j:j + U, j:j + n1, :] if ax == 1 else out[j:j + U, :, j:j + n2]
+                    view += tmp
+                S = out
+            S = _trim(S)
+            if S is None:
+                return 0.0
+        if cum[m] > u0:  # classes 0..m not yet empty while Z_m = u < C_m
+            S = S[cum[m] - u0:]
+            u0 = cum[m]
+            if not S.shape[0]:
+                return 0.0
+    A, B = cum[lo1], cum[lo2]
+    u = u0 + np.arange(S.shape[0])[:, None, None]
+    e1 = np.arange(S.shape[1])[None, :, None]
+    e2 = np.arange(S.shape[2])[None, None, :]
+    a = np.clip(A - u - e1, 0, A)
+    bb = np.clip(B - u - e1 - e2, 0, B)
+    return float((S * G[n - u, bb, a]).sum())
+
+
+def runout(profile, left):
+    """A kiosk's stock forecast: from the stock `left` ({class: n}), for each
+    class the number of further rolls until it is empty (median and 90th
+    percentile: P(empty) >= 0.5 / 0.9), and for all of it. -> {"classes":
+    {class: (p50, p90)}, "all": (p50, p90)}; classes None when the pool is too
+    large for the dense table (the whole stock is still planned). Rolls, not
+    customers: a customer takes kiosk_shakes of them."""
+    t = game.Table(profile, 1, counts=left)
+    if not t.kiosk:
+        raise PlanError("a stock forecast is for a kiosk (mode=kiosk)")
+    ch = Chain(t)
+    out = {"classes": None, "rolls_per_customer": ch.period, "states": ch.n_states}
+    if ch.n_states <= MAX_STATES:
+        per = {}
+        F, _q, _d = ch.survival(runout=per)
+        out["classes"] = {c: (_percentile(np.array(e), 0.5), _percentile(np.array(e), 0.9)) for c, e in per.items()}
+    else:
+        F, _q, _d = ch.survival()
+    cdf = 1.0 - F
+    out["all"] = (_percentile(cdf, 0.5), _percentile(cdf, 0.9))
+    return out
 
 
 def _percentile(cdf, p):

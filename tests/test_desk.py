@@ -292,3 +292,41 @@ def test_stock_page_and_csv():
     assert lines[0] == "time,bowl,game,award,class,attendant"
     assert any(line.endswith(",S1,%d,%d,%s,erin" % (g, n, cls)) for line in lines[1:])
     assert r["Content-Disposition"].startswith("attachment")
+
+
+def test_forecast_page():
+    c = login("fay")
+    path, shown = game_of("F1", 60, 23)  # the full kiosk stock, partly played
+    upload(c, path)
+    r = c.get("/forecast?bowl=F1")
+    page = r.content.decode()
+    assert r.status_code == 200 and 'id="forecast"' in page and "all stock" in page
+    r = c.get("/forecast?bowl=F1&rate=0")
+    assert "Customers per hour" in r.content.decode() and "greater than or equal to 0.1" in r.content.decode()
+    r = c.get("/forecast?bowl=nobody")
+    assert r.status_code == 404
+
+
+def test_forecast_per_class_and_measured_rate():
+    from host_sim.desk import forecast as fc
+    from host_sim.desk.models import Game
+    deskkit.bowl("F2", SECRET)
+    st = GameState("kiosk", [["zhuangyuan", 1], ["duitang", 1], ["sanhong", 2], ["sijin", 2], ["erju", 3],
+                             ["yixiu", 5]], [["zhuangyuan", 1], ["duitang", 1], ["sanhong", 2], ["sijin", 2],
+                                             ["erju", 3], ["yixiu", 5]], 10, 31, False)
+    ingest("F2", 3, [], st)
+    g = Game.objects.get(bowl__bowl_id="F2", game_no=3)
+    assert fc.measured_rate(g) is None  # one import: nothing measured yet
+    import datetime
+    from django.utils import timezone
+    Import.objects.filter(bowl_id="F2", game_no=3).update(at=timezone.now() - datetime.timedelta(hours=2))
+    st.customers, st.events = 70, 200
+    ingest("F2", 3, [], st)
+    assert abs(fc.measured_rate(g) - 30.0) < 0.1  # 60 customers in 2 hours
+    rows, whole, states = fc.forecast(g, 30.0)
+    assert states == 2 * 2 * 3 * 3 * 4 * 6
+    for row in rows:
+        assert 1 <= row["p50"] <= row["p90"] <= whole["p90"]
+    c = login("fay")
+    page = c.get("/forecast?bowl=F2").content.decode()
+    assert "measured 30.0 customers an hour" in page and "一秀 yixiu" in page

@@ -132,7 +132,8 @@ def test_seconds_per_roll_scales_minutes_only():
 
 def test_refuses_what_it_cannot_plan():
     with pytest.raises(plan.PlanError, match="--count"):
-        plan.plan("kiosk", 1)  # 13.8 million pool states
+        # 13.8 million pool states, and down_then_up is beyond the counting model
+        plan.plan(profiles.Profile("kiosk", {"when_exhausted": "down_then_up"}), 1)
     # a class that no roll can pay: the game could go on for ever
     prof = profiles.Profile("xiamen", {"biandijin": "as_heiliubo"})
     prof.prizes = {"classes": (("zhuangyuan", "状元", 1, "sihong wuzi wuhong heiliubo liubohong chajinhua"),
@@ -209,3 +210,67 @@ def test_every_transition_is_the_engines(name, overrides, counts):
                 assert want_zy == (zy or t.holder != 0)
             tried += 1
     assert tried > 1000
+
+
+@pytest.mark.parametrize("overrides,counts", [
+    ({}, {"zhuangyuan": 1, "duitang": 2, "sanhong": 3, "sijin": 4, "erju": 6, "yixiu": 10}),
+    ({"kiosk_shakes": 2}, {"zhuangyuan": 2, "duitang": 0, "sanhong": 2, "sijin": 3, "erju": 0, "yixiu": 5}),
+    ({"combined": "off"}, {"zhuangyuan": 1, "duitang": 3, "sanhong": 1, "sijin": 5, "erju": 4, "yixiu": 7}),
+    ({"liuhong_effect": "take_all"}, {"zhuangyuan": 1, "duitang": 1, "sanhong": 2, "sijin": 2, "erju": 3, "yixiu": 4}),
+])
+def test_the_counting_model_is_the_dense_chain(overrides, counts):
+    # The large-kiosk path (demand counts, plan.py's header) against the pool
+    # chain itself, whose every transition is the engine's (test above).
+    ch = plan.Chain(game.Table(profiles.Profile("kiosk", overrides), 1, counts=counts))
+    assert ch.by_counts()
+    fd, qd, _ = ch.survival(counting=False)
+    fc, qc, dropped = ch.survival(counting=True)
+    assert qd == qc and dropped < 1e-20
+    n = min(len(fd), len(fc))
+    assert abs(len(fd) - len(fc)) <= 1
+    assert max(abs(a - b) for a, b in zip(fd[:n], fc[:n])) < 1e-11
+
+
+def test_the_kiosk_preset_plans_and_matches_the_engine():
+    # The shipped kiosk (13.8M pool states) by the counting model, against
+    # Monte Carlo of the real engine; make bench times it (bench/plan_bench.py).
+    p = _check_against_monte_carlo("kiosk", 1, 600)
+    assert p["states"] == 3 * 6 * 11 * 21 * 41 * 81 and p["mass_dropped"] < 1e-20
+
+
+def test_when_each_class_runs_out_matches_the_engine():
+    # plan.runout's per-class chances (the prize desk's forecast) against the
+    # rolls at which each class emptied in games played on the real engine.
+    counts = {"zhuangyuan": 1, "duitang": 2, "sanhong": 2, "sijin": 3, "erju": 4, "yixiu": 6}
+    ch = plan.Chain(game.Table("kiosk", 1, counts=counts))
+    per = {}
+    ch.survival(runout=per)
+    seed = _seed()
+    rng = random.Random(seed)
+    faces = plan.all_rolls()
+    games = 1500
+    first_empty = {c: [] for c in counts}
+    for _ in range(games):
+        t = game.Table("kiosk", 1, counts=counts)
+        rolls = 0
+        seen = {}
+        while not t.ended:
+            if not t.shakes_left:
+                t.next_customer()
+                continue
+            t.roll(faces[rng.randrange(46656)])
+            rolls += 1
+            for c in counts:
+                if c not in seen and t.pool[c] == 0:
+                    seen[c] = rolls
+        for c in counts:
+            first_empty[c].append(seen[c])
+    eps = math.sqrt(math.log(2 / DKW_ALPHA) / (2 * games))
+    for c, e in per.items():
+        hist = sorted(first_empty[c])
+        for m in range(0, max(hist) + 1, 5):
+            got = sum(1 for x in hist if x <= m) / games
+            want = e[m] if m < len(e) else 1.0
+            assert abs(got - want) <= eps, "seed %d: %s empty by roll %d: %.4f vs exact %.4f" % (seed, c, m, got, want)
+    r = plan.runout("kiosk", counts)
+    assert r["classes"]["yixiu"][0] <= r["all"][0] and r["states"] == ch.n_states

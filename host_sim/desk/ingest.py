@@ -34,8 +34,9 @@ class GameState:
     """Where a bowl's game stands: stock and left as [[class, n], ...] (highest
     class first), customers served, events, ended."""
 
-    def __init__(self, profile, stock, left, customers, events, ended):
+    def __init__(self, profile, stock, left, customers, events, ended, options=None):
         self.profile = profile
+        self.options = dict(options or {})
         self.stock = stock
         self.left = left
         self.customers = customers
@@ -68,6 +69,7 @@ def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha2
             if note:
                 r.message += " (%s)" % note
             entry.new_awards, entry.known_awards, entry.message, entry.ok = r.new, r.known, r.message, True
+            entry.customers = state.customers if state is not None else 0
             entry.save()
     except Refused as e:
         entry.message = str(e)
@@ -112,7 +114,7 @@ def _ingest(bowl_id, game_no, awards, state, source, now):
         if g is None:
             g = Game(bowl=bowl, game_no=game_no)
         if g.pk is None or state.events >= g.events:  # an older copy never rolls the state back
-            g.profile, g.stock, g.left = state.profile, state.stock, state.left
+            g.profile, g.options, g.stock, g.left = state.profile, state.options, state.stock, state.left
             g.customers, g.events, g.ended, g.updated = state.customers, state.events, state.ended, now
             g.save()
     msg = "bowl %s game %d: %d new award%s, %d already known" % (
@@ -146,7 +148,7 @@ def read_journal(path, name=None):
             awards.append((first + i, cls, out.customer))
     stock = [[c, t.initial[c]] for c in t.classes]
     left = [[c, t.pool[c]] for c in t.classes]
-    state = GameState(cfg.profile, stock, left, t.customer, len(evs), t.ended)
+    state = GameState(cfg.profile, stock, left, t.customer, len(evs), t.ended, cfg.overrides)
     problem = None
     if s.problem is not None:
         problem = "the journal is damaged: %s; the %d events before it were read" % (s.problem.text, s.count)

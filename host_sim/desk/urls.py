@@ -10,6 +10,7 @@ urlpatterns = [
     path("import", views.import_journal, name="import"),
     path("stock", views.stock, name="stock"),
     path("report.csv", views.report_csv, name="report"),
+    path("forecast", views.forecast, name="forecast"),
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
     path("logout", auth_views.LogoutView.as_view(), name="logout"),
 ]

@@ -13,8 +13,10 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import chart, counter
-from .forms import AwardForm, CodeForm, JournalForm
+from host_sim import plan
+
+from . import chart, counter, forecast as fc
+from .forms import AwardForm, CodeForm, JournalForm, RateForm
 from .ingest import Refused, ingest_journal
 from .models import Award, Bowl, Game, Import, Redemption
 
@@ -217,3 +219,37 @@ def report_csv(request):
         w.writerow([timezone.localtime(r.at).isoformat(timespec="seconds"), r.bowl.bowl_id, r.game_no,
                     r.award_no, r.cls, r.by.get_username()])
     return resp
+
+
+@require_http_methods(["GET"])
+def forecast(request):
+    """When each class of a bowl's current game runs out, at a rate of customers
+    measured from its imports (or entered on the page)."""
+    bowl = Bowl.objects.filter(bowl_id=request.GET.get("bowl", "")).first()
+    g = Game.objects.filter(bowl=bowl).order_by("-game_no").first() if bowl else None
+    if g is None:
+        return render(request, "desk/message.html", {
+            "title": "No forecast", "text": "No journal of bowl %r has been imported yet: import one first."
+            % request.GET.get("bowl", "")}, status=404)
+    measured = fc.measured_rate(g)
+    form = RateForm(request.GET if "rate" in request.GET else None)
+    rate = measured or fc.DEFAULT_RATE
+    ctx = {"bowl": bowl, "game": g, "measured": measured, "form": form}
+    if form.is_bound:
+        if form.is_valid():
+            rate = form.cleaned_data["rate"]
+        else:
+            ctx["error"] = "Customers per hour: %s" % " ".join(form.errors["rate"])
+    if not form.is_bound:
+        ctx["form"] = RateForm(initial={"rate": round(rate, 1)})
+    ctx["rate"] = rate
+    if g.ended:
+        ctx["error"] = "This game is over: its stock is gone."
+        return render(request, "desk/forecast.html", ctx)
+    try:
+        ctx["rows"], ctx["whole"], ctx["states"] = fc.forecast(g, rate)
+    except ValueError as e:  # plan.PlanError: a game the planner cannot plan
+        ctx["error"] = "The planner cannot forecast this game: %s" % e
+    ctx["per_class"] = ctx.get("rows") and ctx["rows"][0]["p50"] is not None
+    ctx["max_states"] = plan.MAX_STATES
+    return render(request, "desk/forecast.html", ctx)
