@@ -10,7 +10,7 @@ import tempfile
 import time
 import urllib.request
 
-from bobing import claim, game, journal
+from bobing import game, journal
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PASSWORD = "counter-pass-42"
@@ -48,9 +48,10 @@ def bowl(bowl_id, secret):
 
 def kiosk_game(root, bowl_id, secret, customers, seed, counts=None):
     """Play `customers` kiosk customers on the firmware's journal -> (path of the
-    journal file, [(game_no, award_no, cls, code), ...] as the bowl shows them)."""
+    journal file, [(game_no, award_no, cls, code), ...] as the bowl shows them:
+    the codes are the game engine's own)."""
     os.makedirs(root, exist_ok=True)
-    j = journal.start(root, "kiosk", None, 1, counts, bowl_id, None)
+    j = journal.start(root, "kiosk", None, 1, counts, bowl_id, secret)
     rng = random.Random(seed)
     shown = []
     for _ in range(customers):
@@ -60,9 +61,8 @@ def kiosk_game(root, bowl_id, secret, customers, seed, counts=None):
         while j.table.shakes_left and not j.table.ended:
             out = j.play(game.EV_ROLL, tuple(rng.randint(1, 6) for _ in range(6)))
             first = j.table.award_no - len(out.won) + 1
-            for i, (cls, _src) in enumerate(out.won):
-                n = first + i
-                shown.append((j.game_id, n, cls, claim.code(secret, bowl_id, j.game_id, n, cls)))
+            for i, ((cls, _src), code) in enumerate(zip(out.won, out.claims)):
+                shown.append((j.game_id, first + i, cls, code))
     j.close()
     return j.path, shown
 

@@ -125,6 +125,8 @@ def test_command_line_errors_are_clear(desk):
     assert r.returncode == 1 and "not a Bo Bing journal" in r.stderr and "Traceback" not in r.stderr
     r = s.manage("addbowl", "KB", "--secret-hex", "xyz")
     assert r.returncode == 1 and "--secret-hex" in r.stderr and "Traceback" not in r.stderr
+    r = s.manage("addbowl", "KB", "--secret", "short")
+    assert r.returncode == 1 and "at least 16 bytes" in r.stderr and "Traceback" not in r.stderr
     r = s.manage("addbowl", "KB")
     assert r.returncode != 0 and "--secret" in r.stderr
     r = s.manage("attendant", "cat", "--password-stdin", stdin="123\n")

@@ -6,6 +6,8 @@ import binascii
 
 from django.core.management.base import BaseCommand, CommandError
 
+from bobing import claim
+
 from host_sim.desk.models import Bowl
 
 
@@ -29,7 +31,9 @@ class Command(BaseCommand):
                 raise CommandError("--secret-hex: %s (write the bytes as hex digits, e.g. 3f9a...)" % e)
         else:
             key = secret.encode()
-        if len(key) < 8:
-            raise CommandError("the secret has %d bytes; a bowl's is 16 (32 hex digits)" % len(key))
+        try:
+            key = claim.check_secret(key)
+        except ValueError as e:
+            raise CommandError("%s (a bowl's is 16 bytes: 32 hex digits)" % e)
         b, new = Bowl.objects.update_or_create(bowl_id=bowl, defaults={"secret": key})
         self.stdout.write("%s bowl %s" % ("added" if new else "new secret for", bowl))
