@@ -168,3 +168,18 @@ class Browserless:
             raise RuntimeError("login as %s failed (%s)" % (name, status))
         self.token = self._token("/")
         return self
+
+    def upload(self, path, name, data):
+        """A multipart form post of one file (field "journal") -> (status, page)."""
+        boundary = "----deskkit%d" % random.randrange(1 << 30)
+        body = (("--%s\r\nContent-Disposition: form-data; name=\"csrfmiddlewaretoken\"\r\n\r\n%s\r\n"
+                 "--%s\r\nContent-Disposition: form-data; name=\"journal\"; filename=\"%s\"\r\n"
+                 "Content-Type: application/octet-stream\r\n\r\n") % (boundary, self.token, boundary, name)).encode()
+        body += data + ("\r\n--%s--\r\n" % boundary).encode()
+        req = urllib.request.Request(self.url + path, body, headers={
+            "Content-Type": "multipart/form-data; boundary=" + boundary, "Referer": self.url + "/"})
+        try:
+            with self.opener.open(req, timeout=60) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode(errors="replace")
