@@ -56,9 +56,11 @@ class Result:
 def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha256="", user=None, note=""):
     """Record awards of one game of one bowl. awards: (award_no, cls, customer)
     triples. state: a GameState, or None. note: added to the message (a damaged
-    journal's problem). -> Result; Refused (logged, nothing
-    recorded) for an unknown bowl, or an award whose class contradicts what the
-    desk has (a different game under the same number?)."""
+    journal's problem). -> Result. Refused (logged, nothing recorded) for an
+    unknown bowl, or an award whose class contradicts what the desk has (a
+    different game under the same number?). An award's code is made here with
+    the bowl's secret as the desk has it now: import a game before telling the
+    desk the bowl's next secret."""
     now = timezone.now()
     entry = Import(at=now, source=source, name=name[:200], sha256=sha256, bowl_id=str(bowl_id)[:32],
                    game_no=game_no if isinstance(game_no, int) and game_no > 0 else 0,
