@@ -543,20 +543,30 @@ def runout(profile, left):
     """A kiosk's stock forecast: from the stock `left` ({class: n}), for each
     class the number of further rolls until it is empty (median and 90th
     percentile: P(empty) >= 0.5 / 0.9), and for all of it. -> {"classes":
-    {class: (p50, p90)}, "all": (p50, p90)}; classes None when the pool is too
-    large for the dense table (the whole stock is still planned). Rolls, not
-    customers: a customer takes kiosk_shakes of them."""
+    {class: (p50, p90) or None}, "all": (p50, p90)}. Rolls, not customers: a
+    customer takes kiosk_shakes of them. A pool too large for the dense table is
+    planned whole by counting; under lower_tier the classes above the two lowest
+    are paid only by their own rolls (an empty class passes its prize down, never
+    up), so their own chain gives when each of them runs out exactly; the two
+    lowest get None."""
     t = game.Table(profile, 1, counts=left)
     if not t.kiosk:
         raise PlanError("a stock forecast is for a kiosk (mode=kiosk)")
     ch = Chain(t)
-    out = {"classes": None, "rolls_per_customer": ch.period, "states": ch.n_states}
+    out = {"rolls_per_customer": ch.period, "states": ch.n_states}
+    per = {}
     if ch.n_states <= MAX_STATES:
-        per = {}
         F, _q, _d = ch.survival(runout=per)
-        out["classes"] = {c: (_percentile(np.array(e), 0.5), _percentile(np.array(e), 0.9)) for c, e in per.items()}
     else:
         F, _q, _d = ch.survival()
+        upper = dict(zip(ch.classes, ch.counts))
+        for c in ch.classes[-2:]:
+            upper[c] = 0
+        Chain(game.Table(profile, 1, counts=upper)).survival(runout=per)
+        for c in ch.classes[-2:]:
+            per[c] = None
+    out["classes"] = {c: None if e is None else (_percentile(np.array(e), 0.5), _percentile(np.array(e), 0.9))
+                      for c, e in per.items()}
     cdf = 1.0 - F
     out["all"] = (_percentile(cdf, 0.5), _percentile(cdf, 0.9))
     return out

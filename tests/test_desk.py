@@ -303,7 +303,7 @@ def test_forecast_page():
     upload(c, path)
     r = c.get("/forecast?bowl=F1")
     page = r.content.decode()
-    assert r.status_code == 200 and 'id="forecast"' in page and "all stock" in page
+    assert r.status_code == 200 and 'id="forecast"' in page and "all stock" in page and "customers" in page
     r = c.get("/forecast?bowl=F1&rate=0")
     assert "Customers per hour" in r.content.decode() and "greater than or equal to 0.1" in r.content.decode()
     r = c.get("/forecast?bowl=nobody")

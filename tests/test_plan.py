@@ -274,3 +274,20 @@ def test_when_each_class_runs_out_matches_the_engine():
             assert abs(got - want) <= eps, "seed %d: %s empty by roll %d: %.4f vs exact %.4f" % (seed, c, m, got, want)
     r = plan.runout("kiosk", counts)
     assert r["classes"]["yixiu"][0] <= r["all"][0] and r["states"] == ch.n_states
+
+
+def test_upper_classes_run_out_on_their_own_chain():
+    # What plan.runout relies on for a pool too large for the dense table: under
+    # lower_tier the classes above the two lowest run out exactly as in a game
+    # whose two lowest classes hold nothing.
+    counts = {"zhuangyuan": 1, "duitang": 2, "sanhong": 2, "sijin": 3, "erju": 4, "yixiu": 6}
+    full = {}
+    plan.Chain(game.Table("kiosk", 1, counts=counts)).survival(runout=full)
+    upper = {}
+    plan.Chain(game.Table("kiosk", 1, counts=dict(counts, erju=0, yixiu=0))).survival(runout=upper)
+    for c in ("zhuangyuan", "duitang", "sanhong", "sijin"):
+        n = min(len(full[c]), len(upper[c]))
+        assert max(abs(a - b) for a, b in zip(full[c][:n], upper[c][:n])) < 1e-12, c
+    r = plan.runout("kiosk", {})  # the shipped stock: 13.8M states
+    assert r["classes"]["erju"] is None and r["classes"]["yixiu"] is None
+    assert r["classes"]["sijin"][0] <= r["all"][0] and r["classes"]["zhuangyuan"][1] <= r["all"][1] + 3

@@ -31,8 +31,9 @@ def _runout(profile, options, left):
 
 
 def forecast(game, rate):
-    """-> rows [{cls, left, p50, p90 (customers), at50, at90 (local times)}] and
-    the same for the whole stock; p50/p90 None when not planned per class."""
+    """-> rows [{cls, left, p50, p90 (customers), at50, at90 (local times)}], the
+    same for the whole stock, and the pool's states; p50/p90 None for a class
+    not planned on its own (the two lowest of a pool too large for the dense table)."""
     r = _runout(game.profile, tuple(sorted(game.options.items())), tuple((c, n) for c, n in game.left))
     per = r["rolls_per_customer"]
     now = timezone.localtime()
@@ -44,9 +45,10 @@ def forecast(game, rate):
     rows = []
     for cls, n in game.left:
         row = {"cls": cls, "left": n, "p50": None, "p90": None}
-        if r["classes"] is not None:
-            row["p50"], row["at50"] = when(r["classes"][cls][0])
-            row["p90"], row["at90"] = when(r["classes"][cls][1])
+        got = r["classes"].get(cls)
+        if got is not None:
+            row["p50"], row["at50"] = when(got[0])
+            row["p90"], row["at90"] = when(got[1])
         rows.append(row)
     whole = {"cls": "all", "left": sum(n for _c, n in game.left)}
     whole["p50"], whole["at50"] = when(r["all"][0])

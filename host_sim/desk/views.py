@@ -250,6 +250,6 @@ def forecast(request):
         ctx["rows"], ctx["whole"], ctx["states"] = fc.forecast(g, rate)
     except ValueError as e:  # plan.PlanError: a game the planner cannot plan
         ctx["error"] = "The planner cannot forecast this game: %s" % e
-    ctx["per_class"] = ctx.get("rows") and ctx["rows"][0]["p50"] is not None
+    ctx["some_unplanned"] = any(r["p50"] is None for r in ctx.get("rows", ()))
     ctx["max_states"] = plan.MAX_STATES
     return render(request, "desk/forecast.html", ctx)
