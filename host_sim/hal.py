@@ -33,6 +33,7 @@ if sys.implementation.name == "micropython":
 else:
     from host_sim import fake_mpu6050
 
+from bobing import journal
 from bowl import app as bowl_app
 from bowl.hw import Hardware, attach_i2c
 
@@ -181,19 +182,56 @@ class FakePWM:
         self.duty = d
 
 
+# What a replayed journal event costs the bowl's CPU at boot, charged to the
+# simulated clock so that a slow boot shows against the watchdog as it would on
+# the bowl. Measured: recovery replays 1,000 events in 63 ms on this host's
+# MicroPython unix port (bench/boot_bench.py: `make bench`); stated factor: an
+# ESP32 at 240 MHz runs MicroPython some 30-50x slower than a PC core, and reads
+# its flash over SPI; 40x is taken. So 63 us x 40 = 2.5 ms per event.
+REPLAY_US_HOST = 63
+ESP32_FACTOR = 40
+REPLAY_US = REPLAY_US_HOST * ESP32_FACTOR
+
+
 class FakeWDT:
-    def __init__(self, board, timeout=WDT_MS):
-        self.board = board
-        self.timeout = timeout
-        self.fed = board.ms
+    """machine.WDT as MicroPython v1.28's ESP32 port has it (ports/esp32/machine_wdt.c
+    over ESP-IDF's task watchdog): WDT(id=0, timeout=ms) starts it; only id 0
+    exists and a timeout <= 0 is a ValueError; the object has feed() and nothing
+    else (no deinit, no timeout_ms: MICROPY_PY_MACHINE_WDT_TIMEOUT_MS is off), so
+    once started it runs until the next reset. A second WDT(...) returns the same
+    watchdog, reconfigured by esp_task_wdt_reconfigure (the docs say not to rely
+    on it; the firmware never does). Starved for `timeout` ms, it resets the bowl
+    (Sim checks expired() between rounds of the app and during the boot)."""
+
+    def __init__(self, board, timeout):
+        self._board = board
+        self._timeout = timeout
+        self._fed = board.ms
         self.feeds = 0
 
     def feed(self):
-        self.fed = self.board.ms
+        self._fed = self._board.ms
         self.feeds += 1
 
     def expired(self):
-        return self.board.ticks_diff(self.board.ms, self.fed) > self.timeout
+        b = self._board
+        return b.ticks_diff(b.ms, self._fed) > self._timeout
+
+
+def WDT(board, id=0, timeout=5000):
+    """machine.WDT(id, timeout) on the simulated board."""
+    if id != 0:
+        raise ValueError()
+    if timeout <= 0:
+        raise ValueError("WDT timeout too short")
+    board._charge()  # the CPU time spent so far (a boot's replay) has passed before it starts
+    w = board._twdt
+    if w is None:
+        w = board._twdt = FakeWDT(board, timeout)
+    else:
+        w._timeout = timeout
+        w._fed = board.ms
+    return w
 
 
 class SimBoard(Hardware):
@@ -219,6 +257,7 @@ class SimBoard(Hardware):
         self.pins = (FakePin(1), FakePin(1), FakePin(1))  # pulled up: 1 = released
         self.asleep = False
         self.armed = None  # why the accelerometer would not wake the bowl, or None
+        self._replay_mark = journal.replayed()
         self.boot("power")
 
     def boot(self, woke_by):
@@ -233,12 +272,30 @@ class SimBoard(Hardware):
         self.led_power_pin.value(1)
         self.pixels = self.ring
         self.buzzer = self.pwm
-        self.wdt = FakeWDT(self)
+        self.wdt = None
+        self._twdt = None  # a reset stops the watchdog
+        self.start_watchdog()  # as board.bring_up: before the app (and its journal replay)
         self.disp.fail = False
         attach_i2c(self, self.bus, ADDR_OLED, ADDR_MPU, lambda: self.disp)
 
+    def start_watchdog(self):
+        """As board.Board.start_watchdog: machine.WDT(timeout=WDT_MS)."""
+        self.wdt = WDT(self, 0, WDT_MS)
+
+    def _mark(self):
+        # from here on, events the journal replays cost simulated time
+        self._replay_mark = journal.replayed()
+
+    def _charge(self):
+        # the replay's CPU time since _mark() passes on the simulated clock
+        n = journal.replayed()
+        if n != self._replay_mark and not self.realtime:
+            self.ms = self.ticks_add(self.ms, (n - self._replay_mark) * REPLAY_US // 1000)
+        self._replay_mark = n
+
     # time: the device's wrap-around tick counters, on the simulated clock
     def ticks_ms(self):
+        self._charge()
         if self.realtime:
             self.ms = time.ticks_ms() & (TICKS_PERIOD - 1)
         return self.ms
@@ -363,7 +420,8 @@ class Sim:
     def step(self, ms=TICK_MS):
         """Let ms pass, in 10 ms steps (the app samples and runs every step)."""
         b = self.board
-        for _ in range((ms + TICK_MS - 1) // TICK_MS):
+        end = b.ticks_add(b.ms, ms)
+        while b.ticks_diff(end, b.ms) > 0:  # by the clock: a slow boot takes its time
             b.ms = b.ticks_add(b.ms, TICK_MS)
             self._release_buttons()
             self._feed_chip()
@@ -371,13 +429,17 @@ class Sim:
                 if b.chip.int_level():
                     self._wake("shake")
                 continue
+            if self._starved():
+                continue
+            b._mark()
             try:
                 self.app.step(b.ms)
             except DeepSleep:
                 self.sleeps += 1  # the ESP32 is off until the MPU6050's INT or OK wakes it
                 continue
-            if b.wdt is not None and b.wdt.expired():
-                self._reboot("watchdog")
+            finally:
+                b._charge()
+            self._starved()
 
     def run_until(self, test, max_ms=600000):
         """Step until test(sim) is true; -> True, or False after max_ms."""
@@ -389,10 +451,20 @@ class Sim:
         return True
 
     # --- inside
+    def _starved(self):
+        w = self.board._twdt
+        if w is not None and w.expired():
+            self._reboot("watchdog")
+            return True
+        return False
+
     def _start(self):
         self.boots += 1
         gc.collect()  # the bowl boots with its whole heap free
-        self.app = bowl_app.App(self.board, self.urandom)
+        b = self.board
+        b._mark()
+        self.app = bowl_app.App(b, self.urandom)
+        b._charge()  # the boot's CPU time (the journal's replay) has passed
 
     def _reboot(self, why):
         self.resets.append(why)

@@ -341,6 +341,7 @@ def scan(path, game_id=0, secret=None, keep=None):
                             % (who, path, s.count, e), game_id, s.count)
     finally:
         f.close()
+        _replayed[0] += s.count
     try:
         s.size = os.stat(path)[6]
     except OSError:
@@ -513,6 +514,14 @@ def prune(root, keep_bytes=KEEP_BYTES):
         total -= sizes[i]
         removed.append(ids[i])
     return removed
+
+
+_replayed = [0]  # events replayed since power-up (the simulator charges boot time by it)
+
+
+def replayed():
+    """Events replayed through game.Table since power-up, by every scan()."""
+    return _replayed[0]
 
 
 _SYNC = getattr(os, "fsync", None)  # CPython: also push the host OS's cache to disk

@@ -1,0 +1,35 @@
+# Boot against the watchdog (issue 12, defect 3): the simulated bowl charges
+# every journal event replayed at boot to its clock (host_sim/hal.py:
+# REPLAY_US per event, an ESP32's estimate), and machine.WDT, once started,
+# cannot be stopped, so a boot that replays a long game while the watchdog
+# runs is reset before it ends: a reboot loop. The bowl must come up in the
+# same game whatever its length.
+from bobing import game, journal
+from bobing import console as C
+from host_sim import hal
+from test_bowl_e2e import Stream
+
+NONE_ROLL = (2, 2, 3, 3, 5, 6)  # ranks nothing: the game never ends
+
+
+def long_game(root, n, **kw):
+    """A 10-seat game of n events on flash (a start and n-1 rolls that win nothing)."""
+    j = journal.start(root, seats=10, **kw)
+    j.play(game.EV_START_TOTAL, 7)
+    for _ in range(n - 1):
+        j.play(game.EV_ROLL, NONE_ROLL)
+    j.close()
+    return j.game_id
+
+
+def test_a_long_game_boots_without_a_reboot_loop(tmp_path):
+    n = 2 * hal.WDT_MS * 1000 // hal.REPLAY_US  # a full replay would take twice the watchdog's time
+    gid = long_game(str(tmp_path), n)
+    sim = hal.Sim(str(tmp_path), urandom=Stream(1))
+    sim.step(30000)
+    assert "watchdog" not in sim.resets, "reboot loop: %d resets (%s)" % (len(sim.resets), sim.resets[:3])
+    c = sim.console
+    assert c.j.game_id == gid and c.j.count == n and c.table.events == n
+    sim.shake()
+    assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000)
+    assert c.j.count == n + 1 and not sim.resets
