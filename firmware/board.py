@@ -63,6 +63,12 @@ class Board(Hardware):
         self._int = None
         self._ok = None
         self._vbat = None
+        self._watchdog = True
+
+    def start_watchdog(self):
+        if self._watchdog and self.wdt is None:
+            import machine
+            self.wdt = machine.WDT(timeout=WDT_MS)
 
     def battery_mv(self):
         if self._vbat is None:
@@ -124,8 +130,7 @@ def bring_up(watchdog=True):
     hw._ok = Pin(PIN_BTN_OK, Pin.IN)  # external 100k pull-up: also holds in deep sleep
     hw.buttons = (Pin(PIN_BTN_MENU, Pin.IN, Pin.PULL_UP), Pin(PIN_BTN_NEXT, Pin.IN, Pin.PULL_UP), hw._ok)
     hw._int = Pin(PIN_MPU_INT, Pin.IN)
-    if watchdog:
-        hw.wdt = machine.WDT(timeout=WDT_MS)
+    hw._watchdog = watchdog  # started by the app once it has booted (bowl/app.py)
 
     try:
         import os

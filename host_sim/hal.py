@@ -273,8 +273,7 @@ class SimBoard(Hardware):
         self.pixels = self.ring
         self.buzzer = self.pwm
         self.wdt = None
-        self._twdt = None  # a reset stops the watchdog
-        self.start_watchdog()  # as board.bring_up: before the app (and its journal replay)
+        self._twdt = None  # a reset stops the watchdog; the app starts it after the boot
         self.disp.fail = False
         attach_i2c(self, self.bus, ADDR_OLED, ADDR_MPU, lambda: self.disp)
 

@@ -59,6 +59,10 @@ class App:
         self.shown = 0  # frames sent to the display
         self._flush_log()
         gc.collect()  # the boot's garbage (replaying the journal) goes before play begins
+        # The watchdog starts only now: machine.WDT cannot be stopped or slowed once
+        # started, and the boot's journal replay (bounded by checkpoints, but a whole
+        # old or damaged game when they are missing) is no hang to reset.
+        hw.start_watchdog()
 
     # ---------------------------------------------------------------- inputs
     def poll_sensor(self, t):

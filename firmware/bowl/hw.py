@@ -11,7 +11,7 @@
 #   led_power  Pin-like switch of the ring's supply (value(1) = on) or None
 #   buttons    (MENU, NEXT, OK) Pin-like, value() == 0 while pressed
 #   buzzer     PWM-like: freq(hz), duty_u16(d)
-#   wdt        has feed()
+#   wdt        has feed(); None until the app calls start_watchdog()
 #   root       folder of the bowl's files (journal, settings)
 #   woke_by    why the app starts: "power", "shake", "button", "watchdog", "reset"
 import time
@@ -37,6 +37,10 @@ class Hardware:
         if isinstance(err, Exception):
             err = "%s %s" % (type(err).__name__, err)
         self.errors.append((part, err))
+
+    def start_watchdog(self):
+        """Start the watchdog (self.wdt); once started it cannot be stopped.
+        Boards without one leave wdt None."""
 
     def ticks_ms(self):
         return time.ticks_ms()
