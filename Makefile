@@ -98,6 +98,7 @@ bench: $(STAMP)
 	$(PY) bench/screen_bench.py
 	$(BIN)/micropython bench/screen_bench.py
 	$(BIN)/micropython bench/journal_bench.py
+	$(BIN)/micropython bench/boot_bench.py
 	$(PY) bench/sim_bench.py
 	$(PY) bench/plan_bench.py
 	$(PY) bench/desk_bench.py

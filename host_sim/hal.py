@@ -182,13 +182,16 @@ class FakePWM:
         self.duty = d
 
 
-# What a replayed journal event costs the bowl's CPU at boot, charged to the
-# simulated clock so that a slow boot shows against the watchdog as it would on
-# the bowl. Measured: recovery replays 1,000 events in 63 ms on this host's
-# MicroPython unix port (bench/boot_bench.py: `make bench`); stated factor: an
-# ESP32 at 240 MHz runs MicroPython some 30-50x slower than a PC core, and reads
-# its flash over SPI; 40x is taken. So 63 us x 40 = 2.5 ms per event.
-REPLAY_US_HOST = 63
+# What a replayed journal event costs the bowl's CPU, charged to the simulated
+# clock (boot, or a resume after a failed write) so that a slow boot shows
+# against the watchdog as it would on the bowl. Measured: replaying a whole
+# 10,000-event kiosk game (claim codes included) takes 96 us an event on this
+# host's MicroPython unix port (bench/boot_bench.py, `make bench`; 68-122 us
+# over 100-10,000 events). Stated factor: an ESP32 at 240 MHz runs MicroPython
+# some 30-50x slower than a PC core and reads its flash over SPI; 40x is
+# taken. So 96 us x 40 = 3.8 ms an event: the 8 s watchdog starves after about
+# 2,100 events replayed.
+REPLAY_US_HOST = 96
 ESP32_FACTOR = 40
 REPLAY_US = REPLAY_US_HOST * ESP32_FACTOR
 

@@ -33,3 +33,19 @@ def test_a_long_game_boots_without_a_reboot_loop(tmp_path):
     sim.shake()
     assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000)
     assert c.j.count == n + 1 and not sim.resets
+
+
+def test_boot_time_does_not_grow_with_the_game(tmp_path):
+    # checkpoints: a boot replays at most CHECKPOINT_EVERY + 1 events, so it takes
+    # no longer after 3,000 events than after 100
+    boot_ms = []
+    for n in (100, 3000):
+        root = str(tmp_path / str(n))
+        long_game(root, n)
+        r0 = journal.replayed()
+        sim = hal.Sim(root, urandom=Stream(1))
+        replayed = journal.replayed() - r0
+        assert sim.console.j.count == n and 1 <= replayed <= journal.CHECKPOINT_EVERY + 1, (n, replayed)
+        boot_ms.append(sim.now)
+    bound = (journal.CHECKPOINT_EVERY + 1) * hal.REPLAY_US // 1000 + 1
+    assert max(boot_ms) <= bound, (boot_ms, bound)

@@ -482,3 +482,190 @@ def test_game_ids_are_never_reused():
         raise AssertionError("game id 2 reused")
     except ValueError as e:
         assert "taken" in str(e)
+
+
+# --- checkpoints: a boot replays at most CHECKPOINT_EVERY + 1 events --------------
+
+SECRET = bytes(range(16))
+def _vars(t):
+    """Every attribute of a table but its (immutable) rules objects and secret."""
+    d = t.__dict__
+    return [(k, d[k]) for k in sorted(d) if k not in ("profile", "rules", "_secret")]
+
+
+def _random_game(profile, seats, seed, n, counts=None):
+    """A valid game of at most n events (fewer if it ends) -> events."""
+    from game_check import SPECIAL, Lcg
+    rng = Lcg(seed)
+    t = game.Table(journal.Config(profile).make_profile(), seats, counts=counts)
+    evs = []
+    while not t.ended and len(evs) < n:
+        if t.kiosk and not t.shakes_left:
+            ev = (game.EV_CUSTOMER, None)
+        elif not t.started:
+            ev = (game.EV_START_TOTAL, 2 + rng(11))
+        elif rng(25) == 0:
+            ev = (game.EV_SPILL, None)
+        elif t.time_limit and rng(60) == 0:
+            ev = (game.EV_TIMEUP, None)
+        elif rng(4) == 0:
+            ev = (game.EV_ROLL, SPECIAL[rng(len(SPECIAL))])
+        else:
+            ev = (game.EV_ROLL, tuple([1 + rng(6) for _ in range(6)]))
+        t.apply(*ev)
+        evs.append(ev)
+    return evs
+
+
+KIOSK_STOCK = {"yixiu": 20000, "erju": 9000, "sijin": 5000, "sanhong": 2000, "duitang": 500, "zhuangyuan": 300}
+GAMES = (("xiamen", 10, None, {}), ("friendly", 6, None, {}), ("zhangzhou", 4, None, {}),
+         ("capped_classes", 1, None, {}), ("kiosk", 1, KIOSK_STOCK, {}),
+         ("xiamen", 8, None, {"time_limit": 20, "heiliubo_effect": "grab"}))
+
+
+def test_checkpoint_state_round_trips_after_every_event():
+    for profile, seats, counts, ov in GAMES:
+        cfg = journal.Config(profile, ov, seats, counts or {}, "", 1)
+        cfg.check()
+        t = journal.new_table(cfg, SECRET)
+        evs = _random_game(profile, seats, 11, 400, counts)
+        for i in range(len(evs) + 1):
+            b = journal.table_state(t)
+            u = journal.new_table(cfg, SECRET)
+            journal.restore_state(u, b, 0, len(b), t.events)
+            assert _vars(u) == _vars(t), (profile, i)
+            if i < len(evs):
+                t.apply(*evs[i])
+    assert t.ended or t.events == 400
+
+
+def _kiosk_game(root, n):
+    j = journal.start(root, "kiosk", seats=1, counts=KIOSK_STOCK, secret=SECRET)
+    evs = _random_game("kiosk", 1, 5, n, KIOSK_STOCK)
+    for ev in evs:
+        j.play(*ev)
+    j.close()
+    return j, evs
+
+
+def _full(path, gid):
+    evs = []
+    s = journal.scan(path, gid, SECRET, keep=evs)
+    assert s.problem is None and s.base == 0
+    return s, evs
+
+
+def test_boot_replays_at_most_a_checkpoint_interval():
+    root = _root()
+    n = 700  # more than ten checkpoint intervals
+    j, evs = _kiosk_game(root, n)
+    assert len(evs) == n and j.ck > n - journal.CHECKPOINT_EVERY - 2
+    assert sorted(os.listdir(root)) == ["g00000001.bbc", "g00000001.bbj"]
+    r0 = journal.replayed()
+    r = journal.recover(root, SECRET)
+    replayed = journal.replayed() - r0
+    assert not r.problems and not r.notes and r.journal.count == n
+    assert 1 <= replayed <= journal.CHECKPOINT_EVERY + 1, replayed
+    full, kept = _full(j.path, 1)
+    assert kept == evs and _vars(r.journal.table) == _vars(full.table)
+    assert r.journal.last.kind == evs[-1][0] and r.journal.last.claims == full.last.claims
+    # and it plays on: a checkpoint falls due and the next boot is still short
+    for ev in _random_game("kiosk", 1, 5, n + 2 * journal.CHECKPOINT_EVERY, KIOSK_STOCK)[n:]:
+        r.journal.play(*ev)
+    r.journal.close()
+    r0 = journal.replayed()
+    r2 = journal.recover(root, SECRET)
+    assert journal.replayed() - r0 <= journal.CHECKPOINT_EVERY + 1
+    assert _vars(r2.journal.table) == _vars(_full(j.path, 1)[0].table)
+    r2.journal.close()
+
+
+def test_a_game_without_a_checkpoint_is_replayed_whole_then_gets_one():
+    # a journal from firmware before checkpoints: the same .bbj, no .bbc
+    root = _root()
+    j, evs = _kiosk_game(root, 300)
+    os.remove(_path(root, "g00000001.bbc"))
+    r0 = journal.replayed()
+    r = journal.recover(root, SECRET)
+    assert not r.problems and not r.notes and journal.replayed() - r0 == 300
+    for ev in _random_game("kiosk", 1, 5, 302, KIOSK_STOCK)[300:]:
+        r.journal.play(*ev)
+    assert r.journal.ck == 300  # the state before event 300, written as event 301 was played
+    r.journal.close()
+    r0 = journal.replayed()
+    r = journal.recover(root, SECRET)
+    assert journal.replayed() - r0 == 2 and r.journal.count == 302
+    r.journal.close()
+
+
+def _crafted_checkpoint(data, n=None, gid=None, state=None, version=None, rec=None):
+    """A checkpoint with the given fields changed and a valid checksum."""
+    m = data[18] | (data[19] << 8)
+    old_state = data[20:20 + m]
+    b = journal.checkpoint_bytes(journal._get32(data, 4) if gid is None else gid,
+                                 journal._get32(data, 8) if n is None else n,
+                                 data[12:18] if rec is None else rec,
+                                 old_state if state is None else state)
+    if version is not None:
+        b[3] = version
+        c = journal.crc16(b, 0, len(b) - 2)
+        b[-2] = c & 255
+        b[-1] = c >> 8
+    return b
+
+
+def test_an_unusable_checkpoint_is_not_used_and_nothing_is_lost():
+    root = _root()
+    j, evs = _kiosk_game(root, 200)
+    ck = _path(root, "g00000001.bbc")
+    good = _read(ck)
+    n = journal._get32(good, 8)
+    full = _vars(_full(j.path, 1)[0].table)
+    flipped = bytearray(good)
+    flipped[25] ^= 4
+    st = bytearray(good[20:-2])
+    st[-1] += 1  # one more prize of the last class than there ever was
+    cases = [("checksum", flipped), ("length field", good[:30]), ("length field", good + b"x"),
+             ("game 2's", _crafted_checkpoint(good, gid=2)),
+             ("no record", _crafted_checkpoint(good, n=len(evs) + 5)),
+             ("no record", _crafted_checkpoint(good, n=n - 1)),
+             ("no record", _crafted_checkpoint(good, rec=b"\0" * 6)),
+             ("format 2", _crafted_checkpoint(good, version=2)),
+             ("do not add up", _crafted_checkpoint(good, state=st)),
+             ("not after", _crafted_checkpoint(good, state=journal.table_state(journal.new_table(j.config)))),
+             ("not a checkpoint", b"BBJ" + good[3:]), ("not a checkpoint", b"")]
+    for words, data in cases:
+        _write(ck, data)
+        r0 = journal.replayed()
+        r = journal.recover(root, SECRET)
+        assert not r.problems and r.journal.count == len(evs), words
+        assert len(r.notes) == 1 and "checkpoint not used" in r.notes[0] and words in r.notes[0], (words, r.notes)
+        assert journal.replayed() - r0 == len(evs) and _vars(r.journal.table) == full, words
+        r.journal.close()
+    _write(ck, good)
+    r = journal.recover(root, SECRET)
+    assert not r.notes and _vars(r.journal.table) == full
+    r.journal.close()
+
+
+def test_repair_keeps_a_checkpoint_only_while_its_record_stays():
+    root = _root()
+    j, evs = _kiosk_game(root, 200)
+    head = len(j.config.encode())
+    n = j.ck
+    data = _read(j.path)
+    # damage after the checkpoint's record: the checkpoint stays and is used
+    _write(j.path, data[:head + (n + 3) * journal.RECORD + 2])
+    r, p = _recover_one(root)
+    assert p.code == journal.TRUNCATED and r.journal.count == n + 3 and r.journal.ck == n
+    r.journal.close()
+    assert "g00000001.bbc" in os.listdir(root)
+    # damage at the checkpoint's record: the checkpoint goes with it
+    d = bytearray(_read(j.path))
+    d[head + n * journal.RECORD + 1] ^= 1
+    _write(j.path, d)
+    r, p = _recover_one(root)
+    assert p.code == journal.BAD_CHECKSUM and r.journal.count == n and r.journal.ck == 0
+    assert "g00000001.bbc" not in os.listdir(root)
+    assert _vars(r.journal.table) == _vars(_full(j.path, 1)[0].table)
+    r.journal.close()

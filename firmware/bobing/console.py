@@ -297,6 +297,8 @@ class Console:
             self._notices.append((N_JOURNAL, p.code))
         for name in r.removed:
             self._say("journal: removed half-written %s" % name)
+        for line in r.notes:
+            self._say("journal: " + line)
         if r.journal is None:
             self._new_game()
             return

@@ -23,15 +23,21 @@
 #   CRC-16 is CCITT (poly 0x1021, init 0xFFFF): small ints only, so no long
 #   ints on the bowl, and CPython's binascii.crc_hqx checks it in the tests.
 #
-# The prize table is never stored: it is derived by replaying the journal
-# through game.Table, from the first event. A checkpoint (pool and awards
-# every N events) would be a second copy of the same facts that could
-# disagree with the events, would need its own format and recovery rules,
-# and would buy little: a whole game is a few hundred events (the bench
-# replays 381 in 7 ms on a PC's unix port; an ESP32 is some 30-50x slower,
-# so well under a second at boot). Nothing is stored twice: the file name says
-# where a game is looked up, the header says which game the bytes belong to
-# (a mismatch is refused as "another game"), the events say what happened.
+# The table (pool, awards, turn, the 状元 standing) is derived by replaying the
+# events through game.Table. A boot must not replay a whole game, though: the
+# replay costs about 0.1 ms an event on a PC's unix port and some 40x that on
+# an ESP32, and a kiosk game with a large stock runs to thousands of events.
+# So every CHECKPOINT_EVERY events the table is also written to a checkpoint
+# file beside the journal (gNNNNNNNN.bbc, format below at "checkpoints"), and
+# the boot starts from it: at most CHECKPOINT_EVERY + 1 events are replayed,
+# whatever the game's length (bench/boot_bench.py). The checkpoint is only a
+# shortcut: the journal keeps every event (tools replay them all), a checkpoint
+# that is missing or does not fit its journal is ignored (the whole game is
+# replayed, the log says why), and a game from firmware before checkpoints
+# (the same .bbj format, no .bbc) is replayed whole once and checkpointed at
+# its next events. Nothing is stored twice otherwise: the file name says where
+# a game is looked up, the header says which game the bytes belong to (a
+# mismatch is refused as "another game"), the events say what happened.
 #
 # Durability (commit before reveal). On littlefs a write only reaches the
 # file's RAM cache (MicroPython's VfsLfs2 gives each open file cache_size =
@@ -83,6 +89,21 @@ MAGIC = b"BBJ"
 SUFFIX = ".bbj"
 BAD = ".bad"
 TMP = ".tmp"
+CKPT = ".bbc"  # the game's checkpoint
+_CK_MAGIC = b"BBC"
+_CK_FORMAT = const(1)
+_CK_HEAD = const(20)  # "BBC", format, game id, n, record n
+_CK_MAX = const(4096)  # checkpoint bytes at most (a damaged file never makes a big read)
+# Events between checkpoints: a boot replays at most CHECKPOINT_EVERY + 1 events
+# (the tests set it lower to exercise checkpoints in short games).
+CHECKPOINT_EVERY = 64
+
+_replayed = [0]  # events replayed through game.Table since power-up
+
+
+def replayed():
+    """Events replayed by scan() since power-up (the simulator charges boot time by it)."""
+    return _replayed[0]
 
 # Problem codes: a screen shows journal_fix.SCREEN_TEXT[code] (Problem.screen), the log
 # gets Problem.text.
@@ -313,18 +334,22 @@ class Scan:
     def __init__(self):
         self.config = None
         self.table = None
-        self.count = 0  # good records replayed
+        self.count = 0  # good records (read, or covered by the checkpoint)
+        self.base = 0  # records covered by the checkpoint used (not replayed)
+        self.ck_note = None  # why a checkpoint on flash was not used, or None
         self.last = None  # game.Outcome of the last one (the roll to show again at boot)
         self.end = 0  # bytes of the good prefix (0: not even the header is good)
         self.size = 0
         self.problem = None
 
 
-def scan(path, game_id=0, secret=None, keep=None):
+def scan(path, game_id=0, secret=None, keep=None, checkpoint=False):
     """Read and replay one journal file. Never raises on bad data: the first problem
     found is in .problem, and .count/.end/.table describe the good prefix before it.
     game_id: the id the file name promises (0 = don't check). keep: a list that gets
-    each good event as (kind, arg), for tools and tests."""
+    each good event as (kind, arg), for tools and tests (it reads every event).
+    checkpoint: start from the game's checkpoint when it is sound (boot: replays
+    at most CHECKPOINT_EVERY + 1 events; the records before it are not read)."""
     s = Scan()
     who = "game %d" % game_id if game_id else path
     try:
@@ -333,7 +358,7 @@ def scan(path, game_id=0, secret=None, keep=None):
         s.problem = Problem(UNREADABLE, "%s: cannot open %s (%s)" % (who, path, e), game_id)
         return s
     try:
-        _scan(f, s, game_id, who, secret, keep)
+        _scan(f, s, game_id, who, secret, keep, path if checkpoint and keep is None else None)
     except _Bad as e:
         s.problem = e.args[0]
     except OSError as e:
@@ -341,7 +366,7 @@ def scan(path, game_id=0, secret=None, keep=None):
                             % (who, path, s.count, e), game_id, s.count)
     finally:
         f.close()
-        _replayed[0] += s.count
+        _replayed[0] += s.count - s.base
     try:
         s.size = os.stat(path)[6]
     except OSError:
@@ -353,7 +378,7 @@ def _header_problem(code, text, game_id):
     return _Bad(Problem(code, text, game_id, -1))
 
 
-def _scan(f, s, game_id, who, secret, keep):
+def _scan(f, s, game_id, who, secret, keep, path):
     h = f.read(_HEAD)
     if not MAGIC.startswith(h[:3]):
         raise _header_problem(BAD_CONFIG, "%s: not a Bo Bing journal (it does not start with %r)"
@@ -390,6 +415,8 @@ def _scan(f, s, game_id, who, secret, keep):
     s.config = cfg
     s.table = table
     s.end = _HEAD + n + 2
+    if path is not None:
+        _from_checkpoint(f, s, path[:-4] + CKPT, secret)
     _replay(f, s, who, keep)
 
 
@@ -440,6 +467,202 @@ def _replay(f, s, who, keep):
                 raise _Bad(Problem(TRUNCATED, "%s: record %d is cut short (%d of %d bytes)"
                                    % (who, s.count, got - at, RECORD), gid, s.count))
             return
+
+
+# --- checkpoints ----------------------------------------------------------------
+# ROOT/gNNNNNNNN.bbc holds the table as it stood after the game's first n events,
+# so that a boot replays only the events from n on (at most CHECKPOINT_EVERY + 1),
+# whatever the game's length. Layout: "BBC", checkpoint format (1 byte), game id
+# (u32 LE), n (u32 LE), a copy of record n as on flash (6 bytes: the event played
+# right after the state; its CRC binds game id and index), state length m (u16 LE),
+# m bytes of state, CRC-16 of all that (u16 LE). The state is unsigned LEB128
+# numbers: events turn round first final_round pos customer shakes_left award_no
+# flags(started, ended, prizes_out) reason pending holder; per prize class: pool
+# grabbed; per seat: locked skip zseq zdice(a roll's 24-bit code, 0 = none) and
+# its awards per class. Order keys and ranks are recomputed from the dice.
+# The state is taken before event n is applied and written when event n + 1 is
+# played, before that one is applied (so a boot always replays at least the
+# event that stands, to show it again, and a failed write leaves no trace of
+# the new event), as a new file renamed over the old one (a power cut leaves
+# the old checkpoint or the new, never a torn one). It is only a shortcut: the journal stays the whole record (tools replay it
+# all). A checkpoint that is missing (a game from older firmware), torn, of a
+# newer format, of another game, ahead of the journal, whose record n differs
+# from the journal's, or whose state is impossible (prizes not conserved, a seat
+# out of range) is not used: the boot replays the whole game and says why in the
+# log (Scan.ck_note); nothing is lost. Repairing a journal removes its checkpoint.
+
+def _put_var(b, v):
+    while v > 127:
+        b.append((v & 127) | 128)
+        v >>= 7
+    b.append(v)
+
+
+def _reason_code(r):
+    return 0 if r is None else game.REASONS.index(r) + 1
+
+
+def table_state(t):
+    """The table's state after its events, as checkpoint bytes."""
+    b = bytearray()
+    for v in (t.events, t.turn, t.round, t.first, t.final_round, t._pos, t.customer, t.shakes_left,
+              t.award_no, int(t.started) | int(t.ended) << 1 | int(t.prizes_out) << 2,
+              _reason_code(t.reason), _reason_code(t._pending), t.holder):
+        _put_var(b, v)
+    for c in t.classes:
+        _put_var(b, t.pool[c])
+        _put_var(b, t.grabbed[c])
+    for seat in range(1, t.seats + 1):
+        d = t._zdice[seat]
+        for v in (t._locked[seat], t._skip[seat], t._zseq[seat], 0 if d is None else arg_code(game.EV_ROLL, d)):
+            _put_var(b, v)
+        a = t.awards[seat]
+        for c in t.classes:
+            _put_var(b, a[c])
+    return b
+
+
+class _Reader:
+    def __init__(self, b, at, end):
+        self.b = b
+        self.at = at
+        self.end = end
+
+    def num(self, top):
+        """The next number, which must be 0..top."""
+        v = 0
+        s = 0
+        while True:
+            if self.at >= self.end or s > 28:
+                raise ValueError("the state is cut short")
+            x = self.b[self.at]
+            self.at += 1
+            v |= (x & 127) << s
+            s += 7
+            if x < 128:
+                break
+        if v > top:
+            raise ValueError("a value %d where at most %d fits" % (v, top))
+        return v
+
+
+def _reason_of(code):
+    return None if code == 0 else game.REASONS[code - 1]
+
+
+def restore_state(t, b, at, end, events):
+    """Set a fresh table t to the state in b[at:end] after `events` events;
+    ValueError (t then half set: drop it) if the state cannot be that game's."""
+    r = _Reader(b, at, end)
+    n = t.seats
+    big = 1 << 30
+    if r.num(big) != events:
+        raise ValueError("the state is not after %d events" % events)
+    t.events = events
+    t.turn = r.num(n)
+    t.round = r.num(big)
+    t.first = r.num(n)
+    t.final_round = r.num(t.round)
+    t._pos = r.num(n)
+    t.customer = r.num(big)
+    t.shakes_left = r.num(t.kiosk_shakes if t.kiosk else 0)
+    t.award_no = r.num(big)
+    f = r.num(7)
+    t.started = bool(f & 1)
+    t.ended = bool(f & 2)
+    t.prizes_out = bool(f & 4)
+    t.reason = _reason_of(r.num(len(game.REASONS)))
+    t._pending = _reason_of(r.num(len(game.REASONS)))
+    holder = r.num(n)
+    left = {}
+    for c in t.classes:
+        t.pool[c] = r.num(t.initial[c])
+        t.grabbed[c] = r.num(t.initial[c])
+        left[c] = t.initial[c] - t.pool[c] - t.grabbed[c]
+    for seat in range(1, n + 1):
+        t._locked[seat] = r.num(big)
+        t._skip[seat] = r.num(1)
+        t._zseq[seat] = r.num(events)
+        code = r.num((1 << 24) - 1)
+        if code:
+            d = arg_value(game.EV_ROLL, code)
+            v = t.rules.evaluate(d)
+            t._zdice[seat] = d
+            t._zkey[seat] = rules.key_of(v)
+            t._zrank[seat] = rules.rank_of(v)
+        a = t.awards[seat]
+        for c in t.classes:
+            a[c] = r.num(big)
+            left[c] -= a[c]
+        if t._sweep >= 0 and t._locked[seat] > a[t.classes[t._sweep]]:
+            raise ValueError("seat %d has more swept prizes than prizes" % seat)
+    for c in t.classes:
+        if left[c]:
+            raise ValueError("the %s prizes do not add up to the %d there were" % (c, t.initial[c]))
+    if r.at != end:
+        raise ValueError("%d bytes too many" % (end - r.at))
+    if holder and not t._zdice[holder]:
+        raise ValueError("the 状元 holder has no 状元 roll")
+    t._set_holder(holder)
+
+
+def checkpoint_bytes(game_id, n, rec, state):
+    """A checkpoint file: the state after n events, record n as on flash (6 bytes)."""
+    m = len(state)
+    b = bytearray(_CK_HEAD + m + 2)
+    b[0:3] = _CK_MAGIC
+    b[3] = _CK_FORMAT
+    _put32(b, 4, game_id)
+    _put32(b, 8, n)
+    b[12:18] = rec
+    b[18] = m & 255
+    b[19] = m >> 8
+    b[_CK_HEAD:_CK_HEAD + m] = state
+    c = crc16(b, 0, _CK_HEAD + m)
+    b[_CK_HEAD + m] = c & 255
+    b[_CK_HEAD + m + 1] = c >> 8
+    return b
+
+
+def _from_checkpoint(f, s, path, secret):
+    """Start s from the checkpoint at path if it is sound; else say why in s.ck_note."""
+    try:
+        c = open(path, "rb")
+    except OSError:
+        return  # none yet (or a game from older firmware): the whole game is replayed
+    try:
+        b = c.read(_CK_MAX + 1)
+    finally:
+        c.close()
+    try:
+        if len(b) < _CK_HEAD + 2 or len(b) > _CK_MAX or b[0:3] != _CK_MAGIC:
+            raise ValueError("not a checkpoint (%d bytes)" % len(b))
+        if b[3] != _CK_FORMAT:
+            raise ValueError("checkpoint format %d; this firmware reads %d" % (b[3], _CK_FORMAT))
+        m = b[18] | (b[19] << 8)
+        if len(b) != _CK_HEAD + m + 2:
+            raise ValueError("it has %d bytes, its length field says %d" % (len(b), _CK_HEAD + m + 2))
+        if crc16(b, 0, _CK_HEAD + m) != b[_CK_HEAD + m] | (b[_CK_HEAD + m + 1] << 8):
+            raise ValueError("it fails its checksum")
+        gid = s.config.game_id
+        if _get32(b, 4) != gid:
+            raise ValueError("it is game %d's" % _get32(b, 4))
+        n = _get32(b, 8)
+        at = s.end + n * RECORD
+        f.seek(at)
+        rec = f.read(RECORD)
+        if n < 1 or len(rec) != RECORD or rec != b[12:18]:
+            raise ValueError("the journal has no record %d as it names" % n)
+        t = new_table(s.config, secret)
+        restore_state(t, b, _CK_HEAD, _CK_HEAD + m, n)
+    except ValueError as e:
+        s.ck_note = "game %d: checkpoint not used (%s); the whole game was replayed" % (s.config.game_id, e)
+        f.seek(s.end)
+        return
+    f.seek(at)
+    s.table = t
+    s.count = s.base = n
+    s.end = at
 
 
 def _describe(kind, arg):
@@ -499,6 +722,7 @@ def _size(path):
 def prune(root, keep_bytes=KEEP_BYTES):
     """Before a new game: remove finished games (all on flash), oldest first, until
     they use at most keep_bytes. Set-aside .bad files are never removed. -> ids removed."""
+    names = _listdir(root)
     ids = inventory(root)[0]
     sizes = []
     total = 0
@@ -510,18 +734,11 @@ def prune(root, keep_bytes=KEEP_BYTES):
     for i in range(len(ids)):
         if total <= keep_bytes:
             break
+        remove_checkpoint(root, ids[i], names)  # first: a checkpoint never outlives its journal
         os.remove(_join(root, _name(ids[i], SUFFIX)))
         total -= sizes[i]
         removed.append(ids[i])
     return removed
-
-
-_replayed = [0]  # events replayed since power-up (the simulator charges boot time by it)
-
-
-def replayed():
-    """Events replayed through game.Table since power-up, by every scan()."""
-    return _replayed[0]
 
 
 _SYNC = getattr(os, "fsync", None)  # CPython: also push the host OS's cache to disk
@@ -531,6 +748,20 @@ def _fsync(f):
     f.flush()
     if _SYNC is not None and hasattr(f, "fileno"):
         _SYNC(f.fileno())
+
+
+def remove_checkpoint(root, game_id, names=None):
+    """Remove a game's checkpoint if it has one (names: the folder's listing)."""
+    name = _name(game_id, CKPT)
+    if name in (names if names is not None else _listdir(root)):
+        os.remove(_join(root, name))
+
+
+def _discard(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def _write_new(path, parts):
@@ -551,7 +782,7 @@ class Journal:
     game.Outcome of the latest event (after a reboot: the roll that stands and is
     shown again), or None."""
 
-    def __init__(self, root, config, table, count, last=None):
+    def __init__(self, root, config, table, count, last=None, ck=0):
         self.root = root
         self.config = config
         self.table = table
@@ -559,6 +790,8 @@ class Journal:
         self.last = last
         self.path = _join(root, _name(config.game_id, SUFFIX))
         self.failed = None
+        self.ck = ck  # events the checkpoint on flash covers (0: none)
+        self._state = None  # the table before the last event, to checkpoint at the next
         # Preallocated record buffer: game id, index, then the 6 bytes written.
         self._buf = bytearray(14)
         _put32(self._buf, 0, config.game_id)
@@ -597,10 +830,33 @@ class Journal:
         """Apply an event to the table, then journal it; -> the game.Outcome, safe to
         show. A refused event (ValueError) writes nothing. If the write fails, the
         table is ahead of the flash: don't show the outcome; recover() instead."""
-        out = self.table.apply(kind, arg)
+        t = self.table
+        if self._state is not None:
+            self._checkpoint()  # before anything of this event: an OSError leaves no trace of it
+        if self.count + 1 - self.ck >= CHECKPOINT_EVERY:
+            self._state = table_state(t)  # as it stands before this event
+        try:
+            out = t.apply(kind, arg)
+        except ValueError:
+            self._state = None
+            raise
         self.append(kind, arg)
         self.last = out
         return out
+
+    def _checkpoint(self):
+        # The state taken before the last event, bound to that event's record (still
+        # in the record buffer): a boot then replays at least that event, so the
+        # roll that stands is there to show again.
+        n = self.count - 1
+        b = checkpoint_bytes(self.config.game_id, n, self._rec, self._state)
+        self._state = None
+        try:
+            _write_new(self.path[:-4] + CKPT, (b,))
+        except OSError:
+            _discard(self.path[:-4] + TMP)
+            raise
+        self.ck = n
 
     def close(self):
         """Close the file. After a failed write the close's own sync may fail too:
@@ -641,9 +897,10 @@ class Recovery:
         self.journal = None
         self.problems = []
         self.removed = []
+        self.notes = []  # log lines about things that lost nothing (an unused checkpoint)
 
     def log_lines(self):
-        return [p.text for p in self.problems]
+        return [p.text for p in self.problems] + self.notes
 
 
 def recover(root, secret=None):
@@ -659,13 +916,15 @@ def recover(root, secret=None):
         if not ids or ids[-1] != top:
             return r  # no game, or the newest one was set aside whole: start a new one
         gid = ids[-1]
-        s = scan(_join(root, _name(gid, SUFFIX)), gid, secret)
+        s = scan(_join(root, _name(gid, SUFFIX)), gid, secret, checkpoint=True)
+        if s.ck_note is not None:
+            r.notes.append(s.ck_note)
         if s.problem is not None:
             r.problems.append(s.problem)
             from bobing import journal_fix  # only a damaged journal needs it
             journal_fix.set_aside(root, s)
         if s.config is not None:
-            r.journal = Journal(root, s.config, s.table, s.count, s.last)
+            r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base)
     except Exception as e:  # the boot path must go on: report, never crash
         r.journal = None
         r.problems.append(Problem(UNREADABLE, "recovery failed: %s %s" % (type(e).__name__, e)))

@@ -61,6 +61,11 @@ def set_aside(root, s):
     p = s.problem
     path = journal._join(root, journal._name(p.game_id, journal.SUFFIX))
     bad = _free_bad_name(root, p.game_id)
+    if not (s.base and s.count > s.base):
+        # first the checkpoint, unless the kept records include the one it names:
+        # it may cover records about to go, and once the game grows again its
+        # record index would hold another event
+        journal.remove_checkpoint(root, p.game_id)
     if s.config is None:  # nothing readable: the whole file goes
         os.rename(path, journal._join(root, bad))
         p.text += "; the whole file was moved to %s; start a new game" % bad

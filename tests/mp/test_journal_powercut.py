@@ -7,7 +7,10 @@
 # recovery never raises and finds no damage (littlefs commits are atomic), and
 # the game then plays on to the same end as if nothing had happened.
 # Every k over the first 100 events, and a random sample across two whole
-# games (the second start prunes finished games).
+# games (the second start prunes finished games). Checkpoints every CK events
+# here, so that cuts land in several checkpoint writes: a boot must still
+# replay at most CK + 1 events, and only a cut inside a checkpoint's write may
+# leave its .tmp (removed at recovery).
 import gc
 import os
 import sys
@@ -24,6 +27,8 @@ MNT = "/pcut"
 ROOT = MNT + "/games"
 SEATS = 10
 SAMPLE = 300  # random cut points across the whole run
+CK = 16
+journal.CHECKPOINT_EVERY = CK
 
 
 def _mount(dev):
@@ -107,6 +112,8 @@ def _base_image():
 
 
 BASE = _base_image()
+_TMP_SEEN = [0]  # recoveries that removed a half-written .tmp (a cut inside a file's creation)
+_CK_USED = [0]  # recoveries that started from a checkpoint
 
 
 def _run(dev):
@@ -158,11 +165,18 @@ def _check(k, torn, resume):
         return None  # the run finished before operation k
     _mount(RamFlash(NBLOCKS, dev.image))
     try:
+        r0 = journal.replayed()
         try:
             r = journal.recover(ROOT)
         except Exception as e:
             raise AssertionError("cut %d: recover raised %r" % (k, e))
-        assert not r.problems, "cut %d: %s" % (k, r.log_lines())
+        assert not r.problems and not r.notes, "cut %d: %s" % (k, r.log_lines())
+        replayed = journal.replayed() - r0
+        _TMP_SEEN[0] += len(r.removed)
+        assert replayed <= CK + 1, (
+            "cut %d: the boot replayed %d events, more than %d" % (k, replayed, CK + 1))
+        if r.journal.ck:
+            _CK_USED[0] += 1
         j = r.journal
         assert j is not None, "cut %d: no game recovered" % k
         got = (j.game_id, j.count)
@@ -214,8 +228,9 @@ def test_cut_at_every_write_of_the_first_100_events():
         done = _check(k, k % 3 == 2, k % 5 == 0)
         assert done is not None
         tried += 1
-    print("power cuts tried over the first 100 events: %d (every write and erase; every 3rd torn)" % tried)
-    assert tried == n and tried > 100
+    print("power cuts tried over the first 100 events: %d (every write and erase; every 3rd torn); "
+          "%d recoveries from a checkpoint, %d inside a file's creation" % (tried, _CK_USED[0], _TMP_SEEN[0]))
+    assert tried == n and tried > 100 and _CK_USED[0] > 0 and _TMP_SEEN[0] > 0
 
 
 def test_cut_at_random_points_of_whole_games():
