@@ -669,3 +669,33 @@ def test_repair_keeps_a_checkpoint_only_while_its_record_stays():
     assert "g00000001.bbc" not in os.listdir(root)
     assert _vars(r.journal.table) == _vars(_full(j.path, 1)[0].table)
     r.journal.close()
+
+
+# --- damaged and crafted journals (tests/journal_probes.py) -----------------------
+
+def test_damaged_and_crafted_journals_are_set_aside():
+    import journal_probes
+    root = _root()
+    path, evs, head = _game(root, 12)
+    good = _read(path)
+    os.remove(path)
+    n = 0
+    for name, data in journal_probes.probes(good, head, len(evs), stride=3 if MP else 1):
+        journal_probes.check(root, name, data)
+        n += 1
+    # and the checkpoint beside a sound journal
+    every = journal.CHECKPOINT_EVERY
+    journal.CHECKPOINT_EVERY = 4
+    try:
+        path, evs, head = _game(root, 12)
+    finally:
+        journal.CHECKPOINT_EVERY = every
+    good = _read(path)
+    ck = _read(_path(root, "g00000001.bbc"))
+    m = 0
+    for i, (name, data, strict) in enumerate(journal_probes.checkpoint_probes(ck)):
+        if not MP or i % 3 == 0:
+            journal_probes.check(root, name, good, extra=(("g00000001.bbc", data),), strict=strict)
+            m += 1
+    print("damaged or crafted journals recovered: %d; checkpoints: %d" % (n, m))
+    assert n > (80 if MP else 250) and m > 100

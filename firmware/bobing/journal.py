@@ -114,6 +114,7 @@ OTHER_GAME = "other_game"
 BAD_CONFIG = "bad_config"
 BAD_EVENT = "bad_event"
 UNREADABLE = "unreadable"
+FLASH_FULL = "flash_full"  # a damaged game that could not be repaired for lack of room
 
 # How each event kind's argument is stored (format 1).
 _DICE_KINDS = (game.EV_ROLL,)
@@ -270,6 +271,8 @@ def _parse_config(text, seats, game_id, version):
     lines = text.split("\n")
     if len(lines) < 3:
         raise ValueError("the settings text has %d lines, at least 3 expected" % len(lines))
+    if not lines[0]:
+        raise ValueError("the profile name is empty")
     counts = {}
     if lines[2]:
         for part in lines[2].split(","):
@@ -279,6 +282,8 @@ def _parse_config(text, seats, game_id, version):
             counts[k] = int(v)
     ov = {}
     for line in lines[3:]:
+        if line.startswith("="):
+            raise ValueError("setting %r has no option name" % line)
         k, v = profiles.parse_setting(line)
         ov[k] = v
     cfg = Config(lines[0], ov, seats, counts, lines[1], game_id, version)
@@ -410,7 +415,9 @@ def _scan(f, s, game_id, who, secret, keep, path):
     try:
         cfg = _parse_config(rest[:n].decode(), h[8], gid, h[3])
         table = new_table(cfg, secret)
-    except (ValueError, UnicodeError) as e:
+    except MemoryError:
+        raise  # not the file's fault: never set a game aside for it
+    except Exception as e:  # crafted settings may trip any check: all of it is this file's damage
         raise _header_problem(BAD_CONFIG, "%s: this firmware cannot play its settings: %s" % (who, e), gid)
     s.config = cfg
     s.table = table
@@ -454,7 +461,9 @@ def _replay(f, s, who, keep):
                 raise _Bad(Problem(BAD_EVENT, "%s: record %d cannot be read (%s)" % (who, i, e), gid, i))
             try:
                 s.last = table.apply(kind, arg)
-            except ValueError as e:
+            except MemoryError:
+                raise
+            except Exception as e:  # ValueError: refused; anything else: the event is still the file's
                 raise _Bad(Problem(BAD_EVENT, "%s: record %d (%s) was refused by the game: %s"
                                    % (who, i, _describe(kind, arg), e), gid, i))
             if keep is not None:
@@ -719,11 +728,12 @@ def _size(path):
         return 0
 
 
-def prune(root, keep_bytes=KEEP_BYTES):
-    """Before a new game: remove finished games (all on flash), oldest first, until
-    they use at most keep_bytes. Set-aside .bad files are never removed. -> ids removed."""
+def prune(root, keep_bytes=KEEP_BYTES, current=0):
+    """Before a new game: remove finished games (all on flash but `current`), oldest
+    first, until they use at most keep_bytes. Set-aside .bad files are never
+    removed. -> ids removed."""
     names = _listdir(root)
-    ids = inventory(root)[0]
+    ids = [g for g in inventory(root)[0] if g != current]
     sizes = []
     total = 0
     for gid in ids:
@@ -919,12 +929,17 @@ def recover(root, secret=None):
         s = scan(_join(root, _name(gid, SUFFIX)), gid, secret, checkpoint=True)
         if s.ck_note is not None:
             r.notes.append(s.ck_note)
+        stuck = None
         if s.problem is not None:
             r.problems.append(s.problem)
             from bobing import journal_fix  # only a damaged journal needs it
-            journal_fix.set_aside(root, s)
+            if not journal_fix.set_aside(root, s):
+                stuck = OSError("no room on the flash to repair game %d" % gid)
+                r.problems.append(Problem(FLASH_FULL, "game %d: flash full: resumed as it stands, no new "
+                                          "events until room is made" % gid, gid, s.count))
         if s.config is not None:
             r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base)
+            r.journal.failed = stuck  # read-only until the repair can be done
     except Exception as e:  # the boot path must go on: report, never crash
         r.journal = None
         r.problems.append(Problem(UNREADABLE, "recovery failed: %s %s" % (type(e).__name__, e)))

@@ -6,8 +6,8 @@ import os
 from micropython import const
 
 from bobing import journal
-from bobing.journal import (BAD_CHECKSUM, BAD_CONFIG, BAD_EVENT, NEWER_VERSION, OTHER_GAME, TRUNCATED,
-                            UNREADABLE)
+from bobing.journal import (BAD_CHECKSUM, BAD_CONFIG, BAD_EVENT, FLASH_FULL, NEWER_VERSION, OTHER_GAME,
+                            TRUNCATED, UNREADABLE)
 
 _COPY = const(192)  # bytes per read while copying
 
@@ -20,6 +20,7 @@ SCREEN_TEXT = {
     BAD_CONFIG: ("设置无效", "game settings invalid"),
     BAD_EVENT: ("记录无效", "invalid event"),
     UNREADABLE: ("无法读取", "flash unreadable"),
+    FLASH_FULL: ("无存储空间", "flash full"),
 }
 
 
@@ -57,23 +58,46 @@ def _copy(src, dst, start, stop):
 
 
 def set_aside(root, s):
-    """Move what follows the good prefix of s to a .bad file; keep the prefix."""
+    """Move what follows the good prefix of s to a .bad file; keep the prefix.
+    On a flash too full for the copies, finished games are pruned (oldest first)
+    and it is tried once more; if that fails too, nothing is changed (no .tmp, no
+    partial .bad) and -> False: the game is resumed as it stands, read-only, with
+    a FLASH_FULL problem. -> True when done."""
     p = s.problem
-    path = journal._join(root, journal._name(p.game_id, journal.SUFFIX))
-    bad = _free_bad_name(root, p.game_id)
+    gid = p.game_id
+    path = journal._join(root, journal._name(gid, journal.SUFFIX))
+    tmp = journal._join(root, journal._name(gid, journal.TMP))
     if not (s.base and s.count > s.base):
         # first the checkpoint, unless the kept records include the one it names:
         # it may cover records about to go, and once the game grows again its
         # record index would hold another event
-        journal.remove_checkpoint(root, p.game_id)
-    if s.config is None:  # nothing readable: the whole file goes
+        journal.remove_checkpoint(root, gid)
+    if s.config is None:  # nothing readable: the whole file goes (a rename needs no room)
+        bad = _free_bad_name(root, gid)
         os.rename(path, journal._join(root, bad))
         p.text += "; the whole file was moved to %s; start a new game" % bad
-    else:
-        _copy(path, journal._join(root, bad), s.end, s.size)
-        tmp = journal._join(root, journal._name(p.game_id, journal.TMP))
-        _copy(path, tmp, 0, s.end)
-        os.rename(tmp, path)
-        p.text += "; kept the %d records before it, moved %d bytes after them to %s" % (
-            s.count, s.size - s.end, bad)
+        p.moved_to = bad
+        return True
+    pruned = []
+    for attempt in range(2):
+        bad = _free_bad_name(root, gid)
+        try:
+            _copy(path, journal._join(root, bad), s.end, s.size)
+            _copy(path, tmp, 0, s.end)
+            os.rename(tmp, path)
+            break
+        except OSError as e:
+            journal._discard(tmp)  # the original still holds every byte: drop the partial copies
+            journal._discard(journal._join(root, bad))
+            if attempt:
+                p.text += "; the flash has no room to set the bytes after them aside (%s), even after " \
+                          "removing %d finished game(s): the game is resumed as it stands and cannot go " \
+                          "on until room is made" % (e, len(pruned))
+                return False
+            pruned = journal.prune(root, 0, gid)  # make room: finished games go first
+    p.text += "; kept the %d records before it, moved %d bytes after them to %s" % (
+        s.count, s.size - s.end, bad)
+    if pruned:
+        p.text += " (removed finished games %s to make room)" % ", ".join([str(g) for g in pruned])
     p.moved_to = bad
+    return True
