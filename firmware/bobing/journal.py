@@ -636,16 +636,19 @@ def checkpoint_bytes(game_id, n, rec, state):
 def _from_checkpoint(f, s, path, secret):
     """Start s from the checkpoint at path if it is sound; else say why in s.ck_note."""
     try:
-        c = open(path, "rb")
+        size = os.stat(path)[6]
     except OSError:
         return  # none yet (or a game from older firmware): the whole game is replayed
+    b = b""
+    if size <= _CK_MAX:  # a damaged size never makes a big read
+        c = open(path, "rb")
+        try:
+            b = c.read(size)
+        finally:
+            c.close()
     try:
-        b = c.read(_CK_MAX + 1)
-    finally:
-        c.close()
-    try:
-        if len(b) < _CK_HEAD + 2 or len(b) > _CK_MAX or b[0:3] != _CK_MAGIC:
-            raise ValueError("not a checkpoint (%d bytes)" % len(b))
+        if len(b) < _CK_HEAD + 2 or size > _CK_MAX or b[0:3] != _CK_MAGIC:
+            raise ValueError("not a checkpoint (%d bytes)" % size)
         if b[3] != _CK_FORMAT:
             raise ValueError("checkpoint format %d; this firmware reads %d" % (b[3], _CK_FORMAT))
         m = b[18] | (b[19] << 8)

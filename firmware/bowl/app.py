@@ -225,5 +225,9 @@ def main(hw):
     """Start the bowl (firmware/main.py): never returns on the bowl. A crash is
     printed; the watchdog, no longer fed, then reboots into the same game."""
     import asyncio
-    app = App(hw)
+    try:
+        app = App(hw)
+    except Exception:
+        hw.start_watchdog()  # a boot that failed resets the bowl, as a hung one would
+        raise
     asyncio.run(app.run())
