@@ -11,24 +11,12 @@ from bobing import game, journal, journal_fix
 RECORD = journal.RECORD
 
 
-def _crc_tail(b, end):
-    c = journal.crc16(b, 0, end)
-    b[end] = c & 255
-    b[end + 1] = c >> 8
-
-
 def header(text, version=1, game_id=1, seats=6):
     """A header with a valid checksum around any settings text (bytes)."""
-    n = len(text)
-    b = bytearray(11 + n + 2)
-    b[0:3] = journal.MAGIC
-    b[3] = version
+    b = journal._frame(journal.MAGIC, version, 11, text)
     journal._put32(b, 4, game_id)
     b[8] = seats
-    b[9] = n & 255
-    b[10] = n >> 8
-    b[11:11 + n] = text
-    _crc_tail(b, 11 + n)
+    journal._seal(b)
     return bytes(b)
 
 
@@ -91,7 +79,7 @@ def probes(good, head_len, n_records, game_id=1, stride=1):
     yield "zeros after", good + bytes(12)
 
 
-def _read(path):
+def read_file(path):
     f = open(path, "rb")
     try:
         return f.read()
@@ -99,7 +87,7 @@ def _read(path):
         f.close()
 
 
-def _write(path, data):
+def write_file(path, data):
     f = open(path, "wb")
     try:
         f.write(data)
@@ -133,7 +121,7 @@ def checkpoint_probes(ck):
         for v in (0, 1, 0x7F, 0x80, 0xFF):
             b = bytearray(ck)
             b[at] = v
-            _crc_tail(b, len(b) - 2)
+            journal._seal(b)
             yield "checkpoint state byte %d = %d" % (at, v), bytes(b), False
 
 
@@ -143,9 +131,9 @@ def check(root, name, data, secret=None, extra=(), strict=True):
     resumed table need not equal the journal's replay (a crafted checkpoint)."""
     _clear(root)
     path = root + "/g00000001.bbj"
-    _write(path, data)
+    write_file(path, data)
     for n, b in extra:
-        _write(root + "/" + n, b)
+        write_file(root + "/" + n, b)
     r = journal.recover(root, secret)
     try:
         names = os.listdir(root)
@@ -157,8 +145,8 @@ def check(root, name, data, secret=None, extra=(), strict=True):
         bad = b""
         for n in names:
             if n.endswith(journal.BAD):
-                bad += _read(root + "/" + n)
-        kept = _read(path) if "g00000001.bbj" in names else b""
+                bad += read_file(root + "/" + n)
+        kept = read_file(path) if "g00000001.bbj" in names else b""
         names = [n for n in names if n.endswith(journal.BAD) or n.endswith(journal.SUFFIX)]
         assert kept + bad == data, "%s: bytes lost or changed (kept %d + set aside %d of %d)" % (
             name, len(kept), len(bad), len(data))

@@ -6,6 +6,9 @@ import os
 import sys
 
 from bobing import game, journal, journal_fix
+from journal_probes import check, checkpoint_probes, probes
+from journal_probes import read_file as _read
+from journal_probes import write_file as _write
 from ramflash import RamFlash
 
 MP = sys.implementation.name == "micropython"
@@ -32,22 +35,6 @@ def _root():
 
 def _path(root, name):
     return root + "/" + name
-
-
-def _read(path):
-    f = open(path, "rb")
-    try:
-        return f.read()
-    finally:
-        f.close()
-
-
-def _write(path, data):
-    f = open(path, "wb")
-    try:
-        f.write(data)
-    finally:
-        f.close()
 
 
 ROLLS = [(4, 4, 4, 4, 1, 1), (1, 2, 3, 4, 5, 6), (2, 2, 3, 5, 6, 6), (4, 4, 1, 2, 3, 5), (3, 3, 3, 3, 4, 6),
@@ -608,9 +595,7 @@ def _crafted_checkpoint(data, n=None, gid=None, state=None, version=None, rec=No
                                  old_state if state is None else state)
     if version is not None:
         b[3] = version
-        c = journal.crc16(b, 0, len(b) - 2)
-        b[-2] = c & 255
-        b[-1] = c >> 8
+        journal._seal(b)
     return b
 
 
@@ -674,14 +659,13 @@ def test_repair_keeps_a_checkpoint_only_while_its_record_stays():
 # --- damaged and crafted journals (tests/journal_probes.py) -----------------------
 
 def test_damaged_and_crafted_journals_are_set_aside():
-    import journal_probes
     root = _root()
     path, evs, head = _game(root, 12)
     good = _read(path)
     os.remove(path)
     n = 0
-    for name, data in journal_probes.probes(good, head, len(evs), stride=3 if MP else 1):
-        journal_probes.check(root, name, data)
+    for name, data in probes(good, head, len(evs), stride=3 if MP else 1):
+        check(root, name, data)
         n += 1
     # and the checkpoint beside a sound journal
     every = journal.CHECKPOINT_EVERY
@@ -693,9 +677,9 @@ def test_damaged_and_crafted_journals_are_set_aside():
     good = _read(path)
     ck = _read(_path(root, "g00000001.bbc"))
     m = 0
-    for i, (name, data, strict) in enumerate(journal_probes.checkpoint_probes(ck)):
+    for i, (name, data, strict) in enumerate(checkpoint_probes(ck)):
         if not MP or i % 3 == 0:
-            journal_probes.check(root, name, good, extra=(("g00000001.bbc", data),), strict=strict)
+            check(root, name, good, extra=(("g00000001.bbc", data),), strict=strict)
             m += 1
     print("damaged or crafted journals recovered: %d; checkpoints: %d" % (n, m))
     assert n > (80 if MP else 250) and m > 100

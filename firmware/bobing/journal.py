@@ -158,6 +158,27 @@ def _get32(buf, at):
     return buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24)
 
 
+def _frame(magic, version, head, body):
+    """A header or checkpoint to fill in: magic (3 bytes), version, the caller's fields,
+    the body's length (u16 LE, the head's last 2 bytes), the body, room for the CRC."""
+    m = len(body)
+    b = bytearray(head + m + 2)
+    b[0:3] = magic
+    b[3] = version
+    b[head - 2] = m & 255
+    b[head - 1] = m >> 8
+    b[head:head + m] = body
+    return b
+
+
+def _seal(b):
+    """The CRC-16 of all but the last 2 bytes, into them (u16 LE)."""
+    end = len(b) - 2
+    c = crc16(b, 0, end)
+    b[end] = c & 255
+    b[end + 1] = c >> 8
+
+
 def arg_code(kind, arg):
     """An event's argument as the 24-bit field of its record; ValueError for a bad pair."""
     if kind in _DICE_KINDS:
@@ -248,17 +269,10 @@ class Config:
         n = len(text)
         if n > _MAX_TEXT:
             raise ValueError("the game's settings take %d bytes; at most %d fit" % (n, _MAX_TEXT))
-        h = bytearray(_HEAD + n + 2)
-        h[0:3] = MAGIC
-        h[3] = self.version
+        h = _frame(MAGIC, self.version, _HEAD, text)
         _put32(h, 4, self.game_id)
         h[8] = self.seats
-        h[9] = n & 255
-        h[10] = n >> 8
-        h[_HEAD:_HEAD + n] = text
-        c = crc16(h, 0, _HEAD + n)
-        h[_HEAD + n] = c & 255
-        h[_HEAD + n + 1] = c >> 8
+        _seal(h)
         return h
 
     def __repr__(self):
@@ -617,19 +631,11 @@ def restore_state(t, b, at, end, events):
 
 def checkpoint_bytes(game_id, n, rec, state):
     """A checkpoint file: the state after n events, record n as on flash (6 bytes)."""
-    m = len(state)
-    b = bytearray(_CK_HEAD + m + 2)
-    b[0:3] = _CK_MAGIC
-    b[3] = _CK_FORMAT
+    b = _frame(_CK_MAGIC, _CK_FORMAT, _CK_HEAD, state)
     _put32(b, 4, game_id)
     _put32(b, 8, n)
     b[12:18] = rec
-    b[18] = m & 255
-    b[19] = m >> 8
-    b[_CK_HEAD:_CK_HEAD + m] = state
-    c = crc16(b, 0, _CK_HEAD + m)
-    b[_CK_HEAD + m] = c & 255
-    b[_CK_HEAD + m + 1] = c >> 8
+    _seal(b)
     return b
 
 

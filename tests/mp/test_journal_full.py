@@ -11,6 +11,7 @@ import vfs
 from bobing import game, journal
 
 sys.path.append("tests")  # the runner's working folder is the repo
+from journal_probes import read_file as _read  # noqa: E402
 from ramflash import RamFlash  # noqa: E402
 
 MNT = "/jfull"
@@ -31,14 +32,6 @@ def _game(n, keep_bytes=100000):
         j.play(game.EV_ROLL, ROLL)
     j.close()
     return j.path
-
-
-def _read(path):
-    f = open(path, "rb")
-    try:
-        return f.read()
-    finally:
-        f.close()
 
 
 def _fill():
