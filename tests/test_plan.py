@@ -291,3 +291,32 @@ def test_upper_classes_run_out_on_their_own_chain():
     r = plan.runout("kiosk", {})  # the shipped stock: 13.8M states
     assert r["classes"]["erju"] is None and r["classes"]["yixiu"] is None
     assert r["classes"]["sijin"][0] <= r["all"][0] and r["classes"]["zhuangyuan"][1] <= r["all"][1] + 3
+
+
+def test_lower_tier_stock_left_depends_only_on_the_demand_counts():
+    # The counting model's premise (plan.py's header), on the engine itself: after
+    # every roll of random kiosk games, the stock left in classes 0..k is
+    # max(0, max over m <= k of (C_m - Z_m)), Z_m = prizes asked of classes 0..m.
+    rng = random.Random(7)
+    faces = plan.all_rolls()
+    counts = {"zhuangyuan": 1, "duitang": 2, "sanhong": 2, "sijin": 3, "erju": 4, "yixiu": 6}
+    ch = plan.Chain(game.Table("kiosk", 1, counts=counts))
+    checked = 0
+    for _ in range(200):
+        t = game.Table("kiosk", 1, counts=counts)
+        asked = [0] * len(t.classes)
+        while not t.ended:
+            if not t.shakes_left:
+                t.next_customer()
+                continue
+            out = t.roll(faces[rng.randrange(46656)])
+            for r in (out.rank, out.bonus):
+                if r and ch.cls_of[r] >= 0:
+                    asked[ch.cls_of[r]] += 1
+            stock = [t.initial[c] for c in t.classes]
+            for k in range(len(t.classes)):
+                left = sum(t.pool[c] for c in t.classes[:k + 1])
+                want = max([0] + [sum(stock[:m + 1]) - sum(asked[:m + 1]) for m in range(k + 1)])
+                assert left == want, (asked, dict(t.pool))
+                checked += 1
+    assert checked > 5000
