@@ -7,6 +7,7 @@
 # measurement behind host_sim/hal.py's REPLAY_US_HOST. MicroPython unix port
 # only (CPython has no VfsLfs2): `make bench` runs it there. Prints figures,
 # asserts nothing.
+import gc
 import sys
 import time
 
@@ -41,6 +42,7 @@ def boot(root):
     """The median of 5 boots (the machine is shared) -> (us, events replayed, ok, count)."""
     times = []
     for _ in range(5):
+        gc.collect()  # a boot starts with a clean heap (the app collects before play)
         r0 = journal.replayed()
         t0 = time.ticks_us()
         r = journal.recover(root, SECRET)
@@ -53,6 +55,23 @@ def boot(root):
     return times[2], n, ok, count
 
 
+def flash_cost(n, every):
+    """(erases, writeblocks) of playing n events with a checkpoint every `every`."""
+    keep = journal.CHECKPOINT_EVERY
+    journal.CHECKPOINT_EVERY = every
+    dev = RamFlash(NB)
+    vfs.VfsLfs2.mkfs(dev)
+    vfs.mount(vfs.VfsLfs2(dev), "/cost")
+    try:
+        j = journal.start("/cost/games", "kiosk", seats=1, counts=STOCK, secret=SECRET)
+        play(j, n)
+        j.close()
+    finally:
+        vfs.umount("/cost")
+        journal.CHECKPOINT_EVERY = keep
+    return dev.erases, dev.writes
+
+
 def run(n):
     dev = RamFlash(NB)
     vfs.VfsLfs2.mkfs(dev)
@@ -62,6 +81,7 @@ def run(n):
         j = journal.start(root, "kiosk", seats=1, counts=STOCK, secret=SECRET)
         play(j, n)
         j.close()
+        size = journal._size(root + "/g00000001.bbc")
         us, replayed, ok, count = boot(root)
         journal.remove_checkpoint(root, j.game_id)  # as a game from firmware before checkpoints
         full_us, full_n, full_ok, _ = boot(root)
@@ -70,6 +90,7 @@ def run(n):
     print("%6d events: boot %5.1f ms (%3d events replayed from the checkpoint)%s;  whole replay %7.1f ms "
           "(%d events, %.0f us each)%s" % (count, us / 1000, replayed, "" if ok else " FAILED", full_us / 1000,
                                          full_n, full_us / full_n, "" if full_ok else " FAILED"))
+    return size
 
 
 def main():
@@ -79,7 +100,11 @@ def main():
     print("boot (journal.recover) against game length; checkpoint every %d events; kiosk game, VfsLfs2"
           % journal.CHECKPOINT_EVERY)
     for n in (100, 1000, 10000):
-        run(n)
+        size = run(n)
+    e1, w1 = flash_cost(1000, journal.CHECKPOINT_EVERY)
+    e0, w0 = flash_cost(1000, 1 << 30)
+    print("checkpoints' flash cost over 1,000 events: %d erases and %d writeblocks more (%d and %d without); "
+          "checkpoint file %d B" % (e1 - e0, w1 - w0, e0, w0, size))
 
 
 main()
