@@ -174,11 +174,14 @@ def test_damaged_claim_keys_make_a_new_secret_and_keep_the_old_file():
     for data, bad in KEYS:
         root = new_root()
         write(root, S.SECRET_FILE, data)
+        write(root, S.SETTINGS_FILE, b"seats=4\n")  # good settings beside it
         c = boot(root)
+        assert c.settings.seats == 4
         s = c.settings.secret
         assert len(s) >= 32 and claim.check_secret(bytes(bytearray.fromhex(s)))
         assert (s == SECRET) == (not bad), data
         assert read(root, S.SECRET_FILE).strip() == s.encode()
+        assert S.SETTINGS_FILE + ".bad" not in os.listdir(root)  # (the settings were good)
         _check(root, S.SECRET_FILE, data, bad, c)
 
 

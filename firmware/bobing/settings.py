@@ -273,6 +273,8 @@ def boot(c):
     if data:
         bad, old_pin, old_secret = parse(s, data)
     dirty = bad or old_pin or old_secret or not s.pin
+    if bad and data is not None:
+        _aside(c, SETTINGS_FILE)
     key = None
     try:
         key = read(root, SECRET_FILE)
@@ -290,8 +292,6 @@ def boot(c):
     if bad:
         for line in bad:
             c._say("settings: %s (default kept)" % line)
-        if data is not None:
-            _aside(c, SETTINGS_FILE)
         names = " ".join([line.split(":")[0] for line in bad])  # which ones; the log says why
         c._notices.append((N_SETTINGS, names[:32]))
     if dirty:
