@@ -581,3 +581,43 @@ def test_a_try_is_counted_on_flash_before_the_pin_is_checked(tmp_path, monkeypat
     press(sim, "menu")
     enter(sim, "1234")
     assert sim.console.view == C.V_NOTICE and sim.console.arg[0] == C.N_FLASH and len(counts) == 2
+
+
+def test_random_hands_on_a_kiosk_get_nothing_they_should_not(tmp_path):
+    # the kind of probe that found issue 13's kiosk holes: a customer without the
+    # PIN presses buttons (short and long), shakes, waits and pulls the plug at
+    # random. Whatever the sequence: no crash, the same game (no new, restocked
+    # one), the settings untouched, never a menu, and every claim code shown
+    # verifies for its own game and award and is never shown for another award.
+    import random
+    sim = new_sim(tmp_path, seed=5)
+    to_kiosk(sim)
+    c = sim.console
+    c.settings.stock = dict((k, 0) for k in c.table.classes)
+    c.settings.stock.update({"yixiu": 3, "erju": 1})  # a small stock: the game-over screen is reached
+    S.save(c)
+    c._new_game()
+    c._show(c._home())
+    g = c.j.game_id
+    secret = bytes.fromhex(c.settings.secret)
+    before = dict(c.settings.__dict__)
+    codes = {}
+    r = random.Random(13)
+    for step in range(700):
+        x = r.randrange(100)
+        if x < 60:
+            sim.press(r.choice(("menu", "next", "ok", "ok")), 80 if r.randrange(4) else 1000)
+        elif x < 75:
+            sim.shake()
+        elif x < 78:
+            sim.power_cut()
+        sim.step(r.choice((50, 150, 400, 2500)))
+        c = sim.console
+        assert c.view not in (C.V_MENU, C.V_SECRET, C.V_CONFIRM), (step, C.VIEW_IDS[c.view])
+        assert c.j.game_id == g, "step %d: a new game without the PIN" % step
+        if c.view == C.V_CLAIM:
+            cls, code, game_no, n, ref = c.arg
+            assert game_no == g and claim.verify(secret, c.settings.bowl_id, g, n, cls, code), step
+            assert codes.setdefault((n, cls), code) == code and list(codes.values()).count(code) == 1
+    assert dict(sim.console.settings.__dict__) == before
+    assert codes and sim.console.table.ended, "the probe did not reach the claim and game-over screens"
