@@ -38,7 +38,7 @@ def browser(tmp_path_factory):
     o.add_experimental_option("prefs", {"download.default_directory": downloads,
                                         "download.prompt_for_download": False})
     d = webdriver.Chrome(options=o, service=Service(executable_path=DRIVER))
-    d.implicitly_wait(5)
+    d.implicitly_wait(30)  # a loaded 2-core machine: Argon2 and the server take their time
     d.downloads = downloads
     yield d
     d.quit()
@@ -76,7 +76,8 @@ def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):
     d.find_element(By.ID, "id_password").send_keys(deskkit.PASSWORD)
     shot(d, "login.png", str(tmp_path))
     d.find_element(By.ID, "login").click()
-    assert "Redeem a claim code" in d.page_source
+    # (each check waits for an element of the next page: a click does not wait for the page)
+    assert d.find_element(By.ID, "id_code") and "Redeem a claim code" in d.page_source
 
     d.find_element(By.LINK_TEXT, "Import").click()
     d.find_element(By.ID, "id_journal").send_keys(path)
@@ -98,7 +99,9 @@ def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):
         else:
             assert "Already redeemed" in d.find_element(By.ID, "refused").text
             assert "by amy" in d.find_element(By.ID, "refused").text
+            d.implicitly_wait(0)  # (an element that must not be there: do not wait for it)
             assert not d.find_elements(By.ID, "handover")
+            d.implicitly_wait(30)
             shot(d, "refused.png", str(tmp_path))
 
     d.find_element(By.LINK_TEXT, "Stock").click()
