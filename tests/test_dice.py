@@ -235,6 +235,31 @@ def test_a_source_giving_short_reads_or_raising_is_refused():
     assert e.test == "source"
 
 
+def test_running_out_of_memory_at_start_up_is_told_apart_from_a_failed_health_test():
+    # near the heap limit the start-up read itself can fail: the bowl refuses to roll,
+    # reporting out-of-memory, not a bad random source
+    def no_memory(n):
+        raise MemoryError("memory allocation failed, allocating %d bytes" % n)
+
+    e = raises(dice.EntropyError, dice.Dice, no_memory)
+    assert e.test == "memory" and "out of memory" in str(e), (e.test, str(e))
+    assert dice.HEALTH_ZH[e.test] == "内存不足"
+    import sys
+    if sys.implementation.name != "micropython":
+        return
+    import micropython  # a real MemoryError from the real os.urandom, on a locked heap
+    import os
+
+    def locked(n):
+        micropython.heap_lock()
+        try:
+            return os.urandom(n)
+        finally:
+            micropython.heap_unlock()
+
+    assert raises(dice.EntropyError, dice.Dice, locked).test == "memory"
+
+
 def test_cutoffs_are_the_documented_ones():
     assert dice.RCT_CUTOFF == 6
     assert dice.APT_CUTOFF == 62

@@ -95,18 +95,23 @@ HEALTH_ZH = {
     "apt": "随机源偏差",  # biased
     "repeat": "随机源重复",  # repeating
     "source": "随机源故障",  # failed
+    "memory": "内存不足",  # out of memory reading it: no health test failed
 }
 
 
 class EntropyError(Exception):
     """The random source failed a health test: the bowl must not roll.
 
-    `test` is "rct", "apt", "repeat" or "source" (HEALTH_ZH has the Chinese);
+    `test` is "rct", "apt", "repeat", "source" or "memory" (HEALTH_ZH has the Chinese);
     str(e) says what was seen, for the screen and the log."""
 
     def __init__(self, test, message):
         super().__init__(message)
         self.test = test
+
+
+# made at import: with the heap exhausted there may be no room to make it then
+_NO_MEMORY = EntropyError("memory", "out of memory reading the random source")
 
 
 def accept(block, out, n):
@@ -158,6 +163,9 @@ class Dice:
     def _read(self, n):
         try:
             raw = self._source(n)
+        except MemoryError:
+            self.failed = _NO_MEMORY
+            raise _NO_MEMORY
         except Exception as e:
             self._fail("source", "random source error: %r" % (e,))
         if raw is None or len(raw) != n:
