@@ -1,11 +1,16 @@
-"""Heap of the whole bowl on the MicroPython unix port: what each module costs
-to import as .mpy, and the smallest -X heapsize in which tests/test_bowl_e2e.py
-(a complete 10-seat game on host_sim/hal.py, then a power cut) still passes.
+"""Heap budget of the whole bowl on the two 32-bit unix builds of `make mp`
+(MicroPython v1.28.0 from pinned source, the ESP32's word size):
 
-    python bench/app_heap.py
+  frozen  the firmware frozen in (as boards/BOBING_ESP32 freezes it on the bowl)
+  stock   the firmware as .mpy files loaded into the heap (stock-firmware route)
 
-The unix port is 64-bit and loads .mpy code into its heap; the bowl runs the
-firmware frozen into flash (firmware/manifest.py), where code costs no heap.
+For each: what importing a family game's modules costs, what the on-demand
+modules add, the game's working set, and the smallest -X heapsize in which
+tests/test_bowl_e2e.py (a complete 10-seat game on host_sim/hal.py, then a
+power cut) still passes; then those against the ESP32's GC heap, with and
+without Wi-Fi's share.
+
+    python bench/app_heap.py        (make bench; needs make mp)
 """
 import os
 import subprocess
@@ -13,75 +18,124 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.dirname(sys.executable)
-MICROPYTHON = os.path.join(BIN, "micropython")
+MPB = os.path.join(ROOT, "build", "mp")
+BUILDS = (("frozen", os.path.join(MPB, "unix32-frozen", "micropython")),
+          ("stock", os.path.join(MPB, "unix32-stock", "micropython")))
 
 # what the e2e game loads, then what only menus, a kiosk, the Final or a damaged
 # journal load (imported on demand: a family game played by shakes never does)
-MODULES = ("bobing.profiles", "bobing.rules", "bobing.game", "bobing.journal",
-           "bobing.dice", "bobing.shake", "bobing.leds", "bobing.glyphs", "bobing.screen",
-           "bobing.console", "bowl.hw", "bowl.mpu6050", "bowl.app",
-           "fake_mpu6050", "hal",
-           "-", "bobing.menu", "bobing.panels", "bobing.settings", "bobing.claim", "bobing.final",
-           "bobing.journal_fix")
+FAMILY = ("bobing.profiles", "bobing.rules", "bobing.game", "bobing.journal",
+          "bobing.dice", "bobing.shake", "bobing.leds", "bobing.glyphs", "bobing.screen",
+          "bobing.console", "bowl.hw", "bowl.mpu6050", "bowl.app")
+SIMULATED = ("fake_mpu6050", "hal")  # the simulated hardware (frozen in the frozen build)
+ON_DEMAND = ("bobing.menu", "bobing.panels", "bobing.settings", "bobing.claim", "bobing.final", "bobing.journal_fix")
 
 IMPORTS = """
 import sys, gc
-sys.path.insert(0, %r)
+if %r != "frozen":
+    sys.path.insert(0, %r)
 sys.path.append("host_sim")
 gc.collect()
-base = prev = gc.mem_alloc()
+prev = gc.mem_alloc()
 for m in %r:
-    if m == "-":
-        print("loaded on demand:")
-        continue
     __import__(m)
     gc.collect()
     a = gc.mem_alloc()
-    print("%%-18s %%7d B   total %%7d B" %% (m, a - prev, a - base))
+    print("%%s %%d" %% (m, a - prev))
     prev = a
 """
 
+# The ESP32 port's GC heap (MicroPython v1.28.0 ports/esp32/mpconfigport.h): it starts at
+# 56 KiB "and is chosen so they can grow the heap once (double it) and still have enough
+# internal RAM to start WiFi and make a HTTPS request" -- so 112 KiB is the most the bowl may
+# count on with Wi-Fi up. Wi-Fi's own share, at the least: its static RX buffers, allocated at
+# esp_wifi_init() and kept, CONFIG_ESP_WIFI_STATIC_RX_BUFFER_NUM=10 (ESP-IDF default) x ~1.6 KB
+# each (ESP-IDF Kconfig help: "Each buffer takes approximately 1.6KB of RAM") = 16 KB.
+ESP32_INITIAL = 56 * 1024
+ESP32_GROWN_ONCE = 2 * ESP32_INITIAL
+WIFI_STATIC_RX = 10 * 1600
 
-def build(out):
-    p = subprocess.run(["make", "-s", "mpy", "MPY_OUT=" + out], cwd=ROOT, capture_output=True, text=True)
+
+def imports(binary, fw, mods):
+    p = subprocess.run([binary, "-X", "heapsize=2M", "-c", IMPORTS % (fw, fw, mods)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
     if p.returncode:
-        sys.exit("make mpy failed:\n" + p.stdout + p.stderr)
+        sys.exit("import run failed:\n" + p.stdout + p.stderr)
+    return [(m, int(b)) for m, b in (line.split() for line in p.stdout.splitlines())]
 
 
-def e2e(out, kib):
-    p = subprocess.run([MICROPYTHON, "-X", "heapsize=%dK" % kib, os.path.join(ROOT, "tests", "mp_runner.py"),
-                        out, os.path.join(ROOT, "tests"), "test_bowl_e2e"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+def e2e(binary, fw, kib):
+    p = subprocess.run([binary, "-X", "heapsize=%dK" % kib, os.path.join(ROOT, "tests", "mp_runner.py"),
+                        fw, os.path.join(ROOT, "tests"), "test_bowl_e2e"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=900)
     return p.returncode == 0 and " 0 failed" in p.stdout, p.stdout
 
 
-def main():
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "mpy")
-        build(out)
-        print("import cost as .mpy on the unix port (64-bit):")
-        p = subprocess.run([MICROPYTHON, "-X", "heapsize=2M", "-c", IMPORTS % (out, MODULES)],
-                           cwd=ROOT, capture_output=True, text=True, timeout=120)
-        sys.stdout.write(p.stdout + p.stderr)
-        lo, hi = 128, 512  # KiB: lo fails (or is untested), hi passes
-        ok, text = e2e(out, hi)
-        if not ok:
-            sys.exit("the e2e game fails even in %dK:\n%s" % (hi, text[-3000:]))
-        ok, _ = e2e(out, lo)
+def smallest(binary, fw, lo, hi):
+    """Smallest heap (KiB, 1K steps) in which the e2e game passes: lo fails, hi passes."""
+    ok, text = e2e(binary, fw, hi)
+    if not ok:
+        sys.exit("the e2e game fails even in %dK:\n%s" % (hi, text[-3000:]))
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        ok, t = e2e(binary, fw, mid)
         if ok:
-            hi = lo
-        while hi - lo > 8:
-            mid = (lo + hi) // 2 // 8 * 8
-            ok, text_mid = e2e(out, mid)
-            if ok:
-                hi, text = mid, text_mid
-            else:
-                lo = mid
-        print("smallest heap for the whole 10-seat game (8K steps): -X heapsize=%dK" % hi)
-        for line in text.splitlines():
-            if line.startswith(("bowl e2e", "heap:", "game working set")):
-                print(line)
+            hi, text = mid, t
+        else:
+            lo = mid
+    return hi, text
+
+
+def working_set(text):
+    """The e2e test's 'game working set (...): N B' line -> N."""
+    for line in text.splitlines():
+        if line.startswith("game working set"):
+            return int(line.split(":")[-1].split()[0])
+    return None
+
+
+def main():
+    for _, binary in BUILDS:
+        if not os.path.exists(binary):
+            sys.exit("%s missing: run make mp" % binary)
+    with tempfile.TemporaryDirectory() as tmp:
+        mpy = os.path.join(tmp, "mpy")
+        p = subprocess.run(["make", "-s", "mpy", "MPY_OUT=" + mpy], cwd=ROOT, capture_output=True, text=True)
+        if p.returncode:
+            sys.exit("make mpy failed:\n" + p.stdout + p.stderr)
+        rows = []
+        for name, binary in BUILDS:
+            fw = "frozen" if name == "frozen" else mpy
+            costs = imports(binary, fw, FAMILY + SIMULATED + ON_DEMAND)
+            print("import cost on the 32-bit %s build (B):" % name)
+            for m, b in costs:
+                print("  %-18s %6d%s" % (m, b, "   (on demand)" if m in ON_DEMAND else ""))
+            cost = dict(costs)
+            family = sum(cost[m] for m in FAMILY)
+            sim = sum(cost[m] for m in SIMULATED)
+            demand = sum(cost[m] for m in ON_DEMAND)
+            lo, hi = (32, 64) if name == "frozen" else (96, 192)
+            kib, text = smallest(binary, fw, lo, hi)
+            work = working_set(text)
+            rows.append((name, family, demand, sim, work, kib))
+    print()
+    print("heap budget, 32-bit unix builds of MicroPython v1.28.0 (bytes unless K):")
+    print("%-8s %13s %10s %10s %12s %14s" % ("build", "family game", "on demand", "simulated", "working set",
+                                              "whole game in"))
+    for name, family, demand, sim, work, kib in rows:
+        print("%-8s %13d %10d %10d %12s %13dK" % (name, family, demand, sim, work, kib))
+    print("  family game: importing what a game played by shakes loads; on demand: menus, kiosk,")
+    print("  Final, journal repair; simulated: host_sim/hal.py + fake MPU6050 (not on the bowl);")
+    print("  working set: live heap high-water while playing minus after boot; whole game in: the")
+    print("  smallest -X heapsize for tests/test_bowl_e2e.py (harness and simulated hardware included)")
+    print()
+    print("against the ESP32's GC heap (ports/esp32/mpconfigport.h): 56K at start; 112K once grown, sized so")
+    print("that Wi-Fi and an HTTPS request still fit; with Wi-Fi off its static RX buffers (16000 B, ESP-IDF")
+    print("defaults) are free as well, 128K:")
+    for name, family, demand, sim, work, kib in rows:
+        need = kib * 1024
+        print("  %-6s needs %3dK: margin %+7d B in 56K, %+7d B in 112K (Wi-Fi up), %+7d B in 128K (Wi-Fi off)"
+              % (name, kib, ESP32_INITIAL - need, ESP32_GROWN_ONCE - need, ESP32_GROWN_ONCE + WIFI_STATIC_RX - need))
 
 
 if __name__ == "__main__":
