@@ -243,7 +243,7 @@ def test_running_out_of_memory_at_start_up_is_told_apart_from_a_failed_health_te
 
     e = raises(dice.EntropyError, dice.Dice, no_memory)
     assert e.test == "memory" and "out of memory" in str(e), (e.test, str(e))
-    assert dice.HEALTH_ZH[e.test] == "内存不足"
+    assert dice.HEALTH_ZH[e.test] == "RAM已用完"
     import sys
     if sys.implementation.name != "micropython":
         return

@@ -95,7 +95,7 @@ HEALTH_ZH = {
     "apt": "随机源偏差",  # biased
     "repeat": "随机源重复",  # repeating
     "source": "随机源故障",  # failed
-    "memory": "内存不足",  # out of memory reading it: no health test failed
+    "memory": "RAM已用完",  # out of memory reading it: no health test failed
 }
 
 
