@@ -14,6 +14,8 @@ STAMP := $(VENV)/.installed
 MP_VERSION := 1.28.0
 MP_COMMIT := e0e9fbb17ed6fd06bb76e266ae554784c9c80804
 MPLIB_COMMIT := 8380c7bb8f9e5e5260e9539156742925e00366b2
+MP_GIT ?= https://github.com/micropython/micropython
+MPLIB_GIT ?= https://github.com/micropython/micropython-lib
 MP_SHA256 := e669f0cc2dc8837ee38e8f65aec95476a780bb90babcaabecf20dac99a02aa90
 MPLIB_SHA256 := c34cf80daf9b3505c7521c4b47fee53e5d9b0c637dd175d3afdde12fb241fc03
 VENDOR ?= $(firstword $(wildcard ../shared/vendor ../../shared/vendor))
@@ -47,10 +49,10 @@ $(MP_SRC):
 	  tar -xJf $(VENDOR)/micropython-$(MP_VERSION).tar.xz --strip-components=1 -C $(MP_DIR) && \
 	  tar -xJf $(VENDOR)/micropython-lib-$$(echo $(MPLIB_COMMIT) | cut -c1-7).tar.xz --strip-components=1 -C $(MPY_LIB_DIR); \
 	else \
-	  git clone -q --depth 1 --branch v$(MP_VERSION) https://github.com/micropython/micropython $(MP_DIR) && \
+	  git -c advice.detachedHead=false clone -q --depth 1 --branch v$(MP_VERSION) $(MP_GIT) $(MP_DIR) && \
 	  test "$$(git -C $(MP_DIR) rev-parse HEAD)" = $(MP_COMMIT) && \
 	  git -C $(MPY_LIB_DIR) init -q && \
-	  git -C $(MPY_LIB_DIR) fetch -q --depth 1 https://github.com/micropython/micropython-lib $(MPLIB_COMMIT) && \
+	  git -C $(MPY_LIB_DIR) fetch -q --depth 1 $(MPLIB_GIT) $(MPLIB_COMMIT) && \
 	  git -C $(MPY_LIB_DIR) checkout -q FETCH_HEAD && \
 	  test "$$(git -C $(MPY_LIB_DIR) rev-parse HEAD)" = $(MPLIB_COMMIT); \
 	fi || { echo "MicroPython sources: checksum or commit mismatch, or download failed"; exit 2; }

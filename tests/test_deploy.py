@@ -9,8 +9,9 @@ import portable
 
 ROOT = portable.ROOT
 FIRMWARE = portable.FIRMWARE
-BIN = os.path.dirname(sys.executable)
-MICROPYTHON = os.path.join(BIN, "micropython")
+# the pinned 32-bit build without the bowl frozen in, as a stock image (make mp; `make mpy` compiles
+# with its mpy-cross)
+MICROPYTHON = os.path.join(ROOT, "build", "mp", "unix32-stock", "micropython")
 sys.path.insert(0, os.path.join(ROOT, "host_sim", "tools"))
 import make_package_json  # noqa: E402
 
@@ -51,7 +52,7 @@ def test_manifest_freezes_every_module():
     assert packages == want_packages
 
 
-def test_make_mpy_builds_what_deploy_copies(tmp_path):
+def test_make_mpy_builds_what_deploy_copies(mp_built, tmp_path):
     out = str(tmp_path / "mpy")  # not build/mpy: other test runs may share the work tree
     p = subprocess.run(["make", "-s", "mpy", "MPY_OUT=" + out], cwd=ROOT, capture_output=True, text=True,
                        timeout=300)
@@ -83,7 +84,7 @@ def test_make_deploy_needs_a_port_and_uses_mpremote():
     assert "mpremote connect /dev/ttyUSB9 cp -r bobing bowl board.mpy boot.py main.py : + reset" in p.stdout
 
 
-def test_device_clean_removes_shadowing_py_only(tmp_path):
+def test_device_clean_removes_shadowing_py_only(mp_built, tmp_path):
     # run the device-side script on the real MicroPython in a folder laid out like the bowl
     for rel in ("board.py", "board.mpy", "main.py", "bobing/rules.py", "bobing/rules.mpy",
                 "bowl/app.py", "data/journal.bin"):
