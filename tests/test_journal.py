@@ -610,7 +610,12 @@ def test_an_unusable_checkpoint_is_not_used_and_nothing_is_lost():
     flipped[25] ^= 4
     st = bytearray(good[20:-2])
     st[-1] += 1  # one more prize of the last class than there ever was
-    cases = [("checksum", flipped), ("length field", good[:30]), ("length field", good + b"x"),
+    over = journal.new_table(j.config, SECRET)  # a game over at the checkpoint: the events after it are refused
+    journal.restore_state(over, good, 20, len(good) - 2, n)
+    over.ended = True
+    over.reason = "stock_out"
+    cases = [("refused", _crafted_checkpoint(good, state=journal.table_state(over))),
+             ("checksum", flipped), ("length field", good[:30]), ("length field", good + b"x"),
              ("game 2's", _crafted_checkpoint(good, gid=2)),
              ("no record", _crafted_checkpoint(good, n=len(evs) + 5)),
              ("no record", _crafted_checkpoint(good, n=n - 1)),

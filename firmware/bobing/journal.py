@@ -510,8 +510,8 @@ def _replay(f, s, who, keep):
 # the old checkpoint or the new, never a torn one). It is only a shortcut: the journal stays the whole record (tools replay it
 # all). A checkpoint that is missing (a game from older firmware), torn, of a
 # newer format, of another game, ahead of the journal, whose record n differs
-# from the journal's, or whose state is impossible (prizes not conserved, a seat
-# out of range) is not used: the boot replays the whole game and says why in the
+# from the journal's, whose state is impossible (prizes not conserved, a seat
+# out of range), or from which the table refuses the events after it, is not used: the boot replays the whole game and says why in the
 # log (Scan.ck_note); nothing is lost. Repairing a journal removes its checkpoint.
 
 def _put_var(b, v):
@@ -935,7 +935,14 @@ def recover(root, secret=None):
         if not ids or ids[-1] != top:
             return r  # no game, or the newest one was set aside whole: start a new one
         gid = ids[-1]
-        s = scan(_join(root, _name(gid, SUFFIX)), gid, secret, checkpoint=True)
+        path = _join(root, _name(gid, SUFFIX))
+        s = scan(path, gid, secret, checkpoint=True)
+        if s.base and s.problem is not None and s.problem.code == BAD_EVENT:
+            # refused by the table the checkpoint gave: trust the events, not the checkpoint
+            s = scan(path, gid, secret)
+            if s.problem is None or s.problem.code != BAD_EVENT:
+                s.ck_note = "game %d: checkpoint not used (the events after it were refused from it); " \
+                            "the whole game was replayed" % gid
         if s.ck_note is not None:
             r.notes.append(s.ck_note)
         stuck = None
