@@ -185,14 +185,13 @@ class FakePWM:
 # What a replayed journal event costs the bowl's CPU, charged to the simulated
 # clock (boot, or a resume after a failed write) so that a slow boot shows
 # against the watchdog as it would on the bowl. Measured: replaying a whole
-# 10,000-event kiosk game (claim codes included) takes 96 us an event on this
-# host's MicroPython unix port (bench/boot_bench.py, `make bench`; 68-122 us
-# over 100-10,000 events). Stated factor: an ESP32 at 240 MHz runs MicroPython
-# some 30-50x slower than a PC core and reads its flash over SPI; 40x is
-# taken. So 96 us x 40 = 3.8 ms an event: the 8 s watchdog starves after about
-# 2,100 events replayed.
-REPLAY_US_HOST = 96
-ESP32_FACTOR = 40
+# 1,000- or 10,000-event kiosk game (claim codes included) takes 63-74 us an
+# event on the 32-bit frozen unix build (bench/boot_bench.py, `make bench`);
+# 70 is taken. Stated factor: hardware/timing.md's ESP32 factor at the board's
+# 160 MHz (CoreMark ratio x 2 for code run from SPI flash), 91. So 6.4 ms an
+# event: the 8 s watchdog starves after about 1,250 events replayed.
+REPLAY_US_HOST = 70
+ESP32_FACTOR = 91
 REPLAY_US = REPLAY_US_HOST * ESP32_FACTOR
 
 
