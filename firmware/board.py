@@ -119,22 +119,28 @@ def _woke_by(machine):
     return "reset"
 
 
-def bring_up(watchdog=True):
-    """Bring up every part; a part that fails is reported and left None."""
+def bring_up(watchdog=True, hw=None):
+    """Bring up every part; a part that fails is reported and left None.
+    hw: the Board to fill (host_sim/hal.py passes its simulated one)."""
     import machine
     from machine import I2C, PWM, Pin
 
-    hw = Board()
+    if hw is None:
+        hw = Board()
     machine.freq(CPU_HZ)
     hw.woke_by = _woke_by(machine)
-    hw._ok = Pin(PIN_BTN_OK, Pin.IN)  # external 100k pull-up: also holds in deep sleep
+    # pull=None: GPIO4 comes out of reset with its weak pull-down on (datasheet
+    # IO_MUX table), and Pin(id, mode) leaves the pull as it is unless pull= is
+    # given (machine_pin.c): against the 100k pull-up that left OK at ~1 V.
+    # The external pull-up alone holds it high, awake and in deep sleep.
+    hw._ok = Pin(PIN_BTN_OK, Pin.IN, pull=None)
     hw.buttons = (Pin(PIN_BTN_MENU, Pin.IN, Pin.PULL_UP), Pin(PIN_BTN_NEXT, Pin.IN, Pin.PULL_UP), hw._ok)
     hw._int = Pin(PIN_MPU_INT, Pin.IN)
     hw._watchdog = watchdog  # started by the app once it has booted (bowl/app.py)
 
     try:
         import os
-        os.mkdir(DATA_DIR)
+        os.mkdir(hw.root)
     except OSError:
         pass  # already there
 

@@ -12,6 +12,13 @@
 #   sim.console                # the app's state machine (views, table, settings)
 #   sim.power_cut()            # pull the plug and plug it back in
 #
+# At every reset firmware/board.py's own bring_up() runs on a simulated ESP32
+# (FakeESP32: `machine`, `esp32`, `neopixel`, `ssd1306` as the port has them):
+# each GPIO pad starts in its datasheet reset state, Pin() changes a pull only
+# as machine_pin.c does, and a pin's level is its weak pulls against the
+# board's resistors and buttons (a level between V_IL and V_IH is recorded in
+# `esp.undefined`); deep sleep ends only through the wake sources board.py
+# armed (esp32.wake_on_ext0/ext1), on those pins' levels.
 # The fakes check what the real parts would: the accelerometer is
 # host_sim/fake_mpu6050.py's register-checked MPU6050 on a fake I2C bus, driven
 # by the real driver (bowl/mpu6050.py); the display is a real FrameBuffer
@@ -33,16 +40,16 @@ if sys.implementation.name == "micropython":
 else:
     from host_sim import fake_mpu6050
 
+import board
 from bobing import journal
 from bowl import app as bowl_app
-from bowl.hw import Hardware, attach_i2c
 
-ADDR_OLED = 0x3C  # as firmware/board.py
-ADDR_MPU = 0x68
-WIDTH = 128
-HEIGHT = 64
+ADDR_OLED = board.ADDR_OLED  # the wiring is board.py's, never copied here
+ADDR_MPU = board.ADDR_MPU
+WIDTH = board.OLED_WIDTH
+HEIGHT = board.OLED_HEIGHT
 TICK_MS = 10  # the app's sample period
-WDT_MS = 8000
+WDT_MS = board.WDT_MS
 TICKS_PERIOD = 1 << 30  # the ESP32's tick wrap, so wrap bugs show here too
 BUTTONS = ("menu", "next", "ok")
 SEP = "/"
@@ -61,23 +68,12 @@ class DeepSleep(Exception):
     """The app put the bowl into deep sleep (on the bowl, deepsleep() never returns)."""
 
 
-class FakePin:
-    """A GPIO: value() reads it, value(v) drives it."""
-
-    def __init__(self, v=1):
-        self.v = v
-
-    def value(self, v=None):
-        if v is None:
-            return self.v
-        self.v = 1 if v else 0
-
-
 class FakeDisplay(framebuf.FrameBuffer):
     """A 128x64 SSD1306 as the app sees it: a FrameBuffer plus show(). What the
     panel shows is the buffer as of the last show(), in `shown`."""
 
-    def __init__(self):
+    def __init__(self, bus):
+        self.bus = bus  # show() is an I2C transfer: a missing or glitching bus raises there
         self.buffer = bytearray(WIDTH * HEIGHT // 8)
         super().__init__(self.buffer, WIDTH, HEIGHT, framebuf.MONO_VLSB)
         self.width = WIDTH
@@ -86,11 +82,12 @@ class FakeDisplay(framebuf.FrameBuffer):
         self.shows = 0
         self.on = True
         self.present = True  # on the I2C bus; False: unplugged
-        self.fail = False  # True: the next show() fails as a broken bus would
+
+    def write(self, buf):
+        pass  # a command or data transfer addressed to the SSD1306 (contents not modelled)
 
     def show(self):
-        if self.fail or not self.present:
-            raise OSError(5)  # EIO, as machine.I2C raises when nobody acknowledges
+        self.bus.writeto(ADDR_OLED, b"\x40")  # ENODEV / ETIMEDOUT as machine.I2C raises them
         self.shown[:] = self.buffer
         self.shows += 1
 
@@ -115,16 +112,6 @@ class FakeDisplay(framebuf.FrameBuffer):
 class _NoLog:
     def append(self, entry):
         pass
-
-
-class _I2CStub:
-    # the display's presence on the fake bus (it is drawn through the FrameBuffer)
-    def __init__(self, disp):
-        self.d = disp
-
-    @property
-    def present(self):
-        return self.d.present
 
 
 class FakeNeoPixel:
@@ -236,52 +223,353 @@ def WDT(board, id=0, timeout=5000):
     return w
 
 
-class SimBoard(Hardware):
-    """The parts, on a simulated clock. Sim drives it; tests may poke the parts."""
+# ---------------------------------------------------------------- the ESP32
+# What board.py's bring_up() and deepsleep() talk to: `machine`, `esp32`,
+# `neopixel` and `ssd1306` as MicroPython's ESP32 port has them, over the same
+# fake parts. The bowl's wiring comes from board.py; what the board adds around
+# the pins (pull resistors, buttons) is hardware/wiring.md's, in EXTERNAL.
+#
+# GPIO pads, as the ESP32 has them (ESP32 Series Datasheet v4.x, Appendix
+# "IO_MUX", column "Reset": 2 = input enabled with the weak pull-down WPD,
+# 3 = with the weak pull-up WPU; the other pads start with no pull):
+PULL_UP_AT_RESET = (0, 1, 3, 5, 6, 7, 8, 9, 10, 11, 15)
+PULL_DOWN_AT_RESET = (2, 4, 12)
+RTC_GPIO = (0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39)
+INPUT_ONLY_FROM = 34  # GPIO34-39 have no output driver
+VDD_MV = 3300
+R_WEAK = 45000  # the weak pulls: R_PU = R_PD = 45 kOhm typical (datasheet, DC characteristics)
+VIL_MV = VDD_MV // 4  # V_IL max = 0.25 VDD: lower reads 0
+VIH_MV = VDD_MV * 3 // 4  # V_IH min = 0.75 VDD: higher reads 1; between is no valid level
+# The board around the pins (hardware/wiring.md): {gpio: (pull-up ohm to 3V3, pull-down ohm to GND)}.
+# MENU and NEXT have no resistor (internal pull-up), the buttons short their pin to GND.
+EXTERNAL = {board.PIN_BTN_OK: (100000, 0), board.PIN_LED_POWER: (0, 100000)}
+# MicroPython's ESP32 Pin (ports/esp32/machine_pin.c, v1.28): IN/OUT are
+# gpio_mode_t (OUT is input+output), pulls are its GPIO_PULL_DOWN/UP bits.
+# Pin(id, mode) changes the pull ONLY when pull= is given (pull=None turns
+# both off); a mode-setting init detaches an RTC pad from the RTC mux.
+_IN = 1
+_OUT = 3
+_PULL_DOWN = 1
+_PULL_UP = 2
+_ANY = -1  # machine_pin.c's "pull not given"
+
+
+class Pad:
+    """One GPIO pad as machine.Pin sees it: its mode, output register and weak
+    pulls, against what the board wires to it. machine.Pin(n) is this object
+    (the port's Pin objects are one per GPIO too)."""
+    IN = _IN
+    OUT = _OUT
+    OPEN_DRAIN = 7
+    PULL_UP = _PULL_UP
+    PULL_DOWN = _PULL_DOWN
+    IRQ_RISING = 1
+    IRQ_FALLING = 2
+
+    def __init__(self, esp, n):
+        if not 0 <= n <= 39 or n in (20, 24, 28, 29, 30, 31):
+            raise ValueError("invalid pin")  # as machine_pin.c says for a GPIO the ESP32 lacks
+        self.esp = esp
+        self.n = n
+        up, down = EXTERNAL.get(n, (0, 0))
+        self.ext_up = up
+        self.ext_down = down
+        self.switch = False  # a button on this pin is held down (shorts it to GND)
+        self.source = None  # a part driving the line: callable -> 0 / 1
+        self.reset()
+
+    def reset(self):
+        self.mode = 0  # not an input or output until configured
+        self.reg = 0  # the output register
+        self.pu = self.n in PULL_UP_AT_RESET
+        self.pd = self.n in PULL_DOWN_AT_RESET
+        self.handler = None
+        self.trigger = 0
+
+    def init(self, mode=None, pull=_ANY, value=None):
+        if value is not None:
+            self.reg = 1 if value else 0  # set before the mode, as the port does
+        if mode is not None:
+            if mode & 2 and self.n >= INPUT_ONLY_FROM:
+                raise ValueError("pin can only be input")
+            self.mode = mode
+        if pull != _ANY:
+            self.pd = pull is not None and bool(pull & _PULL_DOWN)
+            self.pu = pull is not None and bool(pull & _PULL_UP)
+
+    def mv(self):
+        """The pin's voltage in mV, or None when nothing sets it (floating)."""
+        if self.mode & 2:
+            return VDD_MV if self.reg else 0
+        if self.switch:
+            return 0
+        if self.source is not None:
+            return VDD_MV if self.source() else 0
+        up = (10 ** 9 // R_WEAK if self.pu else 0) + (10 ** 9 // self.ext_up if self.ext_up else 0)
+        down = (10 ** 9 // R_WEAK if self.pd else 0) + (10 ** 9 // self.ext_down if self.ext_down else 0)
+        if up + down == 0:
+            return None
+        return VDD_MV * up // (up + down)
+
+    def value(self, v=None):
+        if v is not None:
+            self.reg = 1 if v else 0
+            return None
+        mv = self.mv()
+        if mv is None or VIL_MV < mv < VIH_MV:
+            self.esp.undefined[self.n] = mv  # no valid logic level: the reading is luck
+            return 1 if mv is not None and 2 * mv >= VDD_MV else 0
+        return 1 if mv >= VIH_MV else 0
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.reg = 1
+
+    def off(self):
+        self.reg = 0
+
+    def irq(self, handler=None, trigger=3):
+        self.handler = handler
+        self.trigger = trigger
+
+
+class _Part:
+    # a constructor with the class constants the port's type has (machine.ADC.ATTN_11DB ...)
+    def __init__(self, make, **consts):
+        self.make = make
+        for k in consts:
+            setattr(self, k, consts[k])
+
+    def __call__(self, *args, **kw):
+        return self.make(*args, **kw)
+
+
+class FakeADC:
+    """machine.ADC on a pad: read_uv() of the voltage on it (the battery divider)."""
+
+    def __init__(self, volts):
+        self.volts = volts
+
+    def read_uv(self):
+        return self.volts() * 1000
+
+    def read_u16(self):
+        return min(65535, self.volts() * 65535 // 3100)  # 11 dB attenuation: ~3.1 V full scale
+
+
+class FakeESP32:
+    """The chip under board.py: its pads, why it (re)started, the wake sources
+    armed for deep sleep; and the modules `machine`, `esp32`, `neopixel` and
+    `ssd1306` as board.py imports them (this one object stands in for all four,
+    each with the names board.py uses)."""
+    PWRON_RESET = 1  # machine.reset_cause() values of the port
+    HARD_RESET = 2
+    WDT_RESET = 3
+    DEEPSLEEP_RESET = 4
+    SOFT_RESET = 5
+    EXT0_WAKE = 2  # machine.wake_reason(): esp_sleep_wakeup_cause_t
+    EXT1_WAKE = 3
+    WAKEUP_ALL_LOW = False
+    WAKEUP_ANY_HIGH = True
+    _MODULES = ("machine", "esp32", "neopixel", "ssd1306")
+    _WHY = {"power": (1, 0), "watchdog": (3, 0), "shake": (4, 2), "button": (4, 3), "reset": (2, 0)}
+
+    def __init__(self, sim):
+        self.sim = sim  # the SimBoard: its parts and clock
+        self.pads = {}
+        self.undefined = {}  # {gpio: mV or None} of every read without a valid level
+        self.hz = 240000000
+        self.Pin = _Part(self.pin, IN=_IN, OUT=_OUT, OPEN_DRAIN=7, PULL_UP=_PULL_UP, PULL_DOWN=_PULL_DOWN,
+                         IRQ_RISING=1, IRQ_FALLING=2)
+        self.ADC = _Part(self._adc, ATTN_0DB=0, ATTN_2_5DB=1, ATTN_6DB=2, ATTN_11DB=3)
+        self.reset("power")
+
+    def reset(self, why):
+        """A reset: every pad back to its reset state, nothing armed."""
+        self.cause, self.wake = self._WHY[why]
+        for p in self.pads.values():
+            p.reset()
+        self.ext0 = None  # (pad, level)
+        self.ext1 = None  # (pads, level)
+        self.hz = 240000000
+
+    def pin(self, n, mode=None, pull=_ANY, value=None):
+        p = self.pads.get(n)
+        if p is None:
+            p = self.pads[n] = Pad(self, n)
+        p.init(mode, pull, value)
+        return p
+
+    # --- machine
+    def freq(self, hz=None):
+        if hz is None:
+            return self.hz
+        if hz not in (20000000, 40000000, 80000000, 160000000, 240000000):
+            raise ValueError("frequency must be 20MHz, 40MHz, 80Mhz, 160MHz or 240MHz")
+        self.hz = hz
+
+    def reset_cause(self):
+        return self.cause
+
+    def wake_reason(self):
+        return self.wake
+
+    def I2C(self, id, scl=None, sda=None, freq=400000):
+        if id not in (0, 1):
+            raise ValueError("I2C(%d) doesn't exist" % id)
+        if scl is not self.pads.get(board.PIN_SCL) or sda is not self.pads.get(board.PIN_SDA):
+            raise OSError("the I2C parts are wired to GPIO%d/%d" % (board.PIN_SCL, board.PIN_SDA))
+        self.sim.bus.freq = freq
+        return self.sim.bus
+
+    def PWM(self, pin, freq=0, duty_u16=0):
+        pwm = self.sim.pwm
+        if pwm is None or pin.n != board.PIN_BUZZER:
+            raise OSError("no buzzer on GPIO%d" % pin.n)
+        pwm.freq(freq)
+        pwm.duty_u16(duty_u16)
+        return pwm
+
+    def _adc(self, pin, atten=0):
+        if pin.n != board.PIN_VBAT:
+            raise OSError("nothing to measure on GPIO%d" % pin.n)
+        return FakeADC(self.sim.vbat_pin_mv)
+
+    def WDT(self, id=0, timeout=5000):
+        return WDT(self.sim, id, timeout)
+
+    def deepsleep(self, ms=0):
+        """machine.deepsleep(): the wake sources armed by esp32.wake_on_ext0/ext1
+        are all that can end it; on the bowl it never returns."""
+        sim = self.sim
+        if self.ext0 is not None and self.ext0[0].source is not None and sim.accel is not None:
+            sim.armed = sim.chip.wake_armed()
+            if sim.armed is not None:
+                raise OSError("deep sleep refused: the MPU6050 would not wake the bowl: " + sim.armed)
+        for p in self.pads.values():
+            p.mode &= 1  # outputs are not held in deep sleep: the pad floats to its pulls
+        sim.asleep = True
+        raise DeepSleep()
+
+    def woken(self):
+        """What wakes the sleeping chip now: "shake" (ext0), "button" (ext1) or None."""
+        if self.ext0 is not None and self.ext0[0].value() == (1 if self.ext0[1] else 0):
+            return "shake"
+        if self.ext1 is not None:
+            levels = [p.value() for p in self.ext1[0]]
+            if self.ext1[1] and 1 in levels or not self.ext1[1] and 1 not in levels:
+                return "button"
+        return None
+
+    # --- esp32
+    def wake_on_ext0(self, pin, level=False):
+        if pin.n not in RTC_GPIO:
+            raise ValueError("invalid pin")
+        self.ext0 = (pin, level)
+
+    def wake_on_ext1(self, pins, level=False):
+        for p in pins:
+            if p.n not in RTC_GPIO:
+                raise ValueError("invalid pin")
+        self.ext1 = (tuple(pins), level)
+
+    # --- neopixel, ssd1306
+    def NeoPixel(self, pin, n):
+        ring = self.sim.ring
+        if ring is None or pin.n != board.PIN_LED_DATA:
+            raise OSError("no LED ring on GPIO%d" % pin.n)
+        if not pin.mode & 2:
+            raise OSError("NeoPixel data pin GPIO%d is not an output" % pin.n)
+        if n != ring.n:
+            raise ValueError("the ring has %d LEDs, not %d" % (ring.n, n))
+        return ring
+
+    def SSD1306_I2C(self, width, height, i2c, addr=0x3C):
+        i2c.writeto(addr, b"\x80\xae")  # the driver's first command: raises as the bus does
+        d = self.sim.disp
+        if (width, height) != (d.width, d.height):
+            raise ValueError("the panel is %dx%d" % (d.width, d.height))
+        d.on = True
+        return d
+
+    def run(self, fn, *args):
+        """fn(*args) with this chip as machine/esp32/neopixel/ssd1306 (board.py
+        imports them inside its functions); the host's modules come back after."""
+        mods = sys.modules
+        saved = [mods.get(m) for m in self._MODULES]
+        for m in self._MODULES:
+            mods[m] = self
+        try:
+            return fn(*args)
+        finally:
+            for i in range(len(self._MODULES)):
+                if saved[i] is None:
+                    mods.pop(self._MODULES[i], None)
+                else:
+                    mods[self._MODULES[i]] = saved[i]
+
+
+class Button:
+    """A push button from a GPIO to GND: value(0) presses it, value(1) lets go;
+    value() is what the pin reads."""
+
+    def __init__(self, pad):
+        self.pad = pad
+
+    def value(self, v=None):
+        if v is None:
+            return self.pad.value()
+        self.pad.switch = not v
+
+
+class SimBoard(board.Board):
+    """The parts, on a simulated clock, brought up by board.py's own bring_up()
+    on the simulated ESP32 (FakeESP32) at every reset. Sim drives it; tests may
+    poke the parts: chip (the accelerometer), disp, ring, pwm, bus, esp (pads)."""
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False):
-        Hardware.__init__(self)
+        board.Board.__init__(self)
         self.root = root
         self.realtime = realtime  # True: the real clock (App.run under asyncio), else Sim's
         self.ms = t0 & (TICKS_PERIOD - 1)
         self.lines = []
         self.echo = False
-        self.disp = FakeDisplay()
-        self.disp.present = display
         self.chip = fake_mpu6050.FakeMPU6050([(0, 0, 0, 1000)])
         self.chip.present = accel
-        self.bus = fake_mpu6050.FakeI2C({ADDR_MPU: self.chip, ADDR_OLED: _I2CStub(self.disp)})
+        self.bus = fake_mpu6050.FakeI2C({ADDR_MPU: self.chip})
         self.bus.log = _NoLog()  # the fake bus logs every transfer; a bowl runs for hours
-        self.int_pin = self.chip.int_pin
-        self.led_power_pin = FakePin(0)
+        self.disp = FakeDisplay(self.bus)
+        self.disp.present = display
+        self.bus.devices[ADDR_OLED] = self.disp
+        self.esp = FakeESP32(self)
+        chip = self.chip
+        self.esp.pin(board.PIN_MPU_INT).source = lambda: chip.int_level() if chip.present else None
+        self.led_power_pin = self.esp.pin(board.PIN_LED_POWER)
         self.ring = FakeNeoPixel(leds, self.led_power_pin) if leds else None
         self.pwm = FakePWM() if buzzer else None
-        self.pins = (FakePin(1), FakePin(1), FakePin(1))  # pulled up: 1 = released
+        self.pins = tuple(Button(self.esp.pin(n)) for n in (board.PIN_BTN_MENU, board.PIN_BTN_NEXT, board.PIN_BTN_OK))
         self.asleep = False
         self.armed = None  # why the accelerometer would not wake the bowl, or None
         self._replay_mark = journal.replayed()
         self.boot("power")
 
     def boot(self, woke_by):
-        """What board.bring_up does at every reset: fresh objects over the same parts."""
-        self.woke_by = woke_by
-        self.errors = []
-        self.display = None
-        self.accel = None
+        """A reset: the chip starts afresh and board.bring_up() runs on it."""
+        root = self.root
+        board.Board.__init__(self)  # RAM is gone: every field as at power-up
+        self.root = root
         self.asleep = False
-        self.buttons = self.pins
-        self.led_power = self.led_power_pin
-        self.led_power_pin.value(1)
-        self.pixels = self.ring
-        self.buzzer = self.pwm
-        self.wdt = None
         self._twdt = None  # a reset stops the watchdog; the app starts it after the boot
-        self.disp.fail = False
-        attach_i2c(self, self.bus, ADDR_OLED, ADDR_MPU, lambda: self.disp)
+        self.esp.reset(woke_by)
+        if self.ring is not None:
+            self.ring.write()  # the ring's supply follows its switch pin, now back at reset
+        self.esp.run(board.bring_up, True, self)
 
     def start_watchdog(self):
-        """As board.Board.start_watchdog: machine.WDT(timeout=WDT_MS)."""
-        self.wdt = WDT(self, 0, WDT_MS)
+        """board.Board.start_watchdog on the simulated chip: machine.WDT(timeout=WDT_MS)."""
+        self.esp.run(board.Board.start_watchdog, self)
 
     def _mark(self):
         # from here on, events the journal replays cost simulated time
@@ -319,20 +607,12 @@ class SimBoard(Hardware):
         if self.echo:
             print("bowl:", line)
 
+    def vbat_pin_mv(self):
+        return 4000 // board.VBAT_DIVIDER  # the battery model comes with the power slice
+
     def deepsleep(self):
-        """As board.Board.deepsleep: display off, ring off, MPU6050 armed for a shake."""
-        if self.display is not None:
-            self.display.poweroff()
-        self.led_power_pin.value(0)
-        if self.ring is not None:
-            self.ring.write()
-        if self.accel is not None:
-            self.accel.arm_wake()
-            self.armed = self.chip.wake_armed()
-            if self.armed is not None:
-                raise OSError("deep sleep refused: the MPU6050 would not wake the bowl: " + self.armed)
-        self.asleep = True
-        raise DeepSleep()
+        """board.Board.deepsleep on the simulated chip: ends in DeepSleep."""
+        self.esp.run(board.Board.deepsleep, self)
 
 
 class _Trace:
@@ -405,8 +685,6 @@ class Sim:
         pin = self.board.pins[i]
         pin.value(0)
         self._releases.append((self.board.ticks_add(self.board.ms, hold_ms), pin))
-        if self.board.asleep and i == 2:
-            self._wake("button")
 
     def shake(self, trace="model_normal_shake"):
         """Queue a shake: a trace name in tests/data/traces, or a path to one."""
@@ -427,8 +705,9 @@ class Sim:
             self._release_buttons()
             self._feed_chip()
             if b.asleep:
-                if b.chip.int_level():
-                    self._wake("shake")
+                why = b.esp.woken()  # the wake sources board.py armed, on the pins' levels
+                if why is not None:
+                    self._wake(why)
                 continue
             if self._starved():
                 continue

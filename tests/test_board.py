@@ -1,0 +1,84 @@
+# firmware/board.py's bring-up on host_sim/hal.py's simulated ESP32: pads in
+# their reset state (ESP32 datasheet IO_MUX table), MicroPython's Pin rules
+# (ports/esp32/machine_pin.c), the board's own resistors (hardware/wiring.md),
+# and what the bowl does with them.
+import pytest
+
+import board
+from bobing import console as C
+from host_sim import hal
+from test_bowl import new_sim, press
+
+
+def esp():
+    return hal.SimBoard.__new__(hal.SimBoard)  # a bare board: only the chip below is used
+
+
+def chip():
+    return hal.FakeESP32(esp())
+
+
+def test_pads_start_in_their_reset_state():
+    e = chip()
+    assert e.Pin(0, e.Pin.IN).value() == 1  # GPIO0: weak pull-up at reset
+    assert e.Pin(2, e.Pin.IN).value() == 0  # GPIO2: weak pull-down
+    assert e.Pin(15, e.Pin.IN).value() == 1
+    assert e.undefined == {}
+    e.Pin(18, e.Pin.IN).value()  # no pull, nothing wired: floating
+    assert e.undefined == {18: None}
+
+
+def test_pin_changes_the_pull_only_when_pull_is_given():
+    e = chip()
+    p = e.Pin(board.PIN_BTN_OK, e.Pin.IN)  # the reset pull-down stays on ...
+    assert p.pd and not p.pu
+    assert hal.VIL_MV < p.mv() < hal.VIH_MV  # ... against the 100k pull-up: about 1 V, no valid level
+    p = e.Pin(board.PIN_BTN_OK, e.Pin.IN, pull=None)
+    assert not p.pd and not p.pu and p.mv() == hal.VDD_MV and p.value() == 1
+    p = e.Pin(board.PIN_BTN_OK, e.Pin.IN, e.Pin.PULL_DOWN)
+    assert p.pd and not p.pu
+    p = e.Pin(board.PIN_BTN_OK, e.Pin.IN)
+    assert p.pd, "Pin(id, mode) without pull= must keep the pull as it is"
+    with pytest.raises(ValueError):
+        e.Pin(34, e.Pin.OUT)  # input-only pad
+    with pytest.raises(ValueError):
+        e.Pin(24)  # no such GPIO
+
+
+def test_every_button_reads_released_at_a_valid_level_and_pressed_when_held(tmp_path):
+    sim = new_sim(tmp_path)
+    for b in sim.board.pins:
+        assert b.pad.mv() >= hal.VIH_MV, "GPIO%d at %s mV when released" % (b.pad.n, b.pad.mv())
+        assert b.value() == 1
+    assert sim.board.esp.undefined == {}, "pins read without a valid level: %r" % sim.board.esp.undefined
+    for b in sim.board.pins:
+        b.value(0)
+        assert b.value() == 0 and b.pad.mv() == 0
+        b.value(1)
+
+
+def test_ok_chooses_in_the_menu(tmp_path):
+    sim = new_sim(tmp_path)
+    press(sim, "menu")
+    assert sim.console.view == C.V_MENU and sim.console.arg[0] == "main"
+    press(sim, "ok")  # the first item: 新游戏 new game
+    assert (sim.console.view, sim.console.arg and sim.console.arg[0]) != (C.V_MENU, "main"), "OK did nothing"
+
+
+def test_deep_sleep_lasts_until_ok_is_pressed(tmp_path):
+    sim = new_sim(tmp_path)
+    sim.console.settings.idle_min = 1
+    sim.step(61000)
+    assert sim.asleep and sim.resets == []
+    sim.step(30000)
+    assert sim.asleep and sim.resets == [], "woke without a shake or a press: %r" % sim.resets
+    sim.press("ok")
+    sim.step(50)
+    assert not sim.asleep and sim.resets == ["button"]
+
+
+def test_the_ring_is_dark_while_its_switch_pin_is_at_reset(tmp_path):
+    sim = new_sim(tmp_path)
+    assert sim.board.led_power_pin.value() == 1 and any(sim.leds)
+    sim.board.esp.reset("reset")  # GPIO26 back to its reset state: the 100k pull-down holds the FET off
+    assert sim.board.led_power_pin.value() == 0
