@@ -12,7 +12,9 @@
 #     register, or setting a reserved bit or a reserved field value raises
 #     RegisterMapError (a driver bug, named precisely);
 #   * reads of undefined addresses raise RegisterMapError as well;
-#   * WHO_AM_I answers 0x68 (or what `who_am_i=` says, for clones);
+#   * WHO_AM_I answers 0x68 (or what `who_am_i=` says: 0x70 / 0x71 / 0x73
+#     make it an MPU-6500 with that family's own register map, below; other
+#     clones, e.g. 0x98, keep the MPU6050's);
 #   * power-up state is asleep (PWR_MGMT_1 = 0x40): the data registers stay
 #     frozen (zero after power-up or reset) until the driver wakes the chip;
 #     DEVICE_RESET restores every register and reads back 1 for a couple of
@@ -103,6 +105,27 @@ _MAP = """\
 74 FIFO_R_W rw 00 FF
 75 WHO_AM_I r 68 00
 """
+# The MPU-6500 family (WHO_AM_I 0x70; the MPU-9250's 0x71 and MPU-9255's 0x73
+# carry the same accelerometer), as differences from the map above (register
+# map RM-MPU-6500A-00 rev 2.1): an accelerometer low-pass filter of its own
+# (ACCEL_CONFIG2), no ACCEL_HPF (ACCEL_CONFIG[2:0] reserved), no MOT_DUR, no
+# LP_WAKE_CTRL (PWR_MGMT_2[7:6] reserved): wake-on-motion is WOM_THR (4 mg a
+# step, against the previous sample), ACCEL_INTEL_CTRL and LP_ACCEL_ODR; it
+# powers up awake (PWR_MGMT_1 = 0x01). "-" removes a register.
+_MAP6500 = """\
+10 - - 00 00
+1A CONFIG rw 00 7F
+1C ACCEL_CONFIG rw 00 F8
+1D ACCEL_CONFIG2 rw 00 0F
+1E LP_ACCEL_ODR rw 00 0F
+1F WOM_THR rw 00 FF
+20 - - 00 00
+61 - - 00 00
+69 ACCEL_INTEL_CTRL rw 00 C0
+6B PWR_MGMT_1 rw 01 FF
+6C PWR_MGMT_2 rw 00 3F
+75 WHO_AM_I r 70 00
+"""
 # Bit fields of the writable masks: CONFIG EXT_SYNC_SET[5:3] DLPF_CFG[2:0];
 # GYRO_CONFIG XG_ST YG_ST ZG_ST FS_SEL[4:3]; ACCEL_CONFIG XA_ST YA_ST ZA_ST
 # AFS_SEL[4:3] ACCEL_HPF[2:0]; INT_PIN_CFG INT_LEVEL INT_OPEN LATCH_INT_EN
@@ -115,31 +138,41 @@ _R = 1  # access bits in _ACCESS (0: no register at that address)
 _W = 2
 
 
-def _lines():
-    # -> (first, last, name, access bits, reset, mask) per line of _MAP
-    for line in _MAP.split("\n"):
+def _lines(text):
+    # -> (first, last, name, access bits, reset, mask) per line of a map
+    for line in text.split("\n"):
         if line:
             a, name, acc, reset, mask = line.split()
-            lo, _, hi = a.partition("-")
+            lo, _, hi = a.partition("-") if len(a) > 2 else (a, "", "")
             yield (int(lo, 16), int(hi or lo, 16), name, (_R if "r" in acc else 0) | (_W if "w" in acc else 0),
                    int(reset, 16), int(mask, 16))
 
 
-_ACCESS = bytearray(128)
-_RESET = bytearray(128)
-_MASK = bytearray(128)
-for _lo, _hi, _name, _acc, _reset, _mask in _lines():
-    for _a in range(_lo, _hi + 1):
-        _ACCESS[_a] = _acc
-        _RESET[_a] = _reset
-        _MASK[_a] = _mask
+def _tables(*maps):
+    # (access, reset, mask): three 128-byte tables, later maps overriding earlier ones
+    acc_t, reset_t, mask_t = bytearray(128), bytearray(128), bytearray(128)
+    for text in maps:
+        for lo, hi, _name, acc, reset, mask in _lines(text):
+            for a in range(lo, hi + 1):
+                acc_t[a] = acc
+                reset_t[a] = reset
+                mask_t[a] = mask
+    return acc_t, reset_t, mask_t
 
 
-def register_name(reg):
+_TABLES = {6050: _tables(_MAP)}  # the MPU-6500's are made when one is first simulated
+_ACCESS, _RESET, _MASK = _TABLES[6050]
+MPU6500_IDS = (0x70, 0x71, 0x73)
+
+
+def register_name(reg, family=6050):
     """The register map's name of address `reg`, or None if there is none."""
-    for lo, hi, name, _acc, _reset, _mask in _lines():
-        if lo <= reg <= hi:
-            return name if lo == hi else "%s_%02d" % (name, reg - lo)
+    for text in ((_MAP6500, _MAP) if family == 6500 else (_MAP,)):
+        for lo, hi, name, _acc, _reset, _mask in _lines(text):
+            if lo <= reg <= hi:
+                if name == "-":
+                    return None
+                return name if lo == hi else "%s_%02d" % (name, reg - lo)
     return None
 
 
@@ -153,6 +186,10 @@ INT_ENABLE = 0x38
 INT_STATUS = 0x3A
 ACCEL_XOUT_H = 0x3B
 SIGNAL_PATH_RESET = 0x68
+ACCEL_CONFIG2 = 0x1D  # MPU-6500 only
+LP_ACCEL_ODR = 0x1E
+WOM_THR = 0x1F
+ACCEL_INTEL_CTRL = 0x69
 PWR_MGMT_1 = 0x6B
 PWR_MGMT_2 = 0x6C
 WHO_AM_I = 0x75
@@ -246,6 +283,13 @@ class FakeMPU6050:
     def __init__(self, trace=None, who_am_i=0x68):
         self.present = True
         self.who_am_i = who_am_i
+        # an MPU-6500 (or a 9250/9255) has its own map; any other id (0x68, the
+        # 0x98 clones sold on GY-521 boards) answers with the MPU6050's
+        self.family = 6500 if who_am_i in MPU6500_IDS else 6050
+        self.name = "MPU6500" if self.family == 6500 else "MPU6050"
+        if self.family not in _TABLES:
+            _TABLES[self.family] = _tables(_MAP, _MAP6500)
+        self._acc_t, self._reset_t, self._mask_t = _TABLES[self.family]
         self.trace = list(trace or ())
         self.pos = 0  # next trace sample
         self.t_ms = self.trace[0][0] if self.trace else 0
@@ -256,12 +300,12 @@ class FakeMPU6050:
         self._power_up()
 
     def _power_up(self):
-        self.regs = bytearray(_RESET)
+        self.regs = bytearray(self._reset_t)
         self.regs[WHO_AM_I] = self.who_am_i
         self._data = [0, 0, 0]  # raw accel counts held in the output registers
         self._resetting = 0
         self._status = 0
-        self._ref = None  # the high-pass filter's held reading, milli-g
+        self._ref = None  # the high-pass filter's held reading (MPU6050) or the previous sample (MPU6500), milli-g
         self._mot_run = 0
         self._int_now = False
 
@@ -288,10 +332,19 @@ class FakeMPU6050:
         if r[PWR_MGMT_2] & 0x38:
             return "an accelerometer axis is in standby"
         if not r[INT_ENABLE] & 0x40:
-            return "MOT_EN is off in INT_ENABLE"
+            return "MOT_EN / WOM_EN is off in INT_ENABLE"
         if r[MOT_THR] == 0:
-            return "MOT_THR is 0"
-        if r[ACCEL_CONFIG] & 7 != 7:
+            return "MOT_THR / WOM_THR is 0"
+        if self.family == 6500:
+            # PS-MPU-6500A-01, wake-on-motion: ACCEL_INTEL_EN and ACCEL_INTEL_MODE, low-power
+            # accelerometer mode (ACCEL_FCHOICE_B = 1) cycling at LP_ACCEL_ODR
+            if r[ACCEL_INTEL_CTRL] != 0xC0:
+                return "ACCEL_INTEL_CTRL is not 0xC0 (ACCEL_INTEL_EN, ACCEL_INTEL_MODE): no motion logic"
+            if not r[ACCEL_CONFIG2] & 0x08:
+                return "ACCEL_CONFIG2 ACCEL_FCHOICE_B is 0: not the low-power accelerometer mode"
+            if not r[PWR_MGMT_1] & 0x20:
+                return "PWR_MGMT_1 CYCLE is off: the chip does not sample on its own"
+        elif r[ACCEL_CONFIG] & 7 != 7:
             return "ACCEL_HPF is not in hold mode: no reference to measure motion against"
         if not r[INT_PIN_CFG] & 0x20:
             return "INT is not latched: a 50 us pulse can be missed"
@@ -333,27 +386,29 @@ class FakeMPU6050:
         self._ptr += len(buf)
 
     def _access(self, reg):
-        a = _ACCESS[reg] if 0 <= reg < 128 else 0
+        a = self._acc_t[reg] if 0 <= reg < 128 else 0
         if not a:
-            raise RegisterMapError("MPU6050 register 0x%02x does not exist (register map)" % reg)
+            raise RegisterMapError("%s register 0x%02x does not exist (register map)" % (self.name, reg))
         return a
 
     def _write(self, reg, v):
         if not self._access(reg) & _W:
-            raise RegisterMapError("MPU6050 %s (0x%02x) is read-only; wrote 0x%02x" % (register_name(reg), reg, v))
+            raise RegisterMapError("%s %s (0x%02x) is read-only; wrote 0x%02x"
+                                   % (self.name, register_name(reg, self.family), reg, v))
         if self._resetting and reg != PWR_MGMT_1:
-            raise RegisterMapError("MPU6050 write to %s during DEVICE_RESET: poll PWR_MGMT_1 "
-                                   "until bit 7 reads 0 first" % register_name(reg))
-        mask = _MASK[reg]
+            raise RegisterMapError("%s write to %s during DEVICE_RESET: poll PWR_MGMT_1 "
+                                   "until bit 7 reads 0 first" % (self.name, register_name(reg, self.family)))
+        mask = self._mask_t[reg]
         if v & ~mask & 0xFF:
-            raise RegisterMapError("MPU6050 %s = 0x%02x sets reserved bits 0x%02x (writable: 0x%02x)"
-                                   % (register_name(reg), v, v & ~mask & 0xFF, mask))
-        if reg == CONFIG and v & 7 == 7:
-            raise RegisterMapError("MPU6050 CONFIG DLPF_CFG = 7 is reserved")
-        if reg == ACCEL_CONFIG and v & 7 == 5:
-            raise RegisterMapError("MPU6050 ACCEL_CONFIG ACCEL_HPF = 5 is reserved")
-        if reg == PWR_MGMT_1 and v & 7 == 6:
-            raise RegisterMapError("MPU6050 PWR_MGMT_1 CLKSEL = 6 is reserved")
+            raise RegisterMapError("%s %s = 0x%02x sets reserved bits 0x%02x (writable: 0x%02x)"
+                                   % (self.name, register_name(reg, self.family), v, v & ~mask & 0xFF, mask))
+        if self.family == 6050:
+            if reg == CONFIG and v & 7 == 7:
+                raise RegisterMapError("MPU6050 CONFIG DLPF_CFG = 7 is reserved")
+            if reg == ACCEL_CONFIG and v & 7 == 5:
+                raise RegisterMapError("MPU6050 ACCEL_CONFIG ACCEL_HPF = 5 is reserved")
+            if reg == PWR_MGMT_1 and v & 7 == 6:
+                raise RegisterMapError("MPU6050 PWR_MGMT_1 CLKSEL = 6 is reserved")
         if reg == PWR_MGMT_1 and v & 0x80:
             self.resets += 1
             self._power_up()
@@ -363,7 +418,7 @@ class FakeMPU6050:
             if v & 2:
                 self._data = [0, 0, 0]
             return  # a strobe: nothing is stored
-        if reg == ACCEL_CONFIG:
+        if reg == ACCEL_CONFIG and self.family == 6050:
             hpf = v & 7
             if hpf == 7 and self.regs[reg] & 7 != 7:
                 self._ref = self._current_mg()  # hold: motion is measured against this
@@ -418,6 +473,16 @@ class FakeMPU6050:
     def _motion(self, mg):
         self._int_now = False
         r = self.regs
+        if self.family == 6500:  # wake-on-motion: against the previous sample, 4 mg a step, no duration
+            ref = self._ref
+            self._ref = mg
+            if not r[INT_ENABLE] & 0x40 or r[MOT_THR] == 0 or r[ACCEL_INTEL_CTRL] != 0xC0 or ref is None:
+                return
+            thr = r[MOT_THR] * 4
+            if abs(mg[0] - ref[0]) > thr or abs(mg[1] - ref[1]) > thr or abs(mg[2] - ref[2]) > thr:
+                self._status |= 0x40  # WOM_INT
+                self._int_now = True
+            return
         if not r[INT_ENABLE] & 0x40 or r[MOT_THR] == 0 or self._ref is None:
             self._mot_run = 0
             return

@@ -529,14 +529,15 @@ class SimBoard(board.Board):
     on the simulated ESP32 (FakeESP32) at every reset. Sim drives it; tests may
     poke the parts: chip (the accelerometer), disp, ring, pwm, bus, esp (pads)."""
 
-    def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False):
+    def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False,
+                 accel_id=0x68):
         board.Board.__init__(self)
         self.root = root
         self.realtime = realtime  # True: the real clock (App.run under asyncio), else Sim's
         self.ms = t0 & (TICKS_PERIOD - 1)
         self.lines = []
         self.echo = False
-        self.chip = fake_mpu6050.FakeMPU6050([(0, 0, 0, 1000)])
+        self.chip = fake_mpu6050.FakeMPU6050([(0, 0, 0, 1000)], accel_id)  # WHO_AM_I: 0x70 an MPU-6500
         self.chip.present = accel
         self.bus = fake_mpu6050.FakeI2C({ADDR_MPU: self.chip})
         self.bus.log = _NoLog()  # the fake bus logs every transfer; a bowl runs for hours
@@ -637,8 +638,8 @@ class Sim:
     read the frame and the LEDs. Resets (power cut, watchdog, waking from deep
     sleep) start a new App over the same parts and the same flash."""
 
-    def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, urandom=None, t0=0):
-        self.board = SimBoard(root, display, accel, leds, buzzer, t0)
+    def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, urandom=None, t0=0, accel_id=0x68):
+        self.board = SimBoard(root, display, accel, leds, buzzer, t0, accel_id=accel_id)
         self.urandom = urandom
         self.boots = 0
         self.sleeps = 0

@@ -7,7 +7,7 @@ import pytest
 import board
 from bobing import console as C
 from host_sim import hal
-from test_bowl import new_sim, press
+from test_bowl import new_sim, press, roll
 
 
 def esp():
@@ -82,3 +82,20 @@ def test_the_ring_is_dark_while_its_switch_pin_is_at_reset(tmp_path):
     assert sim.board.led_power_pin.value() == 1 and any(sim.leds)
     sim.board.esp.reset("reset")  # GPIO26 back to its reset state: the 100k pull-down holds the FET off
     assert sim.board.led_power_pin.value() == 0
+
+
+@pytest.mark.parametrize("who", [0x70, 0x98])
+def test_a_gy521_with_a_clone_chip_plays_and_wakes_on_a_shake(tmp_path, who):
+    # 0x70: an MPU-6500 (its own wake-on-motion registers); 0x98: a clone with the MPU6050's map
+    sim = new_sim(tmp_path, accel_id=who)
+    assert sim.board.errors == [] and sim.board.accel is not None, sim.board.errors
+    roll(sim)
+    assert sim.console.table.events == 1
+    sim.console.settings.idle_min = 1
+    sim.step(61000)
+    assert sim.asleep and sim.board.armed is None, sim.board.armed
+    sim.step(5000)
+    assert sim.asleep
+    sim.shake()
+    sim.step(300)
+    assert not sim.asleep and sim.resets == ["shake"]

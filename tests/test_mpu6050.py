@@ -99,10 +99,65 @@ def test_absent_or_unplugged_chip_raises_enodev():
 
 
 def test_a_different_chip_is_refused_by_who_am_i():
-    i2c, chip = bus(who_am_i=0x70)  # an MPU6500 on a "GY-521" board
+    i2c, chip = bus(who_am_i=0x12)  # not a chip of either family
     e = raises(OSError, mpu6050.MPU6050, i2c)
-    assert "0x70" in str(e) and "0x68" in str(e)
+    assert "0x12" in str(e) and "0x68" in str(e) and "0x70" in str(e)
     assert chip.resets == 0  # nothing written to a chip we do not know
+
+
+def test_mpu6500_family_is_detected_and_configured_with_its_own_registers():
+    for who in (0x70, 0x71, 0x73):  # MPU-6500, MPU-9250, MPU-9255 on "GY-521" boards
+        i2c, chip = bus(who_am_i=who)
+        assert chip.family == 6500
+        mpu = mpu6050.MPU6050(i2c)
+        assert mpu.family == 6500 and mpu.who_am_i == who
+        assert chip.range_g() == 16 and chip.rate_hz() == 100
+        assert chip.regs[fk.ACCEL_CONFIG2] & 0x0F == 3  # its own accelerometer low-pass: 44.8 Hz
+        buf = [0, 0, 0]
+        mpu.read_into(buf)
+        assert abs(buf[2] - chip.trace[0][3]) <= 1
+
+
+def test_a_0x98_clone_works_with_the_mpu6050_map():
+    i2c, chip = bus(who_am_i=0x98)
+    mpu = mpu6050.MPU6050(i2c)
+    assert mpu.family == 6050 and chip.family == 6050
+    mpu.arm_wake()
+    assert chip.wake_armed() is None
+
+
+def test_the_mpu6050_wake_sequence_is_refused_by_an_mpu6500():
+    # what the driver did before it knew the family: MOT_DUR does not exist on the MPU-6500
+    i2c, chip = bus(who_am_i=0x70)
+    mpu = mpu6050.MPU6050(i2c)
+    mpu.family = 6050
+    e = raises(fk.RegisterMapError, mpu.arm_wake)
+    assert "MPU6500" in str(e)
+
+
+def test_mpu6500_wake_on_motion_raises_a_latched_int_on_a_shake():
+    i2c, chip = bus("model_rest_noise", who_am_i=0x70)
+    mpu = mpu6050.MPU6050(i2c)
+    mpu.arm_wake()
+    assert chip.wake_armed() is None, chip.wake_armed()
+    assert chip.cycling() and chip.regs[fk.WOM_THR] == 16  # 64 mg at 4 mg a step
+    assert chip.regs[fk.ACCEL_INTEL_CTRL] == 0xC0 and chip.regs[fk.LP_ACCEL_ODR] == 5
+    for _ in range(390):  # lying still: noise only
+        chip.step()
+    assert chip.int_pin.value() == 0
+
+    i2c, chip = bus("model_normal_shake", who_am_i=0x70)
+    mpu = mpu6050.MPU6050(i2c)
+    mpu.arm_wake()
+    n = 0
+    while chip.int_pin.value() == 0 and chip.step():
+        n += 1
+    assert chip.int_pin.value() == 1 and 95 <= n <= 130, n
+    for _ in range(50):
+        chip.step()
+    assert chip.int_pin.value() == 1  # latched
+    assert mpu.motion() is True and chip.int_pin.value() == 0
+    raises(ValueError, mpu.arm_wake, threshold_mg=3)  # below its 4 mg step
 
 
 def test_fake_checks_the_register_map():

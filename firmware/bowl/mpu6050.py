@@ -8,7 +8,15 @@
 # registers of the earlier revisions that the MPU6050 silicon still has
 # (MOT_THR, MOT_DUR, MOT_DETECT_CTRL, INT_ENABLE.MOT_EN, ACCEL_CONFIG.ACCEL_HPF;
 # Adafruit's and i2cdevlib's drivers use them the same way).
-# host_sim/fake_mpu6050.py checks every write this driver makes against it.
+# GY-521 boards on the market often carry an MPU-6500 instead (WHO_AM_I 0x70;
+# the MPU-9250 / 9255 answer 0x71 / 0x73 with the same accelerometer): same
+# data registers, but its own accelerometer filter (ACCEL_CONFIG2) and its own
+# wake-on-motion (RM-MPU-6500A rev 2.1, PS-MPU-6500A "Wake-on-Motion
+# Interrupt": WOM_THR, ACCEL_INTEL_CTRL, LP_ACCEL_ODR; no MOT_DUR, no HPF
+# hold). The driver reads WHO_AM_I and uses the family's own registers; the
+# 0x98 clones keep the MPU6050's map (ElectronicCats/mpu6050 issue 21).
+# host_sim/fake_mpu6050.py checks every write this driver makes against the
+# map of the chip it simulates.
 """MPU6050 on an I2C bus: range, sample rate, samples in milli-g, wake on a shake.
 
     mpu = MPU6050(i2c)                  # i2c: machine.I2C / SoftI2C, already set up
@@ -48,7 +56,14 @@ _PWR_MGMT_1 = const(0x6B)
 _PWR_MGMT_2 = const(0x6C)
 _WHO_AM_I = const(0x75)
 
-_CHIP_ID = const(0x68)
+_ACCEL_CONFIG2 = const(0x1D)  # MPU-6500 family only
+_LP_ACCEL_ODR = const(0x1E)
+_WOM_THR = const(0x1F)  # MOT_THR's address, 4 mg a step
+_ACCEL_INTEL_CTRL = const(0x69)  # MOT_DETECT_CTRL's address
+_INTEL_EN_MODE = const(0xC0)  # ACCEL_INTEL_EN | ACCEL_INTEL_MODE (compare with the previous sample)
+_FCHOICE_B = const(0x08)  # ACCEL_CONFIG2: low-power accelerometer mode
+_IDS_6050 = b"\x68\x98"  # MPU-6050; 0x98: clones with its register map
+_IDS_6500 = b"\x70\x71\x73"  # MPU-6500, MPU-9250, MPU-9255
 _DEVICE_RESET = const(0x80)
 _SLEEP = const(0x40)
 _CYCLE = const(0x20)
@@ -65,6 +80,7 @@ _RESET_POLLS = const(100)  # ms; the chip takes a few
 RANGES = (2, 4, 8, 16)  # +-g; AFS_SEL is the index
 _DLPF = ((184, 1), (94, 2), (44, 3), (21, 4), (10, 5), (5, 6))  # (bandwidth Hz, DLPF_CFG)
 WAKE_HZ = (1, 5, 20, 40)  # cycle-mode rates (1 = 1.25 Hz); LP_WAKE_CTRL is the index
+_LP_ODR = b"\x03\x05\x07\x08"  # MPU-6500 LP_ACCEL_ODR for them: 1.95, 7.81, 31.25, 62.5 Hz (the next rate up)
 
 
 class MPU6050:
@@ -74,6 +90,7 @@ class MPU6050:
         self._b1 = bytearray(1)
         self._raw = bytearray(6)
         self._lsb = 2048  # LSB per g at the current range
+        self.family = 6050  # or 6500, from WHO_AM_I in init()
         self.init(range_g, rate_hz)
 
     def _w(self, reg, value):
@@ -86,10 +103,16 @@ class MPU6050:
 
     def init(self, range_g=16, rate_hz=100):
         """Reset the chip, wake it (accelerometer only), set range and rate.
-        OSError if nothing answers or the chip is not an MPU6050."""
+        OSError if nothing answers or the chip is not one this driver knows."""
         who = self._r(_WHO_AM_I)
-        if who != _CHIP_ID:
-            raise OSError("I2C 0x%02x: WHO_AM_I is 0x%02x, an MPU6050 says 0x%02x" % (self._addr, who, _CHIP_ID))
+        if who in _IDS_6500:
+            self.family = 6500
+        elif who in _IDS_6050:
+            self.family = 6050
+        else:
+            raise OSError("I2C 0x%02x: WHO_AM_I is 0x%02x: neither an MPU-6050 (0x68, clones 0x98) nor an "
+                          "MPU-6500 family chip (0x70, 0x71, 0x73)" % (self._addr, who))
+        self.who_am_i = who
         self._w(_PWR_MGMT_1, _DEVICE_RESET)
         for _ in range(_RESET_POLLS):
             time.sleep_ms(1)
@@ -125,6 +148,8 @@ class MPU6050:
                 cfg = c
                 break
         self._w(_CONFIG, cfg)  # DLPF on: the sample clock is 1 kHz
+        if self.family == 6500:
+            self._w(_ACCEL_CONFIG2, cfg)  # its accelerometer has a filter of its own: nearly the same bandwidths
         div = 1000 // hz - 1
         self._w(_SMPLRT_DIV, div)
         self.rate_hz = 1000 // (div + 1)
@@ -158,6 +183,9 @@ class MPU6050:
             raise ValueError("wake duration %r ms: must be 1..255" % (duration_ms,))
         if wake_hz not in WAKE_HZ:
             raise ValueError("wake rate %r Hz: must be one of %s (1 means 1.25 Hz)" % (wake_hz, WAKE_HZ))
+        if self.family == 6500:
+            self._arm_wake_6500(threshold_mg, wake_hz)
+            return
         self._w(_PWR_MGMT_1, _TEMP_DIS)  # awake and sampling while we set up
         self._w(_ACCEL_CONFIG, self._r(_ACCEL_CONFIG) & 0xF8 | _HPF_RESET)
         self._w(_MOT_THR, threshold_mg >> 1)
@@ -169,6 +197,23 @@ class MPU6050:
         self._w(_ACCEL_CONFIG, self._r(_ACCEL_CONFIG) & 0xF8 | _HPF_HOLD)
         self._r(_INT_STATUS)  # clear anything pending before the ESP32 sleeps
         self._w(_PWR_MGMT_2, (WAKE_HZ.index(wake_hz) << 6) | _STBY_GYROS)
+        self._w(_PWR_MGMT_1, _CYCLE | _TEMP_DIS)
+
+    def _arm_wake_6500(self, threshold_mg, wake_hz):
+        # PS-MPU-6500A, "Wake-on-Motion Interrupt": awake with the accelerometer
+        # only, low-power accelerometer mode, motion logic against the previous
+        # sample, threshold, wake rate, then cycle mode
+        if threshold_mg < 4:
+            raise ValueError("wake threshold %r mg: an MPU-6500 counts 4 mg a step, must be 4..510" % (threshold_mg,))
+        self._w(_PWR_MGMT_1, _TEMP_DIS)
+        self._w(_PWR_MGMT_2, _STBY_GYROS)
+        self._w(_ACCEL_CONFIG2, _FCHOICE_B | 1)
+        self._w(_INT_PIN_CFG, _LATCH_INT_EN)
+        self._w(_INT_ENABLE, _MOT_EN)  # WOM_EN: the same bit
+        self._w(_ACCEL_INTEL_CTRL, _INTEL_EN_MODE)
+        self._w(_WOM_THR, threshold_mg >> 2)
+        self._w(_LP_ACCEL_ODR, _LP_ODR[WAKE_HZ.index(wake_hz)])
+        self._r(_INT_STATUS)
         self._w(_PWR_MGMT_1, _CYCLE | _TEMP_DIS)
 
     def motion(self):
