@@ -8,6 +8,8 @@
 # 4.2 plus the motion-detection registers of earlier revisions):
 #   * an address with no device raises OSError(ENODEV), as machine.I2C does
 #     on the ESP32 when nobody acknowledges; `present = False` unplugs it;
+#     `glitches = N` makes the next N transfers raise OSError(ETIMEDOUT), as a
+#     disturbed bus does once and then works again (ports/esp32/machine_i2c.c);
 #   * a write to an address not in the register map, to a read-only
 #     register, or setting a reserved bit or a reserved field value raises
 #     RegisterMapError (a driver bug, named precisely);
@@ -216,8 +218,13 @@ class FakeI2C:
     def __init__(self, devices=None):
         self.devices = devices or {}
         self.log = []  # ("w" | "r", address, register, bytes) of every mem transfer
+        self.glitches = 0  # the next N transfers time out (a disturbance on the bus), then all is well
+        self.freq = 400000
 
     def _dev(self, addr):
+        if self.glitches:
+            self.glitches -= 1
+            raise OSError(errno.ETIMEDOUT)  # as machine.I2C on the ESP32 when a transfer times out
         d = self.devices.get(addr)
         if d is None or not d.present:
             raise OSError(errno.ENODEV)

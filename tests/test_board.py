@@ -99,3 +99,53 @@ def test_a_gy521_with_a_clone_chip_plays_and_wakes_on_a_shake(tmp_path, who):
     sim.shake()
     sim.step(300)
     assert not sim.asleep and sim.resets == ["shake"]
+
+
+def test_a_bus_glitch_costs_a_sample_or_a_frame_and_nothing_is_lost(tmp_path):
+    sim = new_sim(tmp_path)
+    for _ in range(3):
+        sim.board.bus.glitches = 1  # one transfer times out (ETIMEDOUT), then the bus works again
+        sim.step(30)
+        sim.board.bus.glitches = 2
+        sim.press("next")  # a new frame to show while the bus glitches
+        sim.step(200)
+    assert sim.board.accel is not None and sim.board.display is not None
+    assert sim.console.has_sensor and sim.console.has_display
+    assert not [ln for ln in sim.log() if "lost" in ln]
+    shows = sim.board.disp.shows
+    roll(sim)
+    assert sim.console.table.events == 1 and sim.board.disp.shows > shows
+
+
+def test_a_part_is_lost_only_when_it_stays_lost_and_comes_back(tmp_path):
+    sim = new_sim(tmp_path)
+    sim.board.chip.present = False  # the accelerometer's wire is loose for half a second
+    sim.step(500)
+    sim.board.chip.present = True
+    sim.step(100)
+    assert sim.console.has_sensor and sim.board.accel is not None
+    sim.board.chip.present = False  # now for good
+    sim.step(1500)
+    assert not sim.console.has_sensor and sim.board.accel is None
+    assert sim.console.view == C.V_NOTICE and sim.console.arg[0] == C.N_SENSOR
+    assert [ln for ln in sim.log() if "accelerometer lost" in ln]
+    sim.board.chip.present = True  # plugged back in: found at the next look, set up again
+    sim.step(2500)
+    assert sim.console.has_sensor and sim.board.accel is not None
+    press(sim, "ok")  # the notice away
+    roll(sim)
+    assert sim.console.table.events == 1
+
+
+def test_a_display_that_stays_lost_is_reported_and_taken_back(tmp_path):
+    sim = new_sim(tmp_path)
+    sim.board.disp.present = False
+    press(sim, "next")  # something to show on a screen that does not answer
+    sim.step(300)
+    assert sim.console.has_display  # not yet: it may be a glitch
+    sim.step(1500)
+    assert not sim.console.has_display and sim.board.display is None
+    sim.board.disp.present = True
+    shows = sim.board.disp.shows
+    sim.step(2500)
+    assert sim.console.has_display and sim.board.disp.shows > shows

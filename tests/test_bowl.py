@@ -183,8 +183,8 @@ def test_no_accelerometer_the_screen_says_so_and_ok_rolls(tmp_path):
 def test_accelerometer_lost_while_playing(tmp_path):
     sim = new_sim(tmp_path)
     roll(sim)
-    sim.board.chip.present = False  # a wire comes loose
-    sim.step(50)
+    sim.board.chip.present = False  # a wire comes loose (for good: lost after app.LOST_MS)
+    sim.step(1050)
     c = sim.console
     assert c.view == C.V_NOTICE and c.arg[0] == C.N_SENSOR and not c.has_sensor
     assert any("accelerometer lost" in line for line in sim.log())

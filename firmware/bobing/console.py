@@ -458,6 +458,19 @@ class Console:
         self.led_t0 = self._t
         self.beeps.append((440, 300))
 
+    def found_sensor(self):
+        """The lost accelerometer answers again: shakes roll again."""
+        self.has_sensor = True
+        if self.table is not None:
+            self._make_detector()
+        self._say("accelerometer back: shakes roll again")
+
+    def found_display(self):
+        """The lost display answers again: the screen is drawn again."""
+        self.has_display = True
+        self.changed += 1
+        self._say("display back")
+
     def buttons(self, t_ms, mask, t_us=0):
         """The buttons' levels (bit B_* set = pressed)."""
         self._t = t_ms

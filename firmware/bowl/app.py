@@ -19,9 +19,12 @@
 # with it under simulated time; run() is the same work on real time.
 #
 # A part that fails while playing (an I2C error from the accelerometer or the
-# display) is dropped and reported on what remains: no display -> the ring
-# and the buzzer say so and still show every rank; no accelerometer -> the
-# screen says so and the OK button rolls.
+# display) is tried again at its next round: a bus glitch costs one sample or
+# one frame and nothing is reported. Only a part that keeps failing for
+# LOST_MS, and does not answer when it is set up again (bowl.hw.reattach), is
+# reported lost, on what remains: no display -> the ring and the buzzer say so
+# and still show every rank; no accelerometer -> the screen says so and the
+# OK button rolls. A lost part is looked for every PROBE_MS and taken back.
 import gc
 import os
 
@@ -34,6 +37,8 @@ UI_MS = const(20)
 WDT_FEED_MS = const(1000)
 LED_BRIGHTNESS = const(64)  # of 255: bright enough indoors, and the power budget assumes it
 _ALL_ALIVE = const(3)
+LOST_MS = const(1000)  # an I2C part failing this long (and not answering a re-probe) is lost
+PROBE_MS = const(2000)  # a lost part is looked for again this often
 
 
 class App:
@@ -57,6 +62,9 @@ class App:
         self._alive = 0
         self.running = True
         self.shown = 0  # frames sent to the display
+        self._bad = [None, None]  # since when the accelerometer / display has failed (ms), or None
+        self._lost = [False, False]  # reported lost while playing: looked for every PROBE_MS
+        self._probe_t = t
         self._flush_log()
         gc.collect()  # the boot's garbage (replaying the journal) goes before play begins
         # The watchdog starts only now: machine.WDT cannot be stopped or slowed once
@@ -73,10 +81,56 @@ class App:
         try:
             hw.accel.read_into(xyz)
         except OSError as e:
-            hw.accel = None
-            self.con.lost_sensor("%s" % e)
+            if self._failing(t, 0, "accel"):
+                hw.accel = None
+                self.con.lost_sensor("%s" % e)
             return
+        self._bad[0] = None
         self.con.sample(t, xyz[0], xyz[1], xyz[2], hw.ticks_us())
+
+    def _failing(self, t, k, part):
+        """Part k (0 accel, 1 display) failed at t: True once it is lost (it has
+        failed for LOST_MS and did not come back when set up again)."""
+        bad = self._bad
+        if bad[k] is None:
+            bad[k] = t
+            return False
+        if self.hw.ticks_diff(t, bad[k]) < LOST_MS:
+            return False
+        bad[k] = None
+        if self._reattach(part):
+            return False
+        self._lost[k] = True
+        return True
+
+    def _reattach(self, part):
+        hw = self.hw
+        if hw.i2c is None:
+            return False
+        from bowl import hw as hwmod
+        try:
+            hwmod.reattach(hw, part)
+        except Exception as e:  # OSError from the bus, or a driver refusing the chip
+            hw.say("%s still not answering: %s" % (part, e))
+            return False
+        if part == "display":
+            self.screen = screen.Screen(hw.display, self.con.lang)
+            self._drawn = -1
+        return True
+
+    def probe_lost(self, t):
+        """Every PROBE_MS: look again for a part lost while playing."""
+        hw = self.hw
+        if hw.ticks_diff(t, self._probe_t) < PROBE_MS or not (self._lost[0] or self._lost[1]):
+            return
+        self._probe_t = t
+        lost = self._lost
+        if lost[0] and self._reattach("accel"):
+            lost[0] = False
+            self.con.found_sensor()
+        if lost[1] and self._reattach("display"):
+            lost[1] = False
+            self.con.found_display()
 
     def poll_buttons(self, t):
         mask = 0
@@ -99,10 +153,13 @@ class App:
             self._draw(s, c)
             self.hw.display.show()
             self.shown += 1
+            self._bad[1] = None
         except OSError as e:
-            self.screen = None
-            self.hw.display = None
-            c.lost_display("%s" % e)
+            self._drawn = -1  # draw it again at the next round
+            if self._failing(t, 1, "display"):
+                self.screen = None
+                self.hw.display = None
+                c.lost_display("%s" % e)
 
     def _draw(self, s, c):
         v = c.view
@@ -170,6 +227,7 @@ class App:
     def ui_round(self, t):
         self.poll_buttons(t)
         self.con.tick(t)
+        self.probe_lost(t)
         self.render(t)
         self.drive_leds(t)
         self.sound(t)

@@ -31,6 +31,8 @@ class Hardware:
         self.root = "/data"
         self.woke_by = "power"
         self.errors = []  # [(part, message)] from bring-up, for the screen and the log
+        self.i2c = None  # the I2C bus, kept by attach_i2c for reattach()
+        self._i2c_parts = None
 
     def report(self, part, err):
         """Record that `part` is missing or failed; `err` is an exception or a text."""
@@ -71,24 +73,33 @@ class Hardware:
 def attach_i2c(hw, i2c, addr_display, addr_accel, make_display):
     """Bring up the two I2C parts the same way on every board: scan the bus,
     then the display (`make_display()`, e.g. the ssd1306 driver) and the
-    MPU6050 driver; whatever does not answer or fails is reported, left None."""
+    accelerometer driver; whatever does not answer or fails is reported, left
+    None. The bus and the addresses are kept: reattach() looks again later."""
+    hw.i2c = i2c
+    hw._i2c_parts = (addr_display, addr_accel, make_display)
     try:
         found = i2c.scan()
     except OSError as e:
         hw.report("i2c", e)
         return
-    if addr_display in found:
-        try:
-            hw.display = make_display()
-        except Exception as e:
-            hw.report("display", e)
+    for part in ("display", "accel"):
+        addr = addr_display if part == "display" else addr_accel
+        if addr in found:
+            try:
+                reattach(hw, part)
+            except Exception as e:
+                hw.report(part, e)
+        else:
+            hw.report(part, "no %s answers at 0x%02X" % ("display" if part == "display" else "MPU6050", addr))
+
+
+def reattach(hw, part):
+    """Bring I2C part "display" or "accel" up again on the kept bus (after bus
+    errors: a chip that lost power needs its set-up again). Raises what the
+    driver raises (OSError when it does not answer)."""
+    addr_display, addr_accel, make_display = hw._i2c_parts
+    if part == "display":
+        hw.display = make_display()
     else:
-        hw.report("display", "no display answers at 0x%02X" % addr_display)
-    if addr_accel in found:
-        try:
-            from bowl import mpu6050
-            hw.accel = mpu6050.MPU6050(i2c, addr_accel)
-        except Exception as e:
-            hw.report("accel", e)
-    else:
-        hw.report("accel", "no MPU6050 answers at 0x%02X" % addr_accel)
+        from bowl import mpu6050
+        hw.accel = mpu6050.MPU6050(hw.i2c, addr_accel)
