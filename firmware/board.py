@@ -75,6 +75,31 @@ class Board(Hardware):
             return None
         return self._vbat.read_uv() * VBAT_DIVIDER // 1000
 
+    def strong_random(self, n):
+        """n bytes for a secret: os.urandom while the Wi-Fi radio runs (ESP-IDF,
+        esp_random(): a true RNG only while Wi-Fi or Bluetooth is on; with the
+        radio off it is pseudo-random), hashed with measured ADC noise
+        (bobing.dice's threat model). The radio goes off again afterwards."""
+        import time
+        import network
+        from bobing import dice
+        wlan = network.WLAN(network.STA_IF)
+        was_on = wlan.active()
+        try:
+            wlan.active(True)
+        except OSError as e:
+            self.say("radio did not start (%s): the secret rests on ADC noise" % e)
+        try:
+            time.sleep_ms(20)  # let RF noise reach the RNG
+            noise = bytearray(64)
+            for i in range(64):
+                v = self._vbat.read_uv() if self._vbat is not None else 0
+                noise[i] = (v ^ time.ticks_us()) & 0xFF
+            return dice.secret_bytes(n, self.urandom, noise)
+        finally:
+            if not was_on:
+                wlan.active(False)
+
     def deepsleep(self):
         import esp32
         import machine

@@ -28,6 +28,8 @@
 # refuses to sleep when the MPU6050 is not armed to wake it; waking is a
 # reset, so the app starts again from the journal.
 import gc
+import hashlib
+import os
 import sys
 import time
 
@@ -373,7 +375,9 @@ class FakeESP32:
     EXT1_WAKE = 3
     WAKEUP_ALL_LOW = False
     WAKEUP_ANY_HIGH = True
-    _MODULES = ("machine", "esp32", "neopixel", "ssd1306")
+    STA_IF = 0  # network.WLAN's interfaces
+    AP_IF = 1
+    _MODULES = ("machine", "esp32", "neopixel", "ssd1306", "network")
     _WHY = {"power": (1, 0), "watchdog": (3, 0), "shake": (4, 2), "button": (4, 3), "reset": (2, 0)}
 
     def __init__(self, sim):
@@ -394,6 +398,8 @@ class FakeESP32:
         self.ext0 = None  # (pad, level)
         self.ext1 = None  # (pads, level)
         self.hz = 240000000
+        self.radio = False  # Wi-Fi off: the bowl never starts it but to draw a secret
+        self._prng = 0  # the radio-off stream starts over at every reset
 
     def pin(self, n, mode=None, pull=_ANY, value=None):
         p = self.pads.get(n)
@@ -462,6 +468,28 @@ class FakeESP32:
             if self.ext1[1] and 1 in levels or not self.ext1[1] and 1 not in levels:
                 return "button"
         return None
+
+    # --- os.urandom, network
+    def urandom(self, n):
+        """os.urandom on this ESP32: esp_random() (ports/esp32/mphalport.c) is a
+        true RNG only while the radio runs (ESP-IDF, esp_random); with it off
+        the simulation gives a pseudo-random stream that starts over at every
+        reset, the same on every bowl: predictable, which is the point."""
+        if self.radio:
+            return os.urandom(n)
+        out = b""
+        while len(out) < n:
+            self._prng += 1
+            out += hashlib.sha256(b"esp32 radio off %d" % self._prng).digest()
+        return out[:n]
+
+    def WLAN(self, interface=0):
+        return self  # the radio: active() switches it
+
+    def active(self, on=None):
+        if on is None:
+            return self.radio
+        self.radio = bool(on)
 
     # --- esp32
     def wake_on_ext0(self, pin, level=False):
@@ -561,6 +589,7 @@ class SimBoard(board.Board):
         root = self.root
         board.Board.__init__(self)  # RAM is gone: every field as at power-up
         self.root = root
+        self.urandom = self.esp.urandom  # os.urandom as the ESP32 port has it
         self.asleep = False
         self._twdt = None  # a reset stops the watchdog; the app starts it after the boot
         self.esp.reset(woke_by)
@@ -614,6 +643,10 @@ class SimBoard(board.Board):
     def deepsleep(self):
         """board.Board.deepsleep on the simulated chip: ends in DeepSleep."""
         self.esp.run(board.Board.deepsleep, self)
+
+    def strong_random(self, n):
+        """board.Board.strong_random on the simulated chip (the radio on while it draws)."""
+        return self.esp.run(board.Board.strong_random, self, n)
 
 
 class _Trace:
@@ -744,7 +777,7 @@ class Sim:
         gc.collect()  # the bowl boots with its whole heap free
         b = self.board
         b._mark()
-        self.app = bowl_app.App(b, self.urandom)
+        self.app = bowl_app.App(b, self.urandom or b.urandom)
         b._charge()  # the boot's CPU time (the journal's replay) has passed
 
     def _reboot(self, why):

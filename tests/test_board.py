@@ -149,3 +149,42 @@ def test_a_display_that_stays_lost_is_reported_and_taken_back(tmp_path):
     shows = sim.board.disp.shows
     sim.step(2500)
     assert sim.console.has_display and sim.board.disp.shows > shows
+
+
+def kiosk_secret(root):
+    sim = hal.Sim(str(root))  # no random source given: the simulated ESP32's os.urandom
+    sim.step(100)
+    return sim, sim.console.settings.secret
+
+
+def test_the_claim_secret_comes_from_real_entropy_not_the_radio_off_stream(tmp_path):
+    # two bowls fresh from the box draw their claim secrets at first boot
+    sim_a, a = kiosk_secret(tmp_path / "a")
+    sim_b, b = kiosk_secret(tmp_path / "b")
+    assert len(a) == 32 and a != b, "two bowls made the same claim secret: it came from the radio-off stream"
+    assert not sim_a.board.esp.radio  # the radio is off again after the draw
+    # what the radio-off stream gives is the same on both bowls (so the dice lean on the shake)
+    assert sim_a.board.esp.urandom(16) == sim_b.board.esp.urandom(16)
+
+
+def test_a_new_secret_from_the_menu_is_drawn_with_the_radio_on(tmp_path):
+    sim = new_sim(tmp_path)
+    drawn = []
+    real = sim.board.urandom  # the ESP32's os.urandom
+
+    def urandom(n):
+        drawn.append(sim.board.esp.radio)
+        return real(n)
+
+    sim.board.urandom = urandom
+    sim.console.entropy(16)
+    assert drawn == [True]
+
+
+def test_secret_bytes_refuses_a_stuck_source():
+    from bobing import dice
+    with pytest.raises(dice.EntropyError):
+        dice.secret_bytes(16, lambda n: bytes(n))
+    with pytest.raises(ValueError):
+        dice.secret_bytes(33, lambda n: bytes(range(n)))
+    assert dice.secret_bytes(16, lambda n: bytes(range(n))) != dice.secret_bytes(16, lambda n: bytes(range(1, n + 1)))

@@ -166,13 +166,16 @@ def presets_for(mode):
 
 class Console:
     """See the module comment. `root`: the folder for the journal and settings;
-    `urandom`: the random source (os.urandom); has_display/has_sensor: which
+    `urandom`: the random source (os.urandom); `entropy`: bytes with real
+    entropy for the claim secret (the board's strong_random; default urandom
+    off the bowl); has_display/has_sensor: which
     parts came up; hw_errors: [(part, message)] from the board's bring-up."""
 
     def __init__(self, root, t_ms, urandom, has_display=True, has_sensor=True, hw_errors=(),
-                 woke_by="power"):
+                 woke_by="power", entropy=None):
         self.root = root
         self.urandom = urandom
+        self.entropy = entropy or urandom
         self.has_display = has_display
         self.has_sensor = has_sensor
         self.log = []

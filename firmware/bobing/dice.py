@@ -45,6 +45,20 @@
 #               is flash other firmware; no code defends against that. The
 #               defence is openness: this file, `host_sim dice` and
 #               `host_sim fairness` let anyone check the dice path.
+#   claim secret  (the kiosk's HMAC key, 16 bytes, drawn once and kept for
+#               months) has no shake to lean on, so it must not come from the
+#               radio-off pseudo-random stream: secret_bytes() hashes 32 bytes
+#               of the board's strong source (bowl.hw.Hardware.strong_random)
+#               with measured noise. On the bowl (firmware/board.py) that
+#               source switches the Wi-Fi radio on while it draws, so that
+#               esp_random() is a true RNG fed by RF noise as ESP-IDF documents,
+#               and the noise is 64 readings of the battery ADC's low bits and
+#               the microsecond tick between them. The secret's entropy rests
+#               on the RF-noise RNG; the ADC noise only adds to it (it is not
+#               counted). Off the bowl the strong source is the host's
+#               os.urandom; host_sim's ESP32 gives the radio-off stream
+#               (the same after every reset) unless the radio is on, so a
+#               secret drawn without it shows up in tests (two bowls, one key).
 #   stuck part  a stuck or repeating source is caught by the health tests and
 #               the bowl refuses to roll (EntropyError). A stuck accelerometer
 #               never produces a shake (shake.Detector reports it as stuck),
@@ -131,6 +145,26 @@ def _put32(buf, i, v):
     buf[i + 1] = (v >> 16) & 0xFF
     buf[i + 2] = (v >> 8) & 0xFF
     buf[i + 3] = v & 0xFF
+
+
+def secret_bytes(n, source, noise=b""):
+    """n (1..32) bytes for a long-lived secret: SHA-256 of a tag, 32 bytes of
+    `source` (a strong one: see the threat model) and the measured `noise`.
+    A source failing the health tests raises EntropyError."""
+    if not 1 <= n <= 32:
+        raise ValueError("secret of %r bytes: 1 to 32 allowed" % (n,))
+    raw = source(RAW_BYTES)
+    if len(raw) != RAW_BYTES:
+        raise EntropyError("source", "the random source gave %d bytes, not %d" % (len(raw), RAW_BYTES))
+    run = 1
+    for k in range(1, RAW_BYTES):  # the repetition count test, as for a roll
+        run = run + 1 if raw[k] == raw[k - 1] else 1
+        if run >= RCT_CUTOFF:
+            raise EntropyError("rct", "random source stuck: %d equal bytes in a row; no secret made" % run)
+    h = hashlib.sha256(b"bobing-secret-v1")
+    h.update(raw)
+    h.update(noise)
+    return h.digest()[:n]
 
 
 class Dice:

@@ -198,8 +198,9 @@ def secret_hex(v):
 
 
 def new_secret(c):
-    """A new claim secret (hex) from console c's random source."""
-    return binascii.hexlify(c.urandom(SECRET_BYTES)).decode()
+    """A new claim secret (hex) from console c's source of real entropy (the
+    board's strong_random: bobing.dice's threat model)."""
+    return binascii.hexlify(c.entropy(SECRET_BYTES)).decode()
 
 
 def read(root, name):

@@ -26,7 +26,6 @@
 # and still show every rank; no accelerometer -> the screen says so and the
 # OK button rolls. A lost part is looked for every PROBE_MS and taken back.
 import gc
-import os
 
 from micropython import const
 
@@ -45,9 +44,9 @@ class App:
     def __init__(self, hw, urandom=None):
         self.hw = hw
         t = hw.ticks_ms()
-        self.con = console.Console(hw.root, t, urandom or os.urandom,
+        self.con = console.Console(hw.root, t, urandom or hw.urandom,
                                    has_display=hw.display is not None, has_sensor=hw.accel is not None,
-                                   hw_errors=hw.errors, woke_by=hw.woke_by)
+                                   hw_errors=hw.errors, woke_by=hw.woke_by, entropy=hw.strong_random)
         self.screen = None
         if hw.display is not None:
             self.screen = screen.Screen(hw.display, self.con.lang)

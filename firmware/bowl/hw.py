@@ -14,6 +14,9 @@
 #   wdt        has feed(); None until the app calls start_watchdog()
 #   root       folder of the bowl's files (journal, settings)
 #   woke_by    why the app starts: "power", "shake", "button", "watchdog", "reset"
+#   urandom    the random source of the dice: urandom(n) -> n bytes (os.urandom)
+#   strong_random(n)  bytes with real entropy, for secrets (bobing.dice's threat model)
+import os
 import time
 
 WOKE_BY = ("power", "shake", "button", "watchdog", "reset")
@@ -30,6 +33,7 @@ class Hardware:
         self.wdt = None
         self.root = "/data"
         self.woke_by = "power"
+        self.urandom = os.urandom
         self.errors = []  # [(part, message)] from bring-up, for the screen and the log
         self.i2c = None  # the I2C bus, kept by attach_i2c for reattach()
         self._i2c_parts = None
@@ -64,6 +68,12 @@ class Hardware:
         """Arm the wake sources (a shake, the OK button) and sleep; on the bowl it
         never returns (waking is a reset). Boards without deep sleep say so."""
         raise OSError("this board has no deep sleep")
+
+    def strong_random(self, n):
+        """n bytes for a secret from a source with real entropy (bobing.dice
+        .secret_bytes). Off the bowl the host's os.urandom is one."""
+        from bobing import dice
+        return dice.secret_bytes(n, self.urandom)
 
     def battery_mv(self):
         """Battery voltage in mV, or None when the board cannot tell."""
