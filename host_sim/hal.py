@@ -378,7 +378,8 @@ class FakeESP32:
     STA_IF = 0  # network.WLAN's interfaces
     AP_IF = 1
     _MODULES = ("machine", "esp32", "neopixel", "ssd1306", "network")
-    _WHY = {"power": (1, 0), "watchdog": (3, 0), "shake": (4, 2), "button": (4, 3), "reset": (2, 0)}
+    _WHY = {"power": (1, 0), "brownout": (1, 0), "watchdog": (3, 0), "shake": (4, 2), "button": (4, 3),
+            "reset": (2, 0)}  # the port reports a brown-out as PWRON_RESET (modmachine.c)
 
     def __init__(self, sim):
         self.sim = sim  # the SimBoard: its parts and clock
@@ -539,6 +540,64 @@ class FakeESP32:
                     mods[self._MODULES[i]] = saved[i]
 
 
+class Battery:
+    """The LiPo cell (hardware/bom.md: 1200 mAh) and the board's 3V3 regulator.
+    mv() is the cell's voltage under the bowl's load: its open-circuit voltage
+    (a typical LiPo discharge curve) less load x internal resistance, so it
+    falls as the charge runs out and sags while the ring is lit. The 3V3 rail
+    follows the cell less the LDO's dropout once the cell is that low; below
+    RAIL_MIN_MV the ESP32 module is out of its rating (WROOM-32E datasheet:
+    3.0-3.6 V) and the simulation browns it out (a reset)."""
+    CURVE = ((0, 3200), (2, 3400), (5, 3520), (10, 3620), (20, 3690), (30, 3730), (40, 3760),
+             (50, 3790), (60, 3840), (70, 3900), (80, 3970), (90, 4060), (100, 4180))  # (% charge, mV)
+    R_MOHM = 250  # cell, protection FETs and lead: an assumption for a cell in its second season
+    DROPOUT_MV = 250  # the board's LDO at the bowl's currents (assumption: measure yours)
+    RAIL_MIN_MV = 3000
+    AWAKE_MA = 67  # hardware/power.md: the ESP32, the OLED, the accelerometer (the ring comes on top)
+    ASLEEP_MA = 0.06
+    LED_MA = 12  # a WS2812B channel at full (255); 0.8 mA each dark, while powered
+    LED_DARK_MA = 0.8
+
+    def __init__(self, board, mah=1200, percent=100):
+        self.board = board
+        self.capacity = mah
+        self.mah = mah * percent / 100
+
+    def ocv_mv(self):
+        p = 100 * self.mah / self.capacity
+        c = self.CURVE
+        if p <= 0:
+            return c[0][1]
+        for i in range(1, len(c)):
+            if p <= c[i][0]:
+                p0, v0 = c[i - 1]
+                p1, v1 = c[i]
+                return v0 + (v1 - v0) * (p - p0) / (p1 - p0)
+        return c[-1][1]
+
+    def load_ma(self):
+        b = self.board
+        if b.asleep:
+            return self.ASLEEP_MA
+        ma = self.AWAKE_MA
+        ring = b.ring
+        if ring is not None and b.led_power_pin.value():
+            lit = 0
+            for rgb in ring.shown:
+                lit += rgb[0] + rgb[1] + rgb[2]
+            ma += ring.n * self.LED_DARK_MA + lit * self.LED_MA / 255
+        return ma
+
+    def mv(self):
+        return int(self.ocv_mv() - self.load_ma() * self.R_MOHM / 1000)
+
+    def rail_mv(self):
+        return min(VDD_MV, self.mv() - self.DROPOUT_MV)
+
+    def drain(self, ms):
+        self.mah = max(0, self.mah - self.load_ma() * ms / 3600000)
+
+
 class Button:
     """A push button from a GPIO to GND: value(0) presses it, value(1) lets go;
     value() is what the pin reads."""
@@ -578,6 +637,7 @@ class SimBoard(board.Board):
         self.led_power_pin = self.esp.pin(board.PIN_LED_POWER)
         self.ring = FakeNeoPixel(leds, self.led_power_pin) if leds else None
         self.pwm = FakePWM() if buzzer else None
+        self.battery = Battery(self)
         self.pins = tuple(Button(self.esp.pin(n)) for n in (board.PIN_BTN_MENU, board.PIN_BTN_NEXT, board.PIN_BTN_OK))
         self.asleep = False
         self.armed = None  # why the accelerometer would not wake the bowl, or None
@@ -638,7 +698,7 @@ class SimBoard(board.Board):
             print("bowl:", line)
 
     def vbat_pin_mv(self):
-        return 4000 // board.VBAT_DIVIDER  # the battery model comes with the power slice
+        return self.battery.mv() // board.VBAT_DIVIDER  # the FireBeetle's divider on GPIO34
 
     def deepsleep(self):
         """board.Board.deepsleep on the simulated chip: ends in DeepSleep."""
@@ -738,6 +798,7 @@ class Sim:
             b.ms = b.ticks_add(b.ms, TICK_MS)
             self._release_buttons()
             self._feed_chip()
+            b.battery.drain(TICK_MS)
             if b.asleep:
                 why = b.esp.woken()  # the wake sources board.py armed, on the pins' levels
                 if why is not None:
@@ -753,7 +814,10 @@ class Sim:
                 continue
             finally:
                 b._charge()
-            self._starved()
+            if b.battery.rail_mv() < Battery.RAIL_MIN_MV:
+                self._reboot("brownout")  # the rail fell out of the ESP32's rating: it resets
+            else:
+                self._starved()
 
     def run_until(self, test, max_ms=600000):
         """Step until test(sim) is true; -> True, or False after max_ms."""

@@ -6,6 +6,7 @@ import pytest
 
 import board
 from bobing import console as C
+from bobing import leds
 from host_sim import hal
 from test_bowl import new_sim, press, roll
 
@@ -188,3 +189,81 @@ def test_secret_bytes_refuses_a_stuck_source():
     with pytest.raises(ValueError):
         dice.secret_bytes(33, lambda n: bytes(range(n)))
     assert dice.secret_bytes(16, lambda n: bytes(range(n))) != dice.secret_bytes(16, lambda n: bytes(range(1, n + 1)))
+
+
+def battery_at(sim, mv):
+    """Set the cell's charge so that it reads about `mv` at rest (the awake bowl's load)."""
+    bat = sim.board.battery
+    lo, hi = 0.0, float(bat.capacity)
+    for _ in range(40):
+        bat.mah = (lo + hi) / 2
+        if bat.mv() < mv:
+            lo = bat.mah
+        else:
+            hi = bat.mah
+    return bat
+
+
+def test_the_battery_falls_with_charge_and_sags_under_the_ring():
+    sim = hal.Sim.__new__(hal.Sim)
+    b = hal.SimBoard.__new__(hal.SimBoard)
+    b.asleep = False
+    b.ring = hal.FakeNeoPixel(12)
+    b.led_power_pin = type("P", (), {"value": lambda self: 1})()
+    bat = hal.Battery(b)
+    full = bat.mv()
+    bat.mah = 600
+    half = bat.mv()
+    b.ring.fill((64, 64, 64))
+    b.ring.write()
+    lit = bat.mv()
+    assert full > half > lit and 25 <= half - lit <= 40, (full, half, lit)  # 12 x 3 x 3 mA x 0.25 ohm
+    bat.mah = 0
+    assert bat.rail_mv() < hal.Battery.RAIL_MIN_MV  # flat: the rail is out of the ESP32's rating
+    del sim
+
+
+def test_low_battery_warns_on_the_screen_and_the_ring_and_play_goes_on(tmp_path):
+    sim = new_sim(tmp_path)
+    battery_at(sim, 3500)
+    sim.step(5100)  # the app reads the battery every 5 s
+    c = sim.console
+    assert c.view == C.V_NOTICE and c.arg[0] == C.N_BATTERY, C.VIEW_IDS[c.view]
+    assert c.led == leds.P_BATTERY
+    assert [ln for ln in sim.log() if "battery low" in ln]
+    press(sim, "ok")
+    roll(sim)
+    assert c.table.events == 1 and not c.flat
+
+
+def test_an_empty_battery_sleeps_before_a_brown_out_and_starts_no_roll(tmp_path):
+    sim = new_sim(tmp_path)
+    roll(sim)
+    sim.board.battery.capacity = 12  # a small cell, so that it runs out in a few minutes
+    battery_at(sim, 3430)  # a few rolls left
+    events = sim.console.table.events
+    for _ in range(400):  # keep shaking as the charge runs out
+        if sim.asleep:
+            break
+        sim.shake()
+        sim.run_until(lambda s: s.asleep or "brownout" in s.resets or s.console.view in (C.V_RESULT, C.V_NOTICE),
+                      15000)
+        while not sim.asleep and sim.console.view in (C.V_RESULT, C.V_NOTICE):
+            press(sim, "ok")
+        assert "brownout" not in sim.resets, sim.resets
+    assert sim.asleep and "brownout" not in sim.resets
+    assert sim.board.battery.mv() >= hal.Battery.RAIL_MIN_MV + hal.Battery.DROPOUT_MV
+    # every roll that started was written to flash before it was shown
+    assert sim.console.table.events == sim.console.j.count and sim.console.table.events >= events
+    rolled = sim.console.table.events
+    bat = sim.board.battery  # back to the real cell's size, at the same charge (a wake costs it little)
+    bat.mah = bat.mah * 1200 / bat.capacity
+    bat.capacity = 1200
+    sim._queue = []  # the player has stopped shaking
+    sim.step(20000)
+    assert sim.asleep
+    sim.shake()  # woken by a shake: it says so and sleeps again, no roll
+    sim.step(300)
+    assert sim.resets[-1] == "shake" and sim.console.flat
+    sim.step(20000)  # (the shake may wake it again while it goes on: each time the same)
+    assert sim.asleep and sim.console.table.events == rolled and "brownout" not in sim.resets, (sim.resets, C.VIEW_IDS[sim.console.view], sim.console.arg, sim.log()[-5:])

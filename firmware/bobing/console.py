@@ -70,6 +70,16 @@ N_DISPLAY = const(4)  # shown on the LEDs only (there is no screen)
 N_FLASH = const(5)  # a journal write failed: resumed from flash
 N_PIN = const(6)  # wrong PIN
 N_LOCKED = const(7)  # too many wrong PINs: wait
+N_BATTERY = const(9)  # battery low (detail: the voltage) or empty ("empty": deep sleep follows)
+
+# The battery (mV at the cell, read by the app every few seconds, under
+# whatever load the bowl has then). hardware/power.md: the LDO loses
+# regulation below about 3.55 V, the ESP32 module is rated from 3.0 V on its
+# rail, i.e. about 3.25 V at the cell; a roll's LED show sags the cell by
+# some 30 mV more than the moment of any reading.
+BAT_LOW_MV = const(3550)  # warn on the screen and the ring (about a tenth of the charge left)
+BAT_EMPTY_MV = const(3400)  # no roll starts; deep sleep until charged
+BAT_RESUME_MV = const(3450)  # at boot: a rested cell recovers some tens of mV, that is not a charge
 N_SETTINGS = const(8)  # a bad setting (or file) fell back to its default
 
 
@@ -204,6 +214,9 @@ class Console:
         self._buttons = Buttons()
         self.j = None
         self.rng_error = None
+        self.battery_mv = None  # the last reading, or None (a board that cannot tell)
+        self.flat = False  # the battery is empty: no roll starts, deep sleep follows
+        self._bat_warned = False
 
         self.settings = Settings()
         from bobing import settings
@@ -273,7 +286,7 @@ class Console:
         if self._notices:
             kind, detail = self._notices.pop(0)
             self._show(V_NOTICE, (kind, detail))
-            self._led(leds.P_ERROR)
+            self._led(leds.P_BATTERY if kind == N_BATTERY else leds.P_ERROR)
             self.beeps.append((440, 300))
         elif self._reshow is not None:
             out = self._reshow
@@ -358,6 +371,11 @@ class Console:
     def _roll(self, t_us):
         """Draw six dice for the seat whose turn it is (or seat 1's start total)."""
         t = self.table
+        if self.flat:  # a roll the battery cannot finish is never started
+            if self.detector is not None:
+                self.detector.rearm()
+            self._battery_empty()
+            return
         if self.dice is None or (self.dice.failed is not None):
             self._notices.append((N_RNG, self.rng_error.test if self.rng_error else "source"))
             self._next_notice_or(self._home())
@@ -461,6 +479,31 @@ class Console:
         self.led_t0 = self._t
         self.beeps.append((440, 300))
 
+    def battery(self, t_ms, mv):
+        """The battery voltage in mV (None: the board cannot tell), from the app."""
+        if mv is None:
+            return
+        self._t = t_ms
+        first = self.battery_mv is None
+        self.battery_mv = mv
+        if mv < (BAT_RESUME_MV if first else BAT_EMPTY_MV):
+            if not self.flat:
+                self.flat = True
+                self._say("battery empty (%d mV): no more rolls until charged; deep sleep" % mv)
+                self._battery_empty()
+        elif mv < BAT_LOW_MV and not self._bat_warned:
+            self._bat_warned = True
+            self._say("battery low (%d mV): charge soon" % mv)
+            self._notices.append((N_BATTERY, "%d.%02d V" % (mv // 1000, mv % 1000 // 10)))
+            if self.view in (V_TURN, V_POOL, V_OVER):
+                self._next_notice_or(self._home())
+
+    def _battery_empty(self):
+        if self.view != V_SLEEP:
+            self._show(V_NOTICE, (N_BATTERY, "empty"))
+            self._led(leds.P_BATTERY)
+            self.led_t0 = self._t
+
     def found_sensor(self):
         """The lost accelerometer answers again: shakes roll again."""
         self.has_sensor = True
@@ -543,6 +586,10 @@ class Console:
             self._since = t_ms
             self.changed += 1
         self._time_limit(t_ms)
+        if self.flat and (v != V_NOTICE or since >= NOTICE_MS // 2):
+            self.sleep = True  # every journal write is done: they finish inside sample()/press()
+            self._show(V_SLEEP)
+            return
         idle = self.settings.idle_min
         if idle and v in (V_TURN, V_POOL, V_OVER, V_MENU) and \
                 time.ticks_diff(t_ms, self._active) >= idle * 60000:

@@ -26,7 +26,8 @@ P_GRAB = const(19)  # 黑六勃 with heiliubo_effect=grab: lights off, then flas
 P_GAME_OVER = const(20)  # the 状元 ceremony: red and gold chasing
 P_ERROR = const(21)  # a fault: a slow red blink
 P_OFF = const(22)
-MOMENTS = (P_IDLE, P_SHAKE, P_SPILL, P_GRAB, P_GAME_OVER, P_ERROR, P_OFF)
+P_BATTERY = const(23)  # battery low or empty: one LED blinks amber (dim: the cell is nearly flat)
+MOMENTS = (P_IDLE, P_SHAKE, P_SPILL, P_GRAB, P_GAME_OVER, P_ERROR, P_OFF, P_BATTERY)
 
 ORDERS = ("GRB", "RGB")
 MAX_COUNT = const(64)
@@ -179,6 +180,10 @@ class Ring:
         elif p == P_ERROR:  # slow red blink
             v = 160 if (f // 15) & 1 == 0 else 0
             self._all(v, 0, 0)
+        elif p == P_BATTERY:  # one LED blinking amber, slowly
+            self._all(0, 0, 0)
+            if (f // 15) & 1 == 0:
+                self._put(0, 160, 60, 0)
         else:
             raise ValueError("LED pattern %r: a rank code 0..12 or one of leds.P_*" % (p,))
 

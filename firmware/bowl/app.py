@@ -38,6 +38,7 @@ LED_BRIGHTNESS = const(64)  # of 255: bright enough indoors, and the power budge
 _ALL_ALIVE = const(3)
 LOST_MS = const(1000)  # an I2C part failing this long (and not answering a re-probe) is lost
 PROBE_MS = const(2000)  # a lost part is looked for again this often
+BATTERY_MS = const(5000)  # the battery is read this often (and at boot)
 
 
 class App:
@@ -64,6 +65,8 @@ class App:
         self._bad = [None, None]  # since when the accelerometer / display has failed (ms), or None
         self._lost = [False, False]  # reported lost while playing: looked for every PROBE_MS
         self._probe_t = t
+        self._bat_t = t
+        self.con.battery(t, hw.battery_mv())  # an empty cell: no roll, deep sleep
         self._flush_log()
         gc.collect()  # the boot's garbage (replaying the journal) goes before play begins
         # The watchdog starts only now: machine.WDT cannot be stopped or slowed once
@@ -225,6 +228,9 @@ class App:
 
     def ui_round(self, t):
         self.poll_buttons(t)
+        if self.hw.ticks_diff(t, self._bat_t) >= BATTERY_MS:
+            self._bat_t = t
+            self.con.battery(t, self.hw.battery_mv())
         self.con.tick(t)
         self.probe_lost(t)
         self.render(t)
