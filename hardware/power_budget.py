@@ -20,14 +20,16 @@ USABLE = 0.80  # down to ~3.5 V, where the board's 3V3 LDO runs out of headroom
 SELF_DISCHARGE_PER_MONTH = 0.03  # LiPo, typical 2-3 % a month at room temperature
 
 # The ring: every WS2812B draws ~0.8 mA even when dark (measured figures run 0.6-1 mA),
-# 12 mA per colour channel at full (WS2812B-V5 datasheet). Animations run at 1/8
+# 12 mA per colour channel at full (WS2812B-V5 datasheet). Animations run at the
+# firmware's LED_BRIGHTNESS (64 of 255, about 1/4: firmware/bowl/app.py; the test checks it)
 # brightness with about a third of the channels lit, 25 % of the time (a 2 s show
 # per roll, a roll every ~8 s at a busy table).
 LEDS, LED_IDLE_MA, CHANNEL_MA = 12, 0.8, 12.0
-BRIGHTNESS, LIT, SHOW_DUTY = 1 / 8, 1 / 3, 0.25
+LED_BRIGHTNESS = 64  # of 255, as firmware/bowl/app.py
+BRIGHTNESS, LIT, SHOW_DUTY = LED_BRIGHTNESS / 255, 1 / 3, 0.25
 RING_MA = LEDS * LED_IDLE_MA + LEDS * 3 * CHANNEL_MA * BRIGHTNESS * LIT * SHOW_DUTY
-RING_WHY = ("%d x %.1f mA dark + %d x 3 x %d mA x 1/8 brightness x 1/3 lit x %d %% of the time"
-            % (LEDS, LED_IDLE_MA, LEDS, CHANNEL_MA, SHOW_DUTY * 100))
+RING_WHY = ("%d x %.1f mA dark + %d x 3 x %d mA x %d/255 brightness x 1/3 lit x %d %% of the time"
+            % (LEDS, LED_IDLE_MA, LEDS, CHANNEL_MA, LED_BRIGHTNESS, SHOW_DUTY * 100))
 
 # (part, mA, source or assumption)
 ACTIVE = [

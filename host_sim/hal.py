@@ -553,7 +553,7 @@ class Battery:
     R_MOHM = 250  # cell, protection FETs and lead: an assumption for a cell in its second season
     DROPOUT_MV = 250  # the board's LDO at the bowl's currents (assumption: measure yours)
     RAIL_MIN_MV = 3000
-    AWAKE_MA = 67  # hardware/power.md: the ESP32, the OLED, the accelerometer (the ring comes on top)
+    AWAKE_MA = 53  # hardware/power.md: the ESP32, the OLED, the accelerometer, the buzzer (the ring on top)
     ASLEEP_MA = 0.06
     LED_MA = 12  # a WS2812B channel at full (255); 0.8 mA each dark, while powered
     LED_DARK_MA = 0.8

@@ -132,3 +132,51 @@ def test_power_arithmetic():
     # the design's point: sleep is under 0.1 mA, so a charge outlasts the festival season
     assert f["sleep_ma"] < 0.1 and f["standby_days_sd"] > 180
     assert f["play_hours"] > 8
+
+
+def _read(name):
+    with open(os.path.join(HW, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def _svg_texts():
+    ns = "{http://www.w3.org/2000/svg}"
+    return " ".join((t.text or "") for t in ET.parse(os.path.join(HW, "schematic.svg")).iter(ns + "text"))
+
+
+def test_power_budget_uses_the_firmwares_led_brightness():
+    from bowl import app
+    assert power_budget.LED_BRIGHTNESS == app.LED_BRIGHTNESS, "power_budget.py assumes another brightness"
+    assert "%d/255 brightness" % app.LED_BRIGHTNESS in _read("power.md")
+
+
+def test_ring_data_level_shifter_and_soft_start_in_every_document():
+    wiring, bom, svg = _read("wiring.md"), _read("bom.md"), _svg_texts()
+    for doc, text in (("wiring.md", wiring), ("bom.md", bom), ("schematic.svg", svg)):
+        assert "SN74LV1T125" in text, "%s lacks the WS2812B data line's level shifter" % doc
+    assert "soft start" in wiring and "soft start" in bom and "soft start" in svg
+    for part in ("10k", "1 µF"):
+        assert part in wiring and part in svg, part
+    assert "10 kΩ" in bom and "1 µF" in bom
+
+
+def test_the_simulated_board_has_the_documented_resistors():
+    from host_sim import hal
+    rows = {}
+    for line in _read("wiring.md").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 6 and cells[4].startswith("PIN_"):
+            rows[cells[4]] = cells[5]
+    assert "100k pull-up" in rows["PIN_BTN_OK"] and hal.EXTERNAL[board.PIN_BTN_OK] == (100000, 0)
+    assert "100k gate pull-down" in rows["PIN_LED_POWER"] and hal.EXTERNAL[board.PIN_LED_POWER] == (0, 100000)
+    assert set(hal.EXTERNAL) == {board.PIN_BTN_OK, board.PIN_LED_POWER}
+
+
+def test_every_part_in_the_bom_is_one_board_py_builds():
+    # the SW-420 was listed as an option, but board.py never built it (issue 12, defect 5)
+    with open(os.path.join(ROOT, "firmware", "board.py"), encoding="utf-8") as f:
+        board_src = f.read()
+    rows = [ln for ln in _read("bom.md").splitlines() if ln.startswith("|")]
+    if any("SW-420" in r for r in rows):
+        assert "sw420" in board_src, "bom.md lists a SW-420 that board.py never builds"
+    assert any("MPU-6050" in r and "genuine" in r for r in rows), "bom.md names no genuine accelerometer"
