@@ -553,49 +553,53 @@ class Battery:
     R_MOHM = 250  # cell, protection FETs and lead: an assumption for a cell in its second season
     DROPOUT_MV = 250  # the board's LDO at the bowl's currents (assumption: measure yours)
     RAIL_MIN_MV = 3000
-    AWAKE_MA = 53  # hardware/power.md: the ESP32, the OLED, the accelerometer, the buzzer (the ring on top)
-    ASLEEP_MA = 0.06
-    LED_MA = 12  # a WS2812B channel at full (255); 0.8 mA each dark, while powered
-    LED_DARK_MA = 0.8
+    AWAKE_UA = 53000  # hardware/power.md: the ESP32, the OLED, the accelerometer, the buzzer (the ring on top)
+    ASLEEP_UA = 60
+    LED_UA = 12000  # a WS2812B channel at full (255); 0.8 mA each dark, while powered
+    LED_DARK_UA = 800
 
     def __init__(self, board, mah=1200, percent=100):
         self.board = board
         self.capacity = mah
-        self.mah = mah * percent / 100
+        self.uah = mah * 10 * percent  # the charge left, in uAh (small ints: no heap on MicroPython)
+        self._rem = 0  # uA x ms not yet a whole uAh
 
     def ocv_mv(self):
-        p = 100 * self.mah / self.capacity
+        full = self.capacity * 1000
         c = self.CURVE
-        if p <= 0:
-            return c[0][1]
         for i in range(1, len(c)):
-            if p <= c[i][0]:
-                p0, v0 = c[i - 1]
-                p1, v1 = c[i]
-                return v0 + (v1 - v0) * (p - p0) / (p1 - p0)
+            lo = full * c[i - 1][0] // 100
+            hi = full * c[i][0] // 100
+            if self.uah <= hi:
+                if self.uah <= lo:
+                    return c[i - 1][1]
+                return c[i - 1][1] + (c[i][1] - c[i - 1][1]) * (self.uah - lo) // (hi - lo)
         return c[-1][1]
 
-    def load_ma(self):
+    def load_ua(self):
         b = self.board
         if b.asleep:
-            return self.ASLEEP_MA
-        ma = self.AWAKE_MA
+            return self.ASLEEP_UA
+        ua = self.AWAKE_UA
         ring = b.ring
         if ring is not None and b.led_power_pin.value():
             lit = 0
             for rgb in ring.shown:
                 lit += rgb[0] + rgb[1] + rgb[2]
-            ma += ring.n * self.LED_DARK_MA + lit * self.LED_MA / 255
-        return ma
+            ua += ring.n * self.LED_DARK_UA + lit * self.LED_UA // 255
+        return ua
 
     def mv(self):
-        return int(self.ocv_mv() - self.load_ma() * self.R_MOHM / 1000)
+        return self.ocv_mv() - self.load_ua() * self.R_MOHM // 1000000
 
     def rail_mv(self):
         return min(VDD_MV, self.mv() - self.DROPOUT_MV)
 
     def drain(self, ms):
-        self.mah = max(0, self.mah - self.load_ma() * ms / 3600000)
+        self._rem += self.load_ua() * ms
+        if self._rem >= 3600000:
+            self.uah = max(0, self.uah - self._rem // 3600000)
+            self._rem %= 3600000
 
 
 class Button:

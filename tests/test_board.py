@@ -194,13 +194,14 @@ def test_secret_bytes_refuses_a_stuck_source():
 def battery_at(sim, mv):
     """Set the cell's charge so that it reads about `mv` at rest (the awake bowl's load)."""
     bat = sim.board.battery
-    lo, hi = 0.0, float(bat.capacity)
-    for _ in range(40):
-        bat.mah = (lo + hi) / 2
+    lo, hi = 0, bat.capacity * 1000
+    while hi - lo > 1:
+        bat.uah = (lo + hi) // 2
         if bat.mv() < mv:
-            lo = bat.mah
+            lo = bat.uah
         else:
-            hi = bat.mah
+            hi = bat.uah
+    bat.uah = hi
     return bat
 
 
@@ -212,13 +213,13 @@ def test_the_battery_falls_with_charge_and_sags_under_the_ring():
     b.led_power_pin = type("P", (), {"value": lambda self: 1})()
     bat = hal.Battery(b)
     full = bat.mv()
-    bat.mah = 600
+    bat.uah = 600000
     half = bat.mv()
     b.ring.fill((64, 64, 64))
     b.ring.write()
     lit = bat.mv()
     assert full > half > lit and 25 <= half - lit <= 40, (full, half, lit)  # 12 x 3 x 3 mA x 0.25 ohm
-    bat.mah = 0
+    bat.uah = 0
     assert bat.rail_mv() < hal.Battery.RAIL_MIN_MV  # flat: the rail is out of the ESP32's rating
     del sim
 
@@ -257,7 +258,7 @@ def test_an_empty_battery_sleeps_before_a_brown_out_and_starts_no_roll(tmp_path)
     assert sim.console.table.events == sim.console.j.count and sim.console.table.events >= events
     rolled = sim.console.table.events
     bat = sim.board.battery  # back to the real cell's size, at the same charge (a wake costs it little)
-    bat.mah = bat.mah * 1200 / bat.capacity
+    bat.uah = bat.uah * 100
     bat.capacity = 1200
     sim._queue = []  # the player has stopped shaking
     sim.step(20000)
