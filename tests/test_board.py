@@ -267,4 +267,5 @@ def test_an_empty_battery_sleeps_before_a_brown_out_and_starts_no_roll(tmp_path)
     sim.step(300)
     assert sim.resets[-1] == "shake" and sim.console.flat
     sim.step(20000)  # (the shake may wake it again while it goes on: each time the same)
-    assert sim.asleep and sim.console.table.events == rolled and "brownout" not in sim.resets, (sim.resets, C.VIEW_IDS[sim.console.view], sim.console.arg, sim.log()[-5:])
+    assert sim.asleep and sim.console.table.events == rolled and "brownout" not in sim.resets, \
+        (sim.resets[-5:], C.VIEW_IDS[sim.console.view], sim.log()[-5:])
