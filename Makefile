@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk
+.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision
 
 # ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -135,6 +135,17 @@ deploy:
 	$(MPREMOTE) mip install ssd1306
 	$(MPREMOTE) run host_sim/tools/device_clean.py
 	cd $(MPY_OUT) && $(MPREMOTE) cp -r bobing bowl board.mpy boot.py main.py : + reset
+
+# make provision PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883
+#   MQTT_USER=U MQTT_PASSWORD=P]: the bowl's network settings as /data/net.txt (firmware/PROTOCOL.md).
+# Maintenance mode first (hold MENU while pressing RESET). The passwords reach the tool by the
+# environment, not its command line.
+provision: $(STAMP)
+	@test -n "$(PORT)" -a -n "$(SSID)" -a -n "$(BROKER)" -a -n "$(EVENT)" || { echo "usage: make provision \
+	PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883 MQTT_USER=U MQTT_PASSWORD=P]"; exit 2; }
+	@mkdir -p build && $(PY) host_sim/tools/make_net_config.py --out build/net.txt --ssid '$(SSID)' \
+	  --broker '$(BROKER)' --event '$(EVENT)' --port '$(or $(MQTT_PORT),1883)' --user '$(MQTT_USER)'
+	$(MPREMOTE) cp build/net.txt :/data/net.txt + reset; rc=$$?; rm -f build/net.txt; exit $$rc
 
 package-json: $(STAMP)
 	$(PY) host_sim/tools/make_package_json.py

@@ -3,6 +3,7 @@
 # the bowl, boards/unix_frozen/manifest.py for the 32-bit test build (README: "Build a bowl").
 # boot.py and main.py stay on the filesystem, where MicroPython looks for them.
 require("ssd1306")  # micropython-lib display driver (needs MPY_LIB_DIR)
+require("umqtt.simple")  # the event network (bowl/net.py); the ESP32 port freezes it too
 module("board.py")
 package("bobing")
 package("bowl")

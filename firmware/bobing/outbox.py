@@ -1,0 +1,216 @@
+# The bowl's side of the event protocol (firmware/PROTOCOL.md): the journal is
+# the outbox. Every award a kiosk game committed to flash is read back from the
+# journal (journal.scan, numbered by game.Table exactly as the console numbers
+# the claims it shows) and handed out in order after a cursor -- the identity
+# (game, award number) of the last award the broker acknowledged (MQTT PUBACK).
+# The cursor lives in its own small file, ROOT/outbox.cur, written to
+# outbox.tmp and renamed over it (as the journal writes a new game), so a
+# power cut leaves the old cursor or the new one, never half of one. A cut
+# between the PUBACK and the rename sends that award again; the desk counts an
+# award once by its identity (bowl, game, award number), so a re-send is
+# harmless, while a lost award is impossible: the cursor only moves after the
+# broker has it.
+#
+# Pure logic over a folder (as journal.py): no network, no machine; the device
+# glue is bowl/net.py. The message formats are here, one place for both sides:
+# the desk decodes with decode_award() what the bowl encodes with award_payload().
+from micropython import const
+import os
+
+from bobing import claim, journal
+
+VERSION = const(1)  # payload format ("v"); a newer one is refused by name, never guessed at
+MAX_PAYLOAD = const(256)  # bytes; an award is ~80, anything larger is refused unread
+MAX_NAME = const(32)  # event, bowl and class names: characters (check_name)
+_BAD_CHARS = "/+#\"\\"
+CURSOR = "outbox.cur"
+_TMP = "outbox.tmp"
+PREFIX = "bobing"
+
+
+def check_name(what, s):
+    """An event, bowl or class name as one topic level (and a JSON string): 1..32
+    characters, none of / + # (MQTT's level separator and wildcards), no space or
+    control character, no " or \\, not starting with $ (the broker's own topics).
+    Chinese is fine: topics are UTF-8 (a bowl id may be 万达-3)."""
+    if not isinstance(s, str) or not 1 <= len(s) <= MAX_NAME or s[0] == "$":
+        raise ValueError("%s %r: 1..%d characters, not starting with $" % (what, s, MAX_NAME))
+    for ch in s:
+        if ch in _BAD_CHARS or ord(ch) < 0x21 or ord(ch) == 0x7F:
+            raise ValueError("%s %r: %r is not allowed (none of / + # \" \\ or spaces or control characters)"
+                             % (what, s, ch))
+    return s
+
+
+def topic(event, bowl_id, leaf):
+    """bobing/<event>/<bowl>/<leaf>: leaf is award, status (retained) or allot."""
+    return "%s/%s/%s/%s" % (PREFIX, check_name("event", event), check_name("bowl id", bowl_id), leaf)
+
+
+def award_payload(game_no, award_no, cls, customer, code):
+    """One award as compact JSON (bytes). `code` is the claim code the bowl
+    showed: HMAC of (bowl, game, award, class) with the bowl's secret, so the
+    desk knows the award came from the bowl that holds that secret."""
+    return ('{"v":%d,"g":%d,"n":%d,"c":"%s","k":%d,"code":"%s"}'
+            % (VERSION, game_no, award_no, check_name("prize class", cls), customer, code)).encode()
+
+
+class Award:
+    """A decoded award message: bowl_id, game_no, award_no, cls, customer, code."""
+
+    def __init__(self, bowl_id, game_no, award_no, cls, customer, code):
+        self.bowl_id = bowl_id
+        self.game_no = game_no
+        self.award_no = award_no
+        self.cls = cls
+        self.customer = customer
+        self.code = code
+
+    def key(self):
+        return (self.bowl_id, self.game_no, self.award_no)
+
+    def __repr__(self):
+        return "Award(%s %d-%d %s customer %d)" % (self.bowl_id, self.game_no, self.award_no, self.cls,
+                                                   self.customer)
+
+
+def _int(d, k, lo, hi):
+    v = d.get(k)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise ValueError("field %r=%r: a whole number %d..%d" % (k, v, lo, hi))
+    return v
+
+
+def decode_award(event, topic_b, payload, secret_of):
+    """An award message as received -> Award. ValueError saying what was wrong for
+    anything else: a topic outside bobing/<event>/<bowl>/award, an oversized or
+    malformed payload, another format version, a code the bowl's secret does not
+    make (secret_of(bowl_id) -> bytes, or None for a bowl the desk does not know)."""
+    import json
+    try:
+        t = topic_b.decode() if isinstance(topic_b, (bytes, bytearray)) else topic_b
+    except UnicodeError:
+        raise ValueError("topic is not UTF-8")
+    parts = t.split("/")
+    if len(parts) != 4 or parts[0] != PREFIX or parts[1] != event or parts[3] != "award":
+        raise ValueError("topic %r: not %s/%s/<bowl>/award" % (t[:80], PREFIX, event))
+    bowl_id = check_name("bowl id", parts[2])
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError("payload of %d bytes: at most %d" % (len(payload), MAX_PAYLOAD))
+    try:
+        d = json.loads(payload)
+    except (ValueError, UnicodeError):
+        raise ValueError("payload is not JSON: %r" % (bytes(payload[:40]),))
+    if not isinstance(d, dict):
+        raise ValueError("payload is not a JSON object")
+    v = d.get("v")
+    if v != VERSION:
+        raise ValueError("payload format %r: this side reads format %d" % (v, VERSION))
+    a = Award(bowl_id, _int(d, "g", 1, journal.MAX_GAME_ID), _int(d, "n", 1, 0xFFFFFF),
+              check_name("prize class", d.get("c")), _int(d, "k", 0, 0xFFFFFF), d.get("code"))
+    secret = secret_of(bowl_id)
+    if secret is None:
+        raise ValueError("bowl %r is not known here" % bowl_id)
+    if not isinstance(a.code, str) or not claim.verify(secret, bowl_id, a.game_no, a.award_no, a.cls, a.code):
+        raise ValueError("bowl %s award %d-%d: its code does not match the bowl's secret"
+                         % (bowl_id, a.game_no, a.award_no))
+    return a
+
+
+# ---- the cursor --------------------------------------------------------------
+
+def read_cursor(root):
+    """-> (game_no, award_no) last acknowledged, (0, 0) for none. A damaged file
+    counts as none: everything the journal still holds is sent again (and counted
+    once by the desk), never skipped."""
+    try:
+        with open(journal._join(root, CURSOR), "rb") as f:
+            p = f.read(40).split()
+    except OSError:
+        return 0, 0
+    try:
+        if len(p) == 3 and p[0] == b"v1":
+            g, n = int(p[1]), int(p[2])
+            if 0 <= g <= journal.MAX_GAME_ID and n >= 0:
+                return g, n
+    except ValueError:
+        pass
+    return 0, 0
+
+
+def write_cursor(root, game_no, award_no):
+    tmp = journal._join(root, _TMP)
+    f = open(tmp, "w")
+    try:
+        f.write("v1 %d %d\n" % (game_no, award_no))
+        journal._fsync(f)
+    finally:
+        f.close()
+    os.rename(tmp, journal._join(root, CURSOR))
+
+
+# ---- the outbox ----------------------------------------------------------------
+
+def awards_of(path, game_no, secret=None):
+    """The awards in a journal file -> (config or None, [(award_no, cls, customer)]).
+    Read by the firmware's own journal.scan; a damaged tail keeps the good prefix."""
+    evs = []
+    s = journal.scan(path, game_no, keep=evs)
+    if s.config is None:
+        return None, []
+    t = journal.new_table(s.config)
+    out = []
+    if not t.kiosk:
+        return s.config, out
+    for kind, arg in evs:
+        o = t.apply(kind, arg)
+        first = t.award_no - len(o.won) + 1  # as the console numbers the claims it shows
+        for i in range(len(o.won)):
+            out.append((first + i, o.won[i][0], o.customer))
+    return s.config, out
+
+
+class Outbox:
+    """Awards still to be sent, from the journal, after the cursor.
+    next() -> (topic, payload, game_no, award_no) or None; sent(game_no, award_no)
+    after the broker acknowledged it. Rescans a game's file only when it grew."""
+
+    def __init__(self, root, event, secret):
+        self.root = root
+        self.event = check_name("event", event)
+        self.secret = secret
+        self.cursor = read_cursor(root)
+        self._game = 0  # the game whose awards are in _awards
+        self._size = -1  # its file's size when read
+        self._awards = []
+        self._bowl = ""
+
+    def _load(self, gid):
+        path = journal._join(self.root, journal._name(gid, journal.SUFFIX))
+        size = journal._size(path)
+        if gid == self._game and size == self._size:
+            return
+        cfg, self._awards = awards_of(path, gid)
+        self._bowl = cfg.bowl_id if cfg is not None else ""
+        self._game, self._size = gid, size
+
+    def next(self):
+        cg, cn = self.cursor
+        ids, _top = journal.inventory(self.root)
+        for gid in ids:
+            if gid < cg:
+                continue
+            self._load(gid)
+            if not self._bowl:
+                continue  # a table game, or one with no bowl id: nothing to claim
+            for n, cls, customer in self._awards:
+                if gid == cg and n <= cn:
+                    continue
+                code = claim.code(self.secret, self._bowl, gid, n, cls)
+                return (topic(self.event, self._bowl, "award"), award_payload(gid, n, cls, customer, code),
+                        gid, n)
+        return None
+
+    def sent(self, game_no, award_no):
+        write_cursor(self.root, game_no, award_no)
+        self.cursor = (game_no, award_no)

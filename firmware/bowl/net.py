@@ -1,0 +1,215 @@
+# Device glue for the event network (firmware/PROTOCOL.md): Wi-Fi through
+# network.WLAN, MQTT through micropython-lib's umqtt.simple, awards from
+# bobing.outbox (the journal is the outbox). One asyncio task, beside the
+# game's: the game never waits for it, and it sends only while nobody is
+# shaking. umqtt.robust is not used: its reconnect loop sleeps blocking; here a
+# failure closes the socket and the task retries after BACKOFF_MS, awaiting.
+#
+# What blocks: umqtt.simple's socket calls, each bounded by SOCK_TIMEOUT_S (a
+# PUBACK on a LAN comes in milliseconds; a dead broker costs at most one
+# timeout, then the task backs off). WLAN.connect() does not block on the ESP32
+# port: it starts the association and isconnected() is polled.
+#
+# The network's settings are provisioned from a computer (`make provision`) as
+# ROOT/net.txt, KEY=VALUE lines: ssid, password, broker, port, event, user,
+# mqtt_password. No file: the bowl plays offline and says so once.
+from micropython import const
+
+from bobing import outbox
+
+SOCK_TIMEOUT_S = const(3)
+WIFI_WAIT_MS = const(20000)  # association + DHCP, then give up and back off
+BACKOFF_MS = const(5000)
+STATUS_MS = const(30000)  # the retained status again: "last seen", and the MQTT keepalive
+KEEPALIVE_S = const(75)  # > 2 x STATUS_MS: the broker publishes the will after 1.5 x this
+IDLE_MS = const(200)
+NET_FILE = "net.txt"
+FW_VERSION = "1"
+# network.WLAN.status() on the ESP32 port (ports/esp32/network_wlan.c): the
+# wifi_err_reason_t of the last disconnect while not connected, else these.
+STAT_IDLE = const(1000)
+STAT_CONNECTING = const(1001)
+STAT_GOT_IP = const(1010)
+STAT_NO_AP_FOUND = const(201)
+STAT_WRONG_PASSWORD = const(202)
+_KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password")
+
+
+def read_config(root):
+    """ROOT/net.txt -> dict, or None when the bowl has none. ValueError naming the
+    line for a bad file (the bowl then plays offline and logs it)."""
+    try:
+        f = open(root + "/" + NET_FILE)
+    except OSError:
+        return None
+    try:
+        text = f.read(1024)
+    finally:
+        f.close()
+    return parse_config(text)
+
+
+def parse_config(text):
+    c = {"port": 1883, "user": "", "mqtt_password": "", "password": ""}
+    for i, line in enumerate(text.split("\n")):
+        line = line.strip()
+        if not line or line[0] == "#":
+            continue
+        k, eq, v = line.partition("=")
+        if not eq or k not in _KEYS:
+            raise ValueError("net.txt line %d: %r is not KEY=VALUE with KEY one of %s"
+                             % (i + 1, line[:40], " ".join(_KEYS)))
+        c[k] = v
+    for k in ("ssid", "broker", "event"):
+        if not c.get(k):
+            raise ValueError("net.txt: %s= is missing" % k)
+    if not 1 <= len(c["ssid"].encode()) <= 32 or len(c["password"].encode()) > 64:
+        raise ValueError("net.txt: ssid is 1..32 bytes and password at most 64 (IEEE 802.11, WPA2)")
+    try:
+        c["port"] = int(c["port"])
+    except ValueError:
+        raise ValueError("net.txt: port=%r is not a number" % c["port"])
+    if not 1 <= c["port"] <= 65535:
+        raise ValueError("net.txt: port=%d: 1..65535" % c["port"])
+    outbox.check_name("event", c["event"])
+    return c
+
+
+def status_payload(online, con=None, faults=()):
+    """The retained status: what the desk shows for a bowl. faults: the board's
+    [(part, message)] (hw.errors); the desk stamps "last seen" on arrival."""
+    if not online:
+        return b'{"v":1,"on":0}'
+    t = con.table
+    left = ",".join(['["%s",%d]' % (c, t.pool[c]) for c in t.classes]) if t is not None else ""
+    g = con.j.game_id if con.j is not None else 0
+    f = ",".join(['"%s"' % part for part, _msg in faults])
+    return ('{"v":1,"on":1,"fw":"%s","g":%d,"left":[%s],"faults":[%s]}'
+            % (FW_VERSION, g, left, f)).encode()
+
+
+class Net:
+    """The publisher. mqtt_class: umqtt.simple.MQTTClient (or a test's);
+    may_send() -> False while a shake is in progress."""
+
+    def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, mqtt_class=None):
+        self.cfg = cfg
+        self.box = box
+        self.bowl_id = outbox.check_name("bowl id", bowl_id)
+        self.wlan = wlan
+        self.say = say
+        self.status = status
+        self.may_send = may_send
+        if mqtt_class is None:
+            from umqtt.simple import MQTTClient as mqtt_class
+        self.mqtt_class = mqtt_class
+        self.client = None
+        self.sent = 0  # awards acknowledged by the broker since boot
+        self.running = True
+        self._status_topic = outbox.topic(cfg["event"], bowl_id, "status")
+
+    async def _wifi(self, ticks_ms, ticks_diff):
+        import asyncio
+        w = self.wlan
+        if w.isconnected():
+            return True
+        w.active(True)
+        w.connect(self.cfg["ssid"], self.cfg["password"])
+        t0 = ticks_ms()
+        while ticks_diff(ticks_ms(), t0) < WIFI_WAIT_MS:
+            if w.isconnected():
+                return True
+            s = w.status()
+            if s == STAT_WRONG_PASSWORD or s == STAT_NO_AP_FOUND:
+                self.say("net: wifi %r: %s" % (self.cfg["ssid"], "wrong password" if s == STAT_WRONG_PASSWORD
+                                               else "network not found"))
+                w.disconnect()
+                return False
+            await asyncio.sleep(IDLE_MS / 1000)
+        self.say("net: wifi %r: no connection after %d s" % (self.cfg["ssid"], WIFI_WAIT_MS // 1000))
+        w.disconnect()
+        return False
+
+    def _connect(self):
+        c = self.cfg
+        m = self.mqtt_class("bowl-" + self.bowl_id, c["broker"], c["port"], c["user"] or None,
+                            c["mqtt_password"] or None, KEEPALIVE_S)
+        m.set_last_will(self._status_topic, status_payload(False), True, 1)
+        m.connect(True, SOCK_TIMEOUT_S)
+        self.client = m
+        m.publish(self._status_topic, self.status(), True, 1)
+
+    def close(self):
+        m = self.client
+        self.client = None
+        if m is not None:
+            try:
+                m.sock.close()  # no DISCONNECT: a lost bowl's will ("on":0) is the truth
+            except OSError:
+                pass
+
+    def send_one(self):
+        """Publish the next award (QoS 1, waits for its PUBACK), then move the
+        cursor. -> True if one was sent. OSError when the connection fails."""
+        item = self.box.next()
+        if item is None:
+            return False
+        tp, payload, g, n = item
+        self.client.publish(tp, payload, False, 1)
+        self.box.sent(g, n)
+        self.sent += 1
+        return True
+
+    async def run(self, ticks_ms, ticks_diff):
+        import asyncio
+        last_status = ticks_ms()
+        while self.running:
+            try:
+                if self.client is None:
+                    if not await self._wifi(ticks_ms, ticks_diff):
+                        await asyncio.sleep(BACKOFF_MS / 1000)
+                        continue
+                    self._connect()
+                    self.say("net: connected to %s:%d" % (self.cfg["broker"], self.cfg["port"]))
+                    last_status = ticks_ms()
+                if self.may_send() and self.send_one():
+                    await asyncio.sleep(0)
+                    continue
+                if ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
+                    self.client.publish(self._status_topic, self.status(), True, 1)
+                    last_status = ticks_ms()
+                await asyncio.sleep(IDLE_MS / 1000)
+            except Exception as e:
+                # OSError from the socket, IndexError when umqtt reads b"" from a closed one,
+                # AssertionError from its checks of the broker's replies, MQTTException when
+                # the broker refuses the connection (bad user or password): all the same here
+                self.say("net: %s %s; retrying in %d s" % (type(e).__name__, e, BACKOFF_MS // 1000))
+                self.close()
+                await asyncio.sleep(BACKOFF_MS / 1000)
+
+
+def start(app):
+    """Create the publisher task for bowl.app (None when the bowl has no net.txt
+    or the settings are bad: the bowl plays offline)."""
+    hw = app.hw
+    con = app.con
+    try:
+        cfg = read_config(hw.root)
+    except ValueError as e:
+        hw.say("net: %s; playing offline" % e)
+        return None
+    if cfg is None:
+        return None
+    wlan = getattr(hw, "wlan", None)
+    if wlan is None:
+        try:
+            import network
+        except ImportError:  # a port without Wi-Fi (the unix port, CPython): hal.SimBoard.wlan stands in
+            hw.say("net: this port has no network module; playing offline")
+            return None
+        wlan = network.WLAN(network.STA_IF)
+    from bobing import console
+    box = outbox.Outbox(hw.root, cfg["event"], con._secret())
+    net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda: status_payload(True, con, hw.errors),
+              lambda: con.view != console.V_SHAKING)
+    return net

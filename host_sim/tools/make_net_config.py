@@ -1,0 +1,60 @@
+"""Write a bowl's network settings (net.txt, read by firmware/bowl/net.py) for
+`make provision`, checked by the firmware's own parser so the bowl never gets
+a file it would refuse:
+
+    python host_sim/tools/make_net_config.py --out FILE --ssid NAME --broker HOST
+        --event NAME [--port 1883] [--user NAME]
+
+The secrets never go on the command line (a process list shows it): the Wi-Fi
+password comes from $PASSWORD and the broker's from $MQTT_PASSWORD (`make
+provision` passes them so), or are asked for when stdin is a terminal. Exit
+status 2 with a message for anything the bowl could not use."""
+import argparse
+import getpass
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+import host_sim  # noqa: E402,F401  (the const shim; firmware/ on sys.path)
+from bowl import net  # noqa: E402
+
+
+def _secret(env, prompt):
+    v = os.environ.get(env)
+    if v is None and sys.stdin.isatty():
+        v = getpass.getpass(prompt)
+    return v or ""
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--ssid", required=True)
+    ap.add_argument("--broker", required=True)
+    ap.add_argument("--event", required=True)
+    ap.add_argument("--port", default="1883")
+    ap.add_argument("--user", default="")
+    a = ap.parse_args(argv)
+    fields = [("ssid", a.ssid), ("password", _secret("PASSWORD", "Wi-Fi password (empty: open network): ")),
+              ("broker", a.broker), ("port", a.port), ("event", a.event), ("user", a.user),
+              ("mqtt_password", _secret("MQTT_PASSWORD", "broker password (empty: none): ") if a.user else "")]
+    for k, v in fields:
+        if "\n" in v or "\r" in v or v != v.strip():
+            print("error: %s: no line breaks and no leading or trailing spaces" % k, file=sys.stderr)
+            return 2
+    text = "".join("%s=%s\n" % kv for kv in fields)
+    try:
+        net.parse_config(text)
+    except ValueError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    tmp = a.out + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, a.out)
+    print("%s: ssid %s, broker %s:%s, event %s" % (a.out, a.ssid, a.broker, a.port, a.event))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+# The bowl's publisher (bowl/net.py over bobing/outbox.py and umqtt.simple) run
+# on the MicroPython unix port against a real broker, for tests/test_mqtt.py:
+#   micropython tests/mqtt_bowl.py ROOT PORT EVENT BOWL SECRET_HEX SECONDS [CUT_AFTER]
+#   micropython tests/mqtt_bowl.py app ROOT MS
+#       the whole app (bowl/app.py on host_sim/hal.py's board, real time) with
+#       ROOT/net.txt provisioned: the publisher runs as its task beside the game's
+# Publishes the awards of the journal in ROOT until none is left (or SECONDS
+# pass), then prints "sent N cursor G N". CUT_AFTER=k: the power fails right
+# after the broker acknowledged the k-th award, before the cursor is written.
+import asyncio
+import binascii
+import sys
+import time
+
+import fake_wlan
+from bobing import outbox
+from bowl import net
+
+
+def app(root, ms):
+    import hal
+    from bowl import app as bowl_app
+    board = hal.SimBoard(root, realtime=True)
+    board.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, fake_wlan.Air({"mall-5F": "mooncake88"}))
+    a = bowl_app.App(board)
+    asyncio.run(a.run(stop_after_ms=ms))
+    print("\n".join(board.lines))
+    g, n = outbox.read_cursor(root)
+    print("samples %d feeds %d cursor %d %d" % (board.chip.samples_read, board.wdt.feeds, g, n))
+
+
+def main(argv):
+    if argv[1] == "app":
+        return app(argv[2], int(argv[3]))
+    root, port, event, bowl, secret_hex, seconds = argv[1:7]
+    cut = int(argv[7]) if len(argv) > 7 else 0
+    air = fake_wlan.Air({"mall-5F": "mooncake88"})
+    wlan = fake_wlan.WLAN(fake_wlan.STA_IF, air)
+    cfg = net.parse_config("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%s\nevent=%s\n"
+                           % (port, event))
+    box = outbox.Outbox(root, event, binascii.unhexlify(secret_hex))
+    if cut:
+        real_sent = box.sent
+
+        def sent(g, n):
+            if n >= cut:
+                print("power cut after award %d-%d" % (g, n))
+                sys.exit(3)
+            real_sent(g, n)
+        box.sent = sent
+    n = net.Net(cfg, box, bowl, wlan, print, lambda: b'{"v":1,"on":1}', lambda: True)
+    t0 = time.ticks_ms()
+
+    async def watch():
+        while time.ticks_diff(time.ticks_ms(), t0) < int(seconds) * 1000:
+            if n.client is not None and box.next() is None:
+                break
+            await asyncio.sleep_ms(20)
+        n.running = False
+
+    async def both():
+        asyncio.create_task(n.run(time.ticks_ms, time.ticks_diff))
+        await watch()
+        if n.client is not None:
+            n.client.disconnect()  # a clean goodbye in the test: the will is not sent
+    asyncio.run(both())
+    print("sent %d cursor %d %d" % (n.sent, box.cursor[0], box.cursor[1]))
+
+
+main(sys.argv)

@@ -1,0 +1,396 @@
+"""The event network (firmware/PROTOCOL.md) against a real mosquitto: each test
+starts its own broker on a free loopback port (temp config, persistence on) and
+stops it. The bowl's side is bowl/net.py + bobing/outbox.py + micropython-lib's
+umqtt.simple running on the 32-bit frozen MicroPython unix port
+(tests/mqtt_bowl.py) with network.WLAN simulated (host_sim/fake_wlan.py); the
+journals are real kiosk games played by the firmware's own game.Table; the
+subscriber is mosquitto_sub with a persistent session (QoS 1), its messages
+decoded by outbox.decode_award as the desk decodes them."""
+import binascii
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+
+from bobing import claim, game, journal, outbox
+from bowl import net
+from host_sim import fake_wlan
+import portable
+
+MP = os.path.join(portable.ROOT, "build", "mp", "unix32-frozen", "micropython")
+EVENT = "midautumn"
+SECRET = bytes(range(1, 17))
+OTHER_SECRET = bytes(range(2, 18))
+
+need_broker = pytest.mark.skipif(shutil.which("mosquitto") is None or shutil.which("mosquitto_sub") is None,
+                                 reason="needs Debian's mosquitto and mosquitto-clients (.ci/run installs them)")
+
+
+# ---- the real broker ---------------------------------------------------------------
+
+def _free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+class Broker:
+    def __init__(self, d):
+        self.dir = str(d)
+        self.port = _free_port()
+        self.conf = os.path.join(self.dir, "mosquitto.conf")
+        with open(self.conf, "w") as f:
+            f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence true\n"
+                    "persistence_location %s/\nlog_dest file %s/broker.log\n" % (self.port, self.dir, self.dir))
+            if os.getuid() == 0:  # as root (CI) mosquitto would switch to user mosquitto: no access here
+                f.write("user root\n")
+        self.proc = None
+
+    def start(self):
+        self.proc = subprocess.Popen(["mosquitto", "-c", self.conf], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.1).close()
+                return
+            except OSError:
+                time.sleep(0.02)
+        raise RuntimeError("mosquitto did not start: %s" % open(self.dir + "/broker.log").read()[-2000:])
+
+    def stop(self):  # SIGTERM: mosquitto writes its persistence file and exits
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(10)
+            self.proc = None
+
+
+@pytest.fixture
+def broker(tmp_path):
+    b = Broker(tmp_path)
+    b.start()
+    yield b
+    b.stop()
+
+
+class Desk:
+    """mosquitto_sub as the desk's durable subscription (client id, clean session
+    off, QoS 1): what it is sent while away waits in the broker."""
+
+    def __init__(self, broker, d, topic="bobing/%s/+/award" % EVENT, client_id="desk-test"):
+        self.broker = broker
+        self.client_id = client_id
+        self.out = os.path.join(str(d), client_id + ".txt")
+        self.topic = topic
+        self.proc = None
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.broker.port), "-i", self.client_id, "-c",
+             "-q", "1", "-t", self.topic, "-F", "%t %x"], stdout=open(self.out, "a"), stderr=subprocess.DEVNULL)
+        time.sleep(0.3)  # subscribed (the session then exists in the broker)
+
+    def lines(self, n, timeout=10):
+        t0 = time.time()
+        while time.time() - t0 < timeout:
+            got = open(self.out).read().splitlines()
+            if len(got) >= n:
+                return got
+            time.sleep(0.05)
+        return open(self.out).read().splitlines()
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def decode(lines, secret=SECRET, bowl="5F-kiosk"):
+    """-> ({identity: Award}, [refusal texts], duplicates) as the desk would see them."""
+    got, refused, dups = {}, [], 0
+    for line in lines:
+        t, _, hexp = line.partition(" ")
+        try:
+            a = outbox.decode_award(EVENT, t, binascii.unhexlify(hexp), lambda b: secret if b == bowl else None)
+        except ValueError as e:
+            refused.append(str(e))
+            continue
+        if a.key() in got:
+            dups += 1
+        got[a.key()] = a
+    return got, refused, dups
+
+
+# ---- the bowl's journal and its publisher ---------------------------------------------
+
+def play_kiosk(root, awards, seed, bowl="5F-kiosk", secret=SECRET, j=None):
+    """Play kiosk customers on the firmware (journal + game.Table) until `awards`
+    more awards were won -> (journal, {(bowl, game, n): (class, code shown)})."""
+    if j is None:
+        j = journal.start(root, "kiosk", None, 1, None, bowl, secret)
+    rnd = random.Random(seed)
+    won = {}
+    while len(won) < awards and not j.table.ended:
+        if j.table.shakes_left == 0:
+            out = j.play(game.EV_CUSTOMER, None)
+        else:
+            out = j.play(game.EV_ROLL, [rnd.randint(1, 6) for _ in range(6)])
+        first = j.table.award_no - len(out.won) + 1
+        for i, (cls, _src) in enumerate(out.won):
+            won[(bowl, j.game_id, first + i)] = (cls, out.claims[i])
+    return j, won
+
+
+def run_bowl(root, port, seconds=20, cut=0, secret=SECRET, bowl="5F-kiosk"):
+    args = [MP, os.path.join(portable.TESTS, "mqtt_bowl.py"), str(root), str(port), EVENT, bowl,
+            binascii.hexlify(secret).decode(), str(seconds)] + ([str(cut)] if cut else [])
+    p = subprocess.run(args, capture_output=True, text=True, timeout=seconds + 30, cwd=portable.ROOT)
+    assert "Traceback" not in p.stderr + p.stdout, p.stdout + p.stderr
+    return p
+
+
+@pytest.fixture(scope="module")
+def mp_build():
+    p = subprocess.run(["make", "-s", "mp"], cwd=portable.ROOT, capture_output=True, text=True, timeout=1200)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    return MP
+
+
+@need_broker
+def test_every_award_reaches_the_desk_once_through_power_cut_and_broker_restart(mp_build, broker, tmp_path):
+    root = tmp_path / "flash"
+    root.mkdir()
+    desk = Desk(broker, tmp_path)
+    desk.start()
+    j, want = play_kiosk(str(root), 6, seed=1)
+    j.close()
+
+    # 1. the power fails after the broker acknowledged award 3, before the cursor moved
+    p = run_bowl(root, broker.port, cut=3)
+    assert p.returncode == 3 and "power cut after award 1-3" in p.stdout, p.stdout + p.stderr
+    assert outbox.read_cursor(str(root)) == (1, 2)
+    # 2. the bowl boots again and sends what the cursor says is left: award 3 again
+    p = run_bowl(root, broker.port)
+    assert p.returncode == 0 and "sent 4 cursor 1 6" in p.stdout, p.stdout + p.stderr
+    got, refused, dups = decode(desk.lines(7))
+    assert not refused and dups == 1  # award 3 arrived twice, recognised by its identity
+    assert {k: (a.cls, a.code) for k, a in got.items()} == want
+
+    # 3. the broker goes down (persistence on), the desk too; the bowl plays on offline
+    desk.stop()
+    broker.stop()
+    j = journal.recover(str(root), SECRET).journal
+    j, more = play_kiosk(str(root), 4, seed=2, j=j)
+    j.close()
+    p = run_bowl(root, broker.port, seconds=2)
+    assert "sent 0 cursor 1 6" in p.stdout and "net: " in p.stdout, p.stdout  # said why, sent nothing
+    # 4. the broker is back: the bowl sends the rest while the desk is still away ...
+    broker.start()
+    p = run_bowl(root, broker.port)
+    assert p.returncode == 0 and "sent 4 cursor 1 10" in p.stdout, p.stdout + p.stderr
+    # 5. ... and the broker, restarted once more, keeps them for the desk's session
+    broker.stop()
+    broker.start()
+    desk.start()
+    got, refused, dups = decode(desk.lines(11))
+    desk.stop()
+    want.update(more)
+    assert not refused and dups == 1 and len(got) == 10
+    assert {k: (a.cls, a.code) for k, a in got.items()} == want
+
+
+@need_broker
+def test_a_bowl_with_the_wrong_secret_is_refused(mp_build, broker, tmp_path):
+    root = tmp_path / "flash"
+    root.mkdir()
+    desk = Desk(broker, tmp_path)
+    desk.start()
+    j, want = play_kiosk(str(root), 2, seed=3, secret=OTHER_SECRET)
+    j.close()
+    p = run_bowl(root, broker.port, secret=OTHER_SECRET)
+    assert p.returncode == 0 and "sent 2" in p.stdout, p.stdout + p.stderr
+    got, refused, dups = decode(desk.lines(2))
+    desk.stop()
+    assert not got and len(refused) == 2
+    assert all("does not match the bowl's secret" in r for r in refused), refused
+
+
+BAD = [
+    # (topic, payload, what the refusal says)
+    ("bobing/%s/5F-kiosk/award" % EVENT, b"not json", "not JSON"),
+    ("bobing/%s/5F-kiosk/award" % EVENT, b"\xff\xfe", "not JSON"),
+    ("bobing/%s/5F-kiosk/award" % EVENT, b"[1,2]", "not a JSON object"),
+    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":2,"g":1,"n":1,"c":"yixiu","k":1,"code":"x"}', "format 2"),
+    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":0,"n":1,"c":"yixiu","k":1,"code":"x"}', "'g'=0"),
+    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":true,"c":"yixiu","k":1,"code":"x"}', "'n'=True"),
+    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"a/b","k":1,"code":"x"}', "prize class"),
+    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1,"code":"AAAAAAAA"}',
+     "does not match"),
+    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1}', "does not match"),
+    ("bobing/%s/5F-kiosk/award" % EVENT, b"{" + b" " * 300 + b"}", "at most 256"),
+    ("bobing/%s/ghost/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1,"code":"x"}', "not known"),
+    ("bobing/%s/5F-kiosk/status" % EVENT, b'{"v":1,"on":1}', "not bobing/"),
+    ("bobing/other-event/5F-kiosk/award", b"{}", "not bobing/"),
+    ("elsewhere", b"{}", "not bobing/"),
+]
+
+
+@need_broker
+def test_bad_messages_through_the_broker_are_refused_with_a_reason(broker, tmp_path):
+    desk = Desk(broker, tmp_path, topic="#")
+    desk.start()
+    for t, payload, _why in BAD:
+        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-q", "1", "-t", t, "-s"],
+                       input=payload, check=True, timeout=10)
+    lines = desk.lines(len(BAD))
+    desk.stop()
+    got, refused, _ = decode(lines)
+    assert not got and len(refused) == len(BAD)
+    for (_t, _p, why), text in zip(BAD, refused):
+        assert why in text, (why, text)
+
+
+def test_award_payload_round_trip_and_identity():
+    code = claim.code(SECRET, "万达-3", 17, 3, "duitang")
+    p = outbox.award_payload(17, 3, "duitang", 5, code)
+    assert len(p) <= outbox.MAX_PAYLOAD
+    a = outbox.decode_award(EVENT, outbox.topic(EVENT, "万达-3", "award").encode(), p, lambda b: SECRET)
+    assert a.key() == ("万达-3", 17, 3) and (a.cls, a.customer, a.code) == ("duitang", 5, code)
+    for bad in ("", "a/b", "a+b", "#", "$SYS", "a b", 'a"b', "x" * 33, None):
+        with pytest.raises(ValueError):
+            outbox.topic(EVENT, bad, "award")
+
+
+def test_cursor_is_written_whole_and_a_damaged_one_resends_everything(tmp_path):
+    root = str(tmp_path)
+    assert outbox.read_cursor(root) == (0, 0)
+    outbox.write_cursor(root, 17, 3)
+    assert outbox.read_cursor(root) == (17, 3) and sorted(os.listdir(root)) == ["outbox.cur"]
+    for junk in (b"", b"v1 17", b"v1 x 3", b"17 3\n", b"v1 17 -1\n", b"\xff" * 10):
+        with open(os.path.join(root, "outbox.cur"), "wb") as f:
+            f.write(junk)
+        assert outbox.read_cursor(root) == (0, 0), junk
+
+
+def test_outbox_sends_in_order_across_games_and_skips_table_games(tmp_path):
+    root = str(tmp_path)
+    j, want1 = play_kiosk(root, 3, seed=4)
+    j.close()
+    journal.start(root, "xiamen", None, 4).close()  # a table game: no claims, nothing to send
+    j, want3 = play_kiosk(root, 2, seed=5)
+    j.close()
+    box = outbox.Outbox(root, EVENT, SECRET)
+    seen = []
+    while True:
+        item = box.next()
+        if item is None:
+            break
+        tp, payload, g, n = item
+        a = outbox.decode_award(EVENT, tp, payload, lambda b: SECRET)
+        seen.append((a.key(), (a.cls, a.code)))
+        box.sent(g, n)
+    want = sorted(list(want1.items()) + list(want3.items()))
+    assert seen == want
+    assert [k[1] for k, _ in seen] == [1, 1, 1, 3, 3]
+    assert outbox.Outbox(root, EVENT, SECRET).next() is None  # the cursor survives a reboot
+
+
+def test_net_config_refuses_what_the_bowl_cannot_use():
+    good = "ssid=mall-5F\npassword=mooncake88\nbroker=10.0.0.2\nevent=midautumn\n"
+    c = net.parse_config(good)
+    assert (c["ssid"], c["port"], c["event"]) == ("mall-5F", 1883, "midautumn")
+    for bad, why in ((good + "colour=red\n", "KEY=VALUE"), (good + "port=x\n", "not a number"),
+                     (good + "port=70000\n", "1..65535"), (good.replace("ssid=mall-5F", "ssid=" + "x" * 33), "ssid"),
+                     (good.replace("event=midautumn", "event=a/b"), "event"),
+                     (good.replace("broker=10.0.0.2\n", ""), "broker= is missing")):
+        with pytest.raises(ValueError, match=why):
+            net.parse_config(bad)
+
+
+def test_fake_wlan_behaves_as_the_esp32_port():
+    air = fake_wlan.Air({"mall-5F": "mooncake88"})
+    w = fake_wlan.WLAN(fake_wlan.STA_IF, air)
+    with pytest.raises(OSError, match="Wifi Not Started"):
+        w.connect("mall-5F", "mooncake88")
+    w.active(True)
+    assert w.status() == fake_wlan.STAT_IDLE
+    w.connect("mall-5F", "wrong-pass")
+    assert w.status() == fake_wlan.STAT_CONNECTING
+    while w.status() == fake_wlan.STAT_CONNECTING:
+        pass
+    assert w.status() == fake_wlan.STAT_WRONG_PASSWORD and not w.isconnected()
+    w.connect("mall-5F", "mooncake88")
+    assert not w.isconnected()
+    while w.status() == fake_wlan.STAT_CONNECTING:
+        pass
+    assert w.isconnected() and w.status() == fake_wlan.STAT_GOT_IP
+    air.up = False
+    assert not w.isconnected() and w.status() == fake_wlan.STAT_BEACON_TIMEOUT
+    with pytest.raises(OSError):
+        w.connect("", "mooncake88")
+
+
+@need_broker
+def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_build, broker, tmp_path):
+    root = tmp_path / "flash"
+    root.mkdir()
+    (root / "settings.txt").write_text("mode=kiosk\nbowl_id=0005\nsecret=%s\n" % binascii.hexlify(SECRET).decode())
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+                                  % (broker.port, EVENT))
+    j, want = play_kiosk(str(root), 5, seed=6, bowl="0005")
+    j.close()
+    desk = Desk(broker, tmp_path)
+    desk.start()
+    watch = Desk(broker, tmp_path, topic=outbox.topic(EVENT, "0005", "status"), client_id="status-watch")
+    watch.start()
+    p = subprocess.run([MP, os.path.join(portable.TESTS, "mqtt_bowl.py"), "app", str(root), "2500"],
+                       capture_output=True, text=True, timeout=60, cwd=portable.ROOT)
+    assert p.returncode == 0 and "Traceback" not in p.stdout + p.stderr, p.stdout + p.stderr
+    samples, feeds = [int(x) for x in p.stdout.split("samples ")[1].split()[:3:2]]
+    assert "net: connected to 127.0.0.1:%d" % broker.port in p.stdout
+    assert "cursor 1 %d" % len(want) in p.stdout, p.stdout
+    assert samples > 150 and feeds >= 2, p.stdout  # the game's tasks and the watchdog ran throughout
+    statuses = [json.loads(binascii.unhexlify(line.split()[1])) for line in watch.lines(2)]
+    watch.stop()
+    # retained status at connect (a desk that subscribes later still sees it), then the will
+    # ("on":0) the broker published when the bowl vanished without a goodbye
+    assert statuses[0] == {"v": 1, "on": 1, "fw": net.FW_VERSION, "g": 1, "faults": [],
+                           "left": [[c, j.table.pool[c]] for c in j.table.classes]}, statuses
+    assert statuses[-1] == {"v": 1, "on": 0}, statuses
+    got, refused, dups = decode(desk.lines(len(want)), bowl="0005")
+    desk.stop()
+    assert not refused and not dups and {k: (a.cls, a.code) for k, a in got.items()} == want
+
+
+TOOL = os.path.join(portable.ROOT, "host_sim", "tools", "make_net_config.py")
+
+
+def _provision(tmp_path, *args, env=None):
+    import sys
+    return subprocess.run([sys.executable, TOOL, "--out", str(tmp_path / "net.txt")] + list(args),
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+                          env=dict(os.environ, **(env or {})))
+
+
+def test_provision_writes_what_the_bowl_reads_and_refuses_the_rest(tmp_path):
+    p = _provision(tmp_path, "--ssid", "万达 5F", "--broker", "10.0.0.2", "--event", "midautumn",
+                   env={"PASSWORD": "mooncake88"})
+    assert p.returncode == 0, p.stderr
+    c = net.read_config(str(tmp_path))
+    assert (c["ssid"], c["password"], c["broker"], c["port"], c["event"]) == ("万达 5F", "mooncake88", "10.0.0.2",
+                                                                             1883, "midautumn")
+    assert "mooncake88" not in p.stdout
+    for args, env, why in ((["--ssid", "x" * 33, "--broker", "h", "--event", "e"], {}, "ssid is 1..32"),
+                           (["--ssid", "s", "--broker", "h", "--event", "a/b"], {}, "event"),
+                           (["--ssid", "s", "--broker", "h", "--event", "e", "--port", "0"], {}, "1..65535"),
+                           (["--ssid", "s", "--broker", "h", "--event", "e"], {"PASSWORD": "a\nport=1"}, "line breaks")):
+        (tmp_path / "net.txt").unlink(missing_ok=True)
+        p = _provision(tmp_path, *args, env=dict({"PASSWORD": ""}, **env))
+        assert p.returncode == 2 and why in p.stderr and "Traceback" not in p.stderr, (args, p.stderr)
+        assert not (tmp_path / "net.txt").exists()
