@@ -23,8 +23,32 @@ def app(root, ms):
     board = hal.SimBoard(root, realtime=True)
     board.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, fake_wlan.Air({"mall-5F": "mooncake88"}))
     a = bowl_app.App(board)
+    gaps = [0, time.ticks_ms(), 0]  # the longest wait between two sensor rounds, the last round, rounds
+    sensor_round = a.sensor_round
+
+    def timed(t):
+        now = time.ticks_ms()
+        if gaps[2]:
+            gaps[0] = max(gaps[0], time.ticks_diff(now, gaps[1]))
+        gaps[1] = now
+        gaps[2] += 1
+        sensor_round(t)
+    a.sensor_round = timed
+    spent = [0, 0]
+    send_one = net.Net.send_one
+
+    def timed_send(self):  # the time the game's loop waits for the publisher (a send blocks)
+        t0 = time.ticks_us()
+        r = send_one(self)
+        d = time.ticks_diff(time.ticks_us(), t0)
+        spent[0] += d
+        spent[1] = max(spent[1], d)
+        return r
+    net.Net.send_one = timed_send
     asyncio.run(a.run(stop_after_ms=ms))
     print("\n".join(board.lines))
+    print("longest gap between sensor rounds %d ms, %d rounds" % (gaps[0], gaps[2]))
+    print("sending: %d us in all, %d us at most" % (spent[0], spent[1]))
     g, n = outbox.read_cursor(root)
     print("samples %d feeds %d cursor %d %d" % (board.chip.samples_read, board.wdt.feeds, g, n))
 

@@ -343,7 +343,7 @@ def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_build, broker,
     (root / "settings.txt").write_text("mode=kiosk\nbowl_id=0005\nsecret=%s\n" % binascii.hexlify(SECRET).decode())
     (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   % (broker.port, EVENT))
-    j, want = play_kiosk(str(root), 5, seed=6, bowl="0005")
+    j, want = play_kiosk(str(root), 30, seed=6, bowl="0005")
     j.close()
     desk = Desk(broker, tmp_path)
     desk.start()
@@ -355,7 +355,9 @@ def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_build, broker,
     samples, feeds = [int(x) for x in p.stdout.split("samples ")[1].split()[:3:2]]
     assert "net: connected to 127.0.0.1:%d" % broker.port in p.stdout
     assert "cursor 1 %d" % len(want) in p.stdout, p.stdout
-    assert samples > 150 and feeds >= 2, p.stdout  # the game's tasks and the watchdog ran throughout
+    # the game's tasks and the watchdog ran throughout: ~250 sensor rounds in 2.5 s, as without a
+    # network (a PUBACK held back by Nagle's algorithm, 40 ms a send, left ~115)
+    assert samples > 180 and feeds >= 2, p.stdout
     statuses = [json.loads(binascii.unhexlify(line.split()[1])) for line in watch.lines(2)]
     watch.stop()
     # retained status at connect (a desk that subscribes later still sees it), then the will

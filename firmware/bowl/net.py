@@ -23,6 +23,7 @@ BACKOFF_MS = const(5000)
 STATUS_MS = const(30000)  # the retained status again: "last seen", and the MQTT keepalive
 KEEPALIVE_S = const(75)  # > 2 x STATUS_MS: the broker publishes the will after 1.5 x this
 IDLE_MS = const(200)
+SEND_GAP_MS = const(50)  # between two awards: the game's tasks run between the sends
 NET_FILE = "net.txt"
 FW_VERSION = "1"
 # network.WLAN.status() on the ESP32 port (ports/esp32/network_wlan.c): the
@@ -137,6 +138,15 @@ class Net:
         m.set_last_will(self._status_topic, status_payload(False), True, 1)
         m.connect(True, SOCK_TIMEOUT_S)
         self.client = m
+        # umqtt writes a PUBLISH in four small writes: with Nagle's algorithm on, the later ones
+        # wait for the broker's delayed ACK (40 ms on Linux), and so does the PUBACK the send
+        # blocks on (tests/test_mqtt.py saw the game's loop slowed to half). IPPROTO_TCP 6 and
+        # TCP_NODELAY 1 are the values of Linux and of lwIP (extmod/modlwip.c); the unix port's
+        # socket module does not name them.
+        try:
+            m.sock.setsockopt(6, 1, 1)
+        except OSError:
+            pass
         m.publish(self._status_topic, self.status(), True, 1)
 
     def close(self):
@@ -173,7 +183,7 @@ class Net:
                     self.say("net: connected to %s:%d" % (self.cfg["broker"], self.cfg["port"]))
                     last_status = ticks_ms()
                 if self.may_send() and self.send_one():
-                    await asyncio.sleep(0)
+                    await asyncio.sleep(SEND_GAP_MS / 1000)
                     continue
                 if ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
                     self.client.publish(self._status_topic, self.status(), True, 1)
