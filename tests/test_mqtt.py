@@ -22,6 +22,7 @@ from bobing import claim, game, journal, outbox
 from bowl import net
 from host_sim import fake_wlan
 import portable
+from deskkit import free_port
 
 MP = os.path.join(portable.ROOT, "build", "mp", "unix32-frozen", "micropython")
 EVENT = "midautumn"
@@ -34,18 +35,10 @@ need_broker = pytest.mark.skipif(shutil.which("mosquitto") is None or shutil.whi
 
 # ---- the real broker ---------------------------------------------------------------
 
-def _free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
-
 class Broker:
     def __init__(self, d):
         self.dir = str(d)
-        self.port = _free_port()
+        self.port = free_port()
         self.conf = os.path.join(self.dir, "mosquitto.conf")
         with open(self.conf, "w") as f:
             f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence true\n"
@@ -53,6 +46,7 @@ class Broker:
             if os.getuid() == 0:  # as root (CI) mosquitto would switch to user mosquitto: no access here
                 f.write("user root\n")
         self.proc = None
+        self.clients = []  # subscribers started on it: stopped with the test, whatever happens
 
     def start(self):
         self.proc = subprocess.Popen(["mosquitto", "-c", self.conf], stdout=subprocess.DEVNULL,
@@ -77,6 +71,8 @@ def broker(tmp_path):
     b = Broker(tmp_path)
     b.start()
     yield b
+    for c in b.clients:
+        c.stop()
     b.stop()
 
 
@@ -92,9 +88,11 @@ class Desk:
         self.proc = None
 
     def start(self):
+        self.file = open(self.out, "a")
         self.proc = subprocess.Popen(
             ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.broker.port), "-i", self.client_id, "-c",
-             "-q", "1", "-t", self.topic, "-F", "%t %x"], stdout=open(self.out, "a"), stderr=subprocess.DEVNULL)
+             "-q", "1", "-t", self.topic, "-F", "%t %x"], stdout=self.file, stderr=subprocess.DEVNULL)
+        self.broker.clients.append(self)
         time.sleep(0.3)  # subscribed (the session then exists in the broker)
 
     def lines(self, n, timeout=10):
@@ -107,8 +105,11 @@ class Desk:
         return open(self.out).read().splitlines()
 
     def stop(self):
-        self.proc.terminate()
-        self.proc.wait(10)
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+            self.file.close()
 
 
 def decode(lines, secret=SECRET, bowl="5F-kiosk"):

@@ -47,6 +47,11 @@ def topic(event, bowl_id, leaf):
     return "%s/%s/%s/%s" % (PREFIX, check_name("event", event), check_name("bowl id", bowl_id), leaf)
 
 
+def every_bowl(event, leaf):
+    """The subscription to one leaf of every bowl of an event (the desk's)."""
+    return "%s/%s/+/%s" % (PREFIX, check_name("event", event), leaf)
+
+
 def award_payload(game_no, award_no, cls, customer, code):
     """One award as compact JSON (bytes). `code` is the claim code the bowl
     showed: HMAC of (bowl, game, award, class) with the bowl's secret, so the
@@ -81,19 +86,16 @@ def _int(d, k, lo, hi):
     return v
 
 
-def decode_award(event, topic_b, payload, secret_of):
-    """An award message as received -> Award. ValueError saying what was wrong for
-    anything else: a topic outside bobing/<event>/<bowl>/award, an oversized or
-    malformed payload, another format version, a code the bowl's secret does not
-    make (secret_of(bowl_id) -> bytes, or None for a bowl the desk does not know)."""
+def _message(event, topic_b, payload, leaf):
+    """Common checks of a received message -> (bowl id, the JSON object)."""
     import json
     try:
         t = topic_b.decode() if isinstance(topic_b, (bytes, bytearray)) else topic_b
     except UnicodeError:
         raise ValueError("topic is not UTF-8")
     parts = t.split("/")
-    if len(parts) != 4 or parts[0] != PREFIX or parts[1] != event or parts[3] != "award":
-        raise ValueError("topic %r: not %s/%s/<bowl>/award" % (t[:80], PREFIX, event))
+    if len(parts) != 4 or parts[0] != PREFIX or parts[1] != event or parts[3] != leaf:
+        raise ValueError("topic %r: not %s/%s/<bowl>/%s" % (t[:80], PREFIX, event, leaf))
     bowl_id = check_name("bowl id", parts[2])
     if len(payload) > MAX_PAYLOAD:
         raise ValueError("payload of %d bytes: at most %d" % (len(payload), MAX_PAYLOAD))
@@ -106,6 +108,44 @@ def decode_award(event, topic_b, payload, secret_of):
     v = d.get("v")
     if v != VERSION:
         raise ValueError("payload format %r: this side reads format %d" % (v, VERSION))
+    return bowl_id, d
+
+
+def decode_status(event, topic_b, payload):
+    """A status message -> (bowl id, {"on": 0 or 1, and when on: "fw", "g", "left": [[class,
+    n], ...], "faults": [part, ...]}). ValueError saying what was wrong otherwise."""
+    bowl_id, d = _message(event, topic_b, payload, "status")
+    on = d.get("on")
+    if on != 0 and on != 1 or isinstance(on, bool):
+        raise ValueError("field 'on'=%r: 0 or 1" % (on,))
+    out = {"on": on}
+    if on:
+        out["g"] = _int(d, "g", 0, journal.MAX_GAME_ID)
+        fw = d.get("fw")
+        if not isinstance(fw, str) or len(fw) > MAX_NAME:
+            raise ValueError("field 'fw'=%r: a version text of at most %d characters" % (fw, MAX_NAME))
+        out["fw"] = fw
+        left = d.get("left")
+        if not isinstance(left, list):
+            raise ValueError("field 'left': a list of [class, n]")
+        out["left"] = []
+        for x in left:
+            if not isinstance(x, list) or len(x) != 2:
+                raise ValueError("field 'left': %r is not [class, n]" % (x,))
+            out["left"].append([check_name("prize class", x[0]), _int({"n": x[1]}, "n", 0, 0xFFFFFF)])
+        faults = d.get("faults")
+        if not isinstance(faults, list):
+            raise ValueError("field 'faults': a list of part names")
+        out["faults"] = [check_name("part", x) for x in faults]
+    return bowl_id, out
+
+
+def decode_award(event, topic_b, payload, secret_of):
+    """An award message as received -> Award. ValueError saying what was wrong for
+    anything else: a topic outside bobing/<event>/<bowl>/award, an oversized or
+    malformed payload, another format version, a code the bowl's secret does not
+    make (secret_of(bowl_id) -> bytes, or None for a bowl the desk does not know)."""
+    bowl_id, d = _message(event, topic_b, payload, "award")
     a = Award(bowl_id, _int(d, "g", 1, journal.MAX_GAME_ID), _int(d, "n", 1, 0xFFFFFF),
               check_name("prize class", d.get("c")), _int(d, "k", 0, 0xFFFFFF), d.get("code"))
     secret = secret_of(bowl_id)
@@ -151,23 +191,24 @@ def write_cursor(root, game_no, award_no):
 
 # ---- the outbox ----------------------------------------------------------------
 
-def awards_of(path, game_no, secret=None):
-    """The awards in a journal file -> (config or None, [(award_no, cls, customer)]).
-    Read by the firmware's own journal.scan; a damaged tail keeps the good prefix."""
+def replay(path, game_no=0):
+    """A journal file read back -> (journal.Scan, the replayed game.Table or None,
+    [(award_no, cls, customer), ...]): the one place awards are numbered off a
+    journal, exactly as the console numbers the claims it shows (the bowl's outbox
+    and the desk's journal import both use it). A damaged tail keeps the good
+    prefix (scan.problem says what was wrong)."""
     evs = []
     s = journal.scan(path, game_no, keep=evs)
     if s.config is None:
-        return None, []
+        return s, None, []
     t = journal.new_table(s.config)
     out = []
-    if not t.kiosk:
-        return s.config, out
     for kind, arg in evs:
         o = t.apply(kind, arg)
-        first = t.award_no - len(o.won) + 1  # as the console numbers the claims it shows
-        for i in range(len(o.won)):
+        first = t.award_no - len(o.won) + 1  # award_no counts kiosk awards only
+        for i in range(len(o.won) if t.kiosk else 0):
             out.append((first + i, o.won[i][0], o.customer))
-    return s.config, out
+    return s, t, out
 
 
 class Outbox:
@@ -190,8 +231,8 @@ class Outbox:
         size = journal._size(path)
         if gid == self._game and size == self._size:
             return
-        cfg, self._awards = awards_of(path, gid)
-        self._bowl = cfg.bowl_id if cfg is not None else ""
+        sc, t, self._awards = replay(path, gid)
+        self._bowl = sc.config.bowl_id if t is not None and t.kiosk else ""
         self._game, self._size = gid, size
 
     def next(self):

@@ -18,7 +18,7 @@ import tempfile
 from django.db import transaction
 from django.utils import timezone
 
-from bobing import claim, journal
+from bobing import claim, journal, outbox
 from host_sim.replay_journal import game_id_of
 
 from .models import Award, Bowl, Game, Import, Redemption
@@ -130,27 +130,19 @@ def read_journal(path, name=None):
     event through game.Table); the awards are numbered by the same Table as on the
     bowl. A damaged tail leaves the good prefix (problem says what was wrong);
     a file with no good header is Refused."""
-    evs = []
-    s = journal.scan(path, game_id_of(name or path), keep=evs)
+    s, t, awards = outbox.replay(path, game_id_of(name or path))
     if s.config is None:
         raise Refused(s.problem.text if s.problem else "not a journal")
     cfg = s.config
-    t = journal.new_table(cfg)
     if not t.kiosk:
         raise Refused("game %d is a table game (profile %s): only kiosk games have claim codes"
                       % (cfg.game_id, cfg.profile))
     if not cfg.bowl_id:
         raise Refused("game %d names no bowl: set the bowl id on the bowl (管理 > 碗号) before a new game"
                       % cfg.game_id)
-    awards = []
-    for kind, arg in evs:
-        out = t.apply(kind, arg)
-        first = t.award_no - len(out.won) + 1  # as the console numbers the claims it shows
-        for i, (cls, _src) in enumerate(out.won):
-            awards.append((first + i, cls, out.customer))
     stock = [[c, t.initial[c]] for c in t.classes]
     left = [[c, t.pool[c]] for c in t.classes]
-    state = GameState(cfg.profile, stock, left, t.customer, len(evs), t.ended, cfg.overrides)
+    state = GameState(cfg.profile, stock, left, t.customer, s.count, t.ended, cfg.overrides)
     problem = None
     if s.problem is not None:
         problem = "the journal is damaged: %s; the %d events before it were read" % (s.problem.text, s.count)

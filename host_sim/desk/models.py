@@ -89,3 +89,16 @@ class CheckLimit(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     failures = models.PositiveIntegerField(default=0)
     wait_until = models.DateTimeField(null=True, blank=True)
+
+
+class BowlStatus(models.Model):
+    """A bowl's latest status from the event network (firmware/PROTOCOL.md), as
+    it arrives (the broker retains it). online False: the bowl said goodbye or
+    the broker published its will; the rest stays as last reported."""
+    bowl = models.OneToOneField(Bowl, on_delete=models.CASCADE, related_name="net_status")
+    online = models.BooleanField(default=False)
+    game_no = models.PositiveIntegerField(default=0)
+    fw = models.CharField(max_length=32, blank=True)
+    left = models.JSONField(default=list)  # [[class, n], ...] as the bowl counts it
+    faults = models.JSONField(default=list)  # part names
+    seen = models.DateTimeField()  # when the desk received it (the bowl has no trusted clock)

@@ -1,0 +1,39 @@
+"""listen --broker HOST[:PORT] --event NAME [--user NAME]: take the event's
+awards and bowl status from the MQTT broker (firmware/PROTOCOL.md) into the
+desk's database, until stopped (Ctrl-C). The broker's password, if any, comes
+from $MQTT_PASSWORD. Run it beside `serve`."""
+import asyncio
+import logging
+import os
+
+from django.core.management.base import BaseCommand, CommandError
+
+from bobing import outbox
+
+
+class Command(BaseCommand):
+    help = __doc__
+
+    def add_arguments(self, p):
+        p.add_argument("--broker", required=True, metavar="HOST[:PORT]", help="the event's broker (port 1883)")
+        p.add_argument("--event", required=True, help="the event name the bowls were provisioned with")
+        p.add_argument("--user", default=None, help="the desk's user on the broker")
+
+    def handle(self, *args, broker, event, user, **kw):
+        host, sep, port = broker.rpartition(":")
+        if not sep:
+            host, port = broker, "1883"
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise CommandError("--broker %r: write it as HOST or HOST:PORT, e.g. 10.0.0.2:1883" % broker)
+        try:
+            outbox.check_name("event", event)
+        except ValueError as e:
+            raise CommandError("--event: %s" % e)
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+        from host_sim.desk import bus
+        self.stdout.write("listening to %s:%s for event %s (Ctrl-C stops)" % (host, port, event))
+        self.stdout.flush()
+        try:
+            asyncio.run(bus.listen(host, int(port), event, user, os.environ.get("MQTT_PASSWORD") if user else None))
+        except KeyboardInterrupt:
+            pass
