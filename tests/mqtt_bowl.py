@@ -85,8 +85,6 @@ def main(argv):
     async def both():
         asyncio.create_task(n.run(time.ticks_ms, time.ticks_diff))
         await watch()
-        if n.client is not None:
-            n.client.disconnect()  # a clean goodbye in the test: the will is not sent
     asyncio.run(both())
     print("sent %d cursor %d %d" % (n.sent, box.cursor[0], box.cursor[1]))
 

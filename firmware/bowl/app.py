@@ -274,28 +274,20 @@ class App:
         import asyncio
         sensor = asyncio.create_task(self._every(SAMPLE_MS, self.sensor_round))
         ui = asyncio.create_task(self._every(UI_MS, self.ui_round))
-        net = self._net()  # the event network (bowl/net.py): its own task, never awaited by play
-        if net is not None:
-            asyncio.create_task(net.run(self.hw.ticks_ms, self.hw.ticks_diff))
+        try:
+            os.stat(self.hw.root + "/net.txt")
+            from bowl import net  # provisioned (make provision): the event network's own task
+            net.start(self)
+        except OSError:
+            pass  # not provisioned: nothing of the network is loaded
         t0 = self.hw.ticks_ms()
         while self.running:
             await asyncio.sleep(WDT_FEED_MS / 1000)
             self.watchdog_round()
             if stop_after_ms and self.hw.ticks_diff(self.hw.ticks_ms(), t0) >= stop_after_ms:
                 self.running = False
-        if net is not None:
-            net.running = False
-            net.close()
         await sensor
         await ui
-
-    def _net(self):
-        try:
-            os.stat(self.hw.root + "/net.txt")
-        except OSError:
-            return None  # not provisioned (make provision): nothing of the network is loaded
-        from bowl import net
-        return net.start(self)
 
 
 def main(hw):

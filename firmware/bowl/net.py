@@ -170,10 +170,12 @@ class Net:
         self.sent += 1
         return True
 
-    async def run(self, ticks_ms, ticks_diff):
+    async def run(self, ticks_ms, ticks_diff, alive=None):
+        """The task: until self.running is False (or alive() is), then the
+        connection is dropped (the broker publishes the will: "on":0)."""
         import asyncio
         last_status = ticks_ms()
-        while self.running:
+        while self.running and (alive is None or alive()):
             try:
                 if self.client is None:
                     if not await self._wifi(ticks_ms, ticks_diff):
@@ -196,11 +198,13 @@ class Net:
                 self.say("net: %s %s; retrying in %d s" % (type(e).__name__, e, BACKOFF_MS // 1000))
                 self.close()
                 await asyncio.sleep(BACKOFF_MS / 1000)
+        self.close()
 
 
 def start(app):
-    """Create the publisher task for bowl.app (None when the bowl has no net.txt
-    or the settings are bad: the bowl plays offline)."""
+    """Start the publisher as an asyncio task beside bowl.app's, for as long as the
+    app runs -> the Net, or None when the settings are bad or the port has no
+    Wi-Fi (the bowl plays offline and says why)."""
     hw = app.hw
     con = app.con
     try:
@@ -222,4 +226,6 @@ def start(app):
     box = outbox.Outbox(hw.root, cfg["event"], con._secret())
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda: status_payload(True, con, hw.errors),
               lambda: con.view != console.V_SHAKING)
+    import asyncio
+    asyncio.create_task(net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running))
     return net
