@@ -275,6 +275,7 @@ class App:
         sensor = asyncio.create_task(self._every(SAMPLE_MS, self.sensor_round))
         ui = asyncio.create_task(self._every(UI_MS, self.ui_round))
         try:
+            import os
             os.stat(self.hw.root + "/net.txt")
             from bowl import net  # provisioned (make provision): the event network's own task
             net.start(self)
