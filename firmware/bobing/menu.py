@@ -26,6 +26,7 @@ _LABELS = {
     "new_secret": ("换新密钥?", "New secret?"), "wrong_pin": ("密码错误", "Wrong PIN"),
     "locked": ("请稍候", "Locked, wait"), "flash": ("存储失败", "Flash write failed"),
     "main": ("菜单", "Menu"), "settings_bad": ("设置有误", "Settings reset"),
+    "battery": ("电量低", "Battery low"),
 }
 # preset names on the screen (the id itself for visitors)
 PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",

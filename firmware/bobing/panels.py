@@ -185,11 +185,17 @@ def _secret(s, c):
     s._ec("id %s  OK: new" % c.settings.bowl_id, 54)
 
 
+# the title (a menu label) of every notice drawn here; tests/test_board.py checks that each of
+# console's text notices has one
+NOTICE_TITLES = {C.N_PIN: "wrong_pin", C.N_LOCKED: "locked", C.N_FLASH: "flash",
+                 C.N_SETTINGS: "settings_bad", C.N_BATTERY: "battery"}
+
+
 def _notice(s, c):
-    """A notice screen.py has no screen for: wrong PIN, locked, flash write, bad settings."""
+    """A notice screen.py has no screen for: wrong PIN, locked, flash write, bad settings,
+    low battery."""
     kind, detail = c.arg
-    key = {C.N_PIN: "wrong_pin", C.N_LOCKED: "locked", C.N_FLASH: "flash", C.N_SETTINGS: "settings_bad"}.get(kind)
-    _title(s, menu.label(key, c.lang) if key else "?")
+    _title(s, menu.label(NOTICE_TITLES[kind], c.lang))
     if detail:
         s.fb.text(detail[:16], 0, 28, 1)
         s.fb.text(detail[16:32], 0, 38, 1)
