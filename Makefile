@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision
+.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision deps
 
 # ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -25,7 +25,7 @@ MPY_LIB_DIR := $(MPB)/micropython-lib
 MP_SRC := $(MPB)/src-$(MP_COMMIT)-$(MPLIB_COMMIT).stamp
 MP_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # the pinned mpy-cross and the two 32-bit unix ports (the ESP32's word size):
-#   unix32-frozen: the bowl frozen as on the ESP32 (boards/unix_frozen), every MicroPython test
+#   unix32-frozen: the bowl frozen as on the ESP32 (tests/boards/unix_frozen), every MicroPython test
 #   unix32-stock:  the bowl as .mpy files in the heap (the stock-firmware route)
 MPY_CROSS_PIN := $(MP_DIR)/mpy-cross/build/mpy-cross
 MP32_FROZEN := $(MPB)/unix32-frozen/micropython
@@ -35,11 +35,11 @@ MP_UNIX_FLAGS := VARIANT=standard MICROPY_FORCE_32BIT=1 MICROPY_PY_FFI=0 MICROPY
 # the flags are an input too: a file rewritten only when they change (then a clean build)
 MP_FLAGS_FILE := $(MPB)/unix-flags.txt
 $(shell mkdir -p $(MPB) && echo '$(MP_UNIX_FLAGS)' | cmp -s - $(MP_FLAGS_FILE) || echo '$(MP_UNIX_FLAGS)' > $(MP_FLAGS_FILE))
-FROZEN_INPUTS := $(shell find firmware host_sim/hal.py host_sim/fake_mpu6050.py boards -name '*.py' 2>/dev/null)
+FROZEN_INPUTS := $(shell find firmware host_sim/hal.py host_sim/fake_mpu6050.py host_sim/fake_wlan.py tests/boards -name '*.py' 2>/dev/null)
 
 mp: $(MPY_CROSS_PIN) $(MP32_FROZEN) $(MP32_STOCK)
 
-$(MP_SRC):
+$(MP_SRC): | deps
 	@command -v gcc >/dev/null && command -v git >/dev/null && command -v xz >/dev/null || \
 	  { echo "building MicroPython needs gcc, git, xz (.ci/run installs them: apt-get install gcc-multilib git xz-utils)"; exit 2; }
 	rm -rf $(MP_DIR) $(MPY_LIB_DIR) $(MPB)/src-*.stamp && mkdir -p $(MP_DIR) $(MPY_LIB_DIR)
@@ -68,10 +68,10 @@ $(MP32_FROZEN) $(MP32_STOCK): $(MPY_CROSS_PIN) $(MP_FLAGS_FILE)
 	@test -e /usr/include/x86_64-linux-gnu/gnu/stubs-32.h -o -e /usr/include/i386-linux-gnu/gnu/stubs-32.h || \
 	  { echo "the 32-bit MicroPython build needs Debian's gcc-multilib (.ci/run installs it: apt-get install gcc-multilib)"; exit 2; }
 	$(MAKE) -s $(if $(filter -j%,$(MAKEFLAGS)),,-j$(MP_JOBS)) -C $(MP_DIR)/ports/unix $(MP_UNIX_FLAGS) BUILD=$(@D) \
-	  FROZEN_MANIFEST=$(CURDIR)/boards/$(subst unix32-,unix_,$(notdir $(@D)))/manifest.py
+	  FROZEN_MANIFEST=$(CURDIR)/tests/boards/$(subst unix32-,unix_,$(notdir $(@D)))/manifest.py
 	touch $@
 $(MP32_FROZEN): $(FROZEN_INPUTS)
-$(MP32_STOCK): boards/unix_stock/manifest.py
+$(MP32_STOCK): tests/boards/unix_stock/manifest.py
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -87,7 +87,11 @@ LISTEN ?= 127.0.0.1:8000
 desk: $(STAMP)
 	$(PY) -m host_sim.desk serve --listen $(LISTEN)
 
-test: $(STAMP) mp
+# Debian packages the tests need (host_sim/tools/debian_deps.sh installs what is missing, as root)
+deps:
+	@bash host_sim/tools/debian_deps.sh
+
+test: deps $(STAMP) mp
 	$(PY) -m pytest
 
 # MicroPython figures on the 32-bit frozen build (the ESP32's word size; the benches import the

@@ -1,7 +1,7 @@
 """Heap budget of the whole bowl on the two 32-bit unix builds of `make mp`
 (MicroPython v1.28.0 from pinned source, the ESP32's word size):
 
-  frozen  the firmware frozen in (as boards/BOBING_ESP32 freezes it on the bowl)
+  frozen  the firmware frozen in (as firmware/boards/BOBING_ESP32 freezes it on the bowl)
   stock   the firmware as .mpy files loaded into the heap (stock-firmware route)
 
 For each: what importing a family game's modules costs, what the on-demand

@@ -41,7 +41,7 @@ def test_manifest_freezes_every_module():
     packages = {a[0] for n, a, _ in calls if n == "package"}
     assert ("require", ("ssd1306",), {}) in calls
     # the bowl's board manifest adds the ESP32 port's own (makemanifest.py runs it: test_micropython)
-    with open(os.path.join(ROOT, "boards", "BOBING_ESP32", "manifest.py"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "firmware", "boards", "BOBING_ESP32", "manifest.py"), encoding="utf-8") as f:
         board = f.read()
     assert 'include("$(PORT_DIR)/boards/manifest.py")' in board, "keep the port's own modules"
     assert 'include("../../firmware/manifest.py")' in board

@@ -4,7 +4,7 @@ MicroPython's own tools/makemanifest.py; the portable tests on two 32-bit unix
 ports (the ESP32's word size: 31-bit small ints, 4-byte pointers):
 
   unix32-frozen  the firmware and the simulated hardware frozen in, as the bowl
-                 holds its code in flash (boards/unix_frozen/manifest.py):
+                 holds its code in flash (tests/boards/unix_frozen/manifest.py):
                  every `# micropython:` module and every tests/mp module
   unix32-stock   nothing of the bowl frozen; the firmware imported as .mpy files
                  into the heap (the stock-firmware route): the same modules but
@@ -158,7 +158,7 @@ def frozen_names(manifest, port, tmp_path, mpy_cross_flags=""):
 
 @pytest.fixture(scope="module")
 def esp32_frozen(built, tmp_path_factory):
-    return frozen_names(os.path.join(ROOT, "boards", "BOBING_ESP32", "manifest.py"), "esp32",
+    return frozen_names(os.path.join(ROOT, "firmware", "boards", "BOBING_ESP32", "manifest.py"), "esp32",
                         tmp_path_factory.mktemp("esp32"), "-march=xtensawin")  # the ESP32 port's mpy-cross flags
 
 
@@ -170,13 +170,13 @@ def test_esp32_board_manifest_freezes_everything_the_firmware_imports(esp32_froz
         if name in frozen or name in ESP32_BUILTIN:
             continue
         missing.append("%s (imported by firmware/%s)" % (name, where))
-    assert not missing, "not frozen by boards/BOBING_ESP32/manifest.py nor built into the ESP32 port: " \
+    assert not missing, "not frozen by firmware/boards/BOBING_ESP32/manifest.py nor built into the ESP32 port: " \
         + ", ".join(missing)
 
 
 def test_unix_manifest_freezes_the_same_bowl(esp32_frozen, tmp_path):
     esp = esp32_frozen
-    unix = frozen_names(os.path.join(ROOT, "boards", "unix_frozen", "manifest.py"), "unix", tmp_path)
+    unix = frozen_names(os.path.join(ROOT, "tests", "boards", "unix_frozen", "manifest.py"), "unix", tmp_path)
     bowl = {n for n in esp if n.split(".")[0] in ("board", "bobing", "bowl", "ssd1306")}
     assert bowl and bowl <= unix, sorted(bowl - unix)
     assert {"hal", "fake_mpu6050", "asyncio"} <= unix

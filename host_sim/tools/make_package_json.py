@@ -14,7 +14,7 @@ import sys
 
 FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware")
 PATH = os.path.join(FIRMWARE, "package.json")
-SKIP = {"manifest.py"}  # build-time only
+SKIP = {"manifest.py"}  # build-time only (the bowl's own and its board's)
 VERSION = "0.1.0"
 
 
@@ -29,7 +29,7 @@ def files():
         for dirpath, _dirs, names in os.walk(FIRMWARE):
             out += [os.path.relpath(os.path.join(dirpath, n), FIRMWARE) for n in names]
     out = [f.replace(os.sep, "/") for f in out]
-    return sorted(f for f in out if f.endswith(".py") and f not in SKIP)
+    return sorted(f for f in out if f.endswith(".py") and os.path.basename(f) not in SKIP)
 
 
 def render():

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# What `make test` needs from Debian besides .venv, installed only when missing (root; a
+# non-root user is told the one apt-get command to run):
+#   build-essential gcc-multilib pkg-config git xz-utils  MicroPython from pinned source, 32-bit
+#   mosquitto mosquitto-clients   the real MQTT broker tests/test_mqtt.py starts on loopback
+#   chromium chromium-driver      the prize desk's browser test (Debian's browser, never a download)
+#   fonts-wqy-microhei            CJK glyphs in the desk's screenshots
+set -euo pipefail
+pkgs=(build-essential gcc-multilib pkg-config git xz-utils ca-certificates python3-venv
+      mosquitto mosquitto-clients chromium chromium-driver fonts-wqy-microhei)
+need=()
+for pkg in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
+done
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+  echo "make test needs these Debian packages: ${need[*]}" >&2
+  echo "install them with: sudo apt-get install -y ${need[*]}" >&2
+  exit 2
+fi
+apt-get update -q
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"
