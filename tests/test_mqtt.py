@@ -397,3 +397,20 @@ def test_provision_writes_what_the_bowl_reads_and_refuses_the_rest(tmp_path):
         p = _provision(tmp_path, *args, env=dict({"PASSWORD": ""}, **env))
         assert p.returncode == 2 and why in p.stderr and "Traceback" not in p.stderr, (args, p.stderr)
         assert not (tmp_path / "net.txt").exists()
+
+
+def test_a_network_that_cannot_start_is_said_and_the_bowl_plays_offline(tmp_path, monkeypatch):
+    # an OSError from net.start (no RAM for the socket, the radio refusing) was swallowed as if
+    # the bowl were not provisioned: the promoter saw no award arrive and no reason why
+    import asyncio
+    from host_sim import hal
+    from bowl import app as bowl_app
+    (tmp_path / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nevent=%s\n" % EVENT)
+
+    def no_room(app):
+        raise OSError(12)
+    monkeypatch.setattr(net, "start", no_room)
+    board = hal.SimBoard(str(tmp_path), realtime=True)
+    a = bowl_app.App(board)
+    asyncio.run(a.run(stop_after_ms=200))
+    assert [ln for ln in board.lines if ln.startswith("net: ") and "playing offline" in ln], board.lines

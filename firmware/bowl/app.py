@@ -274,13 +274,17 @@ class App:
         import asyncio
         sensor = asyncio.create_task(self._every(SAMPLE_MS, self.sensor_round))
         ui = asyncio.create_task(self._every(UI_MS, self.ui_round))
+        import os
         try:
-            import os
             os.stat(self.hw.root + "/net.txt")
-            from bowl import net  # provisioned (make provision): the event network's own task
-            net.start(self)
         except OSError:
             pass  # not provisioned: nothing of the network is loaded
+        else:
+            try:
+                from bowl import net  # provisioned (make provision): the event network's own task
+                net.start(self)
+            except OSError as e:  # the game never waits for the network: play on, say why
+                self.hw.say("net: %r; playing offline" % (e,))
         t0 = self.hw.ticks_ms()
         while self.running:
             await asyncio.sleep(WDT_FEED_MS / 1000)
