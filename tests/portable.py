@@ -48,6 +48,6 @@ def firmware_sources():
     out = []
     for dirpath, _dirs, files in os.walk(FIRMWARE):
         for fn in sorted(files):
-            if fn.endswith(".py"):
+            if fn.endswith(".py") and fn != "manifest.py":  # manifests are build-time only
                 out.append(os.path.relpath(os.path.join(dirpath, fn), FIRMWARE))
     return sorted(out)
