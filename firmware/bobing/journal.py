@@ -783,9 +783,11 @@ def _discard(path):
         pass
 
 
-def _write_new(path, parts):
-    """Write a file from scratch via path.tmp and an atomic rename."""
-    tmp = path[:-4] + TMP
+def write_whole(path, tmp, parts):
+    """Power-safe: write the bytes of `parts` to tmp, flush them to flash, then
+    rename tmp over path (littlefs renames atomically: the old file or the new,
+    never half of one). The journal's checkpoints and new games, the outbox's
+    cursor and the settings files all go through here."""
     f = open(tmp, "wb")
     try:
         for p in parts:
@@ -794,6 +796,11 @@ def _write_new(path, parts):
     finally:
         f.close()
     os.rename(tmp, path)
+
+
+def _write_new(path, parts):
+    """Write a journal file (.bbj, .bbc) from scratch via its .tmp."""
+    write_whole(path, path[:-4] + TMP, parts)
 
 
 class Journal:

@@ -15,7 +15,6 @@
 # glue is bowl/net.py. The message formats are here, one place for both sides:
 # the desk decodes with decode_award() what the bowl encodes with award_payload().
 from micropython import const
-import os
 
 from bobing import claim, journal
 
@@ -179,14 +178,8 @@ def read_cursor(root):
 
 
 def write_cursor(root, game_no, award_no):
-    tmp = journal._join(root, _TMP)
-    f = open(tmp, "w")
-    try:
-        f.write("v1 %d %d\n" % (game_no, award_no))
-        journal._fsync(f)
-    finally:
-        f.close()
-    os.rename(tmp, journal._join(root, CURSOR))
+    journal.write_whole(journal._join(root, CURSOR), journal._join(root, _TMP),
+                        (("v1 %d %d\n" % (game_no, award_no)).encode(),))
 
 
 # ---- the outbox ----------------------------------------------------------------

@@ -223,14 +223,9 @@ def read(root, name):
 
 def write(root, name, data):
     """Power-safe: a new file, then renamed over the old one."""
+    from bobing import journal  # loaded already: the game lives in it
     path = root + "/" + name
-    f = open(path + ".new", "wb")
-    try:
-        f.write(data.encode())
-        f.flush()
-    finally:
-        f.close()
-    os.rename(path + ".new", path)
+    journal.write_whole(path, path + ".new", (data.encode(),))
 
 
 def keep_aside(root, name):
