@@ -14,7 +14,7 @@ import time
 import pytest
 
 import deskkit
-from test_mqtt import BAD, EVENT, SECRET, broker, mp_build, need_broker, play_kiosk, run_bowl  # noqa: F401
+from test_mqtt import BAD, EVENT, SECRET, broker, broker_installed, mp_build, need_broker, play_kiosk, run_bowl  # noqa: F401
 
 deskkit.setup()
 

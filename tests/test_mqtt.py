@@ -29,8 +29,15 @@ EVENT = "midautumn"
 SECRET = bytes(range(1, 17))
 OTHER_SECRET = bytes(range(2, 18))
 
-need_broker = pytest.mark.skipif(shutil.which("mosquitto") is None or shutil.which("mosquitto_sub") is None,
-                                 reason="needs Debian's mosquitto and mosquitto-clients (.ci/run installs them)")
+@pytest.fixture
+def broker_installed():
+    # a missing broker fails, never skips: `make test` installs it (host_sim/tools/debian_deps.sh)
+    if shutil.which("mosquitto") is None or shutil.which("mosquitto_sub") is None:
+        pytest.fail("needs Debian's mosquitto and mosquitto-clients: `make deps` as root installs them",
+                    pytrace=False)
+
+
+need_broker = pytest.mark.usefixtures("broker_installed")
 
 
 # ---- the real broker ---------------------------------------------------------------
