@@ -43,3 +43,23 @@ def test_no_pointer_outside_the_repository():
                 if re.search(r"(^|[\s`'\"(])/(work|notes|shared)/", line):
                     bad.append("%s:%d: %s" % (os.path.relpath(path, ROOT), n, line.strip()))
     assert not bad, "\n".join(bad)
+
+
+def test_every_rules_section_cited_is_in_the_repository():
+    # "RULES.md §N" all over the code and the golden games: the page is firmware/RULES.md
+    text = read("firmware", "RULES.md")
+    have = set(re.findall(r"^## (\d+)\.", text, re.M))
+    cited = {}
+    for top in ("firmware", "host_sim", "tests", "README.md"):
+        base = os.path.join(ROOT, top)
+        walk = [(ROOT, [], [top])] if os.path.isfile(base) else os.walk(base)
+        for dirpath, _dirs, names in walk:
+            for n in names:
+                if n.endswith((".py", ".md", ".txt")):
+                    with open(os.path.join(dirpath, n), encoding="utf-8", errors="replace") as f:
+                        for m in re.finditer(r"RULES\.md('s)? §(\d+)(?:-(\d+))?", f.read()):
+                            for sec in range(int(m.group(2)), int(m.group(3) or m.group(2)) + 1):
+                                cited.setdefault(str(sec), n)
+    assert cited, "no RULES.md citation found: the pattern is out of date"
+    missing = {s: n for s, n in cited.items() if s not in have}
+    assert not missing, "RULES.md sections cited but not in firmware/RULES.md: %r" % missing
