@@ -14,7 +14,8 @@ import time
 import pytest
 
 import deskkit
-from test_mqtt import BAD, EVENT, SECRET, broker, broker_installed, mp_build, need_broker, play_kiosk, run_bowl  # noqa: F401
+from mqtt_broker import broker, broker_installed, need_broker  # noqa: F401
+from test_mqtt import BAD, EVENT, SECRET, mp_build, play_kiosk, run_bowl  # noqa: F401
 
 deskkit.setup()
 

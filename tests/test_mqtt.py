@@ -1,6 +1,6 @@
 """The event network (firmware/PROTOCOL.md) against a real mosquitto: each test
-starts its own broker on a free loopback port (temp config, persistence on) and
-stops it. The bowl's side is bowl/net.py + bobing/outbox.py + micropython-lib's
+starts its own broker on a free loopback port (tests/mqtt_broker.py: temp config,
+persistence on) and stops it. The bowl's side is bowl/net.py + bobing/outbox.py + micropython-lib's
 umqtt.simple running on the 32-bit frozen MicroPython unix port
 (tests/mqtt_bowl.py) with network.WLAN simulated (host_sim/fake_wlan.py); the
 journals are real kiosk games played by the firmware's own game.Table; the
@@ -10,9 +10,6 @@ import binascii
 import json
 import os
 import random
-import shutil
-import signal
-import socket
 import subprocess
 import time
 
@@ -22,101 +19,16 @@ from bobing import claim, game, journal, outbox
 from bowl import net
 from host_sim import fake_wlan
 import portable
-from deskkit import free_port
+from mqtt_broker import Sub, broker, broker_installed, need_broker  # noqa: F401
 
 MP = os.path.join(portable.ROOT, "build", "mp", "unix32-frozen", "micropython")
 EVENT = "midautumn"
 SECRET = bytes(range(1, 17))
 OTHER_SECRET = bytes(range(2, 18))
 
-@pytest.fixture
-def broker_installed():
-    # a missing broker fails, never skips: `make test` installs it (host_sim/tools/debian_deps.sh)
-    if shutil.which("mosquitto") is None or shutil.which("mosquitto_sub") is None:
-        pytest.fail("needs Debian's mosquitto and mosquitto-clients: `make deps` as root installs them",
-                    pytrace=False)
-
-
-need_broker = pytest.mark.usefixtures("broker_installed")
-
-
-# ---- the real broker ---------------------------------------------------------------
-
-class Broker:
-    def __init__(self, d):
-        self.dir = str(d)
-        self.port = free_port()
-        self.conf = os.path.join(self.dir, "mosquitto.conf")
-        with open(self.conf, "w") as f:
-            f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence true\n"
-                    "persistence_location %s/\nlog_dest file %s/broker.log\n" % (self.port, self.dir, self.dir))
-            if os.getuid() == 0:  # as root (CI) mosquitto would switch to user mosquitto: no access here
-                f.write("user root\n")
-        self.proc = None
-        self.clients = []  # subscribers started on it: stopped with the test, whatever happens
-
-    def start(self):
-        self.proc = subprocess.Popen(["mosquitto", "-c", self.conf], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), 0.1).close()
-                return
-            except OSError:
-                time.sleep(0.02)
-        raise RuntimeError("mosquitto did not start: %s" % open(self.dir + "/broker.log").read()[-2000:])
-
-    def stop(self):  # SIGTERM: mosquitto writes its persistence file and exits
-        if self.proc is not None:
-            self.proc.send_signal(signal.SIGTERM)
-            self.proc.wait(10)
-            self.proc = None
-
-
-@pytest.fixture
-def broker(tmp_path):
-    b = Broker(tmp_path)
-    b.start()
-    yield b
-    for c in b.clients:
-        c.stop()
-    b.stop()
-
-
-class Desk:
-    """mosquitto_sub as the desk's durable subscription (client id, clean session
-    off, QoS 1): what it is sent while away waits in the broker."""
-
-    def __init__(self, broker, d, topic="bobing/%s/+/award" % EVENT, client_id="desk-test"):
-        self.broker = broker
-        self.client_id = client_id
-        self.out = os.path.join(str(d), client_id + ".txt")
-        self.topic = topic
-        self.proc = None
-
-    def start(self):
-        self.file = open(self.out, "a")
-        self.proc = subprocess.Popen(
-            ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.broker.port), "-i", self.client_id, "-c",
-             "-q", "1", "-t", self.topic, "-F", "%t %x"], stdout=self.file, stderr=subprocess.DEVNULL)
-        self.broker.clients.append(self)
-        time.sleep(0.3)  # subscribed (the session then exists in the broker)
-
-    def lines(self, n, timeout=10):
-        t0 = time.time()
-        while time.time() - t0 < timeout:
-            got = open(self.out).read().splitlines()
-            if len(got) >= n:
-                return got
-            time.sleep(0.05)
-        return open(self.out).read().splitlines()
-
-    def stop(self):
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(10)
-            self.proc = None
-            self.file.close()
+def Desk(broker, d, topic="bobing/%s/+/award" % EVENT, client_id="desk-test"):
+    """The desk's durable subscription, as mosquitto_sub."""
+    return Sub(broker, d, topic, client_id)
 
 
 def decode(lines, secret=SECRET, bowl="5F-kiosk"):
@@ -203,8 +115,7 @@ def test_every_award_reaches_the_desk_once_through_power_cut_and_broker_restart(
     p = run_bowl(root, broker.port)
     assert p.returncode == 0 and "sent 4 cursor 1 10" in p.stdout, p.stdout + p.stderr
     # 5. ... and the broker, restarted once more, keeps them for the desk's session
-    broker.stop()
-    broker.start()
+    broker.restart()
     desk.start()
     got, refused, dups = decode(desk.lines(11))
     desk.stop()
@@ -254,8 +165,7 @@ def test_bad_messages_through_the_broker_are_refused_with_a_reason(broker, tmp_p
     desk = Desk(broker, tmp_path, topic="#")
     desk.start()
     for t, payload, _why in BAD:
-        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-q", "1", "-t", t, "-s"],
-                       input=payload, check=True, timeout=10)
+        assert broker.publish(t, payload).returncode == 0
     lines = desk.lines(len(BAD))
     desk.stop()
     got, refused, _ = decode(lines)

@@ -1,0 +1,146 @@
+"""A real mosquitto for the tests (shared by every test that needs a broker):
+its own config in a temp folder, loopback only, a free port, persistence on
+(a restart keeps retained messages and durable sessions), optionally with
+access control (a password file and an ACL file: then anonymous clients are
+refused). Subscribers started with Sub() are stopped with the broker's
+fixture, whatever the test did.
+
+    from mqtt_broker import broker, broker_installed, need_broker, Broker, Sub  # noqa: F401
+"""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+
+from deskkit import free_port
+
+
+@pytest.fixture
+def broker_installed():
+    # a missing broker fails, never skips: `make test` installs it (host_sim/tools/debian_deps.sh)
+    if shutil.which("mosquitto") is None or shutil.which("mosquitto_sub") is None:
+        pytest.fail("needs Debian's mosquitto and mosquitto-clients: `make deps` as root installs them",
+                    pytrace=False)
+
+
+need_broker = pytest.mark.usefixtures("broker_installed")
+
+
+class Broker:
+    """mosquitto on 127.0.0.1:<free port>. password_file/acl_file: paths of files in
+    mosquitto's formats (then allow_anonymous is false); extra: more config lines."""
+
+    def __init__(self, d, password_file=None, acl_file=None, extra=""):
+        self.dir = str(d)
+        self.port = free_port()
+        self.conf = os.path.join(self.dir, "mosquitto.conf")
+        self.log = os.path.join(self.dir, "broker.log")
+        lines = ["listener %d 127.0.0.1" % self.port, "persistence true",
+                 "persistence_location %s/" % self.dir, "log_dest file %s" % self.log,
+                 "log_type all" if password_file else "log_type error warning notice information"]
+        if password_file:
+            lines += ["allow_anonymous false", "password_file %s" % password_file]
+        else:
+            lines.append("allow_anonymous true")
+        if acl_file:
+            lines.append("acl_file %s" % acl_file)
+        if os.getuid() == 0:  # as root (CI) mosquitto would switch to user mosquitto: no access here
+            lines.append("user root")
+        with open(self.conf, "w") as f:
+            f.write("\n".join(lines) + "\n" + extra)
+        self.proc = None
+        self.clients = []  # subscribers started on it: stopped with the test, whatever happens
+
+    def start(self):
+        self.proc = subprocess.Popen(["mosquitto", "-c", self.conf], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.1).close()
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.02)
+        raise RuntimeError("mosquitto did not start: %s" % self.log_text()[-2000:])
+
+    def stop(self):  # SIGTERM: mosquitto writes its persistence file and exits
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(10)
+            self.proc = None
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+    def log_text(self):
+        try:
+            with open(self.log, errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def auth(self, user=None, password=None):
+        return (["-u", user] if user else []) + (["-P", password] if password is not None else [])
+
+    def publish(self, topic, payload, user=None, password=None, qos=1, retain=False):
+        """mosquitto_pub one message -> the CompletedProcess (returncode != 0: refused)."""
+        return subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.port), "-q", str(qos), "-t", topic,
+                               "-s"] + (["-r"] if retain else []) + self.auth(user, password),
+                              input=payload, capture_output=True, timeout=10)
+
+
+@pytest.fixture
+def broker(tmp_path):
+    b = Broker(tmp_path)
+    b.start()
+    yield b
+    for c in b.clients:
+        c.stop()
+    b.stop()
+
+
+class Sub:
+    """mosquitto_sub as a durable subscription (client id, clean session off, QoS 1):
+    what it is sent while away waits in the broker. Each message is a line "topic hexpayload"."""
+
+    def __init__(self, broker, d, topic, client_id, user=None, password=None):
+        self.broker = broker
+        self.client_id = client_id
+        self.out = os.path.join(str(d), client_id + ".txt")
+        self.err = os.path.join(str(d), client_id + ".err")
+        self.topic = topic
+        self.user, self.password = user, password
+        self.proc = None
+
+    def start(self):
+        self.file = open(self.out, "a")
+        self.errfile = open(self.err, "a")
+        self.proc = subprocess.Popen(
+            ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.broker.port), "-i", self.client_id, "-c",
+             "-q", "1", "-t", self.topic, "-F", "%t %x"] + self.broker.auth(self.user, self.password),
+            stdout=self.file, stderr=self.errfile)
+        self.broker.clients.append(self)
+        time.sleep(0.3)  # subscribed (the session then exists in the broker)
+
+    def lines(self, n, timeout=10):
+        t0 = time.time()
+        while time.time() - t0 < timeout:
+            got = open(self.out).read().splitlines()
+            if len(got) >= n:
+                return got
+            time.sleep(0.05)
+        return open(self.out).read().splitlines()
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+            self.file.close()
+            self.errfile.close()
