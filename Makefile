@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision deps
+.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision deps broker
 
 # ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -151,6 +151,15 @@ provision: $(STAMP)
 	@mkdir -p build && $(PY) host_sim/tools/make_net_config.py --out build/net.txt --ssid '$(SSID)' \
 	  --broker '$(BROKER)' --event '$(EVENT)' --port '$(or $(MQTT_PORT),1883)' --user '$(MQTT_USER)'
 	$(MPREMOTE) cp build/net.txt :/data/net.txt + reset; rc=$$?; rm -f build/net.txt; exit $$rc
+
+# make broker EVENT=NAME [BROKER_DIR=build/broker/NAME]: the event's mosquitto with its users and ACL
+# (firmware/PROTOCOL.md). Make them first: python -m host_sim broker --out DIR --event NAME --bowl ID ...
+broker:
+	@test -n "$(EVENT)" || { echo "usage: make broker EVENT=NAME [BROKER_DIR=build/broker/NAME]"; exit 2; }
+	@test -f '$(or $(BROKER_DIR),build/broker/$(EVENT))/mosquitto.conf' || { echo "no broker for event $(EVENT) \
+	in $(or $(BROKER_DIR),build/broker/$(EVENT)): make its users first with python -m host_sim broker \
+	--out $(or $(BROKER_DIR),build/broker/$(EVENT)) --event $(EVENT) --bowl ID --bowl ID ..."; exit 2; }
+	mosquitto -c '$(or $(BROKER_DIR),build/broker/$(EVENT))/mosquitto.conf'
 
 package-json: $(STAMP)
 	$(PY) host_sim/tools/make_package_json.py

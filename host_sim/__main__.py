@@ -27,6 +27,7 @@ COMMANDS = {
     "screens": ("host_sim.cmd_screens", "write a PNG of every screen the bowl can show"),
     "replay": ("host_sim.cmd_replay", "replay a written record of a game, print the result as JSON"),
     "verify-claim": ("host_sim.cmd_verify_claim", "check a kiosk claim code (exit 0 valid, 1 invalid)"),
+    "broker": ("host_sim.cmd_broker", "an event's mosquitto users, passwords and ACL (one user per bowl)"),
 }
 
 

@@ -1,12 +1,13 @@
 # The bowl's publisher (bowl/net.py over bobing/outbox.py and umqtt.simple) run
 # on the MicroPython unix port against a real broker, for tests/test_mqtt.py:
-#   micropython tests/mqtt_bowl.py ROOT PORT EVENT BOWL SECRET_HEX SECONDS [CUT_AFTER]
+#   micropython tests/mqtt_bowl.py ROOT PORT EVENT BOWL SECRET_HEX SECONDS [CUT_AFTER [USER PASSWORD]]
 #   micropython tests/mqtt_bowl.py app ROOT MS
 #       the whole app (bowl/app.py on host_sim/hal.py's board, real time) with
 #       ROOT/net.txt provisioned: the publisher runs as its task beside the game's
 # Publishes the awards of the journal in ROOT until none is left (or SECONDS
 # pass), then prints "sent N cursor G N". CUT_AFTER=k: the power fails right
-# after the broker acknowledged the k-th award, before the cursor is written.
+# after the broker acknowledged the k-th award, before the cursor is written (0: never).
+# USER PASSWORD: the bowl's user on the broker (net.txt's user= and mqtt_password=).
 import asyncio
 import binascii
 import sys
@@ -58,10 +59,11 @@ def main(argv):
         return app(argv[2], int(argv[3]))
     root, port, event, bowl, secret_hex, seconds = argv[1:7]
     cut = int(argv[7]) if len(argv) > 7 else 0
+    user, password = argv[8:10] if len(argv) > 9 else ("", "")
     air = fake_wlan.Air({"mall-5F": "mooncake88"})
     wlan = fake_wlan.WLAN(fake_wlan.STA_IF, air)
     cfg = net.parse_config("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%s\nevent=%s\n"
-                           % (port, event))
+                           "user=%s\nmqtt_password=%s\n" % (port, event, user, password))
     box = outbox.Outbox(root, event, binascii.unhexlify(secret_hex))
     if cut:
         real_sent = box.sent

@@ -32,16 +32,22 @@ need_broker = pytest.mark.usefixtures("broker_installed")
 
 class Broker:
     """mosquitto on 127.0.0.1:<free port>. password_file/acl_file: paths of files in
-    mosquitto's formats (then allow_anonymous is false); extra: more config lines."""
+    mosquitto's formats (then allow_anonymous is false); extra: more config lines.
+    Broker(d, conf=PATH, port=N): run that config instead (one made by
+    `python -m host_sim broker --listen 127.0.0.1 --port N`). Its log: log_text()."""
 
-    def __init__(self, d, password_file=None, acl_file=None, extra=""):
+    def __init__(self, d, password_file=None, acl_file=None, extra="", conf=None, port=None):
         self.dir = str(d)
+        self.log = os.path.join(self.dir, "broker.log")
+        self.proc = None
+        self.clients = []  # subscribers started on it: stopped with the test, whatever happens
+        if conf is not None:
+            self.conf, self.port = conf, port
+            return
         self.port = free_port()
         self.conf = os.path.join(self.dir, "mosquitto.conf")
-        self.log = os.path.join(self.dir, "broker.log")
         lines = ["listener %d 127.0.0.1" % self.port, "persistence true",
-                 "persistence_location %s/" % self.dir, "log_dest file %s" % self.log,
-                 "log_type all" if password_file else "log_type error warning notice information"]
+                 "persistence_location %s/" % self.dir, "log_dest stdout"]
         if password_file:
             lines += ["allow_anonymous false", "password_file %s" % password_file]
         else:
@@ -52,12 +58,10 @@ class Broker:
             lines.append("user root")
         with open(self.conf, "w") as f:
             f.write("\n".join(lines) + "\n" + extra)
-        self.proc = None
-        self.clients = []  # subscribers started on it: stopped with the test, whatever happens
 
     def start(self):
-        self.proc = subprocess.Popen(["mosquitto", "-c", self.conf], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(["mosquitto", "-c", self.conf], stdout=log, stderr=subprocess.STDOUT)
         for _ in range(200):
             try:
                 socket.create_connection(("127.0.0.1", self.port), 0.1).close()

@@ -28,8 +28,9 @@ from host_sim.desk.models import Award, BowlStatus, Import  # noqa: E402
 class Listener:
     """bus.listen() on its own thread and event loop, as `python -m host_sim.desk listen` runs it."""
 
-    def __init__(self, port):
+    def __init__(self, port, user=None, password=None):
         self.port = port
+        self.user, self.password = user, password
         self.results = []
         self.ready = threading.Event()
 
@@ -42,7 +43,8 @@ class Listener:
     async def _main(self):
         self.loop = asyncio.get_running_loop()
         ev = asyncio.Event()
-        self.task = asyncio.create_task(bus.listen("127.0.0.1", self.port, EVENT, ready=ev, seen=self.results.append))
+        self.task = asyncio.create_task(bus.listen("127.0.0.1", self.port, EVENT, self.user, self.password, ready=ev,
+                                                    seen=self.results.append))
         await ev.wait()
         self.ready.set()
         try:

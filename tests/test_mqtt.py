@@ -67,9 +67,9 @@ def play_kiosk(root, awards, seed, bowl="5F-kiosk", secret=SECRET, j=None):
     return j, won
 
 
-def run_bowl(root, port, seconds=20, cut=0, secret=SECRET, bowl="5F-kiosk"):
+def run_bowl(root, port, seconds=20, cut=0, secret=SECRET, bowl="5F-kiosk", user=None, password=None):
     args = [MP, os.path.join(portable.TESTS, "mqtt_bowl.py"), str(root), str(port), EVENT, bowl,
-            binascii.hexlify(secret).decode(), str(seconds)] + ([str(cut)] if cut else [])
+            binascii.hexlify(secret).decode(), str(seconds), str(cut)] + ([user, password] if user else [])
     p = subprocess.run(args, capture_output=True, text=True, timeout=seconds + 30, cwd=portable.ROOT)
     assert "Traceback" not in p.stderr + p.stdout, p.stdout + p.stderr
     return p

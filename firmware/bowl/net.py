@@ -149,6 +149,14 @@ class Net:
             pass
         m.publish(self._status_topic, self.status(), True, 1)
 
+    def _why(self, e):
+        # CONNACK 4 (bad user name or password) and 5 (not authorised: mosquitto's answer to a
+        # wrong password, MQTT 3.1.1 section 3.2.2.3) come as umqtt's MQTTException(code)
+        if type(e).__name__ == "MQTTException" and e.args and e.args[0] in (4, 5):
+            return "the broker refused user %r (CONNACK %d): check net.txt's user= and mqtt_password=" % (
+                self.cfg["user"], e.args[0])
+        return "%s %s" % (type(e).__name__, e)
+
     def close(self):
         m = self.client
         self.client = None
@@ -195,7 +203,7 @@ class Net:
                 # OSError from the socket, IndexError when umqtt reads b"" from a closed one,
                 # AssertionError from its checks of the broker's replies, MQTTException when
                 # the broker refuses the connection (bad user or password): all the same here
-                self.say("net: %s %s; retrying in %d s" % (type(e).__name__, e, BACKOFF_MS // 1000))
+                self.say("net: %s; retrying in %d s" % (self._why(e), BACKOFF_MS // 1000))
                 self.close()
                 await asyncio.sleep(BACKOFF_MS / 1000)
         self.close()

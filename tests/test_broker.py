@@ -1,0 +1,231 @@
+"""The event broker's access control and bad input through it (firmware/PROTOCOL.md,
+"Access control"): the files `python -m host_sim broker` makes, run by a real
+mosquitto (tests/mqtt_broker.py) exactly as `make broker` runs them: anonymous
+clients and wrong passwords refused, a bowl writes only its own topics and reads
+only its own grant, the desk reads everything; the bowl's own code (bowl/net.py
+on the 32-bit frozen unix port) logs in with its user; the desk (bus.listen)
+refuses malformed, oversized, forged and replayed messages and goes on."""
+import binascii
+import hashlib
+import base64
+import os
+import subprocess
+import sys
+
+import pytest
+
+import deskkit
+import portable
+from deskkit import free_port
+from mqtt_broker import Broker, Sub, broker_installed, need_broker  # noqa: F401
+from test_desk_mqtt import Listener, awards_of
+from test_mqtt import EVENT, SECRET, mp_build, play_kiosk, run_bowl  # noqa: F401
+
+from bobing import claim, outbox  # noqa: E402
+from host_sim import cmd_broker  # noqa: E402
+from host_sim.desk.models import Award, Import  # noqa: E402
+
+A, B = "0005", "0007"
+
+
+def make_users(out, *args):
+    return subprocess.run([sys.executable, "-m", "host_sim", "broker", "--out", str(out)] + list(args),
+                          capture_output=True, text=True, timeout=60, cwd=portable.ROOT)
+
+
+def passwords(stdout):
+    """The passwords the tool printed -> {user: password}."""
+    got = {}
+    for line in stdout.splitlines():
+        if line.startswith("desk: "):
+            got["desk"] = line.split("MQTT_PASSWORD=")[1].split()[0]
+        elif line.startswith("bowl "):
+            got[line.split()[1].rstrip(":")] = line.split("MQTT_PASSWORD=")[1].split()[0]
+    return got
+
+
+@pytest.fixture
+def event_broker(tmp_path):
+    """mosquitto running the generated config of event EVENT with bowls A and B
+    -> (broker, {user: password})."""
+    port = free_port()
+    d = tmp_path / "broker"
+    p = make_users(d, "--event", EVENT, "--bowl", A, "--bowl", B, "--port", str(port), "--listen", "127.0.0.1")
+    assert p.returncode == 0, p.stderr
+    b = Broker(tmp_path, conf=str(d / "mosquitto.conf"), port=port)
+    b.start()
+    yield b, passwords(p.stdout)
+    for c in b.clients:
+        c.stop()
+    b.stop()
+
+
+def test_the_tool_writes_hashes_keeps_old_users_and_refuses_bad_names(tmp_path):
+    d = tmp_path / "b"
+    p = make_users(d, "--event", EVENT, "--bowl", A, "--bowl", B)
+    assert p.returncode == 0, p.stderr
+    pw = passwords(p.stdout)
+    assert sorted(pw) == [A, B, "desk"] and len(set(pw.values())) == 3
+    assert all(len(v) == 22 for v in pw.values())  # 16 bytes from secrets, URL-safe base64
+    assert os.stat(d / "passwd").st_mode & 0o777 == 0o600
+    lines = dict(ln.split(":", 1) for ln in (d / "passwd").read_text().split())
+    for user, h in lines.items():
+        _, seven, it, salt, digest = h.split("$")
+        assert (seven, it) == ("7", "101") and pw[user] not in h
+        assert base64.b64decode(digest) == hashlib.pbkdf2_hmac("sha512", pw[user].encode(), base64.b64decode(salt), 101)
+    acl = (d / "acl").read_text()
+    assert "topic write bobing/%s/%s/award" % (EVENT, A) in acl and "topic read bobing/%s/#" % EVENT in acl
+    assert "pattern" not in acl and "allow_anonymous false" in (d / "mosquitto.conf").read_text()
+
+    # a bowl added later: the others keep their password (nothing to re-provision)
+    p = make_users(d, "--event", EVENT, "--bowl", "0009")
+    assert p.returncode == 0 and sorted(passwords(p.stdout)) == ["0009"], p.stdout
+    assert "kept (password unchanged): desk 0005 0007" in p.stdout
+    again = dict(ln.split(":", 1) for ln in (d / "passwd").read_text().split())
+    assert {u: again[u] for u in lines} == lines and "user 0009" in (d / "acl").read_text()
+    # a lost password: renewed, that user only
+    p = make_users(d, "--event", EVENT, "--renew", A)
+    assert p.returncode == 0 and sorted(passwords(p.stdout)) == [A]
+    assert dict(ln.split(":", 1) for ln in (d / "passwd").read_text().split())[A] != lines[A]
+
+    before = {f: (d / f).read_bytes() for f in ("passwd", "acl", "mosquitto.conf")}
+    for args, why in ((["--event", "a/b", "--bowl", "1"], "event"),
+                      (["--event", EVENT, "--bowl", "desk"], "the desk's own name"),
+                      (["--event", EVENT, "--bowl", "a:b"], "':' is not allowed"),
+                      (["--event", EVENT, "--bowl", "a b"], "not allowed"),
+                      (["--event", EVENT, "--bowl", "x" * 33], "1..32"),
+                      (["--event", EVENT, "--renew", "ghost"], "not a bowl of this broker"),
+                      (["--event", EVENT, "--bowl", "1", "--port", "0"], "from 1 to 65535")):
+        p = make_users(d, *args)
+        assert p.returncode == 2 and why in p.stderr and "Traceback" not in p.stderr, (args, p.stderr)
+    assert {f: (d / f).read_bytes() for f in before} == before  # nothing written
+    (d / "passwd").write_text("garbage\n")
+    p = make_users(d, "--event", EVENT, "--bowl", A)
+    assert p.returncode == 2 and "not USER:$7$" in p.stderr
+    p = make_users(tmp_path / "empty", "--event", EVENT)
+    assert p.returncode == 2 and "--bowl ID" in p.stderr
+
+
+def test_hash_is_mosquitto_passwd_s():
+    # mosquitto_passwd's own output for user a, password s3cret (mosquitto 2.0.11, -b -c)
+    line = "$7$101$sxGaYcrfwVPKSGvU$nwTsVoZfSAlj2FOEj7UZxNGg3FV5Ejzu2oEgZshsQO/7SayhKVZjaB9NSspQRkuXRvsvpctj/2AFBODKmzMY2Q=="
+    assert cmd_broker.hash_password("s3cret", base64.b64decode("sxGaYcrfwVPKSGvU")) == line
+
+
+@need_broker
+def test_anonymous_and_wrong_passwords_are_refused(event_broker):
+    b, pw = event_broker
+    t = outbox.topic(EVENT, A, "award")
+    for user, password in ((None, None), (A, "wrong"), (A, pw[B]), ("ghost", pw[A]), ("desk", pw[A])):
+        p = b.publish(t, b"{}", user, password)
+        assert p.returncode != 0 and b"not authorised" in p.stderr, (user, p.stderr)
+    assert b.publish(t, b"{}", A, pw[A]).returncode == 0
+    b.stop()  # (mosquitto writes its log through a buffer)
+    assert b.log_text().count("disconnected, not authorised") == 5, b.log_text()
+
+
+@need_broker
+def test_a_bowl_writes_only_its_own_topics_and_reads_only_its_own_grant(event_broker, tmp_path):
+    b, pw = event_broker
+    desk = Sub(b, tmp_path, "bobing/%s/#" % EVENT, "desk-%s" % EVENT, "desk", pw["desk"])
+    desk.start()
+    a_sees = Sub(b, tmp_path, "bobing/%s/#" % EVENT, "bowl-" + A, A, pw[A])  # asks for everything
+    a_sees.start()
+    b_sees = Sub(b, tmp_path, outbox.topic(EVENT, B, "allot"), "bowl-" + B, B, pw[B])
+    b_sees.start()
+    foreign = [(outbox.topic(EVENT, B, "award"), b"forged award"),  # bowl A as bowl B
+               (outbox.topic(EVENT, B, "status"), b'{"v":1,"on":0}'),
+               (outbox.topic(EVENT, B, "ask"), b"forged ask"),
+               (outbox.topic(EVENT, B, "allot"), b"A grants B"),  # only the desk grants
+               (outbox.topic(EVENT, A, "allot"), b"A grants itself"),
+               ("bobing/%s/desk/status" % EVENT, b'{"v":1,"on":0}'),
+               ("bobing/other-event/%s/award" % A, b"another event"),
+               ("bobing/%s/%s/final" % (EVENT, A), b"a topic nobody owns")]
+    for t, payload in foreign:
+        # MQTT 3.1.1 has no way to refuse a PUBLISH: mosquitto acknowledges it and drops it
+        assert b.publish(t, payload, A, pw[A]).returncode == 0
+    own = [(outbox.topic(EVENT, A, leaf), leaf.encode()) for leaf in ("award", "status", "ask")]
+    for t, payload in own:
+        assert b.publish(t, payload, A, pw[A]).returncode == 0
+    grants = [(outbox.topic(EVENT, A, "allot"), b"grant A"), (outbox.topic(EVENT, B, "allot"), b"grant B"),
+              ("bobing/%s/desk/status" % EVENT, b'{"v":1,"on":1}')]
+    for t, payload in grants:
+        assert b.publish(t, payload, "desk", pw["desk"], retain=True).returncode == 0
+    # nor can the desk write a bowl's award
+    assert b.publish(outbox.topic(EVENT, A, "award"), b"desk as bowl", "desk", pw["desk"]).returncode == 0
+
+    def seen(sub, n):
+        # n wanted, and a moment more for anything that should not be there
+        return [(ln.split()[0], binascii.unhexlify(ln.split()[1])) for ln in sub.lines(n + 1, timeout=3)]
+    assert seen(desk, len(own) + len(grants)) == own + grants  # in order, nothing foreign between
+    assert seen(a_sees, 2) == grants[:1] + grants[2:]  # its own grant and the desk's status, never B's
+    assert seen(b_sees, 1) == grants[1:2]
+
+
+@need_broker
+def test_the_bowl_logs_in_with_its_user_and_says_a_wrong_password(mp_build, event_broker, tmp_path):
+    b, pw = event_broker
+    desk = Sub(b, tmp_path, outbox.every_bowl(EVENT, "award"), "desk-" + EVENT, "desk", pw["desk"])
+    desk.start()
+    root = tmp_path / "flash"
+    root.mkdir()
+    j, want = play_kiosk(str(root), 3, seed=21, bowl=A)
+    j.close()
+    p = run_bowl(root, b.port, seconds=7, bowl=A, user=A, password=pw[B])  # B's password: refused
+    assert p.returncode == 0 and "sent 0 cursor 0 0" in p.stdout, p.stdout + p.stderr
+    refusals = [ln for ln in p.stdout.splitlines() if "the broker refused user '%s' (CONNACK 5)" % A in ln]
+    assert len(refusals) >= 2 and "retrying in 5 s" in refusals[0], p.stdout  # retried after its backoff
+    p = run_bowl(root, b.port, seconds=2, bowl=A)  # no user at all: anonymous, refused the same way
+    assert "sent 0" in p.stdout and "refused user ''" in p.stdout, p.stdout
+    p = run_bowl(root, b.port, bowl=A, user=A, password=pw[A])
+    assert p.returncode == 0 and "sent 3 cursor 1 3" in p.stdout, p.stdout + p.stderr
+    got = [outbox.decode_award(EVENT, ln.split()[0], binascii.unhexlify(ln.split()[1]), lambda _b: SECRET)
+           for ln in desk.lines(3)]
+    assert {a.key(): (a.cls, a.code) for a in got} == want
+
+
+def _award(bowl, g, n, cls="yixiu", k=1, secret=SECRET):
+    return outbox.award_payload(g, n, cls, k, claim.code(secret, bowl, g, n, cls))
+
+
+@need_broker
+def test_the_desk_refuses_a_flood_of_bad_messages_and_goes_on(mp_build, event_broker, tmp_path):
+    b, pw = event_broker
+    deskkit.bowl(A, SECRET)
+    listener = Listener(b.port, "desk", pw["desk"])
+    listener.start()
+    try:
+        t = outbox.topic(EVENT, A, "award")
+        good = _award(A, 90, 1)
+        bad = ([b"not json", b"[1,2]", b'{"v":2}', b"{" + b" " * 300 + b"}",  # malformed, over 256 bytes
+                _award(A, 90, 2, secret=bytes(16)),  # a bowl with a wrong secret
+                _award(A, 90, 3).replace(b"yixiu", b"duitang")]  # the class changed after the code was made
+               * 30)
+        # one connection, one message a line (mosquitto_pub -l): the flood comes fast
+        flood = subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(b.port), "-q", "1", "-t", t, "-l",
+                                "-u", A, "-P", pw[A]], input=b"\n".join(bad + [good] * 5) + b"\n",
+                               capture_output=True, timeout=30)
+        assert flood.returncode == 0, flood.stderr
+        # a packet over the broker's max_packet_size: the broker drops the sender, nothing arrives
+        huge = b.publish(t, b"{" + b" " * 5000 + b"}", A, pw[A])
+        assert huge.returncode != 0 and b"lost" in huge.stderr, huge.stderr
+        # foreign topics from a bowl's user never reach the desk at all (the ACL)
+        assert b.publish(outbox.topic(EVENT, B, "award"), _award(B, 1, 1), A, pw[A]).returncode == 0
+        results = listener.wait(len(bad) + 5, timeout=60)
+        assert results == ["refused"] * len(bad) + ["award"] + ["known"] * 4, results  # the replays counted once
+        reasons = [i.message for i in Import.objects.filter(source="mqtt", ok=False).order_by("-id")[:len(bad)]]
+        for why in ("not JSON", "not a JSON object", "format 2", "at most 256", "does not match"):
+            assert any(why in r for r in reasons), why
+        # the desk goes on: the bowl's own publisher, right after the flood
+        root = tmp_path / "flash"
+        root.mkdir()
+        j, want = play_kiosk(str(root), 4, seed=22, bowl=A)
+        j.close()
+        p = run_bowl(root, b.port, bowl=A, user=A, password=pw[A])
+        assert "sent 4" in p.stdout, p.stdout + p.stderr
+        assert listener.wait(len(bad) + 5 + 4, skip=("status",), timeout=30)[-4:] == ["award"] * 4
+        assert {k: v for k, v in awards_of(A).items() if k[1] != 90} == want
+        assert Award.objects.filter(bowl__bowl_id=A, game_no=90).count() == 1
+        assert not Award.objects.filter(bowl__bowl_id=B).exists()
+    finally:
+        listener.stop()
