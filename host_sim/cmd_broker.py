@@ -9,9 +9,11 @@ password ONCE, as the `make provision` / `listen` line that uses it.
 Run it again with more --bowl to add bowls: users already in DIR/passwd keep
 their password (nothing to re-provision) unless named by --renew. Then restart
 the broker (`make broker EVENT=...`), or send it SIGHUP to reload."""
+import argparse
 import base64
 import getpass
 import hashlib
+import ipaddress
 import os
 import secrets
 
@@ -42,8 +44,16 @@ def add_arguments(p):
     p.add_argument("--renew", action="append", default=[], metavar="USER",
                    help="give this bowl (or 'desk') a new password (a lost or leaked one)")
     p.add_argument("--port", type=whole(1, 65535), default=1883, help="the broker's port (1883)")
-    p.add_argument("--listen", default="0.0.0.0", metavar="ADDRESS",
+    p.add_argument("--listen", default="0.0.0.0", metavar="ADDRESS", type=ip_address,
                    help="address to listen on (0.0.0.0: every network of this computer)")
+
+
+def ip_address(s):
+    try:
+        return str(ipaddress.ip_address(s))
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not an IP address of this computer (e.g. 0.0.0.0, 10.0.0.2 "
+                                         "or 127.0.0.1)" % s[:60])
 
 
 def hash_password(password, salt=None):

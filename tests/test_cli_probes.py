@@ -195,6 +195,15 @@ PROBES = [
     ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class " + U + " X", 2, "--class"),
     ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class yixiu " + U, 2, "CODE"),
     ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class yixiu X1FZ-F78Z", 1, "invalid"),
+    ("broker --out {d}/afile --event e --bowl 1", 2, "not a folder"),
+    ("broker --out {d}/br --event a/b --bowl 1", 2, "event"),
+    ("broker --out {d}/br --event e --bowl desk", 2, "desk"),
+    ("broker --out {d}/br --event e --bowl a:b", 2, "':'"),
+    ("broker --out {d}/br --event e --bowl " + LONG, 2, "bowl id"),
+    ("broker --out {d}/br --event e --bowl 1 --renew ghost", 2, "--renew"),
+    ("broker --out {d}/br --event e --bowl 1 --port 0", 2, "--port"),
+    ("broker --out {d}/br --event e --bowl 1 --listen nowhere", 2, "--listen"),
+    ("broker --out {d}/br --event e", 2, "--bowl"),
     # good lines next to the bad: the checks let them through
     ("rank --set combined=off --profile tongan", 0, ""),
     ("plan --seats 2 --within 0.5 --count duitang=1", 0, "P(over within"),
@@ -252,6 +261,7 @@ SWEEP_BASE = {
     "replay": ["replay", "--seats", "3", "--first", "1", "{d}/events.txt"],
     "verify-claim": ["verify-claim", "--secret", "0123456789abcdef", "--bowl", "1", "--game", "1", "--award", "1",
                      "--class", "yixiu", "X"],
+    "broker": ["broker", "--out", "{d}/sweep/broker", "--event", "e", "--bowl", "1"],
 }
 SWEEP_DROP = {("replay", "--start-roll"): ["--first"], ("verify-claim", "--secret-hex"): ["--secret"],
               ("replay", "--journal"): ["--seats", "--first", "{d}/events.txt"]}
