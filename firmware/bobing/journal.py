@@ -362,14 +362,20 @@ class Scan:
         self.problem = None
 
 
-def scan(path, game_id=0, secret=None, keep=None, checkpoint=False):
+def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None):
     """Read and replay one journal file. Never raises on bad data: the first problem
     found is in .problem, and .count/.end/.table describe the good prefix before it.
     game_id: the id the file name promises (0 = don't check). keep: a list that gets
-    each good event as (kind, arg), for tools and tests (it reads every event).
-    checkpoint: start from the game's checkpoint when it is sound (boot: replays
-    at most CHECKPOINT_EVERY + 1 events; the records before it are not read)."""
-    s = Scan()
+    each good event replayed as (kind, arg), for tools and tests (when its append is
+    called, .last is that event's game.Outcome). checkpoint: start from the game's
+    checkpoint when it is sound (boot: replays at most CHECKPOINT_EVERY + 1 events;
+    the records before it are not read, nor kept). into: a Scan of this file to fill
+    in; one that has read the header goes on from its .end: only the records
+    appended since are read (the outbox follows the game being played so; the
+    caller knows it is still the same file, see outbox.Outbox)."""
+    s = Scan() if into is None else into
+    done = s.count
+    s.problem = None
     who = "game %d" % game_id if game_id else path
     try:
         f = open(path, "rb")
@@ -377,7 +383,11 @@ def scan(path, game_id=0, secret=None, keep=None, checkpoint=False):
         s.problem = Problem(UNREADABLE, "%s: cannot open %s (%s)" % (who, path, e), game_id)
         return s
     try:
-        _scan(f, s, game_id, who, secret, keep, path if checkpoint and keep is None else None)
+        if s.config is None:
+            _scan(f, s, game_id, who, secret, keep, path if checkpoint else None)
+        else:
+            f.seek(s.end)
+            _replay(f, s, who, keep)
     except _Bad as e:
         s.problem = e.args[0]
     except OSError as e:
@@ -385,7 +395,7 @@ def scan(path, game_id=0, secret=None, keep=None, checkpoint=False):
                             % (who, path, s.count, e), game_id, s.count)
     finally:
         f.close()
-        _replayed[0] += s.count - s.base
+        _replayed[0] += s.count - max(done, s.base)
     try:
         s.size = os.stat(path)[6]
     except OSError:

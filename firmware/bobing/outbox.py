@@ -184,30 +184,79 @@ def write_cursor(root, game_no, award_no):
 
 # ---- the outbox ----------------------------------------------------------------
 
-def replay(path, game_no=0):
+class _Awards:
+    """journal.scan's `keep` for the outbox: called after each event the scan
+    applied (scan.last is its Outcome); collects the kiosk awards numbered above
+    `after` as (award_no, cls, customer), numbered as the console numbers the
+    claims it shows (award_no counts kiosk awards only)."""
+
+    def __init__(self, s, after):
+        self.s = s
+        self.after = after
+        self.out = []
+        self.seen = 0  # awards replayed (a checkpoint covers the ones before)
+
+    def append(self, _ev):
+        t = self.s.table
+        won = self.s.last.won
+        if not won or not t.kiosk:
+            return
+        self.seen += len(won)
+        first = t.award_no - len(won) + 1
+        for i in range(len(won)):
+            if first + i > self.after:
+                self.out.append((first + i, won[i][0], self.s.last.customer))
+
+
+def _read(path, game_no, after, checkpoint):
+    s = journal.Scan()
+    a = _Awards(s, after)
+    journal.scan(path, game_no, keep=a, checkpoint=checkpoint, into=s)
+    if s.base and (s.table.award_no - a.seen > after
+                   or s.problem is not None and s.problem.code == journal.BAD_EVENT):
+        s = a = None  # the checkpoint is past awards asked for, or the table refuses what follows it
+        return _read(path, game_no, after, False)
+    return s, a
+
+
+def replay(path, game_no=0, after=0):
     """A journal file read back -> (journal.Scan, the replayed game.Table or None,
-    [(award_no, cls, customer), ...]): the one place awards are numbered off a
-    journal, exactly as the console numbers the claims it shows (the bowl's outbox
-    and the desk's journal import both use it). A damaged tail keeps the good
-    prefix (scan.problem says what was wrong)."""
-    evs = []
-    s = journal.scan(path, game_no, keep=evs)
-    if s.config is None:
-        return s, None, []
-    t = journal.new_table(s.config)
-    out = []
-    for kind, arg in evs:
-        o = t.apply(kind, arg)
-        first = t.award_no - len(o.won) + 1  # award_no counts kiosk awards only
-        for i in range(len(o.won) if t.kiosk else 0):
-            out.append((first + i, o.won[i][0], o.customer))
-    return s, t, out
+    [(award_no, cls, customer), ...] numbered above `after`): the one place awards
+    are numbered off a journal, exactly as the console numbers the claims it shows
+    (the bowl's outbox and the desk's journal import both use it). A damaged tail
+    keeps the good prefix (scan.problem says what was wrong)."""
+    s, a = _read(path, game_no, after, False)
+    return s, s.table, a.out
+
+
+def _bytes_before(path, end):
+    """The RECORD bytes of the file before `end` (b"" if there are none)."""
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return b""
+    try:
+        f.seek(end - journal.RECORD)
+        return f.read(journal.RECORD)
+    finally:
+        f.close()
 
 
 class Outbox:
     """Awards still to be sent, from the journal, after the cursor.
     next() -> (topic, payload, game_no, award_no) or None; sent(game_no, award_no)
-    after the broker acknowledged it. Rescans a game's file only when it grew."""
+    after the broker acknowledged it.
+
+    It follows the game being played without reading it again: the game read
+    last stays in RAM (its journal.Scan: the table and the good prefix of the
+    file) with its awards not yet sent, and when the file grows only the records
+    appended since are read and applied (bench/net_heap.py: what one roll costs,
+    whatever the game's length). The file is read again whole when it shrank,
+    when the record read last is no longer there as it was (repaired, replaced)
+    or when it had a problem (a damaged tail). The first read of the game the
+    cursor is in starts from its checkpoint when that leaves out no award still
+    to send. A finished game (not the newest on flash: the journal only appends
+    to the newest) with nothing left to send is not read again until a reboot."""
 
     def __init__(self, root, event, secret):
         self.root = root
@@ -215,36 +264,56 @@ class Outbox:
         self.secret = secret
         self.cursor = read_cursor(root)
         self._game = 0  # the game whose awards are in _awards
+        self._scan = None  # its journal.Scan, _awards its _Awards
+        self._awards = None
         self._size = -1  # its file's size when read
-        self._awards = []
-        self._bowl = ""
+        self._last = b""  # the RECORD bytes before _scan.end when read
+        self._done = 0  # games up to this one are finished and have nothing left to send
 
     def _load(self, gid):
         path = journal._join(self.root, journal._name(gid, journal.SUFFIX))
         size = journal._size(path)
-        if gid == self._game and size == self._size:
-            return
-        sc, t, self._awards = replay(path, gid)
-        self._bowl = sc.config.bowl_id if t is not None and t.kiosk else ""
-        self._game, self._size = gid, size
+        s = self._scan
+        if gid == self._game and s is not None:
+            if size == self._size and s.problem is None:
+                return
+            if s.config is not None and size >= s.end and _bytes_before(path, s.end) == self._last:
+                journal.scan(path, gid, keep=self._awards, into=s)  # only what was appended
+                self._size, self._last = size, _bytes_before(path, s.end)
+                return
+        cg, cn = self.cursor
+        self._scan = self._awards = None  # the old game's table goes before the next is read
+        s, self._awards = _read(path, gid, cn if gid == cg else 0, gid == cg and cn > 0)
+        self._scan, self._game = s, gid
+        self._size, self._last = size, _bytes_before(path, s.end)
+
+    def _bowl(self):
+        s = self._scan
+        return s.config.bowl_id if s.config is not None and s.table.kiosk else ""
 
     def next(self):
         cg, cn = self.cursor
         ids, _top = journal.inventory(self.root)
         for gid in ids:
-            if gid < cg:
+            if gid < cg or gid <= self._done:
                 continue
             self._load(gid)
-            if not self._bowl:
-                continue  # a table game, or one with no bowl id: nothing to claim
-            for n, cls, customer in self._awards:
-                if gid == cg and n <= cn:
-                    continue
-                code = claim.code(self.secret, self._bowl, gid, n, cls)
-                return (topic(self.event, self._bowl, "award"), award_payload(gid, n, cls, customer, code),
-                        gid, n)
+            bowl = self._bowl()
+            if bowl:  # else a table game, or one with no bowl id: nothing to claim
+                for n, cls, customer in self._awards.out:
+                    if gid == cg and n <= cn:
+                        continue
+                    code = claim.code(self.secret, bowl, gid, n, cls)
+                    return (topic(self.event, bowl, "award"), award_payload(gid, n, cls, customer, code),
+                            gid, n)
+            if gid != ids[-1]:
+                self._done = gid  # finished, all sent: the journal never writes to it again
         return None
 
     def sent(self, game_no, award_no):
         write_cursor(self.root, game_no, award_no)
         self.cursor = (game_no, award_no)
+        if game_no == self._game and self._awards is not None:
+            out = self._awards.out
+            while out and out[0][0] <= award_no:
+                out.pop(0)

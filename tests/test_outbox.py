@@ -1,0 +1,290 @@
+# micropython: yes
+# The outbox's incremental reader (bobing/outbox.py): it follows the game being
+# played and reads only the records appended since it last looked, yet must hand
+# out exactly the awards a full replay of the journal gives, in order, each once
+# (again only after a cut between the broker's PUBACK and the cursor's rename),
+# through power cuts, damaged tails repaired by journal.recover(), checkpoints
+# (a boot starts from one), games that end and new ones. On CPython the games
+# live in a temporary folder; on the MicroPython unix port in a real littlefs.
+import os
+import sys
+
+from bobing import claim, game, journal, outbox
+from game_check import Lcg
+from ramflash import RamFlash
+
+MP = sys.implementation.name == "micropython"
+SECRET = b"outbox test key!"
+EVENT = "midautumn"
+BOWL = "5F"
+_n = [0]
+_mounted = []
+
+
+def _root():
+    """A fresh, empty folder for games (the previous one goes)."""
+    _n[0] += 1
+    if MP:
+        import vfs
+        while _mounted:
+            vfs.umount(_mounted.pop())
+        mnt = "/ob%d" % _n[0]
+        _mounted.append(mnt)
+        dev = RamFlash(24)
+        vfs.VfsLfs2.mkfs(dev)
+        vfs.mount(vfs.VfsLfs2(dev), mnt)
+        return mnt + "/games"
+    import tempfile
+    return os.path.join(tempfile.mkdtemp(), "games")
+
+
+def _kiosk(root, rnd):
+    counts = {"yixiu": 2 + rnd(30), "erju": rnd(6), "sijin": rnd(4), "sanhong": rnd(3), "duitang": rnd(3),
+              "zhuangyuan": rnd(2)}
+    return journal.start(root, "kiosk", None, 1, counts, BOWL, SECRET)
+
+
+def _play(j, rnd, shown):
+    """One event of a kiosk customer; the claims the console would show go to shown."""
+    t = j.table
+    if not t.shakes_left:
+        j.play(game.EV_CUSTOMER, None)
+        return
+    if rnd(12) == 0:
+        out = j.play(game.EV_SPILL, None)
+    else:
+        out = j.play(game.EV_ROLL, [1 + rnd(6) for _ in range(6)])
+    first = t.award_no - len(out.won) + 1
+    for i in range(len(out.won)):
+        shown[(j.game_id, first + i)] = (out.won[i][0], out.claims[i])
+
+
+def _full(root, cursor):
+    """The first award after cursor by a full replay of every game -> (g, n, cls, customer) or None."""
+    for gid in journal.inventory(root)[0]:
+        if gid < cursor[0]:
+            continue
+        s, t, awards = outbox.replay(root + "/" + journal._name(gid, journal.SUFFIX), gid)
+        if t is None or not t.kiosk or not s.config.bowl_id:
+            continue
+        for n, cls, k in awards:
+            if gid > cursor[0] or n > cursor[1]:
+                return gid, n, cls, k
+    return None
+
+
+def _item(root, a):
+    g, n, cls, k = a
+    code = claim.code(SECRET, BOWL, g, n, cls)
+    return outbox.topic(EVENT, BOWL, "award"), outbox.award_payload(g, n, cls, k, code), g, n
+
+
+def _damage(j, rnd):
+    """A write that failed half way: bytes after the last good record (a torn or garbled record)."""
+    path = j.path
+    j.close()
+    f = open(path, "ab")
+    f.write(bytes([rnd(256) for _ in range(1 + rnd(9))]))
+    f.close()
+
+
+def _session(seed, steps):
+    rnd = Lcg(seed)
+    root = _root()
+    shown = {}
+    got = []  # identities the broker acknowledged, in order
+    redo = set()  # identities acknowledged again after a cut before the cursor moved
+    j = _kiosk(root, rnd)
+    box = outbox.Outbox(root, EVENT, SECRET)
+    cuts = repairs = ended = 0
+    for _ in range(steps):
+        r = rnd(100)
+        if j is None or j.table.ended:
+            if j is not None:
+                ended += 1
+                j.close()
+            if rnd(8) == 0:
+                journal.start(root, "xiamen", None, 4).close()  # a table game: nothing to send
+            j = _kiosk(root, rnd)
+        elif r < 55:
+            _play(j, rnd, shown)
+        elif r < 85:
+            item = box.next()
+            assert item == (None if _full(root, box.cursor) is None else _item(root, _full(root, box.cursor))), \
+                (seed, box.cursor, item)
+            if item is None:
+                continue
+            key = (item[2], item[3])
+            if rnd(10) == 0:  # the power fails after the PUBACK, before the cursor's rename
+                redo.add(key)
+                got.append(key)
+                j.close()
+                j = journal.recover(root, SECRET).journal
+                box = outbox.Outbox(root, EVENT, SECRET)
+                cuts += 1
+                continue
+            got.append(key)
+            box.sent(item[2], item[3])
+        elif r < 92:  # a power cut: the outbox's RAM is gone, the journal resumes (from its checkpoint)
+            j.close()
+            j = journal.recover(root, SECRET).journal
+            box = outbox.Outbox(root, EVENT, SECRET)
+            cuts += 1
+        else:  # a failed write repaired at run time: the live outbox sees the file rewritten under it
+            _damage(j, rnd)
+            if rnd(2):
+                box.next()  # it reads the damaged tail first
+            rec = journal.recover(root, SECRET)
+            assert rec.problems and rec.journal is not None, rec.log_lines()
+            j = rec.journal
+            repairs += 1
+    if j is not None:
+        j.close()
+    while True:
+        item = box.next()
+        if item is None:
+            break
+        got.append((item[2], item[3]))
+        box.sent(item[2], item[3])
+    assert _full(root, box.cursor) is None
+    once = []
+    for k in got:
+        if once and once[-1] == k:
+            assert k in redo, (seed, k)  # sent again only after the cut
+            continue
+        assert not once or k > once[-1], (seed, k, once[-1])
+        once.append(k)
+    assert once == sorted(shown), (seed, once, sorted(shown))
+    return len(once), cuts, repairs, ended
+
+
+def test_incremental_reader_hands_out_what_a_full_replay_does():
+    every = journal.CHECKPOINT_EVERY
+    journal.CHECKPOINT_EVERY = 8  # checkpoints in short games: a boot starts from one
+    try:
+        totals = [0, 0, 0, 0]
+        for seed in range(1, 9 if MP else 25):
+            for i, v in enumerate(_session(seed, 160)):
+                totals[i] += v
+    finally:
+        journal.CHECKPOINT_EVERY = every
+    awards, cuts, repairs, ended = totals
+    assert awards > 100 and cuts > 10 and repairs > 5 and ended > 2, totals
+
+
+def _caught_up(root, box):
+    while True:
+        item = box.next()
+        if item is None:
+            return
+        box.sent(item[2], item[3])
+
+
+def test_the_outbox_reads_only_what_was_appended():
+    root = _root()
+    rnd = Lcg(5)
+    j = journal.start(root, "kiosk", None, 1, {"yixiu": 500}, BOWL, SECRET)
+    shown = {}
+    for _ in range(120):
+        _play(j, rnd, shown)
+    box = outbox.Outbox(root, EVENT, SECRET)
+    _caught_up(root, box)
+    for _ in range(40):
+        n0 = journal.replayed()
+        _play(j, rnd, shown)
+        before = box.cursor
+        _caught_up(root, box)
+        assert journal.replayed() - n0 == 1  # the one record appended, not the game
+        assert box.cursor[1] == max([n for g, n in shown] + [before[1]])
+    j.close()
+
+
+def test_a_finished_game_with_nothing_left_is_not_read_again():
+    root = _root()
+    rnd = Lcg(6)
+    j = journal.start(root, "kiosk", None, 1, {"yixiu": 500}, BOWL, SECRET)
+    shown = {}
+    while len(shown) < 5:
+        _play(j, rnd, shown)
+    j.close()
+    journal.start(root, "xiamen", None, 4).close()  # the newest game pays nothing to send
+    box = outbox.Outbox(root, EVENT, SECRET)
+    _caught_up(root, box)
+    n0 = journal.replayed()
+    for _ in range(5):
+        assert box.next() is None
+    assert journal.replayed() == n0  # neither game is replayed while idle
+
+
+def test_a_boot_starts_from_the_checkpoint_when_no_award_to_send_is_before_it():
+    root = _root()
+    rnd = Lcg(7)
+    j = journal.start(root, "kiosk", None, 1, {"yixiu": 900}, BOWL, SECRET)
+    shown = {}
+    while j.count < 5 * journal.CHECKPOINT_EVERY:
+        _play(j, rnd, shown)
+    j.close()
+    last = max(shown)
+    outbox.write_cursor(root, 1, last[1] - 1)  # one award left, after the checkpoint
+    n0 = journal.replayed()
+    item = outbox.Outbox(root, EVENT, SECRET).next()
+    assert journal.replayed() - n0 <= journal.CHECKPOINT_EVERY + 1
+    assert item == _item(root, _full(root, (1, last[1] - 1))) and item[3] == last[1]
+    outbox.write_cursor(root, 1, 1)  # awards before the checkpoint still to send: the whole game
+    n0 = journal.replayed()
+    item = outbox.Outbox(root, EVENT, SECRET).next()
+    # (the checkpoint's tail first: only then is it known to be past award 1)
+    assert j.count <= journal.replayed() - n0 <= j.count + journal.CHECKPOINT_EVERY + 1
+    assert item == _item(root, _full(root, (1, 1)))
+
+
+def test_a_game_file_replaced_under_the_outbox_is_read_again_whole():
+    # the outbox read game 1; then another game 1, longer, stands in its place (its files were
+    # removed and a new game started): the record it read last is not there as it was
+    root = _root()
+    for seed in (8, 9):
+        rnd = Lcg(seed)
+        j = journal.start(root, "kiosk", None, 1, {"yixiu": 500}, BOWL, SECRET)
+        shown = {}
+        while len(shown) < 6 * seed:
+            _play(j, rnd, shown)
+        j.close()
+        if seed == 8:
+            box = outbox.Outbox(root, EVENT, SECRET)
+            item = box.next()
+            box.sent(item[2], item[3])
+            for name in os.listdir(root):
+                if journal.id_of(name) == 1:
+                    os.remove(root + "/" + name)
+    item = box.next()
+    assert item == _item(root, _full(root, box.cursor))
+
+
+def test_a_repaired_game_grown_back_to_the_size_the_outbox_saw_is_read():
+    # a failed write left 12 bytes of garbage; the outbox read the file so (a damaged tail);
+    # recover() cut them away, and two more events brought the file back to that very size
+    root = _root()
+    rnd = Lcg(10)
+    j = journal.start(root, "kiosk", None, 1, {"yixiu": 500}, BOWL, SECRET)
+    shown = {}
+    while len(shown) < 3:
+        _play(j, rnd, shown)
+    box = outbox.Outbox(root, EVENT, SECRET)
+    _caught_up(root, box)
+    path = j.path
+    j.close()
+    with open(path, "ab") as f:
+        f.write(b"\x03\xff\xff\xff\x00\x00" * 2)
+    size = os.stat(path)[6]
+    assert box.next() is None
+    j = journal.recover(root, SECRET).journal
+    while os.stat(path)[6] < size:  # two events, at least one a roll of 一秀
+        if j.table.shakes_left:
+            j.play(game.EV_ROLL, (4, 1, 1, 2, 2, 3))
+        else:
+            j.play(game.EV_CUSTOMER, None)
+    j.close()
+    assert os.stat(path)[6] == size
+    want = _full(root, box.cursor)
+    assert want is not None
+    assert box.next() == _item(root, want)
