@@ -91,3 +91,82 @@ class WLAN:
     def isconnected(self):
         self._settle()
         return self._status == STAT_GOT_IP
+
+
+# ---- sockets through the simulated radio ----------------------------------------
+# On the bowl a socket reaches the broker only while the station is associated:
+# with the access point gone, lwIP still takes writes into its send buffer
+# (they never arrive), a blocking read waits out the socket's timeout and raises
+# OSError(ETIMEDOUT) (umqtt.simple sets it: bowl/net.py's SOCK_TIMEOUT_S), a
+# non-blocking read finds nothing, and a new connection cannot be made. Here the
+# socket underneath is a real one to the real broker on loopback; while
+# air.up is False it behaves as above, except that the timeout is not waited
+# out (the bowl's clock in the tests is simulated: the wait would only cost
+# wall time). The broker sees the connection end only when the bowl closes it.
+ETIMEDOUT = 110
+EHOSTUNREACH = 113
+
+
+class _Socket:
+    def __init__(self, air, sock):
+        self._air = air
+        self._sock = sock
+        self._blocking = True
+
+    def _dead(self):
+        return not self._air.up
+
+    def settimeout(self, t):
+        self._blocking = t is None or t > 0
+        self._sock.settimeout(t)
+
+    def setblocking(self, flag):
+        self._blocking = bool(flag)
+        self._sock.setblocking(flag)
+
+    def connect(self, addr):
+        if self._dead():
+            raise OSError(EHOSTUNREACH)
+        self._sock.connect(addr)
+
+    def write(self, buf, n=-1):
+        if self._dead():
+            return len(buf) if n < 0 else n  # into lwIP's buffer, never to arrive
+        return self._sock.write(buf) if n < 0 else self._sock.write(buf, n)
+
+    def read(self, n):
+        if self._dead():
+            if self._blocking:
+                raise OSError(ETIMEDOUT)
+            return None
+        return self._sock.read(n)
+
+    def setsockopt(self, *args):
+        self._sock.setsockopt(*args)
+
+    def close(self):
+        self._sock.close()
+
+
+class _SocketModule:
+    def __init__(self, air, real):
+        self._air = air
+        self._real = real
+
+    def socket(self, *args):
+        return _Socket(self._air, self._real.socket(*args))
+
+    def getaddrinfo(self, *args):
+        if not self._air.up:
+            raise OSError(-202)  # lwIP's "name not resolved": no network to ask
+        return self._real.getaddrinfo(*args)
+
+
+def through(air, mqtt_module=None):
+    """Route micropython-lib's umqtt.simple (or mqtt_module) over the radio `air`:
+    its sockets carry nothing while air.up is False (see above). MicroPython's
+    sockets only (read/write); the tests run the bowl's network code there."""
+    if mqtt_module is None:
+        from umqtt import simple as mqtt_module
+    import socket
+    mqtt_module.socket = _SocketModule(air, socket)

@@ -1,0 +1,186 @@
+# One bowl of the event's load and fault test (host_sim/event_sim.py starts N of
+# them): the bowl's own code, bowl/app.py on host_sim/hal.py's simulated board
+# (board.py's bring-up on the simulated ESP32, the MPU6050 driver on the fake
+# chip replaying a recorded shake), with bowl/net.py publishing its journal
+# over micropython-lib's umqtt.simple to a real mosquitto, through
+# host_sim/fake_wlan.py's simulated radio. Runs on the 32-bit frozen
+# MicroPython unix port (everything it imports is frozen in):
+#
+#   micropython host_sim/event_bowl.py ROOT [SPEED]
+#
+# ROOT is the bowl's flash (settings.txt, claim.key, net.txt: written by
+# event_sim before the start; the journal). Customers play at full speed
+# (nobody waits at a screen: the attendant lets the next one in at once, each
+# shakes as soon as the bowl asks), on the game's own simulated clock, which
+# runs SPEED times as fast as real time (0: as fast as the CPU lets it), so one
+# process plays like SPEED bowls; the publisher (bowl/net.py, started by its own
+# net.start) runs on the real clock, as on the bowl: its socket, its timeouts,
+# its back-off, its 30 s status. With no customer left ("idle") the game's
+# clock is real time.
+#   ROOT.ctl  read every CTL_MS (real time): "play" (customers), "idle" (no new
+#             customer; the one shaking finishes; time goes on), "exit"; and
+#             "nowifi" (the access point is gone: the radio and the sockets
+#             through it carry nothing) until the word is removed
+#   ROOT.log  one line per award the journal committed: "a GAME AWARD WALL_NS"
+#             (written just after the 10 ms round whose journal write made it,
+#             CLOCK_REALTIME: the same clock as the desk's on this machine);
+#             "wifi 0|1 WALL_NS" when the radio goes or comes back; "over" when
+#             the game ended (stock out); "idle WALL_NS game_ms MS" when play
+#             stopped (MS: the game's clock so far), "exit ..." at the end
+import asyncio
+import os
+import sys
+import time
+
+import fake_wlan
+import hal
+from bobing import console as C
+from bowl import net
+
+CTL_MS = 100
+YIELD_STEPS = 4  # simulated 10 ms rounds between two chances for the publisher's task to run
+PRESS_MS = 150  # a press is held 80 ms (Sim.press): the next one after the release is debounced
+SHAKE_AGAIN_STEPS = 700  # a shake trace is 4.5 s; one the detector did not take is shaken again
+
+
+class _OnRealTime:
+    # the app as net.start(app) sees it, its board's clock the real one (time.ticks_*)
+    def __init__(self, app):
+        self._app = app
+        self.con = app.con
+        self.hw = _BoardOnRealTime(app.hw)
+
+    @property
+    def running(self):
+        return self._app.running
+
+
+class _BoardOnRealTime:
+    def __init__(self, hw):
+        self._hw = hw
+
+    def __getattr__(self, name):
+        return getattr(self._hw, name)
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+
+class Bowl:
+    def __init__(self, root, speed):
+        self.root = root
+        self.speed = speed
+        self.sim = hal.Sim(root, urandom=os.urandom)  # dice from the host's entropy: bowls differ
+        self.air = fake_wlan.Air({"event-ap": "mooncake88"})
+        self.sim.board.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, self.air)
+        fake_wlan.through(self.air)  # umqtt.simple's sockets go through the simulated radio
+        self.log = open(root + ".log", "a")
+        self.mode = "play"
+        self.last = (0, 0)  # (game, award) last logged
+        self.wait = 0  # rounds until the next press or shake may come
+        self.turn_steps = 0
+        self.sim_ms = 0
+        self.steps = 0
+
+    def ctl(self):
+        try:
+            with open(self.root + ".ctl") as f:
+                words = f.read().split()
+        except OSError:
+            words = ["play"]
+        mode = "exit" if "exit" in words else "idle" if "idle" in words else "play"
+        up = "nowifi" not in words
+        if up != self.air.up:
+            self.air.up = up
+            self.log.write("wifi %d %d\n" % (up, time.time_ns()))
+        if mode == "idle" and self.mode == "play":
+            self.log.write("idle %d game_ms %d\n" % (time.time_ns(), self.sim_ms))
+        self.mode = mode
+
+    def drive(self):
+        """The customer and the attendant, at full speed: one decision a round."""
+        sim = self.sim
+        c = sim.console
+        if self.wait > 0:
+            self.wait -= 1
+            return
+        v = c.view
+        t = c.table
+        if v == C.V_TURN:
+            if self.turn_steps % SHAKE_AGAIN_STEPS == 0:
+                sim.shake()
+            self.turn_steps += 1
+            return
+        self.turn_steps = 0
+        if v in (C.V_RESULT, C.V_CLAIM, C.V_NOTICE):
+            sim.press("ok")
+            self.wait = PRESS_MS // hal.TICK_MS
+        elif v == C.V_POOL and t.kiosk and not t.shakes_left and not t.ended and self.mode == "play":
+            sim.press("ok")  # the attendant lets the next customer shake
+            self.wait = PRESS_MS // hal.TICK_MS
+
+    def note_awards(self):
+        t = self.sim.console.table
+        if t is None:
+            return
+        g, n = t.game_no, t.award_no
+        lg, ln = self.last
+        if (g, n) == (lg, ln):
+            return
+        if g != lg:
+            ln = 0
+        now = time.time_ns()
+        for k in range(ln + 1, n + 1):
+            self.log.write("a %d %d %d\n" % (g, k, now))
+        self.last = (g, n)
+        if t.ended:
+            self.log.write("over %d\n" % g)
+
+    async def play(self):
+        sim = self.sim
+        last_ctl = t_real = time.ticks_ms()
+        self.log.write("start %d\n" % time.time_ns())
+        steps = 0
+        while True:
+            if time.ticks_diff(time.ticks_ms(), last_ctl) >= CTL_MS:
+                last_ctl = time.ticks_ms()
+                self.ctl()
+                if self.mode == "exit":
+                    break
+            self.drive()
+            sim.step(hal.TICK_MS)
+            self.note_awards()
+            steps += 1
+            self.steps = steps
+            self.sim_ms += hal.TICK_MS
+            if self.mode == "idle":
+                await asyncio.sleep_ms(hal.TICK_MS)  # nobody plays: the game on real time
+                continue
+            ahead = self.sim_ms - self.speed * time.ticks_diff(time.ticks_ms(), t_real)
+            if self.speed and ahead > 0:
+                await asyncio.sleep_ms(ahead // self.speed)
+            elif steps % YIELD_STEPS == 0:
+                await asyncio.sleep(0)
+        sim.app.running = False  # the publisher's task ends: the broker publishes the will
+
+    async def main(self):
+        n = net.start(_OnRealTime(self.sim.app))
+        if n is None:
+            raise SystemExit("the bowl has no usable net.txt: %s" % self.sim.board.lines)
+        await self.play()
+        await asyncio.sleep(0.3)
+        self.log.write("exit %d sent %d game_ms %d rounds %d\n" % (time.time_ns(), n.sent, self.sim_ms, self.steps))
+        self.log.close()
+
+
+def main():
+    b = Bowl(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0)
+    asyncio.run(b.main())
+    for line in b.sim.board.lines:
+        print(line)
+
+
+main()

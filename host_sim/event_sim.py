@@ -1,0 +1,453 @@
+"""The event under load and faults, on loopback (issue 15; firmware/PROTOCOL.md
+"Load and faults"): N bowls (host_sim/event_bowl.py, the bowl's own code on the
+32-bit frozen MicroPython unix port, each a process) play kiosk customers at
+full speed against a real mosquitto and the prize desk's listener
+(`python -m host_sim.desk listen`, a process with its own SQLite database),
+while the broker is restarted, the desk is SIGKILLed and started again, and one
+bowl loses its Wi-Fi for a long stretch. Then the checks, from the bowls'
+journals read by the firmware's own code (bobing.outbox.replay, the one place
+awards are numbered) against the desk's database and the broker's retained
+statuses. Used by tests/test_event_load.py and bench/event_load.py.
+
+    ev = Event(folder, bowls=4, broker=mqtt_broker.Broker(folder))  # anything with port, start(), stop()
+    ev.run(Plan(play_s=40))   # -> ev.report (dict), ev.problems (list of texts: empty = all checks hold)
+
+Times: every clock is CLOCK_REALTIME on this machine. An award's latency is
+the desk's Award.seen (stamped by ingest() inside the transaction that stores
+it) minus the wall time the bowl logged just after the 10 ms round whose
+journal write committed it. A fault's recovery is measured from the end of the
+fault (broker accepting again, desk process started again, Wi-Fi back) until
+the desk holds every award committed before that moment (for the Wi-Fi cut:
+every award of that bowl)."""
+import binascii
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+
+import host_sim  # noqa: F401  (firmware/ on sys.path)
+from bobing import journal, outbox
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MP = os.path.join(ROOT, "build", "mp", "unix32-frozen", "micropython")
+EVENT = "loadtest"
+LISTENING = "INFO desk: mqtt: listening on"  # host_sim/desk/bus.py's log once subscribed
+SSID, WIFI_KEY = "event-ap", "mooncake88"  # event_bowl.py's access point
+# per-bowl stock (settings.txt's stock=): small for the top classes, so they run out and the
+# kiosk's lower_tier rule pays the next class down while the test runs
+STOCK = {"zhuangyuan": 1, "duitang": 3, "sanhong": 8, "sijin": 20, "erju": 150, "yixiu": 400}
+
+
+class Plan:
+    """When each fault comes (seconds after play starts) and how long it lasts."""
+
+    def __init__(self, play_s=36, cut_at=2, cut_s=20, broker_at=4, broker_down_s=2, desk_at=18, desk_down_s=3):
+        self.play_s = play_s
+        self.cut_at = cut_at
+        self.cut_s = cut_s  # the long stretch: four times the bowl's 5 s back-off
+        self.broker_at = broker_at
+        self.broker_down_s = broker_down_s
+        self.desk_at = desk_at
+        self.desk_down_s = desk_down_s
+
+
+def _utc_ns(text):
+    """Django's stored DateTimeField (UTC, 'YYYY-MM-DD HH:MM:SS[.ffffff]') -> ns since the epoch."""
+    fmt = "%Y-%m-%d %H:%M:%S.%f" if "." in text else "%Y-%m-%d %H:%M:%S"
+    d = datetime.strptime(text[:26], fmt).replace(tzinfo=timezone.utc)
+    return int(d.timestamp()) * 1000000000 + d.microsecond * 1000
+
+
+def percentile(xs, p):
+    xs = sorted(xs)
+    if not xs:
+        return None
+    return xs[min(len(xs) - 1, int(p / 100.0 * len(xs)))]
+
+
+class Event:
+    def __init__(self, folder, bowls, broker, speed=10, mp=MP, stock=None, say=None):
+        self.dir = str(folder)
+        self.n = bowls
+        self.speed = speed
+        self.broker = broker
+        self.mp = mp
+        self.stock = dict(STOCK if stock is None else stock)
+        self.say = say or (lambda text: None)
+        self.ids = ["%04d" % (101 + i) for i in range(bowls)]
+        self.roots = [os.path.join(self.dir, "bowl-" + b) for b in self.ids]
+        self.secrets = [os.urandom(16) for _ in self.ids]
+        self.desk_dir = os.path.join(self.dir, "desk")
+        self.procs = {}  # bowl id -> Popen
+        self.desk = None
+        self.faults = []  # (name, start_ns, end_ns, bowl or None)
+        self.report = {}
+        self.problems = []
+
+    # ---- setting up ------------------------------------------------------------
+    def desk_env(self):
+        e = dict(os.environ, BOBING_DESK_DIR=self.desk_dir)
+        e.pop("DJANGO_SETTINGS_MODULE", None)
+        return e
+
+    def setup(self):
+        os.makedirs(self.desk_dir, exist_ok=True)
+        stock = ",".join("%s=%d" % kv for kv in sorted(self.stock.items()))
+        for bowl, root, secret in zip(self.ids, self.roots, self.secrets):
+            os.makedirs(root)
+            with open(os.path.join(root, "settings.txt"), "w") as f:
+                f.write("mode=kiosk\nkiosk_profile=kiosk\nbowl_id=%s\nstock=%s\nidle_min=0\n" % (bowl, stock))
+            with open(os.path.join(root, "claim.key"), "w") as f:
+                f.write(binascii.hexlify(secret).decode())
+            with open(os.path.join(root, "net.txt"), "w") as f:
+                f.write("ssid=%s\npassword=%s\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+                        % (SSID, WIFI_KEY, self.broker.port, EVENT))
+        # the desk's database (migrated by the command) and its bowls with their claim secrets
+        code = ("from host_sim.desk.models import Bowl\n" + "".join(
+            "Bowl.objects.create(bowl_id=%r, secret=bytes.fromhex(%r))\n" % (b, binascii.hexlify(s).decode())
+            for b, s in zip(self.ids, self.secrets)))
+        p = subprocess.run([sys.executable, "-m", "host_sim.desk", "shell", "-c", code], cwd=ROOT,
+                           env=self.desk_env(), capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            raise RuntimeError("the desk's setup failed: %s" % (p.stdout + p.stderr)[-2000:])
+
+    def _desk_log(self):
+        try:
+            with open(os.path.join(self.desk_dir, "listen.log")) as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def wait_desk(self, before, timeout=90):
+        """Until the desk's listener has subscribed (`before`: its count of subscriptions until now)."""
+        deadline = time.time() + timeout
+        while self._desk_log().count(LISTENING) <= before:
+            if time.time() > deadline or self.desk is None or self.desk.poll() is not None:
+                raise RuntimeError("the desk did not subscribe: %s" % self._desk_log()[-2000:])
+            time.sleep(0.1)
+
+    def start_desk(self):
+        """-> the number of subscriptions the desk's log showed before this start."""
+        before = self._desk_log().count(LISTENING)
+        log = open(os.path.join(self.desk_dir, "listen.log"), "a")
+        self.desk = subprocess.Popen([sys.executable, "-m", "host_sim.desk", "listen", "--broker",
+                                      "127.0.0.1:%d" % self.broker.port, "--event", EVENT], cwd=ROOT,
+                                     env=self.desk_env(), stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        return before
+
+    def kill_desk(self):
+        if self.desk is not None and self.desk.poll() is None:
+            self.desk.send_signal(signal.SIGKILL)
+            self.desk.wait(10)
+        self.desk = None
+
+    def start_bowls(self):
+        for bowl, root in zip(self.ids, self.roots):
+            self.ctl(bowl, "play")
+            out = open(root + ".out", "a")
+            self.procs[bowl] = subprocess.Popen([self.mp, os.path.join(ROOT, "host_sim", "event_bowl.py"), root,
+                                                 str(self.speed)],
+                                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+            out.close()
+
+    def ctl(self, bowl, words):
+        root = self.roots[self.ids.index(bowl)]
+        with open(root + ".ctl.tmp", "w") as f:
+            f.write(words + "\n")
+        os.replace(root + ".ctl.tmp", root + ".ctl")  # the bowl reads a whole file, old or new
+
+    def stop(self):
+        """Everything this event started, whatever happened."""
+        for bowl in list(self.procs):
+            try:
+                self.ctl(bowl, "exit")
+            except OSError:
+                pass
+        for bowl, p in list(self.procs.items()):
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        self.procs = {}
+        self.kill_desk()
+
+    # ---- what happened -----------------------------------------------------------
+    def committed(self):
+        """{(bowl, game, award): wall ns} from the bowls' logs, and their other lines."""
+        out, notes = {}, {}
+        for bowl, root in zip(self.ids, self.roots):
+            notes[bowl] = []
+            try:
+                lines = open(root + ".log").read().splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                w = line.split()
+                if w and w[0] == "a" and len(w) == 4:
+                    out[(bowl, int(w[1]), int(w[2]))] = int(w[3])
+                elif w:
+                    notes[bowl].append(line)
+        return out, notes
+
+    def desk_awards(self):
+        """{(bowl, game, award): (class, seen ns)} and the number of rows, from the desk's database."""
+        db = sqlite3.connect("file:%s?mode=ro" % os.path.join(self.desk_dir, "desk.sqlite3"), uri=True,
+                             timeout=30)
+        try:
+            rows = db.execute("SELECT b.bowl_id, a.game_no, a.award_no, a.cls, a.seen FROM desk_award a "
+                              "JOIN desk_bowl b ON a.bowl_id = b.id").fetchall()
+        except sqlite3.OperationalError:
+            rows = []  # not migrated yet
+        finally:
+            db.close()
+        return {(r[0], r[1], r[2]): (r[3], _utc_ns(r[4])) for r in rows}, len(rows)
+
+    def journals(self):
+        """{(bowl, game, award): class} and {bowl: (game, {class: left}, {class: initial})} from each
+        bowl's flash, read by the firmware's own journal code."""
+        awards, last = {}, {}
+        for bowl, root in zip(self.ids, self.roots):
+            ids, _top = journal.inventory(root)
+            for gid in ids:
+                _scan, t, won = outbox.replay(journal._join(root, journal._name(gid, journal.SUFFIX)), gid)
+                if t is None:
+                    continue
+                for n, cls, _customer in won:
+                    awards[(bowl, gid, n)] = cls
+                last[bowl] = (gid, dict(t.pool), dict(t.initial))
+        return awards, last
+
+    def retained(self):
+        """{bowl: status dict} as the broker holds them (retained) now."""
+        p = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.broker.port), "-t",
+                            outbox.every_bowl(EVENT, "status"), "--retained-only", "-W", "2", "-F", "%t %p"],
+                           capture_output=True, text=True, timeout=30)
+        out = {}
+        for line in p.stdout.splitlines():
+            t, _, payload = line.partition(" ")
+            try:
+                out[t.split("/")[2]] = json.loads(payload)
+            except (ValueError, IndexError):
+                out[t] = payload
+        return out
+
+    def status_current(self, last):
+        """Bowls whose retained status does not match their journal's last game -> {bowl: why}."""
+        st = self.retained()
+        bad = {}
+        for bowl in self.ids:
+            s = st.get(bowl)
+            if bowl not in last:
+                bad[bowl] = "no game on its flash"
+                continue
+            gid, pool, _initial = last[bowl]
+            want = {"g": gid, "left": sorted([c, n] for c, n in pool.items())}
+            got = None if not isinstance(s, dict) else {"g": s.get("g"), "left": sorted(s.get("left", []))}
+            if s is None or s.get("on") != 1 or got != want:
+                bad[bowl] = "retained %r, journal %r" % (s, want)
+        return bad
+
+    # ---- the run -----------------------------------------------------------------
+    def _wait_until(self, t):
+        while time.time() < t:
+            for bowl, p in self.procs.items():
+                if p.poll() is not None:
+                    raise RuntimeError("bowl %s exited (%s): %s" % (bowl, p.returncode, self._tail(bowl)))
+            time.sleep(0.05)
+
+    def _tail(self, bowl):
+        try:
+            return open(self.roots[self.ids.index(bowl)] + ".out").read()[-1500:]
+        except OSError:
+            return ""
+
+    def run(self, plan, drain_s=60, status_s=90):
+        if not os.access(self.mp, os.X_OK):
+            raise RuntimeError("no MicroPython unix port at %s: `make mp` builds it" % self.mp)
+        self.setup()
+        # the desk subscribes first: its durable session must exist before the first award is
+        # published (the broker keeps messages only for a session it knows; PROTOCOL.md)
+        self.wait_desk(self.start_desk())
+        self.start_bowls()
+        try:
+            self._play(plan)
+            self._settle(drain_s, status_s)
+        finally:
+            self.stop()
+        self._check()
+        return self.report
+
+    def _play(self, plan):
+        t0 = time.time()
+        self._t_play = t0
+        cut_bowl = self.ids[0]
+        events = sorted([
+            (plan.cut_at, "cut", cut_bowl), (plan.cut_at + plan.cut_s, "uncut", cut_bowl),
+            (plan.broker_at, "broker down", None), (plan.broker_at + plan.broker_down_s, "broker up", None),
+            (plan.desk_at, "desk kill", None), (plan.desk_at + plan.desk_down_s, "desk up", None),
+            (plan.play_s, "idle", None)])
+        open_ = {}
+        for at, what, bowl in events:
+            self._wait_until(t0 + at)
+            now = time.time_ns()
+            self.say("%5.1f s: %s" % (time.time() - t0, what))
+            if what == "cut":
+                self.ctl(bowl, "play nowifi")
+                open_["wifi"] = now
+            elif what == "uncut":
+                self.ctl(bowl, "play")
+                self.faults.append(("wifi cut", open_.pop("wifi"), time.time_ns(), bowl))
+            elif what == "broker down":
+                self.broker.stop()
+                open_["broker"] = now
+            elif what == "broker up":
+                self.broker.start()
+                self.faults.append(("broker restart", open_.pop("broker"), time.time_ns(), None))
+            elif what == "desk kill":
+                self.kill_desk()
+                open_["desk"] = now
+            elif what == "desk up":
+                self.start_desk()
+                self.faults.append(("desk kill", open_.pop("desk"), time.time_ns(), None))
+            elif what == "idle":
+                for b in self.ids:
+                    self.ctl(b, "idle")
+        self._t_idle = time.time()
+
+    def _settle(self, drain_s, status_s):
+        """Until the desk holds every committed award, then until every retained status is current."""
+        deadline = time.time() + drain_s
+        while True:
+            time.sleep(0.5)
+            want, _ = self.committed()
+            got, _ = self.desk_awards()
+            if set(want) <= set(got) or time.time() > deadline:
+                break
+        self._t_drained = time.time()
+        self.report["drain_s"] = round(self._t_drained - self._t_idle, 1)
+        deadline = time.time() + status_s
+        while True:
+            _, last = self.journals()
+            bad = self.status_current(last)
+            if not bad or time.time() > deadline:
+                break
+            time.sleep(1)
+        self.stale = bad
+        self.report["status_wait_s"] = round(time.time() - self._t_drained, 1)
+
+    # ---- the checks and the figures -----------------------------------------------
+    def _check(self):
+        p = self.problems
+        commits, notes = self.committed()
+        journal_awards, last = self.journals()
+        desk, rows = self.desk_awards()
+        # 1. every award a bowl committed is at the desk, once, with the journal's class
+        missing = sorted(set(journal_awards) - set(desk))
+        if missing:
+            p.append("%d awards in the bowls' journals are not at the desk: %s" % (len(missing), missing[:10]))
+        extra = sorted(set(desk) - set(journal_awards))
+        if extra:
+            p.append("%d awards at the desk are in no bowl's journal: %s" % (len(extra), extra[:10]))
+        if rows != len(desk):
+            p.append("the desk holds %d award rows for %d identities (doubled awards)" % (rows, len(desk)))
+        wrong = [(k, c, desk[k][0]) for k, c in journal_awards.items() if k in desk and desk[k][0] != c]
+        if wrong:
+            p.append("%d awards have another class at the desk: %s" % (len(wrong), wrong[:10]))
+        unlogged = sorted(set(journal_awards) - set(commits))
+        if unlogged:
+            p.append("%d journal awards the bowls never logged (the runner's bookkeeping): %s"
+                     % (len(unlogged), unlogged[:5]))
+        # 2. no class handed out beyond its stock: per bowl and game, from the desk's awards
+        per = {}
+        for (bowl, gid, _n), (cls, _seen) in desk.items():
+            per[(bowl, gid, cls)] = per.get((bowl, gid, cls), 0) + 1
+        for (bowl, gid, cls), k in sorted(per.items()):
+            initial = last.get(bowl, (0, {}, {}))[2] if last.get(bowl, (0,))[0] == gid else self.stock
+            if k > initial.get(cls, 0):
+                p.append("bowl %s game %d handed out %d %s, its stock was %d" % (bowl, gid, k, cls,
+                                                                                 initial.get(cls, 0)))
+        # 3. every bowl's retained status is current
+        for bowl, why in sorted(self.stale.items()):
+            p.append("bowl %s: status not current: %s" % (bowl, why))
+        for bowl in self.ids:
+            if any(line.startswith("over") for line in notes[bowl]):
+                p.append("bowl %s ran out of stock (the test's stock is too small for its length)" % bowl)
+        self._figures(commits, desk, notes)
+
+    def _figures(self, commits, desk, notes):
+        r = self.report
+        t_play, t_idle = int(self._t_play * 1e9), int(self._t_idle * 1e9)
+        in_play = [t for t in commits.values() if t_play <= t <= t_idle]
+        r["bowls"] = self.n
+        r["awards"] = len(commits)
+        r["play_s"] = round((t_idle - t_play) / 1e9, 1)
+        r["awards_per_s"] = round(len(in_play) / ((t_idle - t_play) / 1e9), 2)
+        lat = [(desk[k][1] - t) / 1e6 for k, t in commits.items() if k in desk]
+        r["latency_ms_p50"] = round(percentile(lat, 50), 1) if lat else None
+        r["latency_ms_p99"] = round(percentile(lat, 99), 1) if lat else None
+        # outside the faults: awards committed when no fault was on nor being recovered from
+        rec = []
+        quiet = []
+        cuts = [(s, e, b) for name, s, e, b in self.faults if b is not None]
+        for name, start, end, bowl in self.faults:
+            # a fault of the broker or the desk: the bowls that were not cut off meanwhile
+            away = set(b for s, e, b in cuts if s <= end and e >= start)
+            before = [(k, t) for k, t in commits.items() if t < end and (
+                k[0] == bowl if bowl is not None else k[0] not in away)]
+            late = [desk[k][1] for k, _t in before if k in desk]
+            back = max(late) if late else end
+            rec.append({"fault": name, "down_s": round((end - start) / 1e9, 1),
+                        "recovery_s": round(max(0, back - end) / 1e9, 1)})
+            quiet.append((start, max(back, end), bowl))
+        r["faults"] = rec
+        calm = [(desk[k][1] - t) / 1e6 for k, t in commits.items() if k in desk and not any(
+            s <= t <= e and (b is None or k[0] == b) for s, e, b in quiet)]
+        r["calm_awards"] = len(calm)
+        r["calm_latency_ms_p50"] = round(percentile(calm, 50), 1) if calm else None
+        r["calm_latency_ms_p99"] = round(percentile(calm, 99), 1) if calm else None
+        r["load_avg"] = [round(x, 2) for x in os.getloadavg()]
+        r["speed_asked"] = self.speed
+        speeds = []
+        for bowl in self.ids:
+            start = [int(line.split()[1]) for line in notes[bowl] if line.startswith("start ")]
+            for line in notes[bowl]:
+                w = line.split()
+                if w[0] == "idle" and start:
+                    speeds.append(int(w[3]) / ((int(w[1]) - start[0]) / 1e6))
+        r["speed_reached"] = [round(min(speeds), 1), round(max(speeds), 1)] if speeds else None
+
+
+def main(argv=None):
+    """python -m host_sim.event_sim [BOWLS [PLAY_S]]: one run, its figures printed (needs mosquitto
+    and `make mp`); the broker is tests/mqtt_broker.py's."""
+    import tempfile
+    argv = sys.argv[1:] if argv is None else argv
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    try:
+        from mqtt_broker import Broker
+    except ImportError:  # before tests/mqtt_broker.py
+        from test_mqtt import Broker
+    n = int(argv[0]) if argv else 4
+    play = float(argv[1]) if len(argv) > 1 else 40
+    d = tempfile.mkdtemp(prefix="event-load-")
+    b = Broker(d)
+    b.start()
+    ev = Event(d, n, b, say=print)
+    try:
+        ev.run(Plan(play_s=play))
+    finally:
+        b.stop()
+    print(json.dumps(ev.report, indent=1))
+    for text in ev.problems:
+        print("PROBLEM:", text)
+    return 1 if ev.problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
