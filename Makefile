@@ -113,6 +113,7 @@ bench: $(STAMP) mp
 	$(PY) bench/plan_bench.py
 	$(PY) bench/desk_bench.py
 	$(PY) bench/app_heap.py
+	$(PY) bench/event_load.py
 
 # firmware/bobing/glyphs.py: the Unifont bitmaps of every character the firmware's text uses
 # (needs Debian's unifont: apt-get install -y unifont). Commit the result; tests do not need unifont.

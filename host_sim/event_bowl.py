@@ -25,8 +25,8 @@
 #             (written just after the 10 ms round whose journal write made it,
 #             CLOCK_REALTIME: the same clock as the desk's on this machine);
 #             "wifi 0|1 WALL_NS" when the radio goes or comes back; "over" when
-#             the game ended (stock out); "idle WALL_NS game_ms MS" when play
-#             stopped (MS: the game's clock so far), "exit ..." at the end
+#             the game ended (stock out); "play|idle|exit WALL_NS game_ms MS"
+#             at each change (MS: the game's clock so far)
 import asyncio
 import os
 import sys
@@ -78,7 +78,8 @@ class Bowl:
         self.sim.board.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, self.air)
         fake_wlan.through(self.air)  # umqtt.simple's sockets go through the simulated radio
         self.log = open(root + ".log", "a")
-        self.mode = "play"
+        self.mode = None  # the first look at ROOT.ctl sets it
+        self.t_play = self.ms_play = 0
         self.last = (0, 0)  # (game, award) last logged
         self.wait = 0  # rounds until the next press or shake may come
         self.turn_steps = 0
@@ -96,8 +97,11 @@ class Bowl:
         if up != self.air.up:
             self.air.up = up
             self.log.write("wifi %d %d\n" % (up, time.time_ns()))
-        if mode == "idle" and self.mode == "play":
-            self.log.write("idle %d game_ms %d\n" % (time.time_ns(), self.sim_ms))
+        if mode != self.mode:
+            self.log.write("%s %d game_ms %d\n" % (mode, time.time_ns(), self.sim_ms))
+            if mode == "play":
+                self.t_play = time.ticks_ms()
+                self.ms_play = self.sim_ms
         self.mode = mode
 
     def drive(self):
@@ -141,8 +145,8 @@ class Bowl:
 
     async def play(self):
         sim = self.sim
-        last_ctl = t_real = time.ticks_ms()
-        self.log.write("start %d\n" % time.time_ns())
+        self.ctl()
+        last_ctl = time.ticks_ms()
         steps = 0
         while True:
             if time.ticks_diff(time.ticks_ms(), last_ctl) >= CTL_MS:
@@ -159,7 +163,7 @@ class Bowl:
             if self.mode == "idle":
                 await asyncio.sleep_ms(hal.TICK_MS)  # nobody plays: the game on real time
                 continue
-            ahead = self.sim_ms - self.speed * time.ticks_diff(time.ticks_ms(), t_real)
+            ahead = self.sim_ms - self.ms_play - self.speed * time.ticks_diff(time.ticks_ms(), self.t_play)
             if self.speed and ahead > 0:
                 await asyncio.sleep_ms(ahead // self.speed)
             elif steps % YIELD_STEPS == 0:

@@ -147,13 +147,23 @@ class Event:
         self.desk = None
 
     def start_bowls(self):
+        """Each bowl boots idle (nobody plays yet): -> once all of them have told the broker."""
         for bowl, root in zip(self.ids, self.roots):
-            self.ctl(bowl, "play")
+            self.ctl(bowl, "idle")
             out = open(root + ".out", "a")
             self.procs[bowl] = subprocess.Popen([self.mp, os.path.join(ROOT, "host_sim", "event_bowl.py"), root,
                                                  str(self.speed)],
                                                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
             out.close()
+        deadline = time.time() + 30 + 2 * self.n
+        while True:
+            st = self.retained()
+            if all(isinstance(st.get(b), dict) and st[b].get("on") == 1 for b in self.ids):
+                return
+            if time.time() > deadline:
+                raise RuntimeError("bowls not connected after boot: %s" % sorted(
+                    b for b in self.ids if not isinstance(st.get(b), dict) or st[b].get("on") != 1))
+            self._wait_until(time.time() + 0.5)
 
     def ctl(self, bowl, words):
         root = self.roots[self.ids.index(bowl)]
@@ -284,6 +294,8 @@ class Event:
         return self.report
 
     def _play(self, plan):
+        for b in self.ids:
+            self.ctl(b, "play")
         t0 = time.time()
         self._t_play = t0
         cut_bowl = self.ids[0]
@@ -415,11 +427,13 @@ class Event:
         r["speed_asked"] = self.speed
         speeds = []
         for bowl in self.ids:
-            start = [int(line.split()[1]) for line in notes[bowl] if line.startswith("start ")]
+            at = {}
             for line in notes[bowl]:
                 w = line.split()
-                if w[0] == "idle" and start:
-                    speeds.append(int(w[3]) / ((int(w[1]) - start[0]) / 1e6))
+                if w[0] in ("play", "idle") and len(w) == 4:
+                    at[w[0]] = (int(w[1]), int(w[3]))  # the last of each: play then idle
+            if "play" in at and "idle" in at and at["idle"][0] > at["play"][0]:
+                speeds.append((at["idle"][1] - at["play"][1]) / ((at["idle"][0] - at["play"][0]) / 1e6))
         r["speed_reached"] = [round(min(speeds), 1), round(max(speeds), 1)] if speeds else None
 
 
@@ -429,10 +443,7 @@ def main(argv=None):
     import tempfile
     argv = sys.argv[1:] if argv is None else argv
     sys.path.insert(0, os.path.join(ROOT, "tests"))
-    try:
-        from mqtt_broker import Broker
-    except ImportError:  # before tests/mqtt_broker.py
-        from test_mqtt import Broker
+    from mqtt_broker import Broker
     n = int(argv[0]) if argv else 4
     play = float(argv[1]) if len(argv) > 1 else 40
     d = tempfile.mkdtemp(prefix="event-load-")

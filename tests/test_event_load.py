@@ -14,7 +14,8 @@ import sqlite3
 import pytest
 
 from host_sim import event_sim
-from test_mqtt import broker, broker_installed, mp_build, need_broker  # noqa: F401
+from mqtt_broker import broker, broker_installed, need_broker  # noqa: F401
+from test_mqtt import mp_build  # noqa: F401
 
 BOWLS = 6
 SPEED = 10  # each bowl's game clock at 10x real time: 60 bowls' worth of customers
