@@ -39,7 +39,9 @@ def one(bowls, speed):
           "(%d awards) p50 %.0f ms p99 %.0f ms" % (r["latency_ms_p50"], r["latency_ms_p99"], r["calm_awards"],
                                                  r["calm_latency_ms_p50"], r["calm_latency_ms_p99"]))
     for f in r["faults"]:
-        print("  %-15s down %4.1f s, recovered %4.1f s after it ended" % (f["fault"], f["down_s"], f["recovery_s"]))
+        print("  %-15s down %4.1f s, recovered %4.1f s after it ended (%s)" % (
+            f["fault"], f["down_s"], f["recovery_s"], "the desk subscribed again after %s s" % f.get("subscribed_s")
+            if "subscribed_s" in f else "bowls connected again after %s s" % f.get("reconnected_s")))
     print("  retained statuses all current %.1f s after the desk had every award (status every 30 s)"
           % r["status_wait_s"] if not ev.stale else "  STALE statuses: %s" % ev.stale)
     for text in ev.problems:

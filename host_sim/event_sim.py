@@ -17,8 +17,11 @@ the desk's Award.seen (stamped by ingest() inside the transaction that stores
 it) minus the wall time the bowl logged just after the 10 ms round whose
 journal write committed it. A fault's recovery is measured from the end of the
 fault (broker accepting again, desk process started again, Wi-Fi back) until
-the desk holds every award committed before that moment (for the Wi-Fi cut:
-every award of that bowl)."""
+the desk holds every award committed before that moment and, for the broker
+and the Wi-Fi, every bowl concerned has connected again (its first "on":1
+status after the end, as a watching subscriber receives it); for the broker
+and the desk the bowl cut off meanwhile is left out (it has its own figure).
+Also given: when the bowls reconnected, when the restarted desk subscribed."""
 import binascii
 import json
 import os
@@ -85,6 +88,8 @@ class Event:
         self.procs = {}  # bowl id -> Popen
         self.desk = None
         self.faults = []  # (name, start_ns, end_ns, bowl or None)
+        self._desk_before = None
+        self.desk_listening = None
         self.report = {}
         self.problems = []
 
@@ -165,6 +170,31 @@ class Event:
                     b for b in self.ids if not isinstance(st.get(b), dict) or st[b].get("on") != 1))
             self._wait_until(time.time() + 0.5)
 
+    def watch_status(self):
+        """Every status message as it arrives, stamped (mosquitto_sub reconnects by itself after
+        the broker's restart; durable, so what came meanwhile is delivered): when each bowl
+        connected (each connection publishes an "on":1 status first)."""
+        self.watch_file = os.path.join(self.dir, "status-watch.txt")
+        out = open(self.watch_file, "a")
+        self.watch = subprocess.Popen(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.broker.port), "-i",
+                                       "status-watch", "-c", "-q", "1", "-t", outbox.every_bowl(EVENT, "status"),
+                                       "-F", "%U %t %p"], stdout=out, stderr=subprocess.DEVNULL)
+        out.close()
+
+    def connections(self):
+        """{bowl: [wall ns of each "on":1 status the watcher saw]}."""
+        out = {}
+        try:
+            lines = open(self.watch_file).read().splitlines()
+        except (OSError, AttributeError):
+            return out
+        for line in lines:
+            w = line.split(" ", 2)
+            if len(w) == 3 and '"on":1' in w[2]:
+                sec, _, frac = w[0].partition(".")
+                out.setdefault(w[1].split("/")[2], []).append(int(sec) * 1000000000 + int((frac + "0" * 9)[:9]))
+        return out
+
     def ctl(self, bowl, words):
         root = self.roots[self.ids.index(bowl)]
         with open(root + ".ctl.tmp", "w") as f:
@@ -186,6 +216,10 @@ class Event:
                 p.wait()
         self.procs = {}
         self.kill_desk()
+        if getattr(self, "watch", None) is not None:
+            self.watch.terminate()
+            self.watch.wait(10)
+            self.watch = None
 
     # ---- what happened -----------------------------------------------------------
     def committed(self):
@@ -266,6 +300,9 @@ class Event:
     # ---- the run -----------------------------------------------------------------
     def _wait_until(self, t):
         while time.time() < t:
+            if self._desk_before is not None and self._desk_log().count(LISTENING) > self._desk_before:
+                self._desk_before = None
+                self.desk_listening = time.time_ns()  # the restarted desk has subscribed again
             for bowl, p in self.procs.items():
                 if p.poll() is not None:
                     raise RuntimeError("bowl %s exited (%s): %s" % (bowl, p.returncode, self._tail(bowl)))
@@ -284,6 +321,7 @@ class Event:
         # the desk subscribes first: its durable session must exist before the first award is
         # published (the broker keeps messages only for a session it knows; PROTOCOL.md)
         self.wait_desk(self.start_desk())
+        self.watch_status()
         self.start_bowls()
         try:
             self._play(plan)
@@ -325,7 +363,7 @@ class Event:
                 self.kill_desk()
                 open_["desk"] = now
             elif what == "desk up":
-                self.start_desk()
+                self._desk_before = self.start_desk()
                 self.faults.append(("desk kill", open_.pop("desk"), time.time_ns(), None))
             elif what == "idle":
                 for b in self.ids:
@@ -414,8 +452,18 @@ class Event:
                 k[0] == bowl if bowl is not None else k[0] not in away)]
             late = [desk[k][1] for k, _t in before if k in desk]
             back = max(late) if late else end
-            rec.append({"fault": name, "down_s": round((end - start) / 1e9, 1),
-                        "recovery_s": round(max(0, back - end) / 1e9, 1)})
+            f = {"fault": name, "down_s": round((end - start) / 1e9, 1),
+                 "recovery_s": round(max(0, back - end) / 1e9, 1)}
+            if name == "desk kill" and self.desk_listening:
+                f["subscribed_s"] = round((self.desk_listening - end) / 1e9, 1)
+            else:  # every bowl concerned connected again (its first status after the end)
+                con = self.connections()
+                again = [min([t for t in con.get(b, []) if t > end] or [None]) for b in (
+                    [bowl] if bowl is not None else [b for b in self.ids if b not in away])]
+                f["reconnected_s"] = round((max(again) - end) / 1e9, 1) if None not in again else None
+                back = max(back, max(again) if None not in again else back)
+            f["recovery_s"] = round(max(0, back - end) / 1e9, 1)
+            rec.append(f)
             quiet.append((start, max(back, end), bowl))
         r["faults"] = rec
         calm = [(desk[k][1] - t) / 1e6 for k, t in commits.items() if k in desk and not any(
