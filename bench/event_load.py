@@ -6,7 +6,7 @@ bowl's Wi-Fi cut for 20 s. Prints awards per second, award-to-desk latency
 (the bowl's journal commit to the desk's Award.seen, one machine's clock) and each
 fault's recovery, with the machine's load (the figures depend on what else runs).
 
-    python bench/event_load.py [BOWLS:SPEED ...]     default: 6:10 16:4
+    python bench/event_load.py [BOWLS:SPEED ...]     default: 6:10 40:1
 """
 import os
 import sys
@@ -50,7 +50,7 @@ def one(bowls, speed):
 
 
 def main(argv):
-    runs = [tuple(int(x) for x in a.split(":")) for a in argv] or [(6, 10), (16, 4)]
+    runs = [tuple(int(x) for x in a.split(":")) for a in argv] or [(6, 10), (40, 1)]
     ok = all([one(n, s) for n, s in runs])
     return 0 if ok else 1
 

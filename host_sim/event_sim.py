@@ -381,6 +381,7 @@ class Event:
                 break
         self._t_drained = time.time()
         self.report["drain_s"] = round(self._t_drained - self._t_idle, 1)
+        self.late = not set(want) <= set(got)
         deadline = time.time() + status_s
         while True:
             _, last = self.journals()
@@ -422,6 +423,9 @@ class Event:
             if k > initial.get(cls, 0):
                 p.append("bowl %s game %d handed out %d %s, its stock was %d" % (bowl, gid, k, cls,
                                                                                  initial.get(cls, 0)))
+        if self.late:
+            p.append("the desk did not have every award %.0f s after play stopped (the ones missing may be late "
+                     "rather than lost: the machine did not keep up)" % self.report["drain_s"])
         # 3. every bowl's retained status is current
         for bowl, why in sorted(self.stale.items()):
             p.append("bowl %s: status not current: %s" % (bowl, why))
