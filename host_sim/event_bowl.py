@@ -26,7 +26,7 @@
 #             CLOCK_REALTIME: the same clock as the desk's on this machine);
 #             "wifi 0|1 WALL_NS" when the radio goes or comes back; "over" when
 #             the game ended (stock out); "play|idle|exit WALL_NS game_ms MS"
-#             at each change (MS: the game's clock so far)
+#             at each change (MS: the game's clock so far); "end ..." last
 import asyncio
 import os
 import sys
@@ -47,12 +47,10 @@ class _OnRealTime:
     # the app as net.start(app) sees it, its board's clock the real one (time.ticks_*)
     def __init__(self, app):
         self._app = app
-        self.con = app.con
         self.hw = _BoardOnRealTime(app.hw)
 
-    @property
-    def running(self):
-        return self._app.running
+    def __getattr__(self, name):
+        return getattr(self._app, name)  # con, running, ...: the app's own, read when asked
 
 
 class _BoardOnRealTime:
@@ -176,7 +174,7 @@ class Bowl:
             raise SystemExit("the bowl has no usable net.txt: %s" % self.sim.board.lines)
         await self.play()
         await asyncio.sleep(0.3)
-        self.log.write("exit %d sent %d game_ms %d rounds %d\n" % (time.time_ns(), n.sent, self.sim_ms, self.steps))
+        self.log.write("end %d sent %d game_ms %d rounds %d\n" % (time.time_ns(), n.sent, self.sim_ms, self.steps))
         self.log.close()
 
 

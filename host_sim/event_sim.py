@@ -43,6 +43,9 @@ SSID, WIFI_KEY = "event-ap", "mooncake88"  # event_bowl.py's access point
 # per-bowl stock (settings.txt's stock=): small for the top classes, so they run out and the
 # kiosk's lower_tier rule pays the next class down while the test runs
 STOCK = {"zhuangyuan": 1, "duitang": 3, "sanhong": 8, "sijin": 20, "erju": 150, "yixiu": 400}
+# the event's shared stock (set on the desk: `stock --event`; the bowls play on the desk's grants):
+# the top classes run out across the bowls while the test runs
+TOTALS = {"zhuangyuan": 3, "duitang": 12, "sanhong": 30, "sijin": 60, "erju": 400, "yixiu": 2000}
 
 
 class Plan:
@@ -73,13 +76,15 @@ def percentile(xs, p):
 
 
 class Event:
-    def __init__(self, folder, bowls, broker, speed=10, mp=MP, stock=None, say=None):
+    def __init__(self, folder, bowls, broker, speed=10, mp=MP, stock=None, totals=None, say=None):
+        """stock: each bowl's own (settings.txt); totals: the event's shared stock instead, on the desk."""
         self.dir = str(folder)
         self.n = bowls
         self.speed = speed
         self.broker = broker
         self.mp = mp
         self.stock = dict(STOCK if stock is None else stock)
+        self.totals = dict(totals) if totals else None
         self.say = say or (lambda text: None)
         self.ids = ["%04d" % (101 + i) for i in range(bowls)]
         self.roots = [os.path.join(self.dir, "bowl-" + b) for b in self.ids]
@@ -105,7 +110,8 @@ class Event:
         for bowl, root, secret in zip(self.ids, self.roots, self.secrets):
             os.makedirs(root)
             with open(os.path.join(root, "settings.txt"), "w") as f:
-                f.write("mode=kiosk\nkiosk_profile=kiosk\nbowl_id=%s\nstock=%s\nidle_min=0\n" % (bowl, stock))
+                f.write("mode=kiosk\nkiosk_profile=kiosk\nbowl_id=%s\n%sidle_min=0\n"
+                        % (bowl, "" if self.totals else "stock=%s\n" % stock))
             with open(os.path.join(root, "claim.key"), "w") as f:
                 f.write(binascii.hexlify(secret).decode())
             with open(os.path.join(root, "net.txt"), "w") as f:
@@ -115,6 +121,9 @@ class Event:
         code = ("from host_sim.desk.models import Bowl\n" + "".join(
             "Bowl.objects.create(bowl_id=%r, secret=bytes.fromhex(%r))\n" % (b, binascii.hexlify(s).decode())
             for b, s in zip(self.ids, self.secrets)))
+        if self.totals:
+            code += "from django.core.management import call_command\ncall_command('stock', '--event', %r, %s)\n" % (
+                EVENT, ", ".join(repr("%s=%d" % kv) for kv in sorted(self.totals.items())))
         p = subprocess.run([sys.executable, "-m", "host_sim.desk", "shell", "-c", code], cwd=ROOT,
                            env=self.desk_env(), capture_output=True, text=True, timeout=120)
         if p.returncode != 0:
@@ -253,8 +262,8 @@ class Event:
         return {(r[0], r[1], r[2]): (r[3], _utc_ns(r[4])) for r in rows}, len(rows)
 
     def journals(self):
-        """{(bowl, game, award): class} and {bowl: (game, {class: left}, {class: initial})} from each
-        bowl's flash, read by the firmware's own journal code."""
+        """{(bowl, game, award): class} and {bowl: (game, {class: left}, {class: initial}, {class:
+        cumulative grant} or None)} from each bowl's flash, read by the firmware's own journal code."""
         awards, last = {}, {}
         for bowl, root in zip(self.ids, self.roots):
             ids, _top = journal.inventory(root)
@@ -264,7 +273,8 @@ class Event:
                     continue
                 for n, cls, _customer in won:
                     awards[(bowl, gid, n)] = cls
-                last[bowl] = (gid, dict(t.pool), dict(t.initial))
+                granted = dict(t.granted) if getattr(t, "event", False) else None
+                last[bowl] = (gid, dict(t.pool), dict(t.initial), granted)
         return awards, last
 
     def retained(self):
@@ -290,7 +300,7 @@ class Event:
             if bowl not in last:
                 bad[bowl] = "no game on its flash"
                 continue
-            gid, pool, _initial = last[bowl]
+            gid, pool = last[bowl][:2]
             want = {"g": gid, "left": sorted([c, n] for c, n in pool.items())}
             got = None if not isinstance(s, dict) else {"g": s.get("g"), "left": sorted(s.get("left", []))}
             if s is None or s.get("on") != 1 or got != want:
@@ -414,15 +424,18 @@ class Event:
         if unlogged:
             p.append("%d journal awards the bowls never logged (the runner's bookkeeping): %s"
                      % (len(unlogged), unlogged[:5]))
-        # 2. no class handed out beyond its stock: per bowl and game, from the desk's awards
-        per = {}
-        for (bowl, gid, _n), (cls, _seen) in desk.items():
-            per[(bowl, gid, cls)] = per.get((bowl, gid, cls), 0) + 1
-        for (bowl, gid, cls), k in sorted(per.items()):
-            initial = last.get(bowl, (0, {}, {}))[2] if last.get(bowl, (0,))[0] == gid else self.stock
-            if k > initial.get(cls, 0):
-                p.append("bowl %s game %d handed out %d %s, its stock was %d" % (bowl, gid, k, cls,
-                                                                                 initial.get(cls, 0)))
+        # 2. no class handed out beyond its stock
+        if self.totals:
+            self._check_shared(desk, journal_awards, last)
+        else:  # each bowl's own, per game, from the desk's awards
+            per = {}
+            for (bowl, gid, _n), (cls, _seen) in desk.items():
+                per[(bowl, gid, cls)] = per.get((bowl, gid, cls), 0) + 1
+            for (bowl, gid, cls), k in sorted(per.items()):
+                initial = last[bowl][2] if bowl in last and last[bowl][0] == gid else self.stock
+                if k > initial.get(cls, 0):
+                    p.append("bowl %s game %d handed out %d %s, its stock was %d" % (bowl, gid, k, cls,
+                                                                                     initial.get(cls, 0)))
         if self.late:
             p.append("the desk did not have every award %.0f s after play stopped (the ones missing may be late "
                      "rather than lost: the machine did not keep up)" % self.report["drain_s"])
@@ -433,6 +446,52 @@ class Event:
             if any(line.startswith("over") for line in notes[bowl]):
                 p.append("bowl %s ran out of stock (the test's stock is too small for its length)" % bowl)
         self._figures(commits, desk, notes)
+
+    def desk_grants(self):
+        """{bowl: {class: cumulative}}: each bowl's latest grant in the desk's database."""
+        db = sqlite3.connect("file:%s?mode=ro" % os.path.join(self.desk_dir, "desk.sqlite3"), uri=True,
+                             timeout=30)
+        try:
+            rows = db.execute("SELECT b.bowl_id, a.seq, a.grant FROM desk_allot a JOIN desk_bowl b "
+                              "ON a.bowl_id = b.id").fetchall()
+        finally:
+            db.close()
+        out = {}
+        for bowl, seq, grant in sorted(rows):  # by seq: the highest last
+            out[bowl] = dict((c, n) for c, n in json.loads(grant))
+        return out
+
+    def _check_shared(self, desk, journal_awards, last):
+        """The event's totals: the awards of a class over all bowls, and the desk's grants, within
+        the total; each bowl's awards (all its games) within what its journal says it was granted,
+        and that within what the desk granted it."""
+        p = self.problems
+        grants = self.desk_grants()
+        awarded, granted = {}, {}
+        for (bowl, gid, n), (cls, _seen) in desk.items():
+            awarded[cls] = awarded.get(cls, 0) + 1
+        for g in grants.values():
+            for c, n in g.items():
+                granted[c] = granted.get(c, 0) + n
+        self.report["stock"] = dict((c, {"total": self.totals.get(c, 0), "granted": granted.get(c, 0),
+                                         "awarded": awarded.get(c, 0)}) for c in sorted(self.totals))
+        for c in sorted(set(awarded) | set(granted)):
+            if awarded.get(c, 0) > self.totals.get(c, 0) or granted.get(c, 0) > self.totals.get(c, 0):
+                p.append("the event handed out %d %s and granted %d; its total is %d"
+                         % (awarded.get(c, 0), c, granted.get(c, 0), self.totals.get(c, 0)))
+        for bowl in self.ids:
+            mine = {}
+            for (b, _g, _n), cls in journal_awards.items():
+                if b == bowl:
+                    mine[cls] = mine.get(cls, 0) + 1
+            have = last[bowl][3] if bowl in last and last[bowl][3] is not None else {}
+            for c in sorted(set(mine) | set(have)):
+                if mine.get(c, 0) > have.get(c, 0):
+                    p.append("bowl %s awarded %d %s, its journal's grant is %d" % (bowl, mine.get(c, 0), c,
+                                                                                     have.get(c, 0)))
+                if have.get(c, 0) > grants.get(bowl, {}).get(c, 0):
+                    p.append("bowl %s applied a grant of %d %s, the desk granted it %d"
+                             % (bowl, have[c], c, grants.get(bowl, {}).get(c, 0)))
 
     def _figures(self, commits, desk, notes):
         r = self.report
