@@ -229,3 +229,70 @@ def test_the_desk_refuses_a_flood_of_bad_messages_and_goes_on(mp_build, event_br
         assert not Award.objects.filter(bowl__bowl_id=B).exists()
     finally:
         listener.stop()
+
+
+@need_broker
+def test_a_desk_with_a_wrong_password_says_so_and_keeps_trying(event_broker, caplog, monkeypatch):
+    import asyncio
+    import logging
+    from host_sim.desk import bus
+    b, pw = event_broker
+    monkeypatch.setattr(bus, "RETRY_S", 0.3)
+
+    async def main():
+        task = asyncio.create_task(bus.listen("127.0.0.1", b.port, EVENT, "desk", pw[A]))
+        await asyncio.sleep(2)
+        alive = not task.done()
+        task.cancel()
+        return alive
+    with caplog.at_level(logging.WARNING, logger="desk"):
+        assert asyncio.run(main())  # still trying, not crashed
+    said = [r.getMessage() for r in caplog.records if r.name == "desk"]
+    assert len(said) >= 2 and all("authori" in m and "connecting again" in m for m in said), said
+
+
+@need_broker
+@pytest.mark.parametrize("answer", [b"", b"HTTP/1.1 400 Bad Request\r\n\r\n", b"\x20\x02\x00\x05", b"\x20\x7f" + b"x" * 200])
+def test_the_bowl_survives_a_broker_that_answers_nonsense(mp_build, tmp_path, answer):
+    # something else on the broker's port (a web server, a half-open proxy, a refusal, a runaway
+    # length): the bowl's publisher says it, closes, retries; the game never sees it
+    import socket
+    import threading
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(5)
+    srv.settimeout(0.5)
+    stop = []
+
+    def serve():
+        while not stop:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                continue
+            c.settimeout(0.2)
+            try:  # the whole CONNECT (umqtt writes it in pieces; unread data would make the close a reset)
+                while c.recv(1024):
+                    pass
+            except OSError:
+                pass
+            c.sendall(answer)
+            c.close()
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    root = tmp_path / "flash"
+    root.mkdir()
+    j, _want = play_kiosk(str(root), 1, seed=23, bowl=A)
+    j.close()
+    try:
+        p = run_bowl(root, srv.getsockname()[1], seconds=7, bowl=A)
+    finally:
+        stop.append(1)
+        t.join(5)
+        srv.close()
+    said = [ln for ln in p.stdout.splitlines() if ln.startswith("net: ") and "retrying in 5 s" in ln]
+    assert p.returncode == 0 and len(said) >= 2 and "sent 0 cursor 0 0" in p.stdout, p.stdout + p.stderr
+    if answer[:1] == b"\x20" and answer[1:2] == b"\x02":
+        assert all("refused user ''" in ln for ln in said), said
+    else:
+        assert all("closed the connection or answered something that is not MQTT" in ln for ln in said), said

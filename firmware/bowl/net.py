@@ -155,6 +155,9 @@ class Net:
         if type(e).__name__ == "MQTTException" and e.args and e.args[0] in (4, 5):
             return "the broker refused user %r (CONNACK %d): check net.txt's user= and mqtt_password=" % (
                 self.cfg["user"], e.args[0])
+        if isinstance(e, (AssertionError, IndexError)):  # umqtt's checks of a reply; b"" read from a closed socket
+            return "%s:%d closed the connection or answered something that is not MQTT (%s)" % (
+                self.cfg["broker"], self.cfg["port"], type(e).__name__)
         return "%s %s" % (type(e).__name__, e)
 
     def close(self):
