@@ -277,6 +277,19 @@ def test_a_repaired_game_grown_back_to_the_size_the_outbox_saw_is_read():
         f.write(b"\x03\xff\xff\xff\x00\x00" * 2)
     size = os.stat(path)[6]
     assert box.next() is None
+    scans = [0]
+    real = journal.scan
+
+    def counted(*a, **k):
+        scans[0] += 1
+        return real(*a, **k)
+    journal.scan = counted
+    try:
+        for _ in range(3):
+            assert box.next() is None
+    finally:
+        journal.scan = real
+    assert scans[0] == 0  # idle: the damaged tail is not read again while it stays as it is
     j = journal.recover(root, SECRET).journal
     while os.stat(path)[6] < size:  # two events, at least one a roll of 一秀
         if j.table.shakes_left:
@@ -288,3 +301,23 @@ def test_a_repaired_game_grown_back_to_the_size_the_outbox_saw_is_read():
     want = _full(root, box.cursor)
     assert want is not None
     assert box.next() == _item(root, want)
+
+
+def test_a_game_whose_header_is_unreadable_is_passed_over():
+    root = _root()
+    rnd = Lcg(11)
+    j = journal.start(root, "kiosk", None, 1, {"yixiu": 500}, BOWL, SECRET)
+    shown = {}
+    while len(shown) < 3:
+        _play(j, rnd, shown)
+    j.close()
+    with open(root + "/" + journal._name(2, journal.SUFFIX), "wb") as f:
+        f.write(b"BB")  # a game whose header was cut short
+    box = outbox.Outbox(root, EVENT, SECRET)
+    got = []
+    for _ in range(len(shown) + 2):
+        item = box.next()
+        if item is not None:
+            got.append((item[2], item[3]))
+            box.sent(item[2], item[3])
+    assert got == sorted(shown) and box.next() is None

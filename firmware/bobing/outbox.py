@@ -17,6 +17,7 @@
 from micropython import const
 
 from bobing import claim, journal
+from bobing.journal import RECORD
 
 VERSION = const(1)  # payload format ("v"); a newer one is refused by name, never guessed at
 MAX_PAYLOAD = const(256)  # bytes; an award is ~80, anything larger is refused unread
@@ -229,17 +230,19 @@ def replay(path, game_no=0, after=0):
     return s, s.table, a.out
 
 
-def _bytes_before(path, end):
-    """The RECORD bytes of the file before `end` (b"" if there are none)."""
-    try:
-        f = open(path, "rb")
-    except OSError:
+def _record_at(path, at):
+    """The RECORD bytes of the file from `at` (fewer at its end, b"" if none)."""
+    if at < 0:
         return b""
     try:
-        f.seek(end - journal.RECORD)
-        return f.read(journal.RECORD)
-    finally:
-        f.close()
+        f = open(path, "rb")
+        try:
+            f.seek(at)
+            return f.read(RECORD)
+        finally:
+            f.close()
+    except OSError:
+        return b""
 
 
 class Outbox:
@@ -253,7 +256,7 @@ class Outbox:
     appended since are read and applied (bench/net_heap.py: what one roll costs,
     whatever the game's length). The file is read again whole when it shrank,
     when the record read last is no longer there as it was (repaired, replaced)
-    or when it had a problem (a damaged tail). The first read of the game the
+    or when a damaged tail it stopped at changed. The first read of the game the
     cursor is in starts from its checkpoint when that leaves out no award still
     to send. A finished game (not the newest on flash: the journal only appends
     to the newest) with nothing left to send is not read again until a reboot."""
@@ -268,6 +271,7 @@ class Outbox:
         self._awards = None
         self._size = -1  # its file's size when read
         self._last = b""  # the RECORD bytes before _scan.end when read
+        self._bad = b""  # and after it when the scan stopped at a problem
         self._done = 0  # games up to this one are finished and have nothing left to send
 
     def _load(self, gid):
@@ -275,17 +279,23 @@ class Outbox:
         size = journal._size(path)
         s = self._scan
         if gid == self._game and s is not None:
-            if size == self._size and s.problem is None:
-                return
-            if s.config is not None and size >= s.end and _bytes_before(path, s.end) == self._last:
+            if size == self._size and (s.problem is None or _record_at(path, s.end) == self._bad):
+                return  # as read (a damaged tail is not read again until it changes)
+            if s.config is not None and size >= s.end and _record_at(path, s.end - RECORD) == self._last:
                 journal.scan(path, gid, keep=self._awards, into=s)  # only what was appended
-                self._size, self._last = size, _bytes_before(path, s.end)
+                self._mark(path, size)
                 return
         cg, cn = self.cursor
         self._scan = self._awards = None  # the old game's table goes before the next is read
-        s, self._awards = _read(path, gid, cn if gid == cg else 0, gid == cg and cn > 0)
-        self._scan, self._game = s, gid
-        self._size, self._last = size, _bytes_before(path, s.end)
+        self._scan, self._awards = _read(path, gid, cn if gid == cg else 0, gid == cg and cn > 0)
+        self._game = gid
+        self._mark(path, size)
+
+    def _mark(self, path, size):
+        s = self._scan
+        self._size = size
+        self._last = _record_at(path, s.end - RECORD)
+        self._bad = _record_at(path, s.end) if s.problem is not None else b""
 
     def _bowl(self):
         s = self._scan
