@@ -1,0 +1,94 @@
+"""The whole bowl with Wi-Fi and MQTT on the 32-bit frozen build: the smallest
+-X heapsize in which the app (bowl/app.py on host_sim/hal.py's board, Wi-Fi
+simulated by host_sim/fake_wlan.py, tests/mqtt_bowl.py's `app` mode) resumes a
+kiosk game from its journal and its publisher delivers every award still to
+send to a real mosquitto (loopback). Two games: a short one sent from its first
+award, and a long one (with checkpoints) whose cursor is near its end, as after
+a reboot in a busy evening. Prints figures, asserts nothing.
+
+    python bench/net_app_heap.py        (make bench; needs make mp and mosquitto)
+"""
+import binascii
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import host_sim  # noqa: E402,F401  (firmware/ on the path)
+from bobing import game, journal, outbox  # noqa: E402
+from mqtt_broker import Broker  # noqa: E402
+
+MP = os.path.join(ROOT, "build", "mp", "unix32-frozen", "micropython")
+SECRET = bytes(range(1, 17))
+STOCK = {"yixiu": 9999, "erju": 999, "sijin": 999, "sanhong": 99, "duitang": 99, "zhuangyuan": 9}
+
+
+def flash(d, port, awards, cursor):
+    """A bowl's flash: kiosk settings, net.txt, one kiosk game of `awards` awards, the
+    outbox's cursor at award `cursor` -> (root, awards, events)."""
+    root = os.path.join(d, "flash")
+    os.mkdir(root)
+    with open(os.path.join(root, "settings.txt"), "w") as f:
+        f.write("mode=kiosk\nbowl_id=0005\nsecret=%s\n" % binascii.hexlify(SECRET).decode())
+    with open(os.path.join(root, "net.txt"), "w") as f:
+        f.write("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=midautumn\n" % port)
+    j = journal.start(root, "kiosk", None, 1, STOCK, "0005", SECRET)
+    rnd = random.Random(3)
+    while j.table.award_no < awards:
+        if j.table.shakes_left:
+            j.play(game.EV_ROLL, [rnd.randint(1, 6) for _ in range(6)])
+        else:
+            j.play(game.EV_CUSTOMER, None)
+    n, events = j.table.award_no, j.count
+    j.close()
+    if cursor:
+        outbox.write_cursor(root, 1, cursor)
+    return root, n, events
+
+
+def delivers(port, awards, cursor, heap_k):
+    with tempfile.TemporaryDirectory() as d:
+        root, n, _ = flash(d, port, awards, cursor)
+        ms = 2500 + 80 * (n - cursor)  # the publisher sends one award per 50 ms at most
+        p = subprocess.run([MP, "-X", "heapsize=%dK" % heap_k, os.path.join("tests", "mqtt_bowl.py"), "app",
+                            root, str(ms)], capture_output=True, text=True, timeout=ms / 1000 + 60, cwd=ROOT)
+        return "cursor 1 %d" % n in p.stdout
+
+
+def smallest(port, awards, cursor, lo=40, hi=128):
+    """The smallest heap in KB that delivers: binary search (lo fails, hi delivers),
+    then the answer confirmed once more (a run's timing moves it by a few KB)."""
+    while not delivers(port, awards, cursor, hi):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if delivers(port, awards, cursor, mid):
+            hi = mid
+        else:
+            lo = mid
+    while not delivers(port, awards, cursor, hi):
+        hi += 1
+    return hi
+
+
+def main():
+    with tempfile.TemporaryDirectory() as d:
+        b = Broker(d)
+        b.start()
+        try:
+            for awards, cursor in ((40, 0), (300, 250)):
+                with tempfile.TemporaryDirectory() as d2:
+                    _, n, events = flash(d2, b.port, awards, cursor)
+                print("net_app_heap: the app resuming a kiosk game of %d events, %d awards, cursor at award "
+                      "%d: every award delivered in -X heapsize=%dK (32-bit frozen build)"
+                      % (events, n, cursor, smallest(b.port, awards, cursor)))
+        finally:
+            b.stop()
+
+
+if __name__ == "__main__":
+    main()
