@@ -172,6 +172,17 @@ def test_incremental_reader_hands_out_what_a_full_replay_does():
     assert awards > 100 and cuts > 10 and repairs > 5 and ended > 2, totals
 
 
+def _kiosk_game(root, seed, awards=0, events=0):
+    """A kiosk game with a large stock, played until it paid `awards` awards and holds
+    `events` events -> (its open journal, the Lcg, the claims shown)."""
+    rnd = Lcg(seed)
+    j = journal.start(root, "kiosk", None, 1, {"yixiu": 900}, BOWL, SECRET)
+    shown = {}
+    while len(shown) < awards or j.count < events:
+        _play(j, rnd, shown)
+    return j, rnd, shown
+
+
 def _caught_up(root, box):
     while True:
         item = box.next()
@@ -182,11 +193,7 @@ def _caught_up(root, box):
 
 def test_the_outbox_reads_only_what_was_appended():
     root = _root()
-    rnd = Lcg(5)
-    j = journal.start(root, "kiosk", None, 1, {"yixiu": 500}, BOWL, SECRET)
-    shown = {}
-    for _ in range(120):
-        _play(j, rnd, shown)
+    j, rnd, shown = _kiosk_game(root, 5, events=120)
     box = outbox.Outbox(root, EVENT, SECRET)
     _caught_up(root, box)
     for _ in range(40):
@@ -201,11 +208,7 @@ def test_the_outbox_reads_only_what_was_appended():
 
 def test_a_finished_game_with_nothing_left_is_not_read_again():
     root = _root()
-    rnd = Lcg(6)
-    j = journal.start(root, "kiosk", None, 1, {"yixiu": 500}, BOWL, SECRET)
-    shown = {}
-    while len(shown) < 5:
-        _play(j, rnd, shown)
+    j, _, shown = _kiosk_game(root, 6, awards=5)
     j.close()
     journal.start(root, "xiamen", None, 4).close()  # the newest game pays nothing to send
     box = outbox.Outbox(root, EVENT, SECRET)
@@ -218,11 +221,7 @@ def test_a_finished_game_with_nothing_left_is_not_read_again():
 
 def test_a_boot_starts_from_the_checkpoint_when_no_award_to_send_is_before_it():
     root = _root()
-    rnd = Lcg(7)
-    j = journal.start(root, "kiosk", None, 1, {"yixiu": 900}, BOWL, SECRET)
-    shown = {}
-    while j.count < 5 * journal.CHECKPOINT_EVERY:
-        _play(j, rnd, shown)
+    j, _, shown = _kiosk_game(root, 7, events=5 * journal.CHECKPOINT_EVERY)
     j.close()
     last = max(shown)
     outbox.write_cursor(root, 1, last[1] - 1)  # one award left, after the checkpoint
@@ -243,11 +242,7 @@ def test_a_game_file_replaced_under_the_outbox_is_read_again_whole():
     # removed and a new game started): the record it read last is not there as it was
     root = _root()
     for seed in (8, 9):
-        rnd = Lcg(seed)
-        j = journal.start(root, "kiosk", None, 1, {"yixiu": 500}, BOWL, SECRET)
-        shown = {}
-        while len(shown) < 6 * seed:
-            _play(j, rnd, shown)
+        j, _, shown = _kiosk_game(root, seed, awards=6 * seed)
         j.close()
         if seed == 8:
             box = outbox.Outbox(root, EVENT, SECRET)
@@ -264,11 +259,7 @@ def test_a_repaired_game_grown_back_to_the_size_the_outbox_saw_is_read():
     # a failed write left 12 bytes of garbage; the outbox read the file so (a damaged tail);
     # recover() cut them away, and two more events brought the file back to that very size
     root = _root()
-    rnd = Lcg(10)
-    j = journal.start(root, "kiosk", None, 1, {"yixiu": 500}, BOWL, SECRET)
-    shown = {}
-    while len(shown) < 3:
-        _play(j, rnd, shown)
+    j, _, shown = _kiosk_game(root, 10, awards=3)
     box = outbox.Outbox(root, EVENT, SECRET)
     _caught_up(root, box)
     path = j.path
@@ -305,11 +296,7 @@ def test_a_repaired_game_grown_back_to_the_size_the_outbox_saw_is_read():
 
 def test_a_game_whose_header_is_unreadable_is_passed_over():
     root = _root()
-    rnd = Lcg(11)
-    j = journal.start(root, "kiosk", None, 1, {"yixiu": 500}, BOWL, SECRET)
-    shown = {}
-    while len(shown) < 3:
-        _play(j, rnd, shown)
+    j, _, shown = _kiosk_game(root, 11, awards=3)
     j.close()
     with open(root + "/" + journal._name(2, journal.SUFFIX), "wb") as f:
         f.write(b"BB")  # a game whose header was cut short
