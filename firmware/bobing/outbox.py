@@ -43,7 +43,8 @@ def check_name(what, s):
 
 
 def topic(event, bowl_id, leaf):
-    """bobing/<event>/<bowl>/<leaf>: leaf is award, status (retained) or allot."""
+    """bobing/<event>/<bowl>/<leaf>: leaf is award, status (retained), allot
+    (retained, desk -> bowl) or ask."""
     return "%s/%s/%s/%s" % (PREFIX, check_name("event", event), check_name("bowl id", bowl_id), leaf)
 
 
@@ -155,6 +156,87 @@ def decode_award(event, topic_b, payload, secret_of):
         raise ValueError("bowl %s award %d-%d: its code does not match the bowl's secret"
                          % (bowl_id, a.game_no, a.award_no))
     return a
+
+
+# ---- the shared stock: allot (desk -> bowl) and ask (bowl -> desk) ----------------
+# PROTOCOL.md "Shared stock": an allot carries the bowl's CUMULATIVE grant per class
+# and a sequence number that only grows, so a repeated, late or lost allot can never
+# raise a bowl's stock twice; an ask says what the bowl has left now.
+
+MAX_SEQ = const(0xFFFFFF)  # grant sequence numbers 1..MAX_SEQ
+MAX_COUNT = const(0xFFFFFF)  # prizes of one class in a grant or left
+
+
+def _classes(what, pairs):
+    """[[class, n], ...] as compact JSON text, every class once, checked."""
+    seen = []
+    out = []
+    for cls, n in pairs:
+        check_name("prize class", cls)
+        if cls in seen:
+            raise ValueError("%s: class %r twice" % (what, cls))
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_COUNT:
+            raise ValueError("%s: %s=%r: a whole number 0..%d" % (what, cls, n, MAX_COUNT))
+        seen.append(cls)
+        out.append('["%s",%d]' % (cls, n))
+    return ",".join(out)
+
+
+def _sized(b):
+    if len(b) > MAX_PAYLOAD:
+        raise ValueError("payload of %d bytes: at most %d (too many classes)" % (len(b), MAX_PAYLOAD))
+    return b
+
+
+def allot_payload(s, grant):
+    """The desk's allot for one bowl: s (1..MAX_SEQ, grows with every raise) and the
+    cumulative grant [(class, n), ...], highest class first; a class left out is 0."""
+    if not isinstance(s, int) or isinstance(s, bool) or not 1 <= s <= MAX_SEQ:
+        raise ValueError("grant sequence %r: a whole number 1..%d" % (s, MAX_SEQ))
+    return _sized(('{"v":%d,"s":%d,"grant":[%s]}' % (VERSION, s, _classes("grant", grant))).encode())
+
+
+def ask_payload(s, left):
+    """The bowl's ask: the highest grant it applied (0: none yet) and its stock left
+    per class [(class, n), ...]."""
+    if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= MAX_SEQ:
+        raise ValueError("grant sequence %r: a whole number 0..%d" % (s, MAX_SEQ))
+    return _sized(('{"v":%d,"s":%d,"left":[%s]}' % (VERSION, s, _classes("left", left))).encode())
+
+
+def _class_list(d, k):
+    x = d.get(k)
+    if not isinstance(x, list):
+        raise ValueError("field %r: a list of [class, n]" % k)
+    out = []
+    for p in x:
+        if not isinstance(p, list) or len(p) != 2:
+            raise ValueError("field %r: %r is not [class, n]" % (k, p))
+        cls = check_name("prize class", p[0])
+        for q in out:
+            if q[0] == cls:
+                raise ValueError("field %r: class %r twice" % (k, cls))
+        out.append((cls, _int({"n": p[1]}, "n", 0, MAX_COUNT)))
+    return tuple(out)
+
+
+def decode_allot(event, topic_b, payload, bowl_id=None):
+    """An allot as the bowl receives it -> (s, ((class, cumulative n), ...)).
+    ValueError saying what was wrong for anything else: a topic outside
+    bobing/<event>/<bowl>/allot (or another bowl's, when bowl_id is given), an
+    oversized or malformed payload, another format version, s outside 1..MAX_SEQ, a
+    class twice or a count outside 0..MAX_COUNT."""
+    b, d = _message(event, topic_b, payload, "allot")
+    if bowl_id is not None and b != bowl_id:
+        raise ValueError("allot for bowl %r: this is bowl %r" % (b, bowl_id))
+    return _int(d, "s", 1, MAX_SEQ), _class_list(d, "grant")
+
+
+def decode_ask(event, topic_b, payload):
+    """An ask as the desk receives it -> (bowl id, s, ((class, left), ...)); s is 0
+    from a bowl that has applied no grant yet. ValueError as decode_allot."""
+    b, d = _message(event, topic_b, payload, "ask")
+    return b, _int(d, "s", 0, MAX_SEQ), _class_list(d, "left")
 
 
 # ---- the cursor --------------------------------------------------------------
