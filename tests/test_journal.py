@@ -142,7 +142,7 @@ def test_settings_round_trip():
     r = journal.recover(root)
     c = r.journal.config
     assert not r.problems
-    assert (c.profile, c.seats, c.bowl_id, c.game_id, c.version) == ("kiosk", 1, "万达-3", 1, journal.FORMAT)
+    assert (c.profile, c.seats, c.bowl_id, c.game_id, c.version) == ("kiosk", 1, "万达-3", 1, 1)  # format 1: a game without an event's stock
     assert c.overrides == {"kiosk_shakes": 2, "combined": "off"} and c.counts == {"yixiu": 7, "duitang": 1}
     t = r.journal.table
     assert t.initial["yixiu"] == 7 and t.kiosk and t.bowl_id == "万达-3"

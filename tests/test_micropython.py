@@ -27,7 +27,7 @@ MP_DIR = os.path.join(MPB, "micropython")
 MPY_CROSS = os.path.join(MP_DIR, "mpy-cross", "build", "mpy-cross")
 BUILDS = {"frozen": os.path.join(MPB, "unix32-frozen", "micropython"),
           "stock": os.path.join(MPB, "unix32-stock", "micropython")}
-STOCK_SKIPPED = {"test_rules", "test_fairness", "test_journal_powercut"}
+STOCK_SKIPPED = {"test_rules", "test_fairness", "test_journal_powercut", "test_grant_powercut"}
 
 # Modules built into MicroPython v1.28.0's ESP32 port (C modules, not frozen):
 # ports/esp32/mpconfigport.h (MICROPY_CONFIG_ROM_LEVEL_EXTRA_FEATURES, MICROPY_PY_MACHINE,

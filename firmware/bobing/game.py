@@ -17,6 +17,12 @@
 # Kiosk mode (option mode=kiosk): one customer at a time (EV_CUSTOMER starts
 # his kiosk_shakes shakes), every class paid at once from stock, each prize
 # with a claim code (bobing/claim.py); the game ends when the stock runs out.
+# An EVENT kiosk (Table(..., event=True); firmware/PROTOCOL.md "Shared stock")
+# gets its stock only from the prize desk's grants: the pool starts at what the
+# bowl's previous event game left, EV_GRANT raises one class to the desk's
+# cumulative grant (the pool grows by the difference, never shrinks), EV_STOCK
+# records the grant's sequence number s once all its classes are in. Stock out
+# does not end an event game: no customer starts until a grant comes.
 # Final: the 状元王中王 between table champions (RULES.md §7), in bobing/final.py
 # (game.Final still finds it).
 from micropython import const
@@ -29,7 +35,11 @@ EV_ROLL = const(3)  # arg: six dice for the seat whose turn it is
 EV_SPILL = const(4)  # arg: None
 EV_TIMEUP = const(5)  # arg: None
 EV_CUSTOMER = const(6)  # arg: None (kiosk)
-EVENT_IDS = ("", "start_seat", "start_total", "roll", "spill", "timeup", "customer")
+EV_STOCK = const(7)  # arg: s, the desk's grant number now applied in full (event kiosk)
+EV_GRANT = const(8)  # arg: (class index, cumulative grant of that class) (event kiosk)
+EVENT_IDS = ("", "start_seat", "start_total", "roll", "spill", "timeup", "customer", "stock", "grant")
+MAX_SEQ = const(0xFFFFFF)  # grant numbers 1..MAX_SEQ (a 24-bit journal record)
+MAX_GRANT = const(999999)  # cumulative prizes of one class granted to one bowl
 
 MAX_SEATS = const(12)
 _NOCLASS = const(255)
@@ -90,14 +100,18 @@ def _whole(x):
 class Table:
     """One table (or one kiosk) from its start to the last prize handed out.
 
-    Table(profile, seats, counts=None, bowl_id="", secret=None, game_no=0)
+    Table(profile, seats, counts=None, bowl_id="", secret=None, game_no=0, event=False,
+          grant_s=0, granted=None)
       counts: {class: n} overriding the spec's counts (a kiosk's stock).
+      event: an event kiosk: the pool is counts (a class not listed: 0), grant_s
+        and granted ({class: n}) the desk's grant applied before this game.
       bowl_id, secret, game_no: for kiosk claim codes (bobing/claim.py); game_no
         is the journal's game number, so (bowl, game, award) is unique for the
         bowl's life. Without a secret no codes are made.
     """
 
-    def __init__(self, profile=None, seats=10, counts=None, bowl_id="", secret=None, game_no=0):
+    def __init__(self, profile=None, seats=10, counts=None, bowl_id="", secret=None, game_no=0, event=False,
+                 grant_s=0, granted=None):
         if profile is None or isinstance(profile, str):
             profile = profiles.Profile(profile or profiles.DEFAULT_PRESET)
         self.profile = profile
@@ -131,6 +145,9 @@ class Table:
                 if not _whole(n) or n < 0:
                     raise ValueError("prize count %s=%r: must be a whole number >= 0" % (cid, n))
                 self.initial[cid] = n
+        self.event = event
+        if event:
+            self._event_stock(counts, grant_s, granted)
         # Classes by index (highest first); the provisional 状元 class and the
         # class a 插金花 sweeps. A kiosk pays everything at once.
         self._prov = -1 if self.kiosk or spec["provisional"] is None else _index(self.classes, spec["provisional"])
@@ -195,6 +212,86 @@ class Table:
             self._secret = claim.check_secret(secret)
             claim.message(bowl_id, game_no, 1, self.classes[0])
 
+    def _event_stock(self, counts, grant_s, granted):
+        if not self.kiosk:
+            raise ValueError("an event game is a kiosk (mode=kiosk): its stock comes from the prize desk")
+        if not _whole(grant_s) or not 0 <= grant_s <= MAX_SEQ:
+            raise ValueError("grant number %r: a whole number 0..%d" % (grant_s, MAX_SEQ))
+        self.grant_s = grant_s
+        self.granted = {}
+        for c in self.classes:
+            self.initial[c] = counts.get(c, 0) if counts else 0
+            self.granted[c] = 0
+        for c in granted or ():
+            n = granted[c]
+            if c not in self.granted:
+                raise ValueError("granted prize class %r is not in this profile; classes are: %s"
+                                 % (c, ", ".join(self.classes)))
+            if not _whole(n) or not 0 <= n <= MAX_GRANT:
+                raise ValueError("granted %s=%r: a whole number 0..%d" % (c, n, MAX_GRANT))
+            self.granted[c] = n
+        for c in self.classes:
+            if self.initial[c] > self.granted[c]:
+                raise ValueError("%s: %d in stock but only %d ever granted" % (c, self.initial[c], self.granted[c]))
+
+    def stock_events(self, s, grant):
+        """An allot from the desk (s, ((class, cumulative), ...)) -> the events to
+        journal and apply, in order: an EV_GRANT for each class it raises, then
+        EV_STOCK s. [] for a repeated or older allot (s <= the applied one).
+        ValueError, nothing changed, for a grant this game cannot take."""
+        if not self.event:
+            raise ValueError("a grant of stock is for an event game (a kiosk provisioned with an event)")
+        if not _whole(s) or not 1 <= s <= MAX_SEQ:
+            raise ValueError("grant number %r: a whole number 1..%d" % (s, MAX_SEQ))
+        if s <= self.grant_s:
+            return []
+        evs = []
+        for c, n in grant:
+            ci = _index(self.classes, c)
+            if ci < 0:
+                raise ValueError("grant %d: prize class %r is not in this game; classes are: %s"
+                                 % (s, c, ", ".join(self.classes)))
+            if not _whole(n) or not 0 <= n <= MAX_GRANT:
+                raise ValueError("grant %d: %s=%r: a whole number 0..%d" % (s, c, n, MAX_GRANT))
+            if n > self.granted[c]:  # cumulative: never lowers
+                evs.append((EV_GRANT, (ci, n)))
+        evs.append((EV_STOCK, s))
+        return evs
+
+    def left(self):
+        """Stock left per class, highest class first: [(class, n), ...]."""
+        return [(c, self.pool[c]) for c in self.classes]
+
+    def _need_event(self, what):
+        if not self.event:
+            raise ValueError("%s is for an event game (a kiosk provisioned with an event)" % what)
+        out = Outcome(EV_STOCK, 0)
+        out.customer = out.round = self.customer
+        return out
+
+    def _grant(self, arg):
+        out = self._need_event("EV_GRANT")
+        if not isinstance(arg, tuple) or len(arg) != 2:
+            raise ValueError("EV_GRANT takes (class index, cumulative), got %r" % (arg,))
+        ci, n = arg
+        if not _whole(ci) or not 0 <= ci < len(self.classes):
+            raise ValueError("EV_GRANT class index %r: 0..%d" % (ci, len(self.classes) - 1))
+        c = self.classes[ci]
+        if not _whole(n) or not self.granted[c] < n <= MAX_GRANT:
+            raise ValueError("EV_GRANT %s=%r: above the %d already granted, at most %d"
+                             % (c, n, self.granted[c], MAX_GRANT))
+        self.pool[c] += n - self.granted[c]
+        self.granted[c] = n
+        out.kind = EV_GRANT
+        return out
+
+    def _stock(self, s):
+        out = self._need_event("EV_STOCK")
+        if not _whole(s) or not self.grant_s < s <= MAX_SEQ:
+            raise ValueError("EV_STOCK grant number %r: above the %d applied, at most %d" % (s, self.grant_s, MAX_SEQ))
+        self.grant_s = s
+        return out
+
     # ---- events -------------------------------------------------------------
     def apply(self, kind, arg=None):
         """Apply one event; return its Outcome. A bad event raises ValueError
@@ -213,9 +310,13 @@ class Table:
             out = self._timeup()
         elif kind == EV_CUSTOMER:
             out = self._customer()
+        elif kind == EV_GRANT:
+            out = self._grant(arg)
+        elif kind == EV_STOCK:
+            out = self._stock(arg)
         else:
-            raise ValueError("unknown event kind %r: kinds are 1..6 (start_seat, start_total, roll, "
-                             "spill, timeup, customer)" % (kind,))
+            raise ValueError("unknown event kind %r: kinds are 1..8 (start_seat, start_total, roll, "
+                             "spill, timeup, customer, stock, grant)" % (kind,))
         self.events += 1
         return out
 
@@ -524,6 +625,8 @@ class Table:
                              "EV_START_SEAT or EV_START_TOTAL")
         if self.shakes_left:
             raise ValueError("customer %d still has %d shake(s) left" % (self.customer, self.shakes_left))
+        if self.event and not self.stocked():
+            raise ValueError("no stock: the next customer waits for a grant from the prize desk")
         self.started = True
         self.customer += 1
         self.round = self.customer
@@ -559,11 +662,15 @@ class Table:
         self._kiosk_done(out)
         return out
 
-    def _kiosk_done(self, out):
+    def stocked(self):
+        """Is any prize left in the pool?"""
         for c in self.classes:
             if self.pool[c]:
-                break
-        else:
+                return True
+        return False
+
+    def _kiosk_done(self, out):
+        if not self.event and not self.stocked():
             self._finish(out, "stock_out")
             return
         if not self.shakes_left:

@@ -13,10 +13,16 @@
 #           prize counts that differ from the profile's (a kiosk's stock:
 #           CLASS=N,CLASS=N; may be empty), then one OPTION=VALUE line per
 #           option override. The kiosk's claim-code secret is never written:
-#           it is handed to `start`/`recover` by the app.
+#           it is handed to `start`/`recover` by the app. Format 2 (a game
+#           that carries an event's shared stock, firmware/PROTOCOL.md) adds one
+#           line "@play" (an event game, playing on it) or "@keep" (another
+#           game, passing it on untouched to the next) followed by " EVENT BOWL
+#           S CLASS=G:L,...": the desk's grant number S applied so far, per
+#           class the cumulative grant G and the stock L the game starts with.
 #   records RECORD (6) bytes per event: kind (1 byte), argument (24 bits LE:
 #           a seat or a total as is; a roll as six 3-bit faces, die i at bit
-#           3*i; 0 for no argument), CRC-16 (u16 LE) over (game id u32 LE,
+#           3*i; a grant number s (EV_STOCK) as is; a grant (EV_GRANT) as class
+#           index << 20 | cumulative; 0 for no argument), CRC-16 (u16 LE) over (game id u32 LE,
 #           record index u32 LE, those 4 bytes). Binding the CRC to the game
 #           and the index means a record from another game, or one that moved,
 #           fails its check like a flipped bit does.
@@ -78,7 +84,8 @@ import os
 
 from bobing import game, profiles, rules
 
-FORMAT = const(1)  # the format this firmware writes; newer ones are set aside, never guessed at
+FORMAT = const(2)  # the newest format this firmware reads and writes; newer ones are set aside, never guessed at
+_PLAIN = const(1)  # the format of a game without an event's stock (older firmware reads it)
 RECORD = const(6)  # bytes per event on flash
 _HEAD = const(11)  # fixed part of the header, before the config text
 _MAX_TEXT = const(1024)  # config text bytes at most (a damaged length field never makes a big read)
@@ -197,7 +204,16 @@ def arg_code(kind, arg):
         if arg is not None:
             raise ValueError("event kind %d takes no argument (None), got %r" % (kind, arg))
         return 0
-    raise ValueError("unknown event kind %r; kinds are 1..6 (game.EV_*)" % (kind,))
+    if kind == game.EV_STOCK:
+        if not isinstance(arg, int) or isinstance(arg, bool) or not 1 <= arg <= game.MAX_SEQ:
+            raise ValueError("a grant number is 1..%d, got %r" % (game.MAX_SEQ, arg))
+        return arg
+    if kind == game.EV_GRANT:
+        if (not isinstance(arg, tuple) or len(arg) != 2 or not isinstance(arg[0], int) or not 0 <= arg[0] <= 15
+                or not isinstance(arg[1], int) or not 0 <= arg[1] <= game.MAX_GRANT):
+            raise ValueError("a grant is (class index 0..15, 0..%d), got %r" % (game.MAX_GRANT, arg))
+        return arg[0] << 20 | arg[1]
+    raise ValueError("unknown event kind %r; kinds are 1..8 (game.EV_*)" % (kind,))
 
 
 def arg_value(kind, v):
@@ -219,22 +235,35 @@ def arg_value(kind, v):
         if v:
             raise ValueError("argument %d where none belongs" % v)
         return None
+    if kind == game.EV_STOCK:
+        if not v:
+            raise ValueError("grant number 0")
+        return v
+    if kind == game.EV_GRANT:
+        if v & 0xFFFFF > game.MAX_GRANT:
+            raise ValueError("a grant of %d" % (v & 0xFFFFF))
+        return v >> 20, v & 0xFFFFF
     raise ValueError("unknown event kind %d" % kind)
 
 
 class Config:
     """What a game was started with: profile name, option overrides, seats, prize
-    counts overriding the profile's (kiosk stock), bowl id, game id."""
+    counts overriding the profile's (kiosk stock), bowl id, game id; `stock`: an
+    event's shared stock carried in, (event, bowl id, s, {class: cumulative grant},
+    {class: stock left}) or None, and `plays` whether this game plays on it (an
+    event game) or only passes it on."""
 
     def __init__(self, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, counts=None,
-                 bowl_id="", game_id=0, version=FORMAT):
+                 bowl_id="", game_id=0, version=None, stock=None, plays=False):
         self.profile = profile
         self.overrides = dict(overrides or {})
         self.seats = seats
         self.counts = dict(counts or {})
         self.bowl_id = bowl_id
         self.game_id = game_id
-        self.version = version
+        self.stock = stock
+        self.plays = plays
+        self.version = version or (FORMAT if stock else _PLAIN)
 
     def check(self):
         """Canonicalise the overrides; ValueError saying what is wrong."""
@@ -249,8 +278,19 @@ class Config:
             o[k] = profiles.check_option(k, v)
         self.overrides = o
         for k, v in self.counts.items():
-            if not isinstance(k, str) or not k.isalpha() or not isinstance(v, int) or not 0 <= v <= 99999:
-                raise ValueError("prize count %r=%r: a class id and a whole number 0..99999" % (k, v))
+            _check_count(k, v, 99999)
+        if self.plays and (self.stock is None or self.counts):
+            raise ValueError("an event game takes its stock from the event's grants, not from prize counts")
+        if self.stock is not None:
+            ev, bowl, s, granted, left = self.stock
+            for x in (ev, bowl):
+                if not isinstance(x, str) or not 1 <= len(x) <= 32 or " " in x or "\n" in x or "," in x:
+                    raise ValueError("event and bowl: one word of 1..32 characters, got %r" % (x,))
+            if not isinstance(s, int) or not 0 <= s <= game.MAX_SEQ:
+                raise ValueError("grant number %r: 0..%d" % (s, game.MAX_SEQ))
+            for d in (granted, left):
+                for k, v in d.items():
+                    _check_count(k, v, game.MAX_GRANT)
         self.make_profile()  # an unknown preset raises here; new_table checks the rest
 
     def make_profile(self):
@@ -259,6 +299,11 @@ class Config:
     def text(self):
         lines = [self.profile, self.bowl_id,
                  ",".join(["%s=%d" % (k, self.counts[k]) for k in sorted(self.counts)])]
+        if self.stock is not None:
+            ev, bowl, s, granted, left = self.stock
+            cls = sorted(set(list(granted) + list(left)))
+            lines.append("%s %s %s %d %s" % ("@play" if self.plays else "@keep", ev, bowl, s, ",".join(
+                ["%s=%d:%d" % (c, granted.get(c, 0), left.get(c, 0)) for c in cls])))
         for k in sorted(self.overrides):
             lines.append("%s=%s" % (k, self.overrides[k]))
         return "\n".join(lines)
@@ -276,8 +321,31 @@ class Config:
         return h
 
     def __repr__(self):
-        return "Config(%r, %r, seats=%d, counts=%r, bowl_id=%r, game_id=%d)" % (
-            self.profile, self.overrides, self.seats, self.counts, self.bowl_id, self.game_id)
+        return "Config(%r, %r, seats=%d, counts=%r, bowl_id=%r, game_id=%d, stock=%r, plays=%r)" % (
+            self.profile, self.overrides, self.seats, self.counts, self.bowl_id, self.game_id, self.stock,
+            self.plays)
+
+
+def _check_count(k, v, top):
+    if not isinstance(k, str) or not k.isalpha() or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= top:
+        raise ValueError("prize count %r=%r: a class id and a whole number 0..%d" % (k, v, top))
+
+
+def _parse_stock(line):
+    """A format-2 "@play/@keep EVENT BOWL S CLASS=G:L,..." line -> (stock, plays)."""
+    p = line.split(" ")
+    if len(p) != 5 or p[0] not in ("@play", "@keep") or not p[3].isdigit():
+        raise ValueError("event stock line %r: @play or @keep EVENT BOWL S CLASS=G:L,..." % line[:80])
+    granted = {}
+    left = {}
+    for part in p[4].split(",") if p[4] else ():
+        k, _, gl = part.partition("=")
+        g, _, n = gl.partition(":")
+        if not g.isdigit() or not n.isdigit() or k in granted:
+            raise ValueError("event stock %r is not CLASS=GRANTED:LEFT (each class once)" % part)
+        granted[k] = int(g)
+        left[k] = int(n)
+    return (p[1], p[2], int(p[3]), granted, left), p[0] == "@play"
 
 
 def _parse_config(text, seats, game_id, version):
@@ -295,12 +363,17 @@ def _parse_config(text, seats, game_id, version):
                 raise ValueError("prize count %r is not CLASS=N" % part)
             counts[k] = int(v)
     ov = {}
+    stock = None
+    plays = False
     for line in lines[3:]:
+        if line.startswith("@") and version >= 2 and stock is None:
+            stock, plays = _parse_stock(line)
+            continue
         if line.startswith("="):
             raise ValueError("setting %r has no option name" % line)
         k, v = profiles.parse_setting(line)
         ov[k] = v
-    cfg = Config(lines[0], ov, seats, counts, lines[1], game_id, version)
+    cfg = Config(lines[0], ov, seats, counts, lines[1], game_id, version, stock, plays)
     cfg.check()
     return cfg
 
@@ -308,8 +381,31 @@ def _parse_config(text, seats, game_id, version):
 def new_table(config, secret=None):
     """The one place where a config becomes a game engine. `secret`: the kiosk's
     claim-code key (kept off the journal)."""
+    if config.plays:
+        _ev, _bowl, s, granted, left = config.stock
+        return game.Table(config.make_profile(), config.seats, counts=left, bowl_id=config.bowl_id,
+                          secret=secret, game_no=config.game_id, event=True, grant_s=s, granted=granted)
     return game.Table(config.make_profile(), config.seats, counts=config.counts or None,
                       bowl_id=config.bowl_id, secret=secret, game_no=config.game_id)
+
+
+def carried(j, event="", bowl_id=""):
+    """The event stock a new game takes over from the current game j (a Journal or
+    None): what an event game left (its grant number, cumulative grants and pool), or
+    what another game passed on. With `event`: the stock to play on, fresh (nothing
+    granted) unless the carried one is this event's and this bowl's. Never lost
+    across games (a family game in between passes it on), never counted twice."""
+    st = None
+    if j is not None:
+        cfg = j.config
+        if cfg.plays:
+            t = j.table
+            st = (cfg.stock[0], cfg.stock[1], t.grant_s, dict(t.granted), dict(t.pool))
+        else:
+            st = cfg.stock
+    if event and (st is None or st[0] != event or st[1] != bowl_id):
+        st = (event, bowl_id, 0, {}, {})
+    return st
 
 
 class Problem:
@@ -542,6 +638,10 @@ def table_state(t):
               t.award_no, int(t.started) | int(t.ended) << 1 | int(t.prizes_out) << 2,
               _reason_code(t.reason), _reason_code(t._pending), t.holder):
         _put_var(b, v)
+    if t.event:  # the grants applied in this game: an event game's own layout
+        _put_var(b, t.grant_s)
+        for c in t.classes:
+            _put_var(b, t.granted[c])
     for c in t.classes:
         _put_var(b, t.pool[c])
         _put_var(b, t.grabbed[c])
@@ -607,11 +707,22 @@ def restore_state(t, b, at, end, events):
     t.reason = _reason_of(r.num(len(game.REASONS)))
     t._pending = _reason_of(r.num(len(game.REASONS)))
     holder = r.num(n)
+    had = {}  # per class: prizes this game has had (its start and what grants raised)
+    for c in t.classes:
+        had[c] = t.initial[c]
+    if t.event:
+        t.grant_s = r.num(game.MAX_SEQ)
+        for c in t.classes:
+            g = r.num(game.MAX_GRANT)
+            if g < t.granted[c]:
+                raise ValueError("the %s grant went down" % c)
+            had[c] += g - t.granted[c]
+            t.granted[c] = g
     left = {}
     for c in t.classes:
-        t.pool[c] = r.num(t.initial[c])
-        t.grabbed[c] = r.num(t.initial[c])
-        left[c] = t.initial[c] - t.pool[c] - t.grabbed[c]
+        t.pool[c] = r.num(had[c])
+        t.grabbed[c] = r.num(had[c])
+        left[c] = had[c] - t.pool[c] - t.grabbed[c]
     for seat in range(1, n + 1):
         t._locked[seat] = r.num(big)
         t._skip[seat] = r.num(1)
@@ -631,7 +742,7 @@ def restore_state(t, b, at, end, events):
             raise ValueError("seat %d has more swept prizes than prizes" % seat)
     for c in t.classes:
         if left[c]:
-            raise ValueError("the %s prizes do not add up to the %d there were" % (c, t.initial[c]))
+            raise ValueError("the %s prizes do not add up to the %d there were" % (c, had[c]))
     if r.at != end:
         raise ValueError("%d bytes too many" % (end - r.at))
     if holder and not t._zdice[holder]:
@@ -908,15 +1019,17 @@ class Journal:
 
 
 def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, counts=None, bowl_id="",
-          secret=None, keep_bytes=KEEP_BYTES, game_id=0):
+          secret=None, keep_bytes=KEEP_BYTES, game_id=0, stock=None, plays=False):
     """Start a new game: prune finished games, write the header durably -> Journal.
-    Close the previous game's Journal first. ValueError for bad settings."""
+    Close the previous game's Journal first. ValueError for bad settings.
+    stock, plays: an event's shared stock (carried()) and whether this game plays
+    on it (an event kiosk: counts must then be None)."""
     ids, top = inventory(root)
     if not game_id:
         game_id = top + 1
     elif game_id <= top:
         raise ValueError("game id %d is taken: ids here go up to %d" % (game_id, top))
-    cfg = Config(profile, overrides, seats, counts, bowl_id, game_id)
+    cfg = Config(profile, overrides, seats, counts, bowl_id, game_id, stock=stock, plays=plays)
     cfg.check()
     table = new_table(cfg, secret)
     prune(root, keep_bytes)
