@@ -11,10 +11,10 @@ their password (nothing to re-provision) unless named by --renew. Then restart
 the broker (`make broker EVENT=...`), or send it SIGHUP to reload."""
 import argparse
 import base64
-import getpass
 import hashlib
 import ipaddress
 import os
+import pwd
 import secrets
 
 from bobing import outbox
@@ -103,8 +103,9 @@ def conf_text(d, port, listen):
         "log_dest stdout",
         "log_type error", "log_type warning", "log_type notice", "log_type information",
         "connection_messages true",
-        # as root, mosquitto would switch to user mosquitto, who cannot read these files
-        "user %s" % getpass.getuser(),
+        # as root, mosquitto would switch to user mosquitto, who cannot read these files (the
+        # running user's name from the system, not from $USER, which sudo or su may leave behind)
+        "user %s" % pwd.getpwuid(os.getuid()).pw_name,
         ""])
 
 

@@ -28,9 +28,10 @@ from host_sim.desk.models import Award, Import  # noqa: E402
 A, B = "0005", "0007"
 
 
-def make_users(out, *args):
+def make_users(out, *args, env=None):
     return subprocess.run([sys.executable, "-m", "host_sim", "broker", "--out", str(out)] + list(args),
-                          capture_output=True, text=True, timeout=60, cwd=portable.ROOT)
+                          capture_output=True, text=True, timeout=60, cwd=portable.ROOT,
+                          env=dict(os.environ, **(env or {})))
 
 
 def passwords(stdout):
@@ -104,6 +105,16 @@ def test_the_tool_writes_hashes_keeps_old_users_and_refuses_bad_names(tmp_path):
     assert p.returncode == 2 and "not USER:$7$" in p.stderr
     p = make_users(tmp_path / "empty", "--event", EVENT)
     assert p.returncode == 2 and "--bowl ID" in p.stderr
+
+
+def test_the_broker_runs_as_the_user_who_made_it(tmp_path):
+    # mosquitto started as root switches to the config's `user`: the one running the tool, as the
+    # system knows it; $USER and $LOGNAME (left behind by su or sudo) named someone else
+    import pwd
+    p = make_users(tmp_path, "--event", EVENT, "--bowl", A, env={"USER": "nobody", "LOGNAME": "nobody"})
+    assert p.returncode == 0, p.stderr
+    me = pwd.getpwuid(os.getuid()).pw_name
+    assert "\nuser %s\n" % me in (tmp_path / "mosquitto.conf").read_text()
 
 
 def test_hash_is_mosquitto_passwd_s():
