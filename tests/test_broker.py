@@ -11,6 +11,7 @@ import base64
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -307,3 +308,27 @@ def test_the_bowl_survives_a_broker_that_answers_nonsense(mp_build, tmp_path, an
         assert all("refused user ''" in ln for ln in said), said
     else:
         assert all("closed the connection or answered something that is not MQTT" in ln for ln in said), said
+
+
+@need_broker
+def test_make_broker_runs_the_event_s_broker(tmp_path):
+    import signal
+    port = free_port()
+    d = tmp_path / "b"
+    pw = passwords(make_users(d, "--event", EVENT, "--bowl", A, "--port", str(port), "--listen", "127.0.0.1").stdout)
+    p = subprocess.run(["make", "-s", "broker", "EVENT=nothing-here", "BROKER_DIR=%s/none" % tmp_path],
+                       cwd=portable.ROOT, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "python -m host_sim broker" in p.stdout, p.stdout + p.stderr
+    run = subprocess.Popen(["make", "-s", "broker", "EVENT=" + EVENT, "BROKER_DIR=%s" % d], cwd=portable.ROOT,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        b = Broker(tmp_path, conf=str(d / "mosquitto.conf"), port=port)  # to publish through it
+        for _ in range(100):
+            if b.publish(outbox.topic(EVENT, A, "status"), b'{"v":1,"on":0}', A, pw[A], retain=True).returncode == 0:
+                break
+            time.sleep(0.1)
+        assert b.publish("x", b"{}").returncode != 0  # anonymous: refused
+    finally:
+        os.killpg(run.pid, signal.SIGTERM)
+        out = run.communicate(timeout=10)[0].decode()
+    assert "Saving in-memory database" in out and (d / "mosquitto.db").exists(), out  # persistence on
