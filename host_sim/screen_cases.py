@@ -10,7 +10,7 @@ screen shows what the engine says, not what a fake says). CASES is a list of
 (name, lang, method, args); draw(screen, method, args) draws one frame. The
 states are built once, here, so drawing them allocates nothing.
 """
-from bobing import game, panels, profiles
+from bobing import final_play, game, panels, profiles
 from bobing import screen as scr
 
 
@@ -85,6 +85,30 @@ def _capped():
     return t
 
 
+def final(players, rolls=(), phase=None):
+    """A 状元王中王 on a bowl (bobing/final_play.FinalPlay, no file) after `rolls`
+    (six-digit strings or "spill"), in the phase its console would show."""
+    fp = final_play.FinalPlay("", 1, players, "xiamen")
+    for r in rolls:
+        fp.apply(game.EV_SPILL, None) if r == "spill" else fp.apply(game.EV_ROLL, tuple(_dice(r)))
+    fp.phase = phase if phase is not None else (final_play.P_RESULT if rolls else final_play.P_TURN)
+    return fp
+
+
+def _final_cases():
+    F = final_play
+    return [
+        ("final_turn", "final", (final(12), 0)),
+        ("final_shaking", "final", (final(3, phase=F.P_SHAKING), 5)),
+        ("final_result_next", "final", (final(3, ("444412",)), 0)),
+        ("final_result_no_zhuangyuan", "final", (final(2, (NOTHING, NOTHING)), 0)),
+        ("final_result_tie", "final", (final(3, ("444412", "444412", NOTHING)), 0)),
+        ("final_result_spill", "final", (final(3, (NOTHING, "spill")), 0)),
+        ("final_result_win", "final", (final(3, ("444412", "444412", NOTHING, "444413", "444412")), 0)),
+        ("final_over", "final", (final(3, ("444412", NOTHING, "123456"), F.P_OVER), 3)),
+    ]
+
+
 def _cases():
     mid, _ = _mid()
     after_yixiu = _mid(("423566",))
@@ -146,7 +170,7 @@ def _cases():
         ("error_sensor", "error", (panels.ERR_SENSOR, "MPU6050 0x68 ?")),
         ("error_rng", "error", (panels.ERR_RNG, "repetition count")),
         ("error_journal", "error", (panels.ERR_JOURNAL, "kept 41, g7.bad")),
-    ]
+    ] + _final_cases()
 
 
 def draw(s, method, a):
@@ -165,6 +189,8 @@ def draw(s, method, a):
         panels.claim(s, a[0], a[1], a[2], a[3])
     elif method == "error":
         panels.error(s, a[0], a[1])
+    elif method == "final":  # the 状元王中王's screens (bobing/final_play.py)
+        final_play.draw_final(s, a[0], a[1])
     else:
         raise ValueError("no screen method %r" % method)
 

@@ -32,6 +32,7 @@
 # MENU goes back. A number (PIN, stock, bowl id) is entered digit by digit:
 # NEXT counts the digit up, OK goes to the next digit.
 import binascii
+import os
 import time
 
 from micropython import const
@@ -59,8 +60,9 @@ V_DIGITS = const(8)  # number entry (arg: title, digits, position)
 V_CONFIRM = const(9)  # "OK to confirm" (arg: title)
 V_SECRET = const(10)  # the kiosk's claim secret, for the counter's records
 V_SLEEP = const(11)
+V_FINAL = const(12)  # the 状元王中王 between table champions (bobing/final_play.py draws and drives it)
 VIEW_IDS = ("notice", "turn", "shaking", "result", "claim", "pool", "over", "menu", "digits",
-            "confirm", "secret", "sleep")
+            "confirm", "secret", "sleep", "final")
 
 # notices (the first three are panels.ERR_*, error screens; the rest text panels)
 N_SENSOR = const(1)
@@ -239,6 +241,13 @@ class Console:
             self._say("dice: %s" % e)
         self.detector = None
         self._resume(woke_by)
+        try:
+            os.stat(root + "/final.txt")  # a final is on: play on where it stood (final_play.FILE)
+        except OSError:
+            pass
+        else:
+            from bobing import final_play
+            final_play.resume(self)
         self._next_notice_or(self._home())
 
     # ------------------------------------------------------------ helpers
@@ -296,6 +305,8 @@ class Console:
             self._show(view)
 
     def _home(self):
+        if self.final is not None:
+            return V_FINAL
         t = self.table
         if t is None:
             return V_TURN
@@ -368,18 +379,18 @@ class Console:
             self._next_notice_or(self._home())
             return None
 
-    def _roll(self, t_us):
-        """Draw six dice for the seat whose turn it is (or seat 1's start total)."""
-        t = self.table
+    def _draw_dice(self):
+        """Six dice from the source -> the roll buffer, or None when no roll can be
+        made (the battery is empty, the random source failed: shown)."""
         if self.flat:  # a roll the battery cannot finish is never started
             if self.detector is not None:
                 self.detector.rearm()
             self._battery_empty()
-            return
+            return None
         if self.dice is None or (self.dice.failed is not None):
             self._notices.append((N_RNG, self.rng_error.test if self.rng_error else "source"))
             self._next_notice_or(self._home())
-            return
+            return None
         try:
             d = self.dice.roll(self._roll_buf)
         except dicemod.EntropyError as e:
@@ -387,8 +398,16 @@ class Console:
             self._say("dice: %s" % e)
             self._notices.append((N_RNG, e.test))
             self._next_notice_or(self._home())
-            return
+            return None
         self.rolled += 1
+        return d
+
+    def _roll(self, t_us):
+        """Draw six dice for the seat whose turn it is (or seat 1's start total)."""
+        t = self.table
+        d = self._draw_dice()
+        if d is None:
+            return
         if not t.started and not t.kiosk:
             out = self._play(game.EV_START_TOTAL, d[0] + d[1])
         else:
@@ -442,6 +461,11 @@ class Console:
             self._notices.append((N_SENSOR, "stuck"))
             if playing:
                 self._next_notice_or(self._home())
+            return
+        if v == V_FINAL:
+            self._active = t_ms
+            from bobing import final_play
+            final_play.shake_event(self, ev)
             return
         if not playing or t is None or t.ended:  # (a waiting kiosk is not playing)
             if ev == shake.EV_ROLLED or ev == shake.EV_SPILL:
@@ -542,6 +566,10 @@ class Console:
             from bobing import menu
             menu.open_menu(self)
             return
+        if v == V_FINAL:
+            from bobing import final_play
+            final_play.press(self, b, t_us)
+            return
         t = self.table
         waiting = t is not None and t.kiosk and not t.shakes_left and not t.ended
         if v == V_RESULT and b == B_OK:
@@ -581,6 +609,9 @@ class Console:
         elif v == V_NOTICE:
             if since >= NOTICE_MS:
                 self._notice_done()
+        elif v == V_FINAL:
+            from bobing import final_play
+            final_play.tick(self, t_ms)
         elif v == V_POOL and since >= PAGE_MS:  # the screen shows page % its pages
             self.page += 1
             self._since = t_ms
@@ -591,7 +622,7 @@ class Console:
             self._show(V_SLEEP)
             return
         idle = self.settings.idle_min
-        if idle and v in (V_TURN, V_POOL, V_OVER, V_MENU) and \
+        if idle and v in (V_TURN, V_POOL, V_OVER, V_MENU, V_FINAL) and \
                 time.ticks_diff(t_ms, self._active) >= idle * 60000:
             self.sleep = True
             self._show(V_SLEEP)
@@ -602,6 +633,7 @@ class Console:
     _edit = None  # what the digit entry or confirmation edits
     _pin_fails = None  # wrong PINs since the last right one (PIN_FILE); None: not read yet
     _pin_lock = 0  # when the current lock started (a lock read from flash: at boot)
+    final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final)
 
     def _time_limit(self, t_ms):
         """The profile's time limit counts play while the bowl is awake (a game

@@ -10,10 +10,10 @@ import time
 from micropython import const
 
 from bobing import game, profiles, settings
-from bobing.console import (B_MENU, B_NEXT, B_OK, LANGS, MODES, N_FLASH, N_LOCKED, N_PIN, PIN_LOCK_MS,
+from bobing.console import (B_MENU, B_NEXT, B_OK, LANGS, MODES, N_FLASH, N_LOCKED, N_PIN, N_SETTINGS, PIN_LOCK_MS,
                             PIN_TRIES, V_CONFIRM, V_DIGITS, V_MENU, V_SECRET, presets_for)
 
-_ADMIN = ("stock", "bowl_id", "secret", "pin", "back")
+_ADMIN = ("stock", "bowl_id", "secret", "pin", "final", "back")
 
 # menu items: id -> (zh, en)
 _LABELS = {
@@ -27,6 +27,8 @@ _LABELS = {
     "locked": ("请稍候", "Locked, wait"), "flash": ("存储失败", "Flash write failed"),
     "main": ("菜单", "Menu"), "settings_bad": ("设置有误", "Settings reset"),
     "battery": ("电量低", "Battery low"),
+    "final": ("王中王", "Champion final"), "champions": ("人数", "Champions"),
+    "start_final": ("开始王中王?", "Start the final?"), "end_final": ("结束王中王?", "End the final?"),
 }
 # preset names on the screen (the id itself for visitors)
 PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
@@ -182,6 +184,11 @@ def _admin_item(c, item):
         c._show(V_SECRET, s.secret)
     elif item == "pin":
         _digits(c, "pin", "0000", "pin")
+    elif item == "final":  # 状元王中王 (bobing/final_play.py): start one, or end the one on
+        if c.final is not None:
+            confirm(c, "end_final", "final_end")
+        else:
+            _digits(c, "champions", "02", "final")
 
 
 def _close_menu(c, mid):
@@ -341,6 +348,14 @@ def _digits_done(c, value):
     if target.startswith("check_pin:"):
         _check_pin(c, value, target[10:])
         return
+    if target == "final":
+        n = int(value)
+        if not 2 <= n <= 64:
+            c._notices.append((N_SETTINGS, "2..64 champions"))
+            c._next_notice_or(c._home())
+        else:
+            confirm(c, "start_final", "final:%d" % n)
+        return
     if target == "pin":
         s.pin = settings.pin_record(value, c.urandom(16))
     elif target == "bowl_id":
@@ -379,6 +394,12 @@ def _confirm_key(c, b):
     if action == "new":
         c._new_game()
         c._show(c._home())
+    elif action.startswith("final"):
+        from bobing import final_play
+        if action == "final_end":
+            final_play.end(c)
+        else:
+            final_play.start(c, int(action[6:]))
     elif action == "secret":
         c.settings.secret = settings.new_secret(c)
         settings.save_secret(c)

@@ -178,6 +178,9 @@ class App:
             s.pool(tb, c.page % s.pool_pages(tb))
         elif v == console.V_OVER:
             s.game_over(tb, c.frame)
+        elif v == console.V_FINAL:
+            from bobing import final_play
+            final_play.draw(s, c)
         else:  # the console's own screens (notices, menus, claim codes, sleep)
             from bobing import panels
             panels.draw(s, c)

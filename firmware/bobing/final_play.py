@@ -1,0 +1,483 @@
+# 状元王中王 on the bowl (RULES.md §7): the final between the table champions,
+# played on one bowl. game.Final decides (bobing/final.py); this module is the
+# console's final mode, driven by bobing/console.py like bobing/menu.py is: the
+# console shows view V_FINAL while c.final holds a FinalPlay, and hands it the
+# shakes, the presses and the ticks of that view. The admin menu starts a final
+# (number of champions 2..64, entered digit by digit) and ends one.
+#
+# Commit before reveal, as a table game: every roll or spill is applied to the
+# Final, then the whole final is written to ROOT/final.txt with
+# journal.write_whole (tmp, flush to flash, rename: the old file or the new one
+# after a power cut) and only then shown. A boot finds final.txt and replays it
+# (resume), so a power cut loses no roll already shown. The file (text):
+#   BBF 1
+#   id 4711            the final's identity (random, 1..16777215), for the desk
+#   players 8          champions 1..8, in the drawn order (the desk's page says who is who)
+#   profile xiamen     the rules that rank the 状元 rolls
+#   r 444412           a roll: six faces
+#   s                  a spill: void, the same champion rolls again
+#   crc 1a2b           CRC-16 (journal.crc16) of every byte before this line
+# A file that fails its checks is set aside as final.bad (never deleted here),
+# said on the log and the screen, and the bowl goes back to its table game.
+# Ending a final keeps its file as final.old (the last one) for the record.
+import time
+
+from micropython import const
+
+from bobing import game, journal, leds, rules, shake
+from bobing import console as C
+
+FILE = "final.txt"
+_TMP = "final.tmp"
+_OLD = "final.old"
+_BAD = "final.bad"
+MIN_PLAYERS = const(2)
+MAX_PLAYERS = const(64)
+MAX_EVENTS = const(4000)  # a sanity bound on a file read back, far above any final
+RESULT_MS = const(3500)  # a roll stays on the screen (OK skips)
+
+# phases of the V_FINAL view
+P_TURN = const(0)  # whose turn: shake
+P_SHAKING = const(1)
+P_RESULT = const(2)  # the roll just made
+P_OVER = const(3)  # the winner, until the final is ended from the menu (or OK)
+
+# what happened at the last roll (for the result's message line)
+M_NEXT = const(0)  # the next champion rolls
+M_NO_ZY = const(1)  # a round without a 状元: everyone again
+M_TIE = const(2)  # an exact tie for the best: the tied again
+M_WIN = const(3)
+
+# labels, zh then en (glyphs.py holds every character; tests/test_glyphs.py checks)
+_ZH = "状元王中王|轮到|号|第|轮|摇碗中|下一位|无状元 重摇|同分重摇|骰子出碗|本次作废|王中王||"
+_EN = "Champion final|Turn of|No.|Round||shaking...|Next:|No Zhuangyuan|Tie: roll again|" \
+      "Dice out of bowl|roll void|Champion|All roll again|Final"
+_L_TITLE = const(0)
+_L_TURN = const(1)
+_L_HAO = const(2)
+_L_ROUND_A = const(3)
+_L_ROUND_B = const(4)
+_L_SHAKING = const(5)
+_L_NEXT = const(6)
+_L_NO_ZY = const(7)
+_L_TIE = const(8)
+_L_SPILL = const(9)
+_L_VOID = const(10)
+_L_WINNER = const(11)
+_L_ALL_AGAIN = const(12)
+_L_FINAL = const(13)
+
+
+def _path(root, name):
+    return journal._join(root, name)
+
+
+def encode(fid, players, profile, events):
+    """The final's file as bytes (see the module comment). events: [(kind, dice)]."""
+    lines = ["BBF 1\nid %d\nplayers %d\nprofile %s\n" % (fid, players, profile)]
+    for kind, dice in events:
+        if kind == game.EV_ROLL:
+            lines.append("r %d%d%d%d%d%d\n" % tuple(dice))
+        else:
+            lines.append("s\n")
+    body = "".join(lines).encode()
+    return body + ("crc %04x\n" % journal.crc16(body)).encode()
+
+
+def decode(data):
+    """final.txt's bytes -> (fid, players, profile, events). ValueError saying what is wrong."""
+    end = data.rfind(b"crc ")
+    if end < 0 or (end and data[end - 1] != 10):
+        raise ValueError("no crc line")
+    try:
+        crc = int(data[end + 4:].strip(), 16)
+    except ValueError:
+        raise ValueError("crc line %r is not hex" % (bytes(data[end:end + 12]),))
+    if crc != journal.crc16(data, 0, end):
+        raise ValueError("crc does not match: the file is damaged")
+    lines = data[:end].decode().split("\n")
+    if len(lines) < 5 or lines[0] != "BBF 1":
+        raise ValueError("not a final of format 1 (first line %r)" % (lines[0][:20],))
+    head = {}
+    for line in lines[1:4]:
+        k, _, v = line.partition(" ")
+        head[k] = v
+    try:
+        fid = int(head.get("id", ""))
+        players = int(head.get("players", ""))
+    except ValueError:
+        raise ValueError("id and players must be numbers: %r" % (lines[1:3],))
+    if not 1 <= fid <= 0xFFFFFF or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError("id %d (1..16777215) or players %d (%d..%d) out of range"
+                         % (fid, players, MIN_PLAYERS, MAX_PLAYERS))
+    profile = head.get("profile", "")
+    events = []
+    for line in lines[4:-1]:
+        if line == "s":
+            events.append((game.EV_SPILL, None))
+        elif len(line) == 8 and line[:2] == "r " and line[2:].isdigit():
+            events.append((game.EV_ROLL, tuple([int(ch) for ch in line[2:]])))
+        else:
+            raise ValueError("event %d: %r is neither 'r' and six faces nor 's'" % (len(events) + 1, line[:20]))
+        if len(events) > MAX_EVENTS:
+            raise ValueError("more than %d events" % MAX_EVENTS)
+    if lines[-1] != "":
+        raise ValueError("the last event line has no end")
+    return fid, players, profile, events
+
+
+class FinalPlay:
+    """A final on this bowl: game.Final plus its events as written, the phase of
+    the V_FINAL view and the last outcome. Build with new_final()/load()."""
+
+    def __init__(self, root, fid, players, profile):
+        self.root = root
+        self.fid = fid
+        self.players = players
+        self.profile = profile
+        self.final = game.Final(profile, players)  # ValueError for bad players or profile
+        self.events = []
+        self.rolls = []  # [(champion, round, dice, rank)] of every roll, in order (the desk's list)
+        self.out = None
+        self.msg = M_NEXT
+        self.phase = P_TURN
+
+    def apply(self, kind, dice):
+        """Apply one event to the Final (not yet written) -> Outcome."""
+        f = self.final
+        rnd = f.round
+        out = f.apply(kind, dice)
+        self.events.append((kind, dice))
+        if kind == game.EV_ROLL:
+            self.rolls.append((out.seat, out.round, out.dice, out.rank))
+        self.out = out
+        if f.ended:
+            self.msg = M_WIN
+        elif f.round != rnd:  # a round without a winner: a tie if it had a 状元 at all
+            self.msg = M_NO_ZY
+            for r in self.rolls:
+                if r[1] == rnd and rules.is_zhuangyuan(r[3]):
+                    self.msg = M_TIE
+        else:
+            self.msg = M_NEXT
+        return out
+
+    def data(self):
+        return encode(self.fid, self.players, self.profile, self.events)
+
+    def save(self):
+        journal.write_whole(_path(self.root, FILE), _path(self.root, _TMP), (self.data(),))
+
+
+def load(root):
+    """ROOT/final.txt -> FinalPlay replayed to where it stood; None when there is none.
+    ValueError for a damaged file (the caller sets it aside)."""
+    try:
+        with open(_path(root, FILE), "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    fid, players, profile, events = decode(data)
+    fp = FinalPlay(root, fid, players, profile)
+    for kind, dice in events:
+        fp.apply(kind, dice)  # ValueError: an event the Final refuses (a roll after the end)
+    fp.phase = P_OVER if fp.final.ended else P_TURN
+    return fp
+
+
+# ---- the console's final mode -------------------------------------------------------
+
+def resume(c):
+    """At boot, when ROOT/final.txt exists: play on where the final stood."""
+    try:
+        fp = load(c.root)
+    except (ValueError, UnicodeError) as e:
+        c._say("final: %s is damaged (%s); set aside as %s" % (FILE, e, _BAD))
+        try:
+            import os
+            os.rename(_path(c.root, FILE), _path(c.root, _BAD))
+        except OSError as e2:
+            c._say("final: cannot set it aside: %s" % e2)
+        c._notices.append((C.N_JOURNAL, "final"))
+        return
+    if fp is None:
+        return
+    _enter(c, fp)
+    c._say("resumed the final %d: %d champions, %d events" % (fp.fid, fp.players, len(fp.events)))
+
+
+def _enter(c, fp):
+    c.final = fp
+    c.detector = shake.Detector(c.dice, rules_option(fp, "spill_detect")) if c.has_sensor else None
+
+
+def rules_option(fp, name):
+    return fp.final.profile.options.get(name, "off")
+
+
+def start(c, players):
+    """Start a new final of `players` champions (from the admin menu): written
+    before it is shown. -> True, or False when flash would not take it."""
+    s = c.settings
+    fid = 0
+    while not fid:
+        b = c.urandom(3)
+        fid = b[0] | b[1] << 8 | b[2] << 16
+    fp = FinalPlay(c.root, fid, players, s.profile)
+    try:
+        fp.save()
+    except OSError as e:
+        c._say("final: cannot write %s: %s" % (FILE, e))
+        c._notices.append((C.N_FLASH, str(e)))
+        c._next_notice_or(c._home())
+        return False
+    _enter(c, fp)
+    c._say("final %d started: %d champions, rules %s" % (fid, players, s.profile))
+    c._show(C.V_FINAL)
+    return True
+
+
+def end(c):
+    """End the final (admin menu, or OK on the winner): its file is kept as final.old;
+    the bowl goes back to its table game."""
+    import os
+    try:
+        try:
+            os.remove(_path(c.root, _OLD))
+        except OSError:
+            pass
+        os.rename(_path(c.root, FILE), _path(c.root, _OLD))
+    except OSError as e:
+        c._say("final: cannot close %s: %s" % (FILE, e))
+        c._notices.append((C.N_FLASH, str(e)))
+        c._next_notice_or(c._home())
+        return
+    c._say("final %d ended" % c.final.fid)
+    c.final = None
+    if c.table is not None and c.has_sensor:
+        c._make_detector()
+    c._show(c._home())
+
+
+def _phase(c, phase):
+    fp = c.final
+    fp.phase = phase
+    c.frame = 0
+    c._since = c._t
+    c.changed += 1
+    if phase == P_TURN:
+        c._rearm()
+        c._led(leds.P_IDLE)
+    elif phase == P_SHAKING:
+        c._led(leds.P_SHAKE)
+    elif phase == P_OVER:
+        c._led(leds.P_GAME_OVER)
+
+
+def _play(c, kind, dice):
+    """Apply, write, then show one event; a failed write shows nothing and the
+    final is read back from flash."""
+    fp = c.final
+    try:
+        out = fp.apply(kind, dice)
+        fp.save()
+    except OSError as e:
+        c._say("final: write failed: %s; resuming from flash" % e)
+        c._notices.append((C.N_FLASH, str(e)))
+        c.final = None
+        resume(c)
+        c._next_notice_or(c._home())
+        return
+    c.led_t0 = c._t
+    _phase(c, P_RESULT)
+    c._led(leds.pattern_for(out))
+    c.beeps.append((220, 400) if kind == game.EV_SPILL else (880 if fp.msg == M_WIN else 660, 120))
+
+
+def _roll(c):
+    d = c._draw_dice()
+    if d is not None:
+        _play(c, game.EV_ROLL, (d[0], d[1], d[2], d[3], d[4], d[5]))
+
+
+def shake_event(c, ev):
+    """A shake detector event while V_FINAL is on show."""
+    fp = c.final
+    if fp.phase != P_TURN and fp.phase != P_SHAKING:
+        if ev == shake.EV_ROLLED or ev == shake.EV_SPILL:
+            c.detector.rearm()  # a shake while a roll is on show counts for nothing
+        return
+    if ev == shake.EV_SHAKE:
+        _phase(c, P_SHAKING)
+    elif ev == shake.EV_JOLT:
+        _phase(c, P_TURN)
+    elif ev == shake.EV_ROLLED:
+        _roll(c)
+    elif ev == shake.EV_SPILL:
+        _play(c, game.EV_SPILL, None)
+
+
+def press(c, b, t_us):
+    """NEXT or OK while V_FINAL is on show (MENU opens the menu, as in a game)."""
+    fp = c.final
+    if b != C.B_OK:
+        return
+    if fp.phase == P_RESULT:
+        _after_result(c)
+    elif fp.phase == P_OVER:
+        from bobing import menu
+        menu.confirm(c, "end_final", "final_end")
+    elif fp.phase == P_TURN and not c.has_sensor:
+        if c.dice is not None:
+            c.dice.absorb(t_us & 0x3FFFFFFF, 0, 0, 0)  # the press time joins the pool
+        _roll(c)
+
+
+def _after_result(c):
+    _phase(c, P_OVER if c.final.final.ended else P_TURN)
+
+
+def tick(c, t_ms):
+    fp = c.final
+    if fp.phase == P_RESULT and time.ticks_diff(t_ms, c._since) >= RESULT_MS:
+        _after_result(c)
+    elif (fp.phase == P_SHAKING or fp.phase == P_OVER) and time.ticks_diff(t_ms, c._frame_t) >= C.FRAME_MS:
+        c._frame_t = t_ms
+        c.frame += 1
+        c.changed += 1
+
+
+# ---- drawing (screen.Screen's text machinery; the app calls draw for V_FINAL) --------------
+
+_cut = {}
+
+
+def _label(s, i):
+    t = _cut.get(s.lang)
+    if t is None:
+        t = _cut[s.lang] = tuple((_ZH if s._zh else _EN).split("|"))
+    return t[i]
+
+
+def _who(s, n, y):
+    """'3号' (zh) or 'No. 3' (en), centred on row y."""
+    if s._zh:
+        x = (128 - s._nw(n) - 16) // 2
+        s._t(_label(s, _L_HAO), s._n(n, x, y + 4), y)
+    else:
+        w = 8 * len(_label(s, _L_HAO)) + 8 + s._nw(n)
+        s._n(n, s._e(_label(s, _L_HAO), (128 - w) // 2, y) + 8, y)
+
+
+def draw(s, c):
+    """The V_FINAL view of console c."""
+    draw_final(s, c.final, c.frame)
+
+
+def draw_final(s, fp, frame):
+    """The final `fp` in its phase (frame: the animation's; allocates nothing once warm)."""
+    f = fp.final
+    fb = s.fb
+    fb.fill(0)
+    zh = s._zh
+    if fp.phase == P_OVER:
+        _draw_over(s, fp, frame)
+        return
+    if fp.phase == P_RESULT and fp.out is not None:
+        _draw_result(s, fp)
+        return
+    # title bar: the final and its round
+    fb.fill_rect(0, 0, 128, 17, 1)
+    if zh:
+        x = s._t(_label(s, _L_TITLE), 0, 0, 0) + 4
+        s._t(_label(s, _L_ROUND_B), s._n(f.round, s._t(_label(s, _L_ROUND_A), x, 0, 0), 4, 0), 0, 0)
+    else:  # "Final" and the round
+        s._e(_label(s, _L_FINAL), 2, 4, 0)
+        s._n(f.round, s._e(_label(s, _L_ROUND_A), 126 - 56 - s._nw(f.round), 4, 0) + 8, 4, 0)
+    if fp.phase == P_SHAKING:
+        if zh:
+            s._tc(_label(s, _L_SHAKING), 24)
+        else:
+            s._ec(_label(s, _L_SHAKING), 28)
+        s._frame_corners()
+        _who(s, f.turn, 44)
+        return
+    # whose turn, big
+    w = 3 * s._nw(f.turn)
+    if zh:
+        lw = s._tw(_label(s, _L_TURN))
+        x = s._t(_label(s, _L_TURN), (128 - lw - 4 - w - 4 - 16) // 2, 30) + 4
+        s._t(_label(s, _L_HAO), s._bign(f.turn, x, 24, 3, 3) + 4, 30)
+    else:
+        s._ec(_label(s, _L_TURN), 22)
+        s._bign(f.turn, (128 - w) // 2, 34, 3, 3)
+
+
+def _draw_result(s, fp):
+    out = fp.out
+    zh = s._zh
+    if out.kind == game.EV_SPILL:
+        s.fb.fill_rect(0, 0, 128, 17, 1)
+        if zh:
+            s._tc(_label(s, _L_SPILL), 1, 0)
+            s._tc(_label(s, _L_VOID), 20)
+        else:
+            s._ec(_label(s, _L_SPILL), 5, 0)
+            s._ec(_label(s, _L_VOID), 24)
+        _who(s, out.seat, 40)
+        return
+    s._dice_row(out.dice, 0, 17, 4)
+    # "3号 状元插金花" / "No. 3" then the rank
+    if zh:
+        x = s._n(out.seat, 0, 23)
+        x = s._t(_label(s, _L_HAO), x, 19) + 4
+        s._rank(out.rank, x, 19)
+    else:
+        s._n(out.seat, s._e(_label(s, _L_HAO), 0, 20) + 8, 20)
+        s._rank(out.rank, 48, 20)
+        s._ec(s._re[out.rank], 29)
+    m = fp.msg
+    y = 40 if zh else 44
+    if m == M_WIN:
+        w = fp.final.winner
+        if zh:
+            x = s._t(_label(s, _L_WINNER), (128 - 48 - 4 - s._nw(w) - 16) // 2, y) + 4
+            s._t(_label(s, _L_HAO), s._n(w, x, y + 4), y)
+        else:
+            s._ec(_label(s, _L_WINNER), 40)
+            _who(s, w, 50)
+    elif m == M_NEXT:
+        if zh:
+            x = s._t(_label(s, _L_NEXT), (128 - 48 - 4 - s._nw(fp.final.turn) - 16) // 2, y) + 4
+            s._t(_label(s, _L_HAO), s._n(fp.final.turn, x, y + 4), y)
+        else:
+            w = 8 * len(_label(s, _L_NEXT)) + 8 + 8 * len(_label(s, _L_HAO)) + 8 + s._nw(fp.final.turn)
+            x = s._e(_label(s, _L_HAO), s._e(_label(s, _L_NEXT), (128 - w) // 2, y) + 8, y) + 8
+            s._n(fp.final.turn, x, y)
+    elif zh:
+        s._tc(_label(s, _L_NO_ZY if m == M_NO_ZY else _L_TIE), y)
+    elif m == M_NO_ZY:
+        s._ec(_label(s, _L_NO_ZY), 40)
+        s._ec(_label(s, _L_ALL_AGAIN), 50)
+    else:
+        s._ec(_label(s, _L_TIE), y)
+
+
+_STARS = (8, 8, 119, 8, 5, 29, 122, 29)  # where the winner's stars twinkle (x, y pairs)
+
+
+def _draw_over(s, fp, frame):
+    f = fp.final
+    s._ants(frame)
+    for k in range(4):
+        s._star(_STARS[2 * k], _STARS[2 * k + 1], (frame + 5 * k) % 12)
+    if s._zh:
+        s._tc(_label(s, _L_TITLE), 2)
+    else:
+        s._ec(_label(s, _L_TITLE), 4)
+    _who(s, f.winner, 18 if s._zh else 14)
+    if f.winner_dice:
+        s._dice_row(f.winner_dice, 36 if s._zh else 25, 15, 3)
+    if not s._zh:
+        s._ec(s._rn[f.winner_rank], 44)
+        s._ec(s._re[f.winner_rank], 53)
