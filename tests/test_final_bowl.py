@@ -1,0 +1,55 @@
+# 状元王中王 on the whole simulated bowl (host_sim/hal.py): the admin menu by
+# button presses, every champion's roll by a real shake trace through the
+# accelerometer, the shake detector and the dice (no scripted dice), the app
+# drawing each phase of the final on the display, a power cut in the middle.
+from bobing import console as C
+from bobing import final_play as F
+from test_bowl import enter, goto, new_sim, press
+
+
+def shake_roll(sim):
+    c = sim.console
+    assert c.view == C.V_FINAL and c.final.phase == F.P_TURN
+    sim.shake()
+    assert sim.run_until(lambda s: s.console.final.phase == F.P_RESULT, 15000)
+    out = sim.console.final.out
+    frame = bytes(sim.frame)
+    press(sim, "ok")
+    return out, frame
+
+
+def test_a_final_played_by_shaking_survives_a_power_cut(tmp_path):
+    sim = new_sim(tmp_path, seed=3)
+    press(sim, "menu")
+    goto(sim, "admin")
+    enter(sim, "1234")
+    goto(sim, "final")
+    enter(sim, "04")
+    press(sim, "ok")
+    c = sim.console
+    assert c.view == C.V_FINAL and c.final.players == 4
+    turn_frame = bytes(sim.frame)
+    frames = {turn_frame}
+    outs = []
+    for _ in range(3):
+        out, frame = shake_roll(sim)
+        outs.append((out.seat, out.dice))
+        frames.add(frame)
+    assert [s for s, _ in outs] == [1, 2, 3]
+    state = (c.final.final.turn, c.final.final.round, list(c.final.rolls))
+    sim.power_cut()
+    sim.step(200)
+    c = sim.console
+    assert c.view == C.V_FINAL and (c.final.final.turn, c.final.final.round, c.final.rolls) == state
+    rolls = 3
+    while not c.final.final.ended:
+        shake_roll(sim)
+        rolls += 1
+        assert rolls < 2000, "no winner after 2000 rolls"
+    assert c.final.phase == F.P_OVER
+    sim.step(500)
+    frames.add(bytes(sim.frame))
+    assert len(frames) == 5  # the turn, three results and the winner, each drawn differently
+    f = c.final.final
+    assert f.winner and f.winner_dice is not None
+    assert len(F.decode(open(str(tmp_path) + "/" + F.FILE, "rb").read())[3]) == c.final.final.events
