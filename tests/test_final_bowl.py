@@ -36,11 +36,11 @@ def test_a_final_played_by_shaking_survives_a_power_cut(tmp_path):
         outs.append((out.seat, out.dice))
         frames.add(frame)
     assert [s for s, _ in outs] == [1, 2, 3]
-    state = (c.final.final.turn, c.final.final.round, list(c.final.rolls))
+    state = (c.final.final.turn, c.final.final.round, list(c.final.log))
     sim.power_cut()
     sim.step(200)
     c = sim.console
-    assert c.view == C.V_FINAL and (c.final.final.turn, c.final.final.round, c.final.rolls) == state
+    assert c.view == C.V_FINAL and (c.final.final.turn, c.final.final.round, c.final.log) == state
     rolls = 3
     while not c.final.final.ended:
         shake_roll(sim)

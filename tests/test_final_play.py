@@ -188,10 +188,10 @@ def test_a_power_cut_mid_final_loses_no_roll():
     roll(c)
     press(c, C.B_OK)  # the third roll is on the screen when the power goes
     assert c.final.phase == F.P_RESULT
-    before = (c.final.final.turn, c.final.final.round, list(c.final.rolls))
+    before = (c.final.final.turn, c.final.final.round, list(c.final.log))
     c2 = console(root, rolls[3:])  # boot
     assert c2.view == C.V_FINAL and c2.final.phase == F.P_TURN
-    assert (c2.final.final.turn, c2.final.final.round, c2.final.rolls) == before
+    assert (c2.final.final.turn, c2.final.final.round, c2.final.log) == before
     # round 2: 2 and 3 tied, so they roll again; 2's 带3 beats 3's 带2
     assert c2.final.final.contenders == [2, 3] and c2.final.final.turn == 2
     roll(c2)

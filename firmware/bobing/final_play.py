@@ -137,7 +137,7 @@ class FinalPlay:
         self.profile = profile
         self.final = game.Final(profile, players)  # ValueError for bad players or profile
         self.events = []
-        self.rolls = []  # [(champion, round, dice, rank)] of every roll, in order (the desk's list)
+        self.log = []  # per event: (champion, round, dice or None for a spill, rank code)
         self.out = None
         self.msg = M_NEXT
         self.phase = P_TURN
@@ -148,14 +148,13 @@ class FinalPlay:
         rnd = f.round
         out = f.apply(kind, dice)
         self.events.append((kind, dice))
-        if kind == game.EV_ROLL:
-            self.rolls.append((out.seat, out.round, out.dice, out.rank))
+        self.log.append((out.seat, out.round, out.dice, out.rank))
         self.out = out
         if f.ended:
             self.msg = M_WIN
         elif f.round != rnd:  # a round without a winner: a tie if it had a 状元 at all
             self.msg = M_NO_ZY
-            for r in self.rolls:
+            for r in self.log:
                 if r[1] == rnd and rules.is_zhuangyuan(r[3]):
                     self.msg = M_TIE
         else:

@@ -106,6 +106,7 @@ class Net:
         self.mqtt_class = mqtt_class
         self.client = None
         self.sent = 0  # awards acknowledged by the broker since boot
+        self.news = None  # (champions.Reporter, console): the 状元王中王's messages, or None
         self.running = True
         self._status_topic = outbox.topic(cfg["event"], bowl_id, "status")
 
@@ -181,6 +182,19 @@ class Net:
         self.sent += 1
         return True
 
+    def send_news(self):
+        """Publish the next champion or final message (QoS 1, waits for its PUBACK);
+        -> True if one was sent. OSError when the connection fails."""
+        if self.news is None:
+            return False
+        rep, con = self.news
+        item = rep.next(con)
+        if item is None:
+            return False
+        self.client.publish(item[0], item[1], item[2], 1)
+        rep.sent(item[3])
+        return True
+
     async def run(self, ticks_ms, ticks_diff, alive=None):
         """The task: until self.running is False (or alive() is), then the
         connection is dropped (the broker publishes the will: "on":0)."""
@@ -195,7 +209,7 @@ class Net:
                     self._connect()
                     self.say("net: connected to %s:%d" % (self.cfg["broker"], self.cfg["port"]))
                     last_status = ticks_ms()
-                if self.may_send() and self.send_one():
+                if self.may_send() and (self.send_one() or self.send_news()):
                     await asyncio.sleep(SEND_GAP_MS / 1000)
                     continue
                 if ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
@@ -233,10 +247,11 @@ def start(app):
             hw.say("net: this port has no network module; playing offline")
             return None
         wlan = network.WLAN(network.STA_IF)
-    from bobing import console
+    from bobing import champions
     box = outbox.Outbox(hw.root, cfg["event"], con._secret())
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda: status_payload(True, con, hw.errors),
-              lambda: con.view != console.V_SHAKING)
+              lambda: not champions.busy(con))
+    net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     import asyncio
     asyncio.create_task(net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running))
     return net
