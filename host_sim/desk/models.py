@@ -102,3 +102,36 @@ class BowlStatus(models.Model):
     left = models.JSONField(default=list)  # [[class, n], ...] as the bowl counts it
     faults = models.JSONField(default=list)  # part names
     seen = models.DateTimeField()  # when the desk received it (the bowl has no trusted clock)
+
+
+class Champion(models.Model):
+    """A table's 状元 as its bowl last reported it (firmware/PROTOCOL.md, topic champion:
+    the latest game of the bowl). final_no: its number in the 状元王中王, once the
+    desk drew the order (champion 1..n on the final's bowl)."""
+    bowl = models.OneToOneField(Bowl, on_delete=models.CASCADE, related_name="champion")
+    game_no = models.PositiveIntegerField()
+    seat = models.PositiveIntegerField(default=0)  # 0: no 状元
+    dice = models.JSONField(null=True)
+    rank = models.CharField(max_length=20, blank=True)
+    ended = models.BooleanField(default=False)
+    final_no = models.PositiveIntegerField(null=True)
+    seen = models.DateTimeField()
+
+
+class Final(models.Model):
+    """A 状元王中王 played on a bowl (topics final and finalroll), by its identity.
+    rolls: {"i": [champion, round, dice or None for a spill, rank]}, each event once."""
+    bowl = models.ForeignKey(Bowl, on_delete=models.CASCADE)
+    fid = models.PositiveIntegerField()
+    players = models.PositiveIntegerField(default=0)  # 0 until its state arrived
+    round = models.PositiveIntegerField(default=1)
+    turn = models.PositiveIntegerField(default=0)
+    events = models.PositiveIntegerField(default=0)
+    winner = models.PositiveIntegerField(default=0)
+    dice = models.JSONField(null=True)
+    rank = models.CharField(max_length=20, blank=True)
+    rolls = models.JSONField(default=dict)
+    seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bowl", "fid"], name="one_final")]

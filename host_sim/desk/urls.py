@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import finals, views
 
 urlpatterns = [
     path("", views.home, name="counter"),
@@ -11,6 +11,8 @@ urlpatterns = [
     path("stock", views.stock, name="stock"),
     path("report.csv", views.report_csv, name="report"),
     path("forecast", views.forecast, name="forecast"),
+    path("final", finals.page, name="final"),
+    path("final/draw", finals.draw, name="final_draw"),
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
     path("logout", auth_views.LogoutView.as_view(), name="logout"),
 ]

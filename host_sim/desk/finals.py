@@ -1,0 +1,119 @@
+"""状元王中王 across tables at the desk (firmware/PROTOCOL.md): the listener
+(bus.py) hands champion, final and finalroll messages to handle(), decoded by the
+firmware's own bobing.champions; the final page lists the table champions,
+draws their order (champion 1..n, as the final's bowl calls them) and shows the
+final's rolls and winner."""
+import logging
+import secrets
+
+from django.db import transaction
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+from django.contrib import messages
+
+from bobing import champions, rules
+
+from .models import Bowl, Champion, Final, Import
+
+log = logging.getLogger("desk")
+LEAVES = ("champion", "final", "finalroll")
+
+
+def _refuse(topic, text):
+    Import.objects.create(at=timezone.now(), source="mqtt", name=str(topic)[:200], message=text[:2000])
+    log.warning("mqtt: refused %s: %s", str(topic)[:80], text)
+    return "refused"
+
+
+def handle(event, topic, payload):
+    """One champion, final or finalroll message -> its leaf, or "refused" (logged)."""
+    leaf = str(topic).rsplit("/", 1)[-1]
+    decode = {"champion": champions.decode_champion, "final": champions.decode_final,
+              "finalroll": champions.decode_roll}.get(leaf)
+    if decode is None:
+        return _refuse(topic, "not a champion, final or finalroll topic")
+    try:
+        bowl_id, d = decode(event, topic, payload)
+    except ValueError as e:
+        return _refuse(topic, str(e))
+    bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
+    if bowl is None:
+        return _refuse(topic, "bowl %r is not known here" % bowl_id)
+    now = timezone.now()
+    with transaction.atomic():
+        if leaf == "champion":
+            row = Champion.objects.select_for_update().filter(bowl=bowl).first() or Champion(bowl=bowl)
+            row.game_no, row.seat, row.dice, row.ended = d["g"], d["seat"], d["dice"], bool(d["end"])
+            row.rank, row.seen = d["rank"] or "", now
+            row.save()
+            return leaf
+        f = Final.objects.select_for_update().filter(bowl=bowl, fid=d["id"]).first() or \
+            Final(bowl=bowl, fid=d["id"], seen=now)
+        if leaf == "final":
+            if d["ev"] >= f.events:  # a state older than one already here changes nothing
+                f.players, f.round, f.turn, f.events = d["n"], d["round"], d["turn"], d["ev"]
+                f.winner, f.dice, f.rank = d["win"], d["dice"], d["rank"] or ""
+        else:
+            f.rolls[str(d["i"])] = [d["k"], d["r"], d["dice"], d["rank"]]  # a copy lands on itself
+        f.seen = now
+        f.save()
+    return leaf
+
+
+def _rank(code_id):
+    if not code_id:
+        return ""
+    i = rules.RANK_IDS.index(code_id)
+    return "%s %s" % (rules.RANK_ZH[i], code_id)
+
+
+def _table_of(by_no, k):
+    c = by_no.get(k)
+    return "%s seat %d" % (c.bowl.bowl_id, c.seat) if c is not None else "?"
+
+
+@require_http_methods(["GET"])
+def page(request):
+    rows = list(Champion.objects.select_related("bowl").order_by("final_no", "bowl__bowl_id"))
+    by_no = {c.final_no: c for c in rows if c.final_no}
+    finals = []
+    for f in Final.objects.select_related("bowl").order_by("-seen")[:3]:
+        rolls = []
+        for i in sorted(f.rolls, key=int):
+            k, r, dice, rank = f.rolls[i]
+            rolls.append({"i": int(i), "k": k, "table": _table_of(by_no, k), "round": r,
+                          "dice": " ".join(str(x) for x in dice) if dice else "",
+                          "rank": _rank(rank) if dice else "spill (void)"})
+        finals.append({"f": f, "rolls": rolls, "missing": f.events - len(rolls),
+                       "winner": _table_of(by_no, f.winner) if f.winner else "",
+                       "turn": _table_of(by_no, f.turn) if f.turn else "",
+                       "dice": " ".join(str(x) for x in f.dice) if f.dice else "", "rank": _rank(f.rank)})
+    ctx = {"champions": [{"c": c, "rank": _rank(c.rank), "dice": " ".join(str(x) for x in c.dice) if c.dice else ""}
+                         for c in rows],
+           "finals": finals, "drawn": bool(by_no),
+           "can_draw": not any(f["rolls"] for f in finals)}
+    return render(request, "desk/final.html", ctx)
+
+
+@require_POST
+def draw(request):
+    """Draw the final's order among the tables that have a 状元: champion 1..n. Refused
+    once a final has rolls (the bowl is already calling those numbers)."""
+    if Final.objects.exclude(rolls={}).exists():
+        messages.error(request, "A final is under way: its order stays as drawn.")
+        return redirect("final")
+    with transaction.atomic():
+        rows = list(Champion.objects.select_for_update().filter(seat__gt=0))
+        Champion.objects.update(final_no=None)
+        secrets.SystemRandom().shuffle(rows)
+        for n, c in enumerate(rows, 1):
+            c.final_no = n
+            c.save(update_fields=["final_no"])
+    log.info("final: order drawn by %s for %d champions", request.user, len(rows))
+    if rows:
+        messages.success(request, "Order drawn: %d champions. Enter %d on the final's bowl (admin, 王中王)."
+                         % (len(rows), len(rows)))
+    else:
+        messages.error(request, "No table has reported a 状元 yet.")
+    return redirect("final")

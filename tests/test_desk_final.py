@@ -1,0 +1,94 @@
+"""状元王中王 from the bowls to the desk's final page, end to end on a real
+mosquitto: two table bowls and the final's bowl, each the whole app on the
+32-bit frozen MicroPython unix port (tests/test_final_mqtt.py), the desk's
+listener (host_sim/desk/bus.py) storing what they report, the page listing the
+table champions, drawing their order, and showing the final's rolls and winner;
+a bowl booting again re-sends the final's rolls, each kept once; bad messages
+are refused into the import log."""
+import subprocess
+
+import deskkit
+from test_desk_mqtt import Listener, listener  # noqa: F401 (fixture)
+from test_final_mqtt import NONE, SIHONG_12, SIHONG_13, _flash, _run_app
+from mqtt_broker import broker, broker_installed, need_broker  # noqa: F401 (fixtures)
+from test_mqtt import EVENT, SECRET, mp_build  # noqa: F401 (fixture)
+
+from bobing import final_play as F
+from bobing import game, journal
+
+deskkit.setup()
+
+from django.test import Client  # noqa: E402
+
+from host_sim.desk.models import Champion, Final, Import  # noqa: E402
+
+WUZI = (2, 2, 2, 2, 2, 5)
+
+
+def _table(root, rolls):
+    j = journal.start(str(root), "xiamen", None, 4)
+    j.play(game.EV_START_SEAT, 1)
+    for d in rolls:
+        j.play(game.EV_ROLL, d)
+    j.close()
+
+
+def _login():
+    deskkit.attendant("mc")
+    c = Client()
+    assert c.login(username="mc", password=deskkit.PASSWORD)
+    return c
+
+
+@need_broker
+def test_champions_and_the_final_on_the_desk_page(mp_build, broker, listener, tmp_path):  # noqa: F811
+    for b in ("0101", "0102", "0109"):
+        deskkit.bowl(b, SECRET)
+    listener.start()
+    t1 = _flash(tmp_path, "t1", "0101", broker.port)
+    _table(t1, (NONE, NONE, SIHONG_12, NONE))  # seat 3 holds the 状元
+    t2 = _flash(tmp_path, "t2", "0102", broker.port)
+    _table(t2, (WUZI, NONE))  # seat 1's 五子
+    out = _run_app(t1) + _run_app(t2)
+    assert listener.wait(2, skip=("status",)).count("champion") == 2, (listener.results, out)
+    c = _login()
+    page = c.get("/final").content.decode()
+    assert "0101" in page and "0102" in page and "四红 sihong" in page and "五子登科 wuzi" in page
+    assert c.post("/final/draw").status_code == 302
+    order = {x.bowl.bowl_id: x.final_no for x in Champion.objects.select_related("bowl")}
+    assert sorted(order.values()) == [1, 2], order
+    by_no = {n: b for b, n in order.items()}
+    seat = {"0101": 3, "0102": 1}
+
+    # the final on bowl 0109: champion 1 and 2 tie, then champion 2 wins; a power cut after 3 rolls
+    t9 = _flash(tmp_path, "t9", "0109", broker.port)
+    events = [(game.EV_ROLL, d) for d in (SIHONG_12, SIHONG_12, NONE, SIHONG_13)]
+    with open(str(t9 / F.FILE), "wb") as f:
+        f.write(F.encode(321, 2, "xiamen", events[:3]))
+    _run_app(t9)
+    with open(str(t9 / F.FILE), "wb") as f:
+        f.write(F.encode(321, 2, "xiamen", events))
+    _run_app(t9)
+    listener.wait(3 + 1 + 4 + 1 + 1, skip=("status", "champion"))
+    f = Final.objects.get(fid=321)
+    assert (f.players, f.events, f.winner, f.dice, f.rank) == (2, 4, 2, list(SIHONG_13), "sihong")
+    assert sorted(f.rolls, key=int) == ["1", "2", "3", "4"] and f.rolls["4"] == [2, 2, list(SIHONG_13), "sihong"]
+    page = c.get("/final").content.decode()
+    assert 'id="winner"' in page and "champion 2 (%s seat %d)" % (by_no[2], seat[by_no[2]]) in page, page
+    assert page.count("<tr><td>") >= 4 and 'id="draw"' not in page  # the order is fixed now
+    r = c.post("/final/draw", follow=True)
+    assert "under way" in r.content.decode()
+    assert {x.bowl.bowl_id: x.final_no for x in Champion.objects.select_related("bowl")} == dict(order, **{"0109": None})
+
+    # bad messages: refused into the import log, the listener goes on
+    before = Import.objects.filter(source="mqtt").count()
+    n = len(listener.results)
+    for topic, payload in (("bobing/%s/0101/champion" % EVENT, b'{"v":1,"g":1,"seat":99,"end":0}'),
+                           ("bobing/%s/0109/finalroll" % EVENT, b'{"v":1,"id":321,"i":5,"k":1,"r":2}'),
+                           ("bobing/%s/nobody/final" % EVENT,
+                            b'{"v":1,"id":1,"n":2,"round":1,"turn":1,"ev":0,"win":0}')):
+        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-q", "1", "-t", topic, "-s"],
+                       input=payload, check=True, timeout=10)
+    assert listener.wait(n + 3)[n:] == ["refused"] * 3
+    assert Import.objects.filter(source="mqtt").count() - before == 3
+    assert Final.objects.get(fid=321).rolls == f.rolls and Champion.objects.get(bowl__bowl_id="0101").seat == 3
