@@ -66,3 +66,27 @@ class RamFlash:
                 raise OSError(5)
             self.data[a:a + BS] = _ERASED
         return 0
+
+
+_mounts = []
+_made = [0]
+
+
+def fresh_root(leaf="games", blocks=24):
+    """A fresh, empty folder for a test's files: on MicroPython in a new littlefs
+    (vfs.VfsLfs2) on a RamFlash, the previous one unmounted; on CPython a
+    temporary folder. -> its path (not created yet: the code under test makes it)."""
+    import sys
+    if sys.implementation.name == "micropython":
+        import vfs
+        while _mounts:
+            vfs.umount(_mounts.pop())
+        _made[0] += 1
+        mnt = "/rf%d" % _made[0]
+        dev = RamFlash(blocks)
+        vfs.VfsLfs2.mkfs(dev)
+        vfs.mount(vfs.VfsLfs2(dev), mnt)
+        _mounts.append(mnt)
+        return mnt + "/" + leaf
+    import tempfile
+    return tempfile.mkdtemp() + "/" + leaf

@@ -5,16 +5,11 @@
 # a power cut, a failed write or a damaged file. On CPython in a temporary
 # folder; on the MicroPython unix port in a real littlefs on a RAM flash.
 import os
-import sys
 
 from bobing import console as C
 from bobing import final_play as F
 from bobing import game
-from ramflash import RamFlash
-
-MP = sys.implementation.name == "micropython"
-_n = [0]
-_mounted = []
+from ramflash import fresh_root
 
 NONE = (1, 2, 3, 5, 6, 6)  # no 状元
 SIHONG_12 = (4, 4, 4, 4, 1, 2)
@@ -22,19 +17,8 @@ SIHONG_13 = (4, 4, 4, 4, 1, 3)  # beats SIHONG_12 (RULES.md §7: the best 状元
 
 
 def _root():
-    _n[0] += 1
-    if MP:
-        import vfs
-        while _mounted:
-            vfs.umount(_mounted.pop())
-        mnt = "/ft%d" % _n[0]
-        _mounted.append(mnt)
-        dev = RamFlash(24)
-        vfs.VfsLfs2.mkfs(dev)
-        vfs.mount(vfs.VfsLfs2(dev), mnt)
-        return mnt + "/data"
-    import tempfile
-    return tempfile.mkdtemp() + "/data"
+    """A fresh, empty folder (the previous one goes)."""
+    return fresh_root("data")
 
 
 class Urandom:

@@ -9,28 +9,14 @@ from bobing import game, journal, journal_fix
 from journal_probes import check, checkpoint_probes, probes
 from journal_probes import read_file as _read
 from journal_probes import write_file as _write
-from ramflash import RamFlash
+from ramflash import fresh_root
 
 MP = sys.implementation.name == "micropython"
-_n = [0]
-_mounted = []
 
 
 def _root():
-    """A fresh, empty folder for games (the previous one goes)."""
-    _n[0] += 1
-    if MP:
-        import vfs
-        while _mounted:
-            vfs.umount(_mounted.pop())
-        mnt = "/jt%d" % _n[0]
-        _mounted.append(mnt)
-        dev = RamFlash(24)
-        vfs.VfsLfs2.mkfs(dev)
-        vfs.mount(vfs.VfsLfs2(dev), mnt)
-        return mnt + "/games"
-    import tempfile
-    return os.path.join(tempfile.mkdtemp(), "games")
+    """A fresh, empty folder (the previous one goes)."""
+    return fresh_root("games")
 
 
 def _path(root, name):
