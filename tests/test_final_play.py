@@ -282,3 +282,13 @@ def test_the_file_codec_refuses_bad_data():
         except ValueError:
             continue
         raise AssertionError("accepted %r" % (data,))
+
+
+def test_low_battery_is_said_between_the_final_s_rolls():
+    root = _root()
+    c = console(root, [SIHONG_12])
+    start_final(c, 2)
+    c.battery(c._t, 3500)
+    assert c.view == C.V_NOTICE and c.arg[0] == C.N_BATTERY
+    press(c, C.B_OK)
+    assert c.view == C.V_FINAL and roll(c).seat == 1

@@ -519,7 +519,7 @@ class Console:
             self._bat_warned = True
             self._say("battery low (%d mV): charge soon" % mv)
             self._notices.append((N_BATTERY, "%d.%02d V" % (mv // 1000, mv % 1000 // 10)))
-            if self.view in (V_TURN, V_POOL, V_OVER):
+            if self.view in (V_TURN, V_POOL, V_OVER, V_FINAL):
                 self._next_notice_or(self._home())
 
     def _battery_empty(self):
