@@ -31,7 +31,8 @@ ITERATIONS = 101  # mosquitto_passwd's default: the passwords are 128 random bit
 MAX_PACKET = 1024
 
 # (access, leaf): what one bowl may do on bobing/<event>/<its id>/<leaf>
-BOWL_OWN = (("write", "award"), ("write", "status"), ("write", "ask"), ("read", "allot"))
+BOWL_OWN = (("write", "award"), ("write", "status"), ("write", "ask"), ("read", "allot"),
+            ("write", "champion"), ("write", "final"), ("write", "finalroll"))  # the 状元王中王's
 
 
 def add_arguments(p):

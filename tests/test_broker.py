@@ -152,11 +152,15 @@ def test_a_bowl_writes_only_its_own_topics_and_reads_only_its_own_grant(event_br
                (outbox.topic(EVENT, A, "allot"), b"A grants itself"),
                ("bobing/%s/desk/status" % EVENT, b'{"v":1,"on":0}'),
                ("bobing/other-event/%s/award" % A, b"another event"),
-               ("bobing/%s/%s/final" % (EVENT, A), b"a topic nobody owns")]
+               (outbox.topic(EVENT, B, "champion"), b"forged champion"),  # the 状元王中王's
+               (outbox.topic(EVENT, B, "final"), b"forged final"),
+               (outbox.topic(EVENT, B, "finalroll"), b"forged roll"),
+               ("bobing/%s/%s/finals" % (EVENT, A), b"a topic nobody owns")]
     for t, payload in foreign:
         # MQTT 3.1.1 has no way to refuse a PUBLISH: mosquitto acknowledges it and drops it
         assert b.publish(t, payload, A, pw[A]).returncode == 0
-    own = [(outbox.topic(EVENT, A, leaf), leaf.encode()) for leaf in ("award", "status", "ask")]
+    own = [(outbox.topic(EVENT, A, leaf), leaf.encode())
+           for leaf in ("award", "status", "ask", "champion", "final", "finalroll")]
     for t, payload in own:
         assert b.publish(t, payload, A, pw[A]).returncode == 0
     grants = [(outbox.topic(EVENT, A, "allot"), b"grant A"), (outbox.topic(EVENT, B, "allot"), b"grant B"),
