@@ -5,12 +5,18 @@ clients and wrong passwords refused, a bowl writes only its own topics and reads
 only its own grant, the desk reads everything; the bowl's own code (bowl/net.py
 on the 32-bit frozen unix port) logs in with its user; the desk (bus.listen)
 refuses malformed, oversized, forged and replayed messages and goes on."""
+import asyncio
+import base64
 import binascii
 import hashlib
-import base64
+import logging
 import os
+import pwd
+import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -20,10 +26,11 @@ import portable
 from deskkit import free_port
 from mqtt_broker import Broker, Sub, broker_installed, need_broker  # noqa: F401
 from test_desk_mqtt import Listener, awards_of
-from test_mqtt import EVENT, SECRET, mp_build, play_kiosk, run_bowl  # noqa: F401
+from test_mqtt import EVENT, MP, SECRET, mp_build, play_kiosk, run_bowl  # noqa: F401
 
-from bobing import claim, outbox  # noqa: E402
+from bobing import claim, journal, outbox  # noqa: E402
 from host_sim import cmd_broker  # noqa: E402
+from host_sim.desk import bus  # noqa: E402
 from host_sim.desk.models import Award, Import  # noqa: E402
 
 A, B = "0005", "0007"
@@ -111,7 +118,6 @@ def test_the_tool_writes_hashes_keeps_old_users_and_refuses_bad_names(tmp_path):
 def test_the_broker_runs_as_the_user_who_made_it(tmp_path):
     # mosquitto started as root switches to the config's `user`: the one running the tool, as the
     # system knows it; $USER and $LOGNAME (left behind by su or sudo) named someone else
-    import pwd
     p = make_users(tmp_path, "--event", EVENT, "--bowl", A, env={"USER": "nobody", "LOGNAME": "nobody"})
     assert p.returncode == 0, p.stderr
     me = pwd.getpwuid(os.getuid()).pw_name
@@ -249,9 +255,6 @@ def test_the_desk_refuses_a_flood_of_bad_messages_and_goes_on(mp_build, event_br
 
 @need_broker
 def test_a_desk_with_a_wrong_password_says_so_and_keeps_trying(event_broker, caplog, monkeypatch):
-    import asyncio
-    import logging
-    from host_sim.desk import bus
     b, pw = event_broker
     monkeypatch.setattr(bus, "RETRY_S", 0.3)
 
@@ -272,8 +275,6 @@ def test_a_desk_with_a_wrong_password_says_so_and_keeps_trying(event_broker, cap
 def test_the_bowl_survives_a_broker_that_answers_nonsense(mp_build, tmp_path, answer):
     # something else on the broker's port (a web server, a half-open proxy, a refusal, a runaway
     # length): the bowl's publisher says it, closes, retries; the game never sees it
-    import socket
-    import threading
     srv = socket.socket()
     srv.bind(("127.0.0.1", 0))
     srv.listen(5)
@@ -316,7 +317,6 @@ def test_the_bowl_survives_a_broker_that_answers_nonsense(mp_build, tmp_path, an
 
 @need_broker
 def test_make_broker_runs_the_event_s_broker(tmp_path):
-    import signal
     port = free_port()
     d = tmp_path / "b"
     pw = passwords(make_users(d, "--event", EVENT, "--bowl", A, "--port", str(port), "--listen", "127.0.0.1").stdout)
@@ -336,3 +336,4 @@ def test_make_broker_runs_the_event_s_broker(tmp_path):
         os.killpg(run.pid, signal.SIGTERM)
         out = run.communicate(timeout=10)[0].decode()
     assert "Saving in-memory database" in out and (d / "mosquitto.db").exists(), out  # persistence on
+
