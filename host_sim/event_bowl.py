@@ -100,6 +100,9 @@ class Bowl:
             if mode == "play":
                 self.t_play = time.ticks_ms()
                 self.ms_play = self.sim_ms
+                # bowls started together would play in step (the same shake, the same screens):
+                # each lets its first customer in after its own 0-5 s, so awards come spread out
+                self.wait = os.urandom(2)[0] * 2
         self.mode = mode
 
     def drive(self):
