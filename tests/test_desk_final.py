@@ -92,3 +92,14 @@ def test_champions_and_the_final_on_the_desk_page(mp_build, broker, listener, tm
     assert listener.wait(n + 3)[n:] == ["refused"] * 3
     assert Import.objects.filter(source="mqtt").count() - before == 3
     assert Final.objects.get(fid=321).rolls == f.rolls and Champion.objects.get(bowl__bowl_id="0101").seat == 3
+
+
+def test_the_final_page_needs_a_login_and_a_draw_needs_champions():
+    assert Client().get("/final").status_code == 302
+    assert Client().post("/final/draw").status_code == 302  # to the login, nothing drawn
+    Champion.objects.all().delete()
+    Final.objects.all().delete()
+    c = _login()
+    r = c.post("/final/draw", follow=True)
+    assert "No table has reported a 状元 yet" in r.content.decode()
+    assert "no table has reported yet" in c.get("/final").content.decode()

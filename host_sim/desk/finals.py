@@ -83,13 +83,13 @@ def page(request):
         for i in sorted(f.rolls, key=int):
             k, r, dice, rank = f.rolls[i]
             rolls.append({"i": int(i), "k": k, "table": _table_of(by_no, k), "round": r,
-                          "dice": " ".join(str(x) for x in dice) if dice else "",
+                          "dice": "".join(str(x) for x in dice) if dice else "",
                           "rank": _rank(rank) if dice else "spill (void)"})
         finals.append({"f": f, "rolls": rolls, "missing": f.events - len(rolls),
                        "winner": _table_of(by_no, f.winner) if f.winner else "",
                        "turn": _table_of(by_no, f.turn) if f.turn else "",
-                       "dice": " ".join(str(x) for x in f.dice) if f.dice else "", "rank": _rank(f.rank)})
-    ctx = {"champions": [{"c": c, "rank": _rank(c.rank), "dice": " ".join(str(x) for x in c.dice) if c.dice else ""}
+                       "dice": "".join(str(x) for x in f.dice) if f.dice else "", "rank": _rank(f.rank)})
+    ctx = {"champions": [{"c": c, "rank": _rank(c.rank), "dice": "".join(str(x) for x in c.dice) if c.dice else ""}
                          for c in rows],
            "finals": finals, "drawn": bool(by_no),
            "can_draw": not any(f["rolls"] for f in finals)}
