@@ -170,6 +170,7 @@ def _cases():
         ("error_sensor", "error", (panels.ERR_SENSOR, "MPU6050 0x68 ?")),
         ("error_rng", "error", (panels.ERR_RNG, "repetition count")),
         ("error_journal", "error", (panels.ERR_JOURNAL, "kept 41, g7.bad")),
+        ("wait_stock", "wait", (kiosk,)),
     ] + _final_cases()
 
 
@@ -191,6 +192,8 @@ def draw(s, method, a):
         panels.error(s, a[0], a[1])
     elif method == "final":  # the 状元王中王's screens (bobing/final_play.py)
         final_play.draw_final(s, a[0], a[1])
+    elif method == "wait":  # an event kiosk out of stock, waiting for the prize desk's grant
+        panels.wait(s, a[0])
     else:
         raise ValueError("no screen method %r" % method)
 

@@ -21,7 +21,8 @@ def test_contract_is_in_the_repository_and_pointed_at():
                   "When the game ends", "changes nothing"):
         assert topic in text, topic
     # every event kind and every end reason the engine has is in it
-    for name in ("EV_START_SEAT", "EV_START_TOTAL", "EV_ROLL", "EV_SPILL", "EV_TIMEUP", "EV_CUSTOMER"):
+    for name in ("EV_START_SEAT", "EV_START_TOTAL", "EV_ROLL", "EV_SPILL", "EV_TIMEUP", "EV_CUSTOMER", "EV_STOCK",
+                 "EV_GRANT"):
         assert "`%s` (%d)" % (name, getattr(game, name)) in text, name
     for reason in game.REASONS:
         if reason != "champion":  # the Final's, not the table's

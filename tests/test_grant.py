@@ -328,3 +328,12 @@ def test_awards_never_exceed_the_grant_whatever_the_network_does():
             j.close()
     finally:
         journal.CHECKPOINT_EVERY = ck
+
+
+def test_status_carries_the_battery():
+    t = b"bobing/midautumn/7/status"
+    base = b'{"v":1,"on":1,"fw":"1","g":3,"left":[["yixiu",2]],"faults":[]'
+    assert outbox.decode_status(EVENT, t, base + b',"bat":3870}')[1]["bat"] == 3870
+    assert outbox.decode_status(EVENT, t, base + b'}')[1]["bat"] == 0  # older firmware: unknown
+    assert "'bat'" in _refused(outbox.decode_status, EVENT, t, base + b',"bat":-1}')
+    assert "'bat'" in _refused(outbox.decode_status, EVENT, t, base + b',"bat":"3.8V"}')

@@ -281,7 +281,9 @@ def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_build, broker,
     # retained status at connect (a desk that subscribes later still sees it), then the will
     # ("on":0) the broker published when the bowl vanished without a goodbye
     assert statuses[0] == {"v": 1, "on": 1, "fw": net.FW_VERSION, "g": 1, "faults": [],
-                           "left": [[c, j.table.pool[c]] for c in j.table.classes]}, statuses
+                           "left": [[c, j.table.pool[c]] for c in j.table.classes],
+                           "bat": statuses[0]["bat"]}, statuses
+    assert 3000 < statuses[0]["bat"] < 4300, statuses  # the simulated cell's reading, mV
     assert statuses[-1] == {"v": 1, "on": 0}, statuses
     got, refused, dups = decode(desk.lines(len(want)), bowl="0005")
     desk.stop()

@@ -61,8 +61,9 @@ V_CONFIRM = const(9)  # "OK to confirm" (arg: title)
 V_SECRET = const(10)  # the kiosk's claim secret, for the counter's records
 V_SLEEP = const(11)
 V_FINAL = const(12)  # the 状元王中王 between table champions (bobing/final_play.py draws and drives it)
+V_WAIT = const(13)  # an event kiosk out of stock: waiting for the prize desk's grant (panels.py)
 VIEW_IDS = ("notice", "turn", "shaking", "result", "claim", "pool", "over", "menu", "digits",
-            "confirm", "secret", "sleep", "final")
+            "confirm", "secret", "sleep", "final", "wait")
 
 # notices (the first three are panels.ERR_*, error screens; the rest text panels)
 N_SENSOR = const(1)
@@ -181,11 +182,17 @@ class Console:
     `urandom`: the random source (os.urandom); `entropy`: bytes with real
     entropy for the claim secret (the board's strong_random; default urandom
     off the bowl); has_display/has_sensor: which
-    parts came up; hw_errors: [(part, message)] from the board's bring-up."""
+    parts came up; hw_errors: [(part, message)] from the board's bring-up.
+    event: the event the bowl is provisioned for (net.txt): a new kiosk game is
+    then an event game, whose stock comes only from the prize desk's grants
+    (allot(), firmware/PROTOCOL.md "Shared stock")."""
 
     def __init__(self, root, t_ms, urandom, has_display=True, has_sensor=True, hw_errors=(),
-                 woke_by="power", entropy=None):
+                 woke_by="power", entropy=None, event=""):
         self.root = root
+        self.event = event
+        self._allot = None  # the desk's latest grant (s, ((class, cumulative), ...)) not applied yet
+        self._steps = {}  # per class: its last grant raise seen since boot (the ask's low mark)
         self.urandom = urandom
         self.entropy = entropy or urandom
         self.has_display = has_display
@@ -267,7 +274,7 @@ class Console:
         self.changed += 1
         if view == V_TURN or view == V_POOL:
             self._rearm()
-        if view == V_TURN or view == V_POOL or view == V_MENU:
+        if view == V_TURN or view == V_POOL or view == V_MENU or view == V_WAIT:
             self._led(leds.P_IDLE)
         elif view == V_SHAKING:
             self._led(leds.P_SHAKE)
@@ -313,7 +320,7 @@ class Console:
         if t.ended:
             return V_OVER
         if t.kiosk and not t.shakes_left:
-            return V_POOL
+            return V_WAIT if t.event and not t.stocked() else V_POOL
         return V_TURN
 
     # ------------------------------------------------------------ games
@@ -343,23 +350,28 @@ class Console:
 
     def _new_game(self):
         s = self.settings
+        kiosk = s.mode == "kiosk"
+        plays = bool(self.event) and kiosk
+        # an event's stock goes from game to game (journal.carried): never lost, never twice
+        stock = journal.carried(self.j, self.event if plays else "", s.bowl_id)
         if self.j is not None:
             self.j.close()
             self.j = None
-        kiosk = s.mode == "kiosk"
         counts = None
-        if kiosk and s.stock:
+        if kiosk and s.stock and not plays:
             counts = {}
             for c in profiles.Profile(s.kiosk_profile).prizes["classes"]:
                 if c[0] in s.stock:
                     counts[c[0]] = s.stock[c[0]]
         try:
             self.j = journal.start(self.root, s.active_profile(), None, s.seats, counts,
-                                   s.bowl_id if kiosk else "", self._secret() if kiosk else None)
+                                   s.bowl_id if kiosk else "", self._secret() if kiosk else None,
+                                   stock=stock, plays=plays)
         except (OSError, ValueError) as e:
             self._say("cannot start a game: %s" % e)
             raise
-        self._say("new game %d: %s, %d seats" % (self.j.game_id, s.active_profile(), s.seats))
+        self._say("new game %d: %s, %d seats%s" % (self.j.game_id, s.active_profile(), s.seats,
+                                                   ", event %s" % self.event if plays else ""))
         self._play_ms = 0
         self.out = None
         self.claims = []
@@ -580,7 +592,9 @@ class Console:
             from bobing import menu
             menu.ask_new_game(self)
         elif v == V_POOL and waiting:
-            if b == B_OK:
+            if b == B_OK and t.event and not t.stocked():
+                self._show(V_WAIT)  # the stock ran out under this screen
+            elif b == B_OK:
                 out = self._play(game.EV_CUSTOMER, None)
                 if out is not None:
                     self._show(V_TURN)
@@ -617,6 +631,8 @@ class Console:
             self._since = t_ms
             self.changed += 1
         self._time_limit(t_ms)
+        if self._allot is not None and v != V_SHAKING and v != V_SLEEP:
+            self._apply_allot()
         if self.flat and (v != V_NOTICE or since >= NOTICE_MS // 2):
             self.sleep = True  # every journal write is done: they finish inside sample()/press()
             self._show(V_SLEEP)
@@ -649,6 +665,62 @@ class Console:
             if out is not None:
                 self._say("time limit reached")
                 self._show(self._home())
+
+    # ------------------------------------------------------------ the event's stock
+    def allot(self, s, grant):
+        """The prize desk's grant for this bowl (from bowl/net.py, decoded by
+        outbox.decode_allot): kept, and applied through the journal at the next
+        tick that is between rolls. -> False for one not newer than the grant
+        applied or kept (a repeat or a late one: ignored)."""
+        t = self.table
+        if t is not None and t.event and s <= t.grant_s or self._allot is not None and s <= self._allot[0]:
+            return False
+        self._allot = (s, grant)
+        return True
+
+    def grant_s(self):
+        """The highest grant this bowl has applied (0: none; not an event game)."""
+        t = self.table
+        return t.grant_s if t is not None and t.event else 0
+
+    def _apply_allot(self):
+        t = self.table
+        if t is None or not t.event or t.ended:
+            return  # kept for the next event game (it carries the stock applied so far)
+        s, grant = self._allot
+        try:
+            evs = t.stock_events(s, grant)
+        except ValueError as e:
+            self._allot = None
+            self._say("stock: grant %d refused: %s" % (s, e))
+            return
+        was = t.stocked()
+        for kind, arg in evs:
+            before = t.granted[t.classes[arg[0]]] if kind == game.EV_GRANT else 0
+            if self._play(kind, arg) is None:
+                return  # not on flash: resumed from it; the grant is applied again at the next tick
+            if kind == game.EV_GRANT:
+                self._steps[t.classes[arg[0]]] = arg[1] - before
+        self._allot = None
+        if evs:
+            self._say("stock: grant %d applied: %s" % (s, " ".join(["%s=%d" % (c, n) for c, n in t.left()])))
+        if not was and t.stocked() and self.view == V_WAIT:
+            self._show(V_POOL)
+
+    def stock_low(self):
+        """-> True when an event game should ask the desk for more: no stock at
+        all, or a class it was granted is down to its low mark (a quarter of that
+        class's last grant raise, at least 1; PROTOCOL.md "Shared stock")."""
+        t = self.table
+        if t is None or not t.event or t.ended:
+            return False
+        if not t.stocked():
+            return True
+        for c in t.classes:
+            g = t.granted[c]
+            if g and t.pool[c] <= max(1, self._steps.get(c, g) // 4):
+                return True
+        return False
 
     def _page_ms(self):
         return SPILL_MS if self.out is not None and self.out.kind == game.EV_SPILL else PAGE_MS

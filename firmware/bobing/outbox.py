@@ -114,7 +114,7 @@ def _message(event, topic_b, payload, leaf):
 
 def decode_status(event, topic_b, payload):
     """A status message -> (bowl id, {"on": 0 or 1, and when on: "fw", "g", "left": [[class,
-    n], ...], "faults": [part, ...]}). ValueError saying what was wrong otherwise."""
+    n], ...], "faults": [part, ...], "bat": mV or 0}). ValueError saying what was wrong otherwise."""
     bowl_id, d = _message(event, topic_b, payload, "status")
     on = d.get("on")
     if on != 0 and on != 1 or isinstance(on, bool):
@@ -138,6 +138,7 @@ def decode_status(event, topic_b, payload):
         if not isinstance(faults, list):
             raise ValueError("field 'faults': a list of part names")
         out["faults"] = [check_name("part", x) for x in faults]
+        out["bat"] = _int(d, "bat", 0, 0xFFFF) if "bat" in d else 0  # mV; 0 = unknown (or older firmware)
     return bowl_id, out
 
 

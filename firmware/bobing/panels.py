@@ -21,9 +21,9 @@ ERRORS = (ERR_SENSOR, ERR_RNG, ERR_JOURNAL)
 
 # labels: the claim screen's one, then three lines for each error kind
 _ZH = ("凭码到柜台领奖|传感器故障|请按键掷骰|摇碗不可用|随机数故障|自检未通过|暂停掷骰|"
-       "记录已恢复|损坏部分已另存|游戏继续")
+       "记录已恢复|损坏部分已另存|游戏继续|等待补货|奖品已派完|")
 _EN = ("Show at counter|No sensor!|Press the button|to roll.|RNG failure|Health test|"
-       "failed: no rolls|Journal|recovered; bad|tail set aside")
+       "failed: no rolls|Journal|recovered; bad|tail set aside|Waiting for|All prizes out|stock")
 
 
 def draw(s, c):
@@ -49,6 +49,25 @@ def draw(s, c):
     elif v == C.V_SLEEP:
         s.fb.fill(0)
         s._ec("z z z", 28)
+    elif v == C.V_WAIT:
+        wait(s, c.table)
+
+
+def wait(s, t):
+    """An event kiosk out of stock: no customer starts until the prize desk's
+    grant arrives (the bowl asks for it by itself); the game number below."""
+    fb = s.fb
+    fb.fill(0)
+    if s._zh:
+        s._tc(_label(s, 11), 4)
+        s._tc(_label(s, 10), 26)
+    else:
+        s._ec(_label(s, 11), 4)
+        s._ec(_label(s, 10), 22)
+        s._ec(_label(s, 12), 34)
+    if t is not None:
+        fb.hline(0, 48, 128, 1)
+        fb.text("No.%d" % t.game_no, 0, 54, 1)
 
 
 _cut = {}  # language -> its labels as a tuple, cut on first use (drawing then allocates nothing)

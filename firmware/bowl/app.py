@@ -41,13 +41,31 @@ PROBE_MS = const(2000)  # a lost part is looked for again this often
 BATTERY_MS = const(5000)  # the battery is read this often (and at boot)
 
 
+def _event(hw):
+    """The event of net.txt (make provision), or "": a kiosk game is then an event
+    game, whose stock comes from the prize desk. Not provisioned: nothing of the
+    network is loaded; a bad file is said (and said again by bowl/net.py)."""
+    import os
+    try:
+        os.stat(hw.root + "/net.txt")
+    except OSError:
+        return ""
+    from bowl import net
+    try:
+        return net.read_config(hw.root)["event"]
+    except ValueError as e:
+        hw.say("net: %s; playing offline" % e)
+        return ""
+
+
 class App:
     def __init__(self, hw, urandom=None):
         self.hw = hw
         t = hw.ticks_ms()
         self.con = console.Console(hw.root, t, urandom or hw.urandom,
                                    has_display=hw.display is not None, has_sensor=hw.accel is not None,
-                                   hw_errors=hw.errors, woke_by=hw.woke_by, entropy=hw.strong_random)
+                                   hw_errors=hw.errors, woke_by=hw.woke_by, entropy=hw.strong_random,
+                                   event=_event(hw))
         self.screen = None
         if hw.display is not None:
             self.screen = screen.Screen(hw.display, self.con.lang)

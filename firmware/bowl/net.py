@@ -10,6 +10,12 @@
 # timeout, then the task backs off). WLAN.connect() does not block on the ESP32
 # port: it starts the association and isconnected() is polled.
 #
+# The shared stock (PROTOCOL.md "Shared stock"): the bowl subscribes to its own
+# allot topic (QoS 1; the desk's retained allot arrives on every subscribe),
+# hands each decoded grant to the console, which applies it through the journal
+# between rolls, and publishes an ask when its stock runs low, at most once per
+# ASK_MS. Incoming messages are read between sends (check_msg), never waited for.
+#
 # The network's settings are provisioned from a computer (`make provision`) as
 # ROOT/net.txt, KEY=VALUE lines: ssid, password, broker, port, event, user,
 # mqtt_password. No file: the bowl plays offline and says so once.
@@ -24,6 +30,7 @@ STATUS_MS = const(30000)  # the retained status again: "last seen", and the MQTT
 KEEPALIVE_S = const(75)  # > 2 x STATUS_MS: the broker publishes the will after 1.5 x this
 IDLE_MS = const(200)
 SEND_GAP_MS = const(50)  # between two awards: the game's tasks run between the sends
+ASK_MS = const(30000)  # an ask for stock at most this often
 NET_FILE = "net.txt"
 FW_VERSION = "1"
 # network.WLAN.status() on the ESP32 port (ports/esp32/network_wlan.c): the
@@ -78,22 +85,24 @@ def parse_config(text):
 
 def status_payload(online, con=None, faults=()):
     """The retained status: what the desk shows for a bowl. faults: the board's
-    [(part, message)] (hw.errors); the desk stamps "last seen" on arrival."""
+    [(part, message)] (hw.errors); bat: the battery's last reading in mV (0: the
+    board cannot tell); the desk stamps "last seen" on arrival."""
     if not online:
         return b'{"v":1,"on":0}'
     t = con.table
     left = ",".join(['["%s",%d]' % (c, t.pool[c]) for c in t.classes]) if t is not None else ""
     g = con.j.game_id if con.j is not None else 0
     f = ",".join(['"%s"' % part for part, _msg in faults])
-    return ('{"v":1,"on":1,"fw":"%s","g":%d,"left":[%s],"faults":[%s]}'
-            % (FW_VERSION, g, left, f)).encode()
+    return ('{"v":1,"on":1,"fw":"%s","g":%d,"left":[%s],"faults":[%s],"bat":%d}'
+            % (FW_VERSION, g, left, f, con.battery_mv or 0)).encode()
 
 
 class Net:
     """The publisher. mqtt_class: umqtt.simple.MQTTClient (or a test's);
-    may_send() -> False while a shake is in progress."""
+    may_send() -> False while a shake is in progress. stock: the console (allot(),
+    grant_s(), stock_low(), table): grants in, asks out; None: awards only."""
 
-    def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, mqtt_class=None):
+    def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, mqtt_class=None, stock=None):
         self.cfg = cfg
         self.box = box
         self.bowl_id = outbox.check_name("bowl id", bowl_id)
@@ -109,6 +118,11 @@ class Net:
         self.news = None  # (champions.Reporter, console): the 状元王中王's messages, or None
         self.running = True
         self._status_topic = outbox.topic(cfg["event"], bowl_id, "status")
+        self.stock = stock
+        self._allot_topic = outbox.topic(cfg["event"], bowl_id, "allot")
+        self._ask_topic = outbox.topic(cfg["event"], bowl_id, "ask")
+        self._asked = None  # ticks_ms of the last ask, or None
+        self.asks = 0  # asks published since boot
 
     async def _wifi(self, ticks_ms, ticks_diff):
         import asyncio
@@ -149,6 +163,35 @@ class Net:
         except OSError:
             pass
         m.publish(self._status_topic, self.status(), True, 1)
+        if self.stock is not None:
+            m.set_callback(self._on_msg)
+            m.subscribe(self._allot_topic, 1)  # the retained allot comes now (or during a later call)
+            m.sock.settimeout(SOCK_TIMEOUT_S)
+
+    def _on_msg(self, topic_b, msg):
+        """A message from the broker (umqtt's callback): the desk's allot."""
+        try:
+            s, grant = outbox.decode_allot(self.cfg["event"], topic_b, msg, self.bowl_id)
+        except ValueError as e:
+            self.say("net: allot refused: %s" % e)
+            return
+        if self.stock.allot(s, grant):
+            self.say("net: allot %d received" % s)
+        else:
+            self.say("net: allot %d ignored: not newer than grant %d" % (s, self.stock.grant_s()))
+
+    def poll(self, now, ticks_diff):
+        """Between sends: take in what the broker has for us (one message at most,
+        not waiting), and ask for stock when the console says it runs low."""
+        m = self.client
+        m.check_msg()
+        m.sock.settimeout(SOCK_TIMEOUT_S)  # check_msg leaves the socket blocking without a bound
+        st = self.stock
+        if st.stock_low() and (self._asked is None or ticks_diff(now, self._asked) >= ASK_MS):
+            self._asked = now
+            m.publish(self._ask_topic, outbox.ask_payload(st.grant_s(), st.table.left()), False, 1)
+            self.asks += 1
+            self.say("net: asked for stock (grant %d)" % st.grant_s())
 
     def _why(self, e):
         # CONNACK 4 (bad user name or password) and 5 (not authorised: mosquitto's answer to a
@@ -215,6 +258,8 @@ class Net:
                 if ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
                     self.client.publish(self._status_topic, self.status(), True, 1)
                     last_status = ticks_ms()
+                if self.stock is not None:
+                    self.poll(ticks_ms(), ticks_diff)
                 await asyncio.sleep(IDLE_MS / 1000)
             except Exception as e:
                 # OSError from the socket, IndexError when umqtt reads b"" from a closed one,
@@ -250,7 +295,7 @@ def start(app):
     from bobing import champions
     box = outbox.Outbox(hw.root, cfg["event"], con._secret())
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda: status_payload(True, con, hw.errors),
-              lambda: not champions.busy(con))
+              lambda: not champions.busy(con), stock=con)
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     import asyncio
     asyncio.create_task(net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running))
