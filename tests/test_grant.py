@@ -4,39 +4,16 @@
 # (game.Table(event=True), EV_GRANT/EV_STOCK) and its journal (the stock carried
 # from game to game). On the unix port the games live in a real littlefs
 # (vfs.VfsLfs2 on a RAM flash), as tests/test_journal.py's do.
-import gc
-import os
 import sys
 
 from bobing import game, journal, outbox
 from game_check import Lcg
-from ramflash import RamFlash
+from test_journal import _root  # a fresh folder (on the unix port: a littlefs on a RAM flash)
 
 MP = sys.implementation.name == "micropython"
-BOWL = "7"
-_n = [0]
-_mounted = []
-
-
-def _root():
-    """A fresh, empty folder for games (the previous one goes)."""
-    _n[0] += 1
-    if MP:
-        import vfs
-        while _mounted:
-            vfs.umount(_mounted.pop())
-        mnt = "/gr%d" % _n[0]
-        gc.collect()
-        dev = RamFlash(16)
-        vfs.VfsLfs2.mkfs(dev)
-        vfs.mount(vfs.VfsLfs2(dev), mnt)
-        _mounted.append(mnt)
-        return mnt + "/games"
-    import tempfile
-    return os.path.join(tempfile.mkdtemp(), "games")
-
 EVENT = "midautumn"
 T_ALLOT = b"bobing/midautumn/7/allot"
+BOWL = "7"
 
 
 def _refused(f, *args, **kw):
