@@ -144,14 +144,16 @@ deploy:
 	cd $(MPY_OUT) && $(MPREMOTE) cp -r bobing bowl board.mpy boot.py main.py : + reset
 
 # make provision PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883
-#   MQTT_USER=U MQTT_PASSWORD=P]: the bowl's network settings as /data/net.txt (firmware/PROTOCOL.md).
+#   MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl]: the bowl's network settings as /data/net.txt
+#   (firmware/PROTOCOL.md; STOCK=bowl: a kiosk plays on its own stock, not the event's shared one).
 # Maintenance mode first (hold MENU while pressing RESET). The passwords reach the tool by the
 # environment, not its command line.
 provision: $(STAMP)
 	@test -n "$(PORT)" -a -n "$(SSID)" -a -n "$(BROKER)" -a -n "$(EVENT)" || { echo "usage: make provision \
-	PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883 MQTT_USER=U MQTT_PASSWORD=P]"; exit 2; }
+	PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883 MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl]"; exit 2; }
 	@mkdir -p build && $(PY) host_sim/tools/make_net_config.py --out build/net.txt --ssid '$(SSID)' \
-	  --broker '$(BROKER)' --event '$(EVENT)' --port '$(or $(MQTT_PORT),1883)' --user '$(MQTT_USER)'
+	  --broker '$(BROKER)' --event '$(EVENT)' --port '$(or $(MQTT_PORT),1883)' --user '$(MQTT_USER)' \
+	  --stock '$(or $(STOCK),desk)'
 	$(MPREMOTE) cp build/net.txt :/data/net.txt + reset; rc=$$?; rm -f build/net.txt; exit $$rc
 
 # make broker EVENT=NAME [BROKER_DIR=build/broker/NAME]: the event's mosquitto with its users and ACL

@@ -115,8 +115,8 @@ class Event:
             with open(os.path.join(root, "claim.key"), "w") as f:
                 f.write(binascii.hexlify(secret).decode())
             with open(os.path.join(root, "net.txt"), "w") as f:
-                f.write("ssid=%s\npassword=%s\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
-                        % (SSID, WIFI_KEY, self.broker.port, EVENT))
+                f.write("ssid=%s\npassword=%s\nbroker=127.0.0.1\nport=%d\nevent=%s\n%s"
+                        % (SSID, WIFI_KEY, self.broker.port, EVENT, "" if self.totals else "stock=bowl\n"))
         # the desk's database (migrated by the command) and its bowls with their claim secrets
         code = ("from host_sim.desk.models import Bowl\n" + "".join(
             "Bowl.objects.create(bowl_id=%r, secret=bytes.fromhex(%r))\n" % (b, binascii.hexlify(s).decode())

@@ -106,3 +106,19 @@ def test_a_new_game_carries_the_stock_and_a_family_game_passes_it_on(tmp_path):
     sim.step(100)
     t = c.table
     assert t.grant_s == 5 and t.pool["yixiu"] == 6 and t.granted["yixiu"] == 6
+
+
+def test_stock_bowl_in_net_txt_keeps_the_kiosk_on_its_own_stock(tmp_path):
+    (tmp_path / "net.txt").write_text(NET + "stock=bowl\n")
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    c = sim.console
+    assert c.event == "" and not c.table.event and c.table.stocked() and c.view == C.V_POOL
+    from bowl import net
+    assert net.parse_config(NET)["stock"] == "desk"
+    try:
+        net.parse_config(NET + "stock=shared\n")
+    except ValueError as e:
+        assert "stock='shared': desk (the event's shared stock) or bowl" in str(e)
+    else:
+        raise AssertionError("stock=shared accepted")

@@ -42,8 +42,8 @@ BATTERY_MS = const(5000)  # the battery is read this often (and at boot)
 
 
 def _event(hw):
-    """The event of net.txt (make provision), or "": a kiosk game is then an event
-    game, whose stock comes from the prize desk. Not provisioned: nothing of the
+    """The event of net.txt (make provision), or "" (none, or stock=bowl): a kiosk
+    game is then an event game, whose stock comes from the prize desk. Not provisioned: nothing of the
     network is loaded; a bad file is said (and said again by bowl/net.py)."""
     import os
     try:
@@ -52,7 +52,8 @@ def _event(hw):
         return ""
     from bowl import net
     try:
-        return net.read_config(hw.root)["event"]
+        cfg = net.read_config(hw.root)
+        return cfg["event"] if cfg["stock"] == "desk" else ""
     except ValueError as e:
         hw.say("net: %s; playing offline" % e)
         return ""

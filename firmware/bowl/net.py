@@ -18,7 +18,9 @@
 #
 # The network's settings are provisioned from a computer (`make provision`) as
 # ROOT/net.txt, KEY=VALUE lines: ssid, password, broker, port, event, user,
-# mqtt_password. No file: the bowl plays offline and says so once.
+# mqtt_password, stock (desk: a kiosk plays on the event's shared stock, the
+# default; bowl: on its own 奖品库存, the network only reports its awards).
+# No file: the bowl plays offline and says so once.
 from micropython import const
 
 from bobing import outbox
@@ -40,7 +42,7 @@ STAT_CONNECTING = const(1001)
 STAT_GOT_IP = const(1010)
 STAT_NO_AP_FOUND = const(201)
 STAT_WRONG_PASSWORD = const(202)
-_KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password")
+_KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock")
 
 
 def read_config(root):
@@ -58,7 +60,7 @@ def read_config(root):
 
 
 def parse_config(text):
-    c = {"port": 1883, "user": "", "mqtt_password": "", "password": ""}
+    c = {"port": 1883, "user": "", "mqtt_password": "", "password": "", "stock": "desk"}
     for i, line in enumerate(text.split("\n")):
         line = line.strip()
         if not line or line[0] == "#":
@@ -80,6 +82,9 @@ def parse_config(text):
     if not 1 <= c["port"] <= 65535:
         raise ValueError("net.txt: port=%d: 1..65535" % c["port"])
     outbox.check_name("event", c["event"])
+    if c["stock"] not in ("desk", "bowl"):
+        raise ValueError("net.txt: stock=%r: desk (the event's shared stock) or bowl (the bowl's own)"
+                         % c["stock"][:20])
     return c
 
 

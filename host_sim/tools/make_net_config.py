@@ -34,10 +34,13 @@ def main(argv=None):
     ap.add_argument("--event", required=True)
     ap.add_argument("--port", default="1883")
     ap.add_argument("--user", default="")
+    ap.add_argument("--stock", default="desk", choices=("desk", "bowl"),
+                    help="desk: a kiosk plays on the event's shared stock (default); bowl: on its own")
     a = ap.parse_args(argv)
     fields = [("ssid", a.ssid), ("password", _secret("PASSWORD", "Wi-Fi password (empty: open network): ")),
               ("broker", a.broker), ("port", a.port), ("event", a.event), ("user", a.user),
-              ("mqtt_password", _secret("MQTT_PASSWORD", "broker password (empty: none): ") if a.user else "")]
+              ("mqtt_password", _secret("MQTT_PASSWORD", "broker password (empty: none): ") if a.user else ""),
+              ("stock", a.stock)]
     for k, v in fields:
         if "\n" in v or "\r" in v or v != v.strip():
             print("error: %s: no line breaks and no leading or trailing spaces" % k, file=sys.stderr)
@@ -52,7 +55,8 @@ def main(argv=None):
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(tmp, a.out)
-    print("%s: ssid %s, broker %s:%s, event %s" % (a.out, a.ssid, a.broker, a.port, a.event))
+    print("%s: ssid %s, broker %s:%s, event %s, stock from the %s" % (a.out, a.ssid, a.broker, a.port, a.event,
+                                                                     a.stock))
     return 0
 
 
