@@ -300,7 +300,7 @@ def start(app):
     from bobing import champions
     box = outbox.Outbox(hw.root, cfg["event"], con._secret())
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda: status_payload(True, con, hw.errors),
-              lambda: not champions.busy(con), stock=con)
+              lambda: not champions.busy(con), stock=con if cfg["stock"] == "desk" else None)
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     import asyncio
     asyncio.create_task(net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running))
