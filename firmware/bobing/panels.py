@@ -67,7 +67,8 @@ def wait(s, t):
         s._ec(_label(s, 12), 34)
     if t is not None:
         fb.hline(0, 48, 128, 1)
-        fb.text("No.%d" % t.game_no, 0, 54, 1)
+        fb.text("No.", 0, 54, 1)
+        s._n(t.game_no, 24, 54)  # digit by digit: drawing allocates nothing
 
 
 _cut = {}  # language -> its labels as a tuple, cut on first use (drawing then allocates nothing)
