@@ -8,7 +8,7 @@ import sys
 
 from bobing import game, journal, outbox
 from game_check import Lcg
-from test_journal import _root  # a fresh folder (on the unix port: a littlefs on a RAM flash)
+from ramflash import fresh_root as _root  # a fresh folder (on the unix port: a littlefs on a RAM flash)
 
 MP = sys.implementation.name == "micropython"
 EVENT = "midautumn"
