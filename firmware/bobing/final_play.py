@@ -128,7 +128,7 @@ def decode(data):
 
 class FinalPlay:
     """A final on this bowl: game.Final plus its events as written, the phase of
-    the V_FINAL view and the last outcome. Build with new_final()/load()."""
+    the V_FINAL view and the last outcome. Made by start() (the menu) or load() (a boot)."""
 
     def __init__(self, root, fid, players, profile):
         self.root = root
