@@ -337,3 +337,39 @@ def test_make_broker_runs_the_event_s_broker(tmp_path):
         out = run.communicate(timeout=10)[0].decode()
     assert "Saving in-memory database" in out and (d / "mosquitto.db").exists(), out  # persistence on
 
+
+
+@need_broker
+def test_only_the_desk_grants_stock_to_a_bowl(mp_build, event_broker, tmp_path):
+    # the whole app on the frozen port, logged in as bowl A, playing on the event's shared stock:
+    # its grant comes from the desk's user; an allot bowl B or A itself writes (a bowl granting
+    # stock) and one too big for the broker never reach it; its ask reaches the desk
+    b, pw = event_broker
+    root = tmp_path / "flash"
+    root.mkdir()
+    (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\nsecret=%s\n" % (A, binascii.hexlify(SECRET).decode()))
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+                                  "user=%s\nmqtt_password=%s\n" % (b.port, EVENT, A, pw[A]))
+    allot = outbox.topic(EVENT, A, "allot")
+    forged = outbox.allot_payload(9, [("yixiu", 99)])
+    assert b.publish(allot, outbox.allot_payload(2, [("duitang", 1), ("yixiu", 1)]), "desk", pw["desk"],
+                     retain=True).returncode == 0
+    # then, retained over it if the broker let them: a bowl's own grants, one too big
+    assert b.publish(allot, forged, B, pw[B], retain=True).returncode == 0  # dropped by the ACL
+    assert b.publish(allot, forged, A, pw[A], retain=True).returncode == 0  # so is this
+    huge = b.publish(allot, b'{"v":1,"s":8,"grant":[["yixiu",1]],"x":"' + b"x" * 2000 + b'"}', "desk", pw["desk"],
+                     retain=True)
+    assert huge.returncode != 0 and b"lost" in huge.stderr  # over max_packet_size: the desk's connection closed
+    asks = Sub(b, tmp_path, outbox.topic(EVENT, A, "ask"), "desk-asks", "desk", pw["desk"])
+    asks.start()
+    p = subprocess.run([MP, os.path.join(portable.TESTS, "mqtt_bowl.py"), "app", str(root),
+                        "4000"], capture_output=True, text=True, timeout=60, cwd=portable.ROOT)
+    out = p.stdout + p.stderr
+    assert p.returncode == 0 and "Traceback" not in out, out
+    assert "net: connected" in out and "net: allot 2 received" in out and "stock: grant 2 applied" in out, out
+    assert "allot 9" not in out and "allot 8" not in out and "allot refused" not in out, out
+    got = asks.lines(1)
+    assert got and outbox.decode_ask(EVENT, got[0].split()[0], binascii.unhexlify(got[0].split()[1]))[0] == A, got
+    r = journal.recover(str(root))
+    assert r.journal.table.grant_s == 2 and r.journal.table.granted["yixiu"] == 1
+    r.journal.close()
