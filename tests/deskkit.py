@@ -67,6 +67,29 @@ def kiosk_game(root, bowl_id, secret, customers, seed, counts=None):
     return j.path, shown
 
 
+# A second desk (or a command) on the same database: python -c ASKER EVENT BOWL,BOWL,... N SEED
+# answers N asks of random bowls (always empty, so always low) through allot.answer; prints "raised K".
+ASKER = r"""
+import os, random, sys
+sys.path.insert(0, os.getcwd())
+os.environ["DJANGO_SETTINGS_MODULE"] = "host_sim.desk.settings"
+import host_sim, django
+django.setup()
+from django.db import OperationalError
+from host_sim.desk import allot
+from host_sim.desk.models import Allot
+event, bowls, n, seed = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3]), int(sys.argv[4])
+rng = random.Random(seed)
+raised = 0
+for i in range(n):
+    b = rng.choice(bowls)
+    s = max(Allot.objects.filter(event__name=event, bowl__bowl_id=b).values_list("seq", flat=True), default=0)
+    r, what, p = allot.answer(event, b, s, {})
+    raised += r
+print("raised", raised)
+"""
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))

@@ -126,3 +126,60 @@ def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):
     assert lines[0] == "time,bowl,game,award,class,attendant"
     assert lines[1].endswith(",MALL-1,%d,%d,%s,amy" % (g, n, cls))
     shutil.rmtree(d.downloads, ignore_errors=True)
+
+
+def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_broker(browser, tmp_path_factory):
+    """The promoter's page, open in the browser, with `serve` and `listen` running
+    on one database and a real mosquitto: a bowl's status published on the broker
+    shows up (online, battery, stock left, grant) without reloading the page, and
+    its will (offline) too."""
+    import subprocess
+    import sys
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    from test_mqtt import Broker
+    if shutil.which("mosquitto") is None:
+        pytest.fail("needs Debian's mosquitto: `make deps` as root installs it", pytrace=False)
+    folder = str(tmp_path_factory.mktemp("desk-live"))
+    broker = Broker(tmp_path_factory.mktemp("broker-live"))
+    broker.start()
+    s = deskkit.Server(folder)
+    assert s.manage("attendant", "pat", "--password-stdin", stdin=deskkit.PASSWORD + "\n").returncode == 0
+    for b in ("F1-1", "F2-1"):
+        assert s.manage("addbowl", b, "--secret-hex", SECRET.hex()).returncode == 0
+    assert s.manage("stock", "--event", "fair", "zhuangyuan=2", "duitang=30", "yixiu=200").returncode == 0
+    s.start()
+    listen = subprocess.Popen([sys.executable, "-m", "host_sim.desk", "listen", "--broker",
+                               "127.0.0.1:%d" % broker.port, "--event", "fair"], cwd=deskkit.ROOT, env=s.env(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def pub(topic, payload):
+        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-q", "1", "-r", "-t",
+                        topic, "-m", payload], check=True, timeout=10)
+    try:
+        d = browser
+        d.get(s.url + "/bowls")
+        if "/login" in d.current_url:
+            d.find_element(By.ID, "id_username").send_keys("pat")
+            d.find_element(By.ID, "id_password").send_keys(deskkit.PASSWORD)
+            d.find_element(By.ID, "login").click()  # and back to /bowls
+        row = lambda: d.find_element(By.ID, "bowl-F2-1").text  # noqa: E731
+        assert "never seen" in row()
+        stock = d.find_element(By.ID, "event-stock").text
+        assert "对堂 duitang 30 8 0 0 0 30" in stock, stock
+        d.execute_script("window.notReloaded = true")
+        pub("bobing/fair/F2-1/status", '{"v":1,"on":1,"fw":"1","g":3,"left":[["duitang",0]],"faults":["accel"],'
+            '"bat":3712}')
+        WebDriverWait(d, 30, 0.2).until(lambda _d: "online" in row() and "3.71 V" in row())
+        text = row()
+        assert "accel" in text and "s=1" in text and "duitang 8" in text, text  # its first grant (30 / (2 * 2))
+        assert "对堂 duitang 30 8 8 0 0 22" in d.find_element(By.ID, "event-stock").text
+        shot(d, "bowls.png", str(tmp_path_factory.mktemp("shots")))
+        pub("bobing/fair/F2-1/status", '{"v":1,"on":0}')  # the broker's will for a bowl that vanished
+        WebDriverWait(d, 30, 0.2).until(lambda _d: "offline" in row())
+        assert d.execute_script("return window.notReloaded") is True  # the same page all along
+    finally:
+        listen.kill()
+        listen.wait(10)
+        s.stop()
+        broker.stop()

@@ -28,9 +28,10 @@ from host_sim.desk.models import Award, BowlStatus, Import  # noqa: E402
 class Listener:
     """bus.listen() on its own thread and event loop, as `python -m host_sim.desk listen` runs it."""
 
-    def __init__(self, port, user=None, password=None):
+    def __init__(self, port, user=None, password=None, event=EVENT):
         self.port = port
         self.user, self.password = user, password
+        self.event = event
         self.results = []
         self.ready = threading.Event()
 
@@ -43,8 +44,8 @@ class Listener:
     async def _main(self):
         self.loop = asyncio.get_running_loop()
         ev = asyncio.Event()
-        self.task = asyncio.create_task(bus.listen("127.0.0.1", self.port, EVENT, self.user, self.password, ready=ev,
-                                                    seen=self.results.append))
+        self.task = asyncio.create_task(bus.listen("127.0.0.1", self.port, self.event, self.user, self.password,
+                                                    ready=ev, seen=self.results.append))
         await ev.wait()
         self.ready.set()
         try:
@@ -156,3 +157,191 @@ def test_bad_messages_are_refused_into_the_log_and_status_is_stored(broker, list
     listener.wait(len(got) + 1)
     s.refresh_from_db()
     assert not s.online and s.left == status["left"]  # offline; the last known stock stays
+
+
+# ---- the shared stock through the broker -------------------------------------------------------
+
+class PahoBowl:
+    """A bowl's side of the allotment on the wire (paho, as a test client): its
+    status and asks, and every allot it receives (retained, QoS 1)."""
+
+    def __init__(self, port, event, bowl_id):
+        import paho.mqtt.client as mqtt
+        self.event, self.bowl_id = event, bowl_id
+        self.allots = []
+        self.c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="t-%s" % bowl_id, clean_session=True)
+        self.c.on_message = lambda c, u, m: self.allots.append(json.loads(m.payload))
+        subscribed = threading.Event()
+        self.c.on_subscribe = lambda *a: subscribed.set()
+        self.c.connect("127.0.0.1", port)
+        self.c.loop_start()
+        self.c.subscribe("bobing/%s/%s/allot" % (event, bowl_id), 1)
+        assert subscribed.wait(10), "the test bowl did not subscribe"
+
+    @property
+    def s(self):
+        return max((a["s"] for a in self.allots), default=0)
+
+    def grant(self):
+        best = max(self.allots, key=lambda a: a["s"], default={"grant": []})
+        return dict(best["grant"])
+
+    def send(self, leaf, d):
+        self.c.publish("bobing/%s/%s/%s" % (self.event, self.bowl_id, leaf), json.dumps(d), qos=1,
+                       retain=leaf == "status").wait_for_publish(10)
+
+    def status(self, left=(), bat=3870):
+        self.send("status", {"v": 1, "on": 1, "fw": "1", "g": 1, "left": [list(x) for x in left], "faults": [],
+                             "bat": bat})
+
+    def ask(self, s=None, left=()):
+        self.send("ask", {"v": 1, "s": self.s if s is None else s, "left": [list(x) for x in left]})
+
+    def stop(self):
+        self.c.loop_stop()
+        self.c.disconnect()
+
+
+def until(test, timeout=20):
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        if test():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def db_current(event):
+    from host_sim.desk import allot
+    from host_sim.desk.models import Event
+    return allot.current(Event.objects.get(name=event))
+
+
+@need_broker
+def test_bowls_asking_at_once_and_a_second_desk_never_exceed_the_totals(broker, tmp_path):  # noqa: F811
+    """Eight bowls come online and ask, all at once, round after round, always
+    empty, while a second desk (another process on the same database) grants to
+    three more bowls: the stock ends up all granted, never beyond a total, and
+    each bowl's last allot is the database's."""
+    import os
+    import sys
+    from django.core.management import call_command
+    from host_sim.desk import allot
+    ev = "ev-many"
+    call_command("stock", "--event", ev, "zhuangyuan=3", "duitang=20", "yixiu=60",
+                 "--step", "zhuangyuan=1", "--step", "duitang=3", "--step", "yixiu=8")
+    ours = ["EM-%d" % i for i in range(8)]
+    others = ["EO-%d" % i for i in range(3)]
+    for b in ours + others:
+        deskkit.bowl(b, SECRET)
+    lst = Listener(broker.port, event=ev)
+    lst.start()
+    bowls = [PahoBowl(broker.port, ev, b) for b in ours]
+    env = dict(os.environ)
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    other = subprocess.Popen([sys.executable, "-c", deskkit.ASKER, ev, ",".join(others), "30", "5"],
+                             cwd=deskkit.ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for b in bowls:
+            b.status(bat=3700 + int(b.bowl_id[3:]))
+        sent = len(bowls)
+        totals = {"zhuangyuan": 3, "duitang": 20, "yixiu": 60}
+        for rnd in range(40):
+            got = lst.wait(sent, timeout=60)
+            assert len(got) >= sent, "the listener answered %d of %d" % (len(got), sent)
+            cur = db_current(ev)
+            assert until(lambda: all(b.s == cur[b.bowl_id][0] for b in bowls if b.bowl_id in cur))
+            for c, n in allot.granted(cur).items():
+                assert n <= totals[c], (rnd, c, n)
+            if rnd > 3 and other.poll() is not None and got[-len(bowls):].count("granted") == 0:
+                break
+            for b in bowls:
+                b.ask(left=())  # empty
+            sent += len(bowls)
+        assert other.wait(120) == 0, other.stderr.read()[-2000:]
+        cur = db_current(ev)
+        assert allot.granted(cur) == totals  # all granted, none beyond
+        for b in bowls:
+            assert (b.s, b.grant()) == cur[b.bowl_id]  # what the bowl holds is what the desk counts
+        assert sum(allot.granted({b.bowl_id: cur[b.bowl_id] for b in bowls}).values()) > 0
+        assert "refused" not in lst.results
+        st = BowlStatus.objects.get(bowl__bowl_id="EM-5")
+        assert st.online and st.bat == 3705
+    finally:
+        other.kill()
+        for b in bowls:
+            b.stop()
+        lst.stop()
+
+
+@need_broker
+def test_a_replayed_or_stale_ask_raises_nothing_and_bad_asks_are_refused(broker):  # noqa: F811
+    from django.core.management import call_command
+    ev = "ev-stale"
+    call_command("stock", "--event", ev, "duitang=12", "--step", "duitang=4")
+    deskkit.bowl("ES-1", SECRET)
+    lst = Listener(broker.port, event=ev)
+    lst.start()
+    b = PahoBowl(broker.port, ev, "ES-1")
+    try:
+        b.status()
+        assert lst.wait(1) == ["granted"] and until(lambda: b.s == 1)
+        b.ask(1, [["duitang", 1]])  # low: raised
+        assert lst.wait(2)[-1] == "granted" and until(lambda: b.s == 2) and b.grant() == {"duitang": 8}
+        for _ in range(3):  # the same ask replayed: answered with the current allot, nothing raised
+            b.ask(1, [["duitang", 1]])
+        assert lst.wait(5)[2:] == ["answered"] * 3
+        assert db_current(ev)["ES-1"] == (2, {"duitang": 8})
+        assert until(lambda: len(b.allots) >= 5) and {a["s"] for a in b.allots[2:]} == {2}
+        before = Import.objects.filter(source="mqtt", ok=False).count()
+        for s, left in ((9, []), (-1, []), (2, [["duitang", "x"]]), (2, {"duitang": 1})):
+            b.ask(s, left)
+        b.send("ask", {"v": 2, "s": 2, "left": []})
+        PahoBowl(broker.port, ev, "ghost").ask(0, [])
+        assert lst.wait(11)[5:] == ["refused"] * 6
+        logged = list(Import.objects.filter(source="mqtt", ok=False).order_by("-id")[:6])
+        assert len(logged) == 6 and Import.objects.filter(source="mqtt", ok=False).count() - before == 6
+        assert any("only up to s=2" in i.message for i in logged)
+        assert any("not known here" in i.message for i in logged)
+        assert db_current(ev)["ES-1"] == (2, {"duitang": 8})
+    finally:
+        b.stop()
+        lst.stop()
+
+
+@need_broker
+def test_the_listener_republishes_every_allot_at_start_and_says_it_is_on_or_gone(broker, tmp_path):  # noqa: F811
+    """`listen` (the command, in its own process) republishes each bowl's current
+    allot when it connects, holds desk/status {"on":1} retained, and the broker
+    publishes its will {"on":0} when the desk is killed."""
+    import os
+    import signal
+    import sys
+    from django.core.management import call_command
+    from host_sim.desk import allot
+    ev = "ev-rep"
+    call_command("stock", "--event", ev, "sanhong=10", "yixiu=30", "--step", "sanhong=2", "--step", "yixiu=5")
+    for b in ("ER-1", "ER-2"):
+        deskkit.bowl(b, SECRET)
+        allot.answer(ev, b, 0, {}, first=True)
+    allot.answer(ev, "ER-2", 1, {})  # ER-2 is at s=2; nothing was ever published
+
+    def retained(topic):
+        r = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-t", topic, "-v",
+                            "--retained-only", "-W", "3"], capture_output=True, text=True)
+        return dict(line.split(" ", 1) for line in r.stdout.splitlines())
+    assert retained("bobing/%s/#" % ev) == {}
+    env = dict(os.environ)
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    desk = subprocess.Popen([sys.executable, "-m", "host_sim.desk", "listen", "--broker",
+                             "127.0.0.1:%d" % broker.port, "--event", ev], cwd=deskkit.ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        want = {"bobing/%s/desk/status" % ev: '{"v":1,"on":1}',
+                "bobing/%s/ER-1/allot" % ev: '{"v":1,"s":1,"grant":[["sanhong",2],["yixiu",5]]}',
+                "bobing/%s/ER-2/allot" % ev: '{"v":1,"s":2,"grant":[["sanhong",4],["yixiu",10]]}'}
+        assert until(lambda: retained("bobing/%s/#" % ev) == want, 60), retained("bobing/%s/#" % ev)
+    finally:
+        desk.send_signal(signal.SIGKILL)
+        desk.wait(10)
+    assert until(lambda: retained("bobing/%s/desk/status" % ev) == {"bobing/%s/desk/status" % ev: '{"v":1,"on":0}'})

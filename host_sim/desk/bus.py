@@ -1,8 +1,13 @@
 """The desk's side of the event protocol (firmware/PROTOCOL.md): one durable
-MQTT subscription (aiomqtt over paho-mqtt, both pinned) on the event's award
-and status topics. An award goes to THE ingestion function, ingest(), like a
-journal upload; a status is stored in BowlStatus; anything else is refused
-with its reason in the import log, and the listener goes on.
+MQTT subscription (aiomqtt over paho-mqtt, both pinned) on the event's award,
+status and ask topics. An award goes to THE ingestion function, ingest(), like
+a journal upload; a status is stored in BowlStatus; an ask (and a bowl's first
+status "on":1 with no grant yet) goes to THE allotment function,
+allot.answer(), and the bowl's allot is published (retained) after its commit;
+anything else is refused with its reason in the import log, and the listener
+goes on. The desk's own status, bobing/<event>/desk/status, is retained
+{"v":1,"on":1} while it listens, and its will {"v":1,"on":0} when it vanishes.
+At every connection the desk republishes every bowl's current allot.
 
 Exactly once: the subscription is durable (client id desk-<event>, clean
 session off, QoS 1: the broker keeps what arrives while the desk is away), and
@@ -20,7 +25,7 @@ from django.utils import timezone
 
 from bobing import outbox
 
-from . import finals
+from . import allot, finals
 from .ingest import Refused, ingest
 from .models import Bowl, BowlStatus, Import
 
@@ -39,35 +44,66 @@ def _refuse(topic, text):
     return "refused"
 
 
+def _answer(event, topic, bowl_id, s, left, first):
+    """allot.answer() -> (result, [(topic, allot payload)]) to publish after the commit."""
+    try:
+        raised, what, payload = allot.answer(event, bowl_id, s, dict(left), first)
+    except allot.StockError as e:
+        return _refuse(topic, str(e)), []
+    log.info("mqtt: bowl %s %s: %s", bowl_id, "came online" if first else "asked", what)
+    return ("granted" if raised else "answered"), (
+        [(outbox.topic(event, bowl_id, "allot"), payload)] if payload is not None else [])
+
+
 def handle(event, topic, payload):
-    """One received message -> "award", "known", "status" or "refused" (logged).
+    """One received message -> (result, publish): result "award", "known",
+    "status", "granted" (an ask or a first status raised a grant), "answered"
+    (an ask raised nothing) or "refused" (logged); publish: [(topic, payload)]
+    the listener publishes (retained, QoS 1) before acknowledging the message.
     DatabaseError propagates: the message is then not acknowledged."""
     close_old_connections()
-    if str(topic).rsplit("/", 1)[-1] in finals.LEAVES:  # 状元王中王 (finals.py)
-        return finals.handle(event, topic, payload)
-    if str(topic).endswith("/status"):
+    t = str(topic)
+    if t.rsplit("/", 1)[-1] in finals.LEAVES:  # 状元王中王 (finals.py)
+        return finals.handle(event, topic, payload), []
+    if t.endswith("/status"):
         try:
             bowl_id, st = outbox.decode_status(event, topic, payload)
         except ValueError as e:
-            return _refuse(topic, str(e))
+            return _refuse(topic, str(e)), []
         bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
         if bowl is None:
-            return _refuse(topic, "bowl %r is not known here" % bowl_id)
+            return _refuse(topic, "bowl %r is not known here" % bowl_id), []
         row = BowlStatus.objects.filter(bowl=bowl).first() or BowlStatus(bowl=bowl)
         row.online, row.seen = bool(st["on"]), timezone.now()
         if st["on"]:
             row.game_no, row.fw, row.left, row.faults = st["g"], st["fw"], st["left"], st["faults"]
+            row.bat = st.get("bat", 0)
         row.save()
-        return "status"
+        if st["on"] and allot.Event.objects.filter(name=event).exists():
+            r, pub = _answer(event, topic, bowl_id, 0, st["left"], True)
+            if pub:
+                return "granted", pub
+        return "status", []
+    if t.endswith("/ask"):
+        try:
+            bowl_id, ask = outbox.decode_ask(event, topic, payload)
+        except ValueError as e:
+            return _refuse(topic, str(e)), []
+        return _answer(event, topic, bowl_id, ask["s"], ask["left"], False)
     try:
         a = outbox.decode_award(event, topic, payload, _secret_of)
     except ValueError as e:
-        return _refuse(topic, str(e))
+        return _refuse(topic, str(e)), []
     try:
         r = ingest(a.bowl_id, a.game_no, [(a.award_no, a.cls, a.customer)], None, "mqtt", str(topic))
     except Refused:
-        return "refused"  # ingest() wrote the reason to the import log
-    return "award" if r.new else "known"
+        return "refused", []  # ingest() wrote the reason to the import log
+    return ("award" if r.new else "known"), []
+
+
+def _republish(event):
+    close_old_connections()
+    return [(outbox.topic(event, b, "allot"), p) for b, p in allot.republish(event)]
 
 
 async def listen(host, port, event, username=None, password=None, ready=None, seen=None):
@@ -75,19 +111,29 @@ async def listen(host, port, event, username=None, password=None, ready=None, se
     thread (the ORM is synchronous), acknowledge it; on a lost broker or a
     database error, reconnect after RETRY_S. ready: an asyncio.Event set once
     subscribed; seen(result) is called after each message (tests)."""
-    topics = [(outbox.every_bowl(event, leaf), 1) for leaf in ("award", "status") + finals.LEAVES]
+    topics = [(outbox.every_bowl(event, leaf), 1) for leaf in ("award", "status", "ask") + finals.LEAVES]
+    own = outbox.topic(event, "desk", "status")
     while True:
         client = aiomqtt.Client(host, port, identifier="desk-" + event, clean_session=False,
-                                username=username, password=password)
+                                username=username, password=password,
+                                will=aiomqtt.Will(own, b'{"v":1,"on":0}', qos=1, retain=True))
         client._client.manual_ack_set(True)  # before connecting: queued messages arrive at once
         try:
             async with client:
                 await client.subscribe(topics)
+                await client.publish(own, b'{"v":1,"on":1}', qos=1, retain=True)
+                for t, p in await asyncio.to_thread(_republish, event):
+                    await client.publish(t, p, qos=1, retain=True)
                 log.info("mqtt: listening on %s:%d for event %s", host, port, event)
                 if ready is not None:
                     ready.set()
                 async for m in client.messages:
-                    r = await asyncio.to_thread(handle, event, m.topic.value, m.payload)
+                    if m.topic.value == own:  # our own status, through the status subscription
+                        client._client.ack(m.mid, m.qos)
+                        continue
+                    r, pub = await asyncio.to_thread(handle, event, m.topic.value, m.payload)
+                    for t, p in pub:  # committed: now the bowl may have it
+                        await client.publish(t, p, qos=1, retain=True)
                     client._client.ack(m.mid, m.qos)
                     if seen is not None:
                         seen(r)

@@ -102,6 +102,7 @@ class BowlStatus(models.Model):
     left = models.JSONField(default=list)  # [[class, n], ...] as the bowl counts it
     faults = models.JSONField(default=list)  # part names
     seen = models.DateTimeField()  # when the desk received it (the bowl has no trusted clock)
+    bat = models.PositiveIntegerField(default=0)  # battery mV as the bowl reports it (0: unknown)
 
 
 class Champion(models.Model):
@@ -135,3 +136,42 @@ class Final(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "fid"], name="one_final")]
+
+
+
+class Event(models.Model):
+    """A mall event whose bowls share one prize stock (firmware/PROTOCOL.md,
+    "Shared stock"). `started`: when the desk first set its stock; the page
+    counts the event's awards from then on."""
+    name = models.CharField(max_length=32, unique=True)
+    started = models.DateTimeField()
+
+    def __str__(self):
+        return self.name
+
+
+class EventClass(models.Model):
+    """The event's total of one prize class, and the step a bowl's grant of it
+    is raised by (0: the default, ceil(total / (2 * bowls)))."""
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="classes")
+    cls = models.CharField(max_length=20)
+    total = models.PositiveIntegerField()
+    step = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "cls"], name="one_total")]
+
+
+class Allot(models.Model):
+    """One grant to a bowl: its CUMULATIVE grant per class ([[class, n], ...],
+    highest class first) under sequence number `seq` (1, 2, ...). A new grant is
+    a new row, so the bowl's current grant is its highest seq, and every older
+    one stays (a stale ask is judged against the grant it had)."""
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="allots")
+    bowl = models.ForeignKey(Bowl, on_delete=models.PROTECT)
+    seq = models.PositiveIntegerField()
+    grant = models.JSONField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "bowl", "seq"], name="one_grant")]

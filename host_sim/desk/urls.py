@@ -13,6 +13,7 @@ urlpatterns = [
     path("forecast", views.forecast, name="forecast"),
     path("final", finals.page, name="final"),
     path("final/draw", finals.draw, name="final_draw"),
+    path("bowls", views.bowls, name="bowls"),
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
     path("logout", auth_views.LogoutView.as_view(), name="logout"),
 ]

@@ -253,3 +253,47 @@ def forecast(request):
     ctx["some_unplanned"] = any(r["p50"] is None for r in ctx.get("rows", ()))
     ctx["max_states"] = plan.MAX_STATES
     return render(request, "desk/forecast.html", ctx)
+
+
+def event_view(event_name=None):
+    """What the bowls page shows: the event (the one named, else the newest),
+    its totals per class (total, granted to bowls, awarded and redeemed since
+    the event started, not yet granted), and every bowl the desk knows with its
+    latest status, grant and award."""
+    from django.db.models import Exists, OuterRef
+    from . import allot
+    from .models import Allot, BowlStatus, Event
+    events = Event.objects.order_by("-started")
+    ev = (events.filter(name=event_name) if event_name else events).first()
+    now = timezone.now()
+    classes, grants = [], {}
+    if ev is not None:
+        grants = allot.current(ev)
+        ours = Award.objects.filter(bowl__bowl_id__in=list(grants), seen__gte=ev.started)
+        won = dict(ours.values_list("cls").annotate(n=Count("id")))
+        out = dict(Redemption.objects.filter(Exists(ours.filter(
+            bowl=OuterRef("bowl"), game_no=OuterRef("game_no"), award_no=OuterRef("award_no"))))
+            .values_list("cls").annotate(n=Count("id")))
+        for r in allot.overview(ev):
+            r["awarded"], r["redeemed"] = won.get(r["cls"], 0), out.get(r["cls"], 0)
+            classes.append(r)
+    bowls = []
+    status = {s.bowl_id: s for s in BowlStatus.objects.all()}
+    for b in Bowl.objects.order_by("bowl_id"):
+        st = status.get(b.pk)
+        last = Award.objects.filter(bowl=b).order_by("-id").first()
+        seq, grant = grants.get(b.bowl_id, (0, {}))
+        bowls.append({"bowl": b.bowl_id, "st": st, "ago": int((now - st.seen).total_seconds()) if st else None,
+                      "last": last, "s": seq, "grant": allot.as_list(grant)})
+    return {"event": ev, "classes": classes, "bowls": bowls, "now": now,
+            "events": [e.name for e in events]}
+
+
+@require_http_methods(["GET"])
+def bowls(request):
+    """The promoter's live page: every bowl and the event's stock. The page
+    fetches its own ?part=1 every 2 s and swaps it in (one template renders both)."""
+    ctx = event_view(request.GET.get("event") or None)
+    if request.GET.get("part"):
+        return render(request, "desk/bowls_part.html", ctx)
+    return render(request, "desk/bowls.html", ctx)

@@ -1,0 +1,53 @@
+"""stock --event NAME [CLASS=N ...] [--step CLASS=N ...]: set the event's prize
+stock (its total of each class) and how much a bowl is granted at a time; with
+no CLASS=N, print it. A total can be raised at any time, and lowered only down
+to what the bowls were already granted (a grant is never taken back)."""
+from django.core.management.base import BaseCommand, CommandError
+
+from bobing import outbox
+
+from host_sim.desk import allot
+
+
+def _pairs(what, items, lo):
+    out = {}
+    for item in items:
+        c, sep, n = item.partition("=")
+        if not sep or not c or not n.strip().isdigit() or not lo <= int(n) <= 100000:
+            raise CommandError("%s %r: write CLASS=N, N a whole number %d..100000 (e.g. duitang=200)"
+                               % (what, item, lo))
+        if c in out:
+            raise CommandError("%s: class %s given twice" % (what, c))
+        out[c] = int(n)
+    return out
+
+
+class Command(BaseCommand):
+    help = __doc__
+
+    def add_arguments(self, p):
+        p.add_argument("--event", required=True, help="the event name the bowls were provisioned with")
+        p.add_argument("totals", nargs="*", metavar="CLASS=N", help="the event's total of a prize class")
+        p.add_argument("--step", action="append", default=[], metavar="CLASS=N",
+                       help="grant a bowl N of CLASS at a time (0: ceil(total / (2 * bowls)))")
+
+    def handle(self, *args, event, totals, step, **kw):
+        try:
+            outbox.check_name("event", event)
+        except ValueError as e:
+            raise CommandError("--event: %s" % e)
+        totals, step = _pairs("total", totals, 0), _pairs("--step", step, 0)
+        if totals or step:
+            try:
+                ev = allot.set_stock(event, totals, step)
+            except allot.StockError as e:
+                raise CommandError("%s. Nothing was changed." % e)
+        else:
+            ev = allot.Event.objects.filter(name=event).first()
+            if ev is None:
+                raise CommandError("event %s has no stock yet: give it CLASS=N ..." % event)
+        self.stdout.write("event %s (since %s)" % (ev.name, ev.started.isoformat(timespec="seconds")))
+        self.stdout.write("%-12s %8s %6s %8s %12s" % ("class", "total", "step", "granted", "not granted"))
+        for r in allot.overview(ev):
+            self.stdout.write("%-12s %8d %6d %8d %12d" % (r["cls"], r["total"], r["step"], r["granted"],
+                                                          r["not_granted"]))
