@@ -18,7 +18,7 @@ from django.core.management import call_command  # noqa: E402
 from django.core.management.base import CommandError  # noqa: E402
 
 from host_sim.desk import allot  # noqa: E402
-from host_sim.desk.models import Allot, Event  # noqa: E402
+from host_sim.desk.models import Event  # noqa: E402
 
 SECRET = bytes(range(70, 86))
 

@@ -11,6 +11,7 @@ import time
 import pytest
 
 import deskkit
+from mqtt_broker import broker_installed, need_broker  # noqa: F401
 
 CHROMIUM = "/usr/bin/chromium"
 DRIVER = "/usr/bin/chromedriver"
@@ -128,6 +129,7 @@ def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):
     shutil.rmtree(d.downloads, ignore_errors=True)
 
 
+@need_broker
 def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_broker(browser, tmp_path_factory):
     """The promoter's page, open in the browser, with `serve` and `listen` running
     on one database and a real mosquitto: a bowl's status published on the broker
@@ -137,9 +139,7 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
     import sys
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
-    from test_mqtt import Broker
-    if shutil.which("mosquitto") is None:
-        pytest.fail("needs Debian's mosquitto: `make deps` as root installs it", pytrace=False)
+    from mqtt_broker import Broker
     folder = str(tmp_path_factory.mktemp("desk-live"))
     broker = Broker(tmp_path_factory.mktemp("broker-live"))
     broker.start()
@@ -154,8 +154,7 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def pub(topic, payload):
-        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-q", "1", "-r", "-t",
-                        topic, "-m", payload], check=True, timeout=10)
+        assert broker.publish(topic, payload.encode(), retain=True).returncode == 0
     try:
         d = browser
         d.get(s.url + "/bowls")

@@ -27,7 +27,7 @@ from bobing import outbox
 
 from . import allot, finals
 from .ingest import Refused, ingest
-from .models import Bowl, BowlStatus, Import
+from .models import Allot, Bowl, BowlStatus, Event, Import
 
 log = logging.getLogger("desk")
 RETRY_S = 2
@@ -79,7 +79,8 @@ def handle(event, topic, payload):
             row.game_no, row.fw, row.left, row.faults = st["g"], st["fw"], st["left"], st["faults"]
             row.bat = st.get("bat", 0)
         row.save()
-        if st["on"] and allot.Event.objects.filter(name=event).exists():
+        if (st["on"] and Event.objects.filter(name=event).exists()
+                and not Allot.objects.filter(event__name=event, bowl=bowl).exists()):  # its first grant
             r, pub = _answer(event, topic, bowl_id, 0, st["left"], True)
             if pub:
                 return "granted", pub

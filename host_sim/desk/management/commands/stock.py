@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from bobing import outbox
 
 from host_sim.desk import allot
+from host_sim.desk.models import Event
 
 
 def _pairs(what, items, lo):
@@ -43,7 +44,7 @@ class Command(BaseCommand):
             except allot.StockError as e:
                 raise CommandError("%s. Nothing was changed." % e)
         else:
-            ev = allot.Event.objects.filter(name=event).first()
+            ev = Event.objects.filter(name=event).first()
             if ev is None:
                 raise CommandError("event %s has no stock yet: give it CLASS=N ..." % event)
         self.stdout.write("event %s (since %s)" % (ev.name, ev.started.isoformat(timespec="seconds")))
