@@ -87,10 +87,10 @@ def handle(event, topic, payload):
         return "status", []
     if t.endswith("/ask"):
         try:
-            bowl_id, ask = outbox.decode_ask(event, topic, payload)
+            bowl_id, s, left = outbox.decode_ask(event, topic, payload)
         except ValueError as e:
             return _refuse(topic, str(e)), []
-        return _answer(event, topic, bowl_id, ask["s"], ask["left"], False)
+        return _answer(event, topic, bowl_id, s, left, False)
     try:
         a = outbox.decode_award(event, topic, payload, _secret_of)
     except ValueError as e:
