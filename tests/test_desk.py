@@ -45,7 +45,7 @@ def upload(c, path, name=None):
 
 def test_every_page_needs_a_login():
     c = Client()
-    for url in ("/", "/import", "/stock", "/report.csv"):
+    for url in ("/", "/import", "/stock", "/report.csv", "/bowls", "/bowls?part=1"):
         r = c.get(url)
         assert r.status_code == 302 and r["Location"].startswith("/login"), url
     r = c.post("/check", {"code": "ABCD1234"})

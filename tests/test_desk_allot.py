@@ -18,7 +18,7 @@ from django.core.management import call_command  # noqa: E402
 from django.core.management.base import CommandError  # noqa: E402
 
 from host_sim.desk import allot  # noqa: E402
-from host_sim.desk.models import Event  # noqa: E402
+from host_sim.desk.models import Award, Event  # noqa: E402
 
 SECRET = bytes(range(70, 86))
 
@@ -161,3 +161,34 @@ print(json.dumps([rows, totals]))
             sums[c] = sums.get(c, 0) + n
     assert sums == totals, (sums, totals)  # all of it granted, none beyond
     assert sum(int(o[0].split()[-1]) for o in outs + [(drain.stdout,)]) == len(rows)
+
+
+def test_the_bowls_page_counts_the_event_awarded_redeemed_and_granted():
+    """The page's figures: per class total, step, granted, awarded and redeemed by
+    the event's bowls since its stock was set, not yet granted; per bowl its
+    status, grant and last award. (Login: test_desk's every-page test.)"""
+    import re
+    from django.test import Client
+    from host_sim.desk import counter
+    from host_sim.desk.ingest import ingest
+    call_command("stock", "--event", "pg-1", "duitang=9", "yixiu=40", "--step", "duitang=3", "--step", "yixiu=10")
+    deskkit.bowl("PG-1", SECRET)
+    deskkit.bowl("PG-2", SECRET)
+    allot.answer("pg-1", "PG-1", 0, {}, first=True)
+    ingest("PG-1", 2, [(1, "yixiu", 1), (2, "duitang", 1), (3, "yixiu", 2)], None, source="mqtt")
+    ingest("PG-2", 5, [(1, "yixiu", 1)], None, source="mqtt")  # PG-2 has no grant: not the event's
+    user = deskkit.attendant("pia")
+    a = Award.objects.get(bowl__bowl_id="PG-1", game_no=2, award_no=3)
+    assert counter.redeem(user, counter.Claim(a.bowl, 2, 3, "yixiu", a.code, a))[0]
+    c = Client()
+    assert c.login(username="pia", password=deskkit.PASSWORD)
+    page = c.get("/bowls?event=pg-1").content.decode()
+    assert 'id="live"' in page and "setTimeout(poll, 2000)" in page
+    part = c.get("/bowls?part=1&event=pg-1").content.decode()
+    assert "<h1>" not in part  # only the live part
+    rows = {m.group(1): re.sub(r"<[^>]+>", " ", m.group(2)).split() for m in
+            re.finditer(r'<tr data-cls="(\w+)">(.*?)</tr>', part, re.S)}
+    assert rows["duitang"][-6:] == ["9", "3", "3", "1", "0", "6"]  # total step granted awarded redeemed not
+    assert rows["yixiu"][-6:] == ["40", "10", "10", "2", "1", "30"]
+    pg1 = re.search(r'<tr id="bowl-PG-1">(.*?)</tr>', part, re.S).group(1)
+    assert "never seen" in pg1 and "s=1: duitang 3, yixiu 10" in pg1 and "2-3" in pg1

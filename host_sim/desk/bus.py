@@ -82,8 +82,8 @@ def handle(event, topic, payload):
         if (st["on"] and Event.objects.filter(name=event).exists()
                 and not Allot.objects.filter(event__name=event, bowl=bowl).exists()):  # its first grant
             r, pub = _answer(event, topic, bowl_id, 0, st["left"], True)
-            if pub:
-                return "granted", pub
+            if r == "granted":
+                return r, pub
         return "status", []
     if t.endswith("/ask"):
         try:

@@ -7,7 +7,7 @@ import logging
 from django.conf import settings
 from django.contrib import messages
 from django.db import OperationalError
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -15,10 +15,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from host_sim import plan
 
-from . import chart, counter, forecast as fc
+from . import allot, chart, counter, forecast as fc
 from .forms import AwardForm, CodeForm, JournalForm, RateForm
 from .ingest import Refused, ingest_journal
-from .models import Award, Bowl, Game, Import, Redemption
+from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption
 
 log = logging.getLogger("desk")
 
@@ -260,9 +260,6 @@ def event_view(event_name=None):
     its totals per class (total, granted to bowls, awarded and redeemed since
     the event started, not yet granted), and every bowl the desk knows with its
     latest status, grant and award."""
-    from django.db.models import Exists, OuterRef
-    from . import allot
-    from .models import Allot, BowlStatus, Event
     events = Event.objects.order_by("-started")
     ev = (events.filter(name=event_name) if event_name else events).first()
     now = timezone.now()
