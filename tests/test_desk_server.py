@@ -134,8 +134,14 @@ def test_command_line_errors_are_clear(desk):
     assert r.returncode == 1 and "password refused" in r.stderr and "too short" in r.stderr
     r = s.manage("serve", "--listen", "nowhere")
     assert r.returncode == 1 and "HOST:PORT" in r.stderr
+    for args, says in ((["stock", "--event", "a b", "duitang=1"], "--event"),
+                       (["stock", "--event", "cli", "duitang=lots"], "write CLASS=N"),
+                       (["stock", "--event", "cli", "gold=1"], "not one of the firmware's classes"),
+                       (["stock", "--event", "cli"], "no stock yet")):
+        r = s.manage(*args)
+        assert r.returncode == 1 and says in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
     r = s.manage("--help")
-    assert r.returncode == 0 and "importjournal" in r.stdout
+    assert r.returncode == 0 and "importjournal" in r.stdout and "stock --event" in r.stdout
 
 
 def test_oversized_uploads_are_refused_before_they_are_read(desk):

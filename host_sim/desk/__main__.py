@@ -5,8 +5,10 @@
   addbowl ID (--secret-hex HEX | --secret TEXT)   the bowl's claim secret (its admin
                                   menu 领奖密钥 shows it in hex); again to change it
   importjournal FILE...           import journals copied off bowls (gNNNNNNNN.bbj)
-  listen --broker HOST[:PORT] --event NAME   awards and bowl status from the MQTT broker
+  listen --broker HOST[:PORT] --event NAME   awards, bowl status and asks from the MQTT broker
                                   (firmware/PROTOCOL.md); the broker password from $MQTT_PASSWORD
+  stock --event NAME [CLASS=N ...] [--step CLASS=N ...]   the event's shared prize stock
+                                  (total per class); without CLASS=N, what is granted so far
   migrate, showmigrations, ...    Django's own commands
 
 The desk's folder is $BOBING_DESK_DIR (default build/desk): desk.sqlite3, secret_key."""
