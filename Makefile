@@ -113,6 +113,7 @@ bench: $(STAMP) mp
 	$(PY) bench/sim_bench.py
 	$(PY) bench/plan_bench.py
 	$(PY) bench/desk_bench.py
+	$(PY) bench/allot_bench.py
 	$(PY) bench/app_heap.py
 	$(PY) bench/event_load.py
 

@@ -1,0 +1,100 @@
+"""The desk's allotment (host_sim/desk/allot.py): grants per second in SQLite
+(each one BEGIN IMMEDIATE transaction with synchronous=FULL) from one process
+and from four at once on one database file, and the round trip a bowl sees:
+ask published -> allot received, through a real mosquitto and the desk's
+`listen` process (p50, p99)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import host_sim  # noqa: E402,F401
+import deskkit  # noqa: E402
+from mqtt_broker import Broker  # noqa: E402
+
+SECRET = bytes(range(16))
+ASKS = 200
+
+# one process granting: N asks of its bowls, always empty, each raising 1; prints the seconds taken
+GRANTER = r"""
+import os, sys, time
+sys.path.insert(0, os.getcwd())
+os.environ["DJANGO_SETTINGS_MODULE"] = "host_sim.desk.settings"
+import host_sim, django
+django.setup()
+from host_sim.desk import allot
+event, bowl, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+allot.answer(event, bowl, 0, {}, first=True)
+t0 = time.perf_counter()
+for s in range(1, n + 1):
+    assert allot.answer(event, bowl, s, {})[0]
+print(time.perf_counter() - t0)
+"""
+
+
+def main():
+    folder = tempfile.mkdtemp(prefix="allot-bench-")
+    s = deskkit.Server(folder)
+    env = s.env()
+    bowls = ["AB-%d" % i for i in range(5)]
+    for b in bowls:
+        s.manage("addbowl", b, "--secret-hex", SECRET.hex())
+    s.manage("stock", "--event", "bench", "yixiu=100000", "--step", "yixiu=1")
+    for procs in (1, 4):
+        ps = [subprocess.Popen([sys.executable, "-c", GRANTER, "bench", bowls[i + (procs > 1)], str(ASKS)],
+                               cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True) for i in range(procs)]
+        loops = [float(p.communicate()[0]) for p in ps]
+        print("allot: %d grants by %d process%s: %.0f per second (load %.1f)"
+              % (ASKS * procs, procs, "es at once" if procs > 1 else "", ASKS * procs / max(loops), os.getloadavg()[0]))
+
+    broker = Broker(tempfile.mkdtemp(prefix="allot-bench-broker-"))
+    broker.start()
+    listen = subprocess.Popen([sys.executable, "-m", "host_sim.desk", "listen", "--broker",
+                               "127.0.0.1:%d" % broker.port, "--event", "bench"], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    import paho.mqtt.client as mqtt
+    got = {}
+    arrived = threading.Condition()
+
+    def on_message(c, u, m):
+        with arrived:
+            d = json.loads(m.payload)
+            got[d["s"]] = time.perf_counter()
+            arrived.notify_all()
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-bowl")
+    c.on_message = on_message
+    c.connect("127.0.0.1", broker.port)
+    c.loop_start()
+    c.subscribe("bobing/bench/AB-0/allot", 1)
+    try:
+        with arrived:  # the listener republishes AB-0's allot when it has subscribed
+            if not arrived.wait_for(lambda: got, 60):
+                raise SystemExit("the desk's listener did not start")
+        s0 = max(got)
+        rtt = []
+        for s in range(s0, s0 + ASKS):
+            t = time.perf_counter()
+            c.publish("bobing/bench/AB-0/ask", json.dumps({"v": 1, "s": s, "left": []}), qos=1)
+            with arrived:
+                if not arrived.wait_for(lambda: s + 1 in got, 30):
+                    raise SystemExit("no allot s=%d within 30 s" % (s + 1))
+            rtt.append((got[s + 1] - t) * 1000)
+        rtt.sort()
+        print("allot: ask -> allot at the bowl through mosquitto and the desk: p50 %.1f ms, p99 %.1f ms "
+              "(%d asks, load %.1f)" % (rtt[len(rtt) // 2], rtt[len(rtt) * 99 // 100], len(rtt), os.getloadavg()[0]))
+    finally:
+        c.loop_stop()
+        c.disconnect()
+        listen.kill()
+        listen.wait()
+        broker.stop()
+
+
+if __name__ == "__main__":
+    main()
