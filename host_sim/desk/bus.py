@@ -18,6 +18,7 @@ commit gets the message again at its next connection; ingest() counts a copy
 it already has once."""
 import asyncio
 import logging
+import socket
 
 import aiomqtt
 from django.db import DatabaseError, close_old_connections
@@ -107,6 +108,16 @@ def _republish(event):
     return [(outbox.topic(event, b, "allot"), p) for b, p in allot.republish(event)]
 
 
+def _nodelay(opened):
+    """paho's socket-open callback (aiomqtt's) wrapped to turn Nagle's algorithm off,
+    as the bowl does (firmware/PROTOCOL.md): with it, a publish that follows an
+    acknowledgement waits for the broker's delayed ACK (40 ms on Linux)."""
+    def on_open(client, userdata, sock):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        opened(client, userdata, sock)
+    return on_open
+
+
 async def listen(host, port, event, username=None, password=None, ready=None, seen=None):
     """Run until cancelled: connect, subscribe, hand each message to handle() in a
     thread (the ORM is synchronous), acknowledge it; on a lost broker or a
@@ -119,6 +130,7 @@ async def listen(host, port, event, username=None, password=None, ready=None, se
                                 username=username, password=password,
                                 will=aiomqtt.Will(own, b'{"v":1,"on":0}', qos=1, retain=True))
         client._client.manual_ack_set(True)  # before connecting: queued messages arrive at once
+        client._client.on_socket_open = _nodelay(client._client.on_socket_open)
         try:
             async with client:
                 await client.subscribe(topics)
