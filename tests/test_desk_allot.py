@@ -42,6 +42,11 @@ def test_stock_command_sets_totals_and_refuses_bad_input(capsys):
                       (["duitang=x"], "write CLASS=N")):
         with pytest.raises(CommandError, match=says):
             call_command("stock", "--event", "st-1", *bad)
+    every = ["%s=100000" % c for c in allot.class_order()]  # every class at the largest total, in one step:
+    call_command("stock", "--event", "st-big", *every, *[x for c in every for x in ("--step", c)])
+    deskkit.bowl("ST-BIG", SECRET)
+    raised, _what, p = allot.answer("st-big", "ST-BIG", 0, {}, first=True)
+    assert raised and len(payload(p)["grant"]) == 12 and len(p) <= 256  # fits (250 bytes even at s=MAX_SEQ)
     with pytest.raises(CommandError, match="--event"):
         call_command("stock", "--event", "a/b", "duitang=1")
     with pytest.raises(CommandError, match="no stock yet"):

@@ -106,8 +106,9 @@ def answer(event_name, bowl_id, s, left, first=False):
     """A bowl asks (ask message, or first=True: its first status "on":1) with s =
     the highest grant it applied and left = {class: its stock now}. -> (raised:
     True if a new grant was made; what was done, for the log; the bowl's current
-    allot payload to publish after this commit, or None). Raises StockError (nothing changed) for a bowl or event
-    the desk does not know, or an s the desk never granted."""
+    allot payload to publish after this commit, or None). Raises StockError
+    (nothing changed) for a bowl or event the desk does not know, or an s the
+    desk never granted."""
     ev = Event.objects.filter(name=event_name).first()
     if ev is None:
         raise StockError("event %r has no stock at this desk: set it with `python -m host_sim.desk stock "
@@ -145,9 +146,10 @@ def answer(event_name, bowl_id, s, left, first=False):
             if not seq:
                 return False, what, None
             return False, what + "; republished s=%d" % seq, outbox.allot_payload(seq, as_list(mine))
+        payload = outbox.allot_payload(seq + 1, as_list(new))  # before the commit: never a grant it cannot send
         Allot.objects.create(event=ev, bowl=bowl, seq=seq + 1, grant=as_list(new), at=timezone.now())
     return (True, "raised %s to s=%d" % (" ".join("%s+%d" % tuple(x) for x in as_list(raised)), seq + 1),
-            outbox.allot_payload(seq + 1, as_list(new)))
+            payload)
 
 
 def republish(event_name):
