@@ -266,7 +266,7 @@ def test_bowls_asking_at_once_and_a_second_desk_never_exceed_the_totals(broker, 
         assert sum(allot.granted({b.bowl_id: cur[b.bowl_id] for b in bowls}).values()) > 0
         assert "refused" not in lst.results
         st = BowlStatus.objects.get(bowl__bowl_id="EM-5")
-        assert st.online
+        assert st.online and st.bat == 3705
     finally:
         other.kill()
         for b in bowls:
