@@ -1,8 +1,8 @@
 """The event under load and faults (host_sim/event_sim.py, as tests/test_event_load.py
 runs it): N bowls on the 32-bit frozen MicroPython unix port playing kiosk customers
 at full speed (each game clock SPEED x real time) against a real mosquitto and the
-desk's listener, through a broker restart, a desk SIGKILLed and restarted, and one
-bowl's Wi-Fi cut for 20 s. Prints awards per second, award-to-desk latency
+desk's listener, on the event's shared stock (totals on the desk), through a broker
+restart, a desk SIGKILLed and restarted, and one bowl's Wi-Fi cut for 20 s. Prints awards per second, award-to-desk latency
 (the bowl's journal commit to the desk's Award.seen, one machine's clock) and each
 fault's recovery, with the machine's load (the figures depend on what else runs).
 
@@ -35,6 +35,8 @@ def one(bowls, speed):
           % (bowls, speed, r["speed_reached"][0], r["speed_reached"][1], load0, r["load_avg"][0]))
     print("  %d awards in %.0f s of play: %.1f awards/s sustained; the desk had all %.1f s after play stopped"
           % (r["awards"], r["play_s"], r["awards_per_s"], r["drain_s"]))
+    print("  the event's stock, total/granted/awarded: %s" % ", ".join(
+        "%s %d/%d/%d" % (c, v["total"], v["granted"], v["awarded"]) for c, v in r["stock"].items()))
     print("  award -> desk latency: all p50 %.0f ms p99 %.0f ms; outside faults and their recovery "
           "(%d awards) p50 %.0f ms p99 %.0f ms" % (r["latency_ms_p50"], r["latency_ms_p99"], r["calm_awards"],
                                                  r["calm_latency_ms_p50"], r["calm_latency_ms_p99"]))

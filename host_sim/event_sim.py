@@ -3,8 +3,10 @@
 32-bit frozen MicroPython unix port, each a process) play kiosk customers at
 full speed against a real mosquitto and the prize desk's listener
 (`python -m host_sim.desk listen`, a process with its own SQLite database),
-while the broker is restarted, the desk is SIGKILLed and started again, and one
-bowl loses its Wi-Fi for a long stretch. Then the checks, from the bowls'
+sharing one event stock (the desk's totals, granted to the bowls on `allot`,
+asked for on `ask`: PROTOCOL.md "Shared stock"; or each bowl with its own),
+while the broker is restarted, the desk is SIGKILLed and started again, and
+one bowl loses its Wi-Fi for a long stretch. Then the checks, from the bowls'
 journals read by the firmware's own code (bobing.outbox.replay, the one place
 awards are numbered) against the desk's database and the broker's retained
 statuses. Used by tests/test_event_load.py and bench/event_load.py.
@@ -40,12 +42,12 @@ MP = os.path.join(ROOT, "build", "mp", "unix32-frozen", "micropython")
 EVENT = "loadtest"
 LISTENING = "INFO desk: mqtt: listening on"  # host_sim/desk/bus.py's log once subscribed
 SSID, WIFI_KEY = "event-ap", "mooncake88"  # event_bowl.py's access point
-# per-bowl stock (settings.txt's stock=): small for the top classes, so they run out and the
-# kiosk's lower_tier rule pays the next class down while the test runs
-STOCK = {"zhuangyuan": 1, "duitang": 3, "sanhong": 8, "sijin": 20, "erju": 150, "yixiu": 400}
 # the event's shared stock (set on the desk: `stock --event`; the bowls play on the desk's grants):
-# the top classes run out across the bowls while the test runs
-TOTALS = {"zhuangyuan": 3, "duitang": 12, "sanhong": 30, "sijin": 60, "erju": 400, "yixiu": 2000}
+# the top classes run out across the bowls while the test runs (the kiosk's lower_tier rule then
+# pays the next class down), the others last
+TOTALS = {"zhuangyuan": 3, "duitang": 8, "sanhong": 20, "sijin": 60, "erju": 400, "yixiu": 2000}
+# or each bowl's own stock (settings.txt's stock=, net.txt's stock=bowl: the network only reports)
+STOCK = {"zhuangyuan": 1, "duitang": 3, "sanhong": 8, "sijin": 20, "erju": 150, "yixiu": 400}
 
 
 class Plan:
@@ -76,15 +78,16 @@ def percentile(xs, p):
 
 
 class Event:
-    def __init__(self, folder, bowls, broker, speed=10, mp=MP, stock=None, totals=None, say=None):
-        """stock: each bowl's own (settings.txt); totals: the event's shared stock instead, on the desk."""
+    def __init__(self, folder, bowls, broker, speed=10, mp=MP, totals=None, stock=None, say=None):
+        """totals: the event's stock per class, set on the desk (TOTALS by default); or stock:
+        each bowl's own ({class: n}, the same for every bowl; then no shared stock)."""
         self.dir = str(folder)
         self.n = bowls
         self.speed = speed
         self.broker = broker
         self.mp = mp
-        self.stock = dict(STOCK if stock is None else stock)
-        self.totals = dict(totals) if totals else None
+        self.stock = stock
+        self.totals = None if stock is not None else dict(TOTALS if totals is None else totals)
         self.say = say or (lambda text: None)
         self.ids = ["%04d" % (101 + i) for i in range(bowls)]
         self.roots = [os.path.join(self.dir, "bowl-" + b) for b in self.ids]
@@ -106,18 +109,18 @@ class Event:
 
     def setup(self):
         os.makedirs(self.desk_dir, exist_ok=True)
-        stock = ",".join("%s=%d" % kv for kv in sorted(self.stock.items()))
         for bowl, root, secret in zip(self.ids, self.roots, self.secrets):
             os.makedirs(root)
-            with open(os.path.join(root, "settings.txt"), "w") as f:
-                f.write("mode=kiosk\nkiosk_profile=kiosk\nbowl_id=%s\n%sidle_min=0\n"
-                        % (bowl, "" if self.totals else "stock=%s\n" % stock))
+            with open(os.path.join(root, "settings.txt"), "w") as f:  # a kiosk: with net.txt, an event's
+                f.write("mode=kiosk\nkiosk_profile=kiosk\nbowl_id=%s\nidle_min=0\n%s" % (bowl, "" if self.totals else
+                        "stock=%s\n" % ",".join("%s=%d" % kv for kv in sorted(self.stock.items()))))
             with open(os.path.join(root, "claim.key"), "w") as f:
                 f.write(binascii.hexlify(secret).decode())
             with open(os.path.join(root, "net.txt"), "w") as f:
                 f.write("ssid=%s\npassword=%s\nbroker=127.0.0.1\nport=%d\nevent=%s\n%s"
                         % (SSID, WIFI_KEY, self.broker.port, EVENT, "" if self.totals else "stock=bowl\n"))
-        # the desk's database (migrated by the command) and its bowls with their claim secrets
+        # the desk's database (migrated by the command), its bowls with their claim secrets, the
+        # event's stock
         code = ("from host_sim.desk.models import Bowl\n" + "".join(
             "Bowl.objects.create(bowl_id=%r, secret=bytes.fromhex(%r))\n" % (b, binascii.hexlify(s).decode())
             for b, s in zip(self.ids, self.secrets)))
@@ -262,8 +265,9 @@ class Event:
         return {(r[0], r[1], r[2]): (r[3], _utc_ns(r[4])) for r in rows}, len(rows)
 
     def journals(self):
-        """{(bowl, game, award): class} and {bowl: (game, {class: left}, {class: initial}, {class:
-        cumulative grant} or None)} from each bowl's flash, read by the firmware's own journal code."""
+        """{(bowl, game, award): class} and {bowl: (game, {class: left}, {class: cumulative grant} (an
+        event game) or its initial stock)} from each bowl's flash (its last game), read by the
+        firmware's own journal code."""
         awards, last = {}, {}
         for bowl, root in zip(self.ids, self.roots):
             ids, _top = journal.inventory(root)
@@ -273,8 +277,7 @@ class Event:
                     continue
                 for n, cls, _customer in won:
                     awards[(bowl, gid, n)] = cls
-                granted = dict(t.granted) if getattr(t, "event", False) else None
-                last[bowl] = (gid, dict(t.pool), dict(t.initial), granted)
+                last[bowl] = (gid, dict(t.pool), dict(t.granted) if t.event else dict(t.initial))
         return awards, last
 
     def retained(self):
@@ -424,10 +427,10 @@ class Event:
         if unlogged:
             p.append("%d journal awards the bowls never logged (the runner's bookkeeping): %s"
                      % (len(unlogged), unlogged[:5]))
-        # 2. no class handed out beyond its stock
+        # 2. no class handed out beyond the event's stock, or each bowl's own per game
         if self.totals:
-            self._check_shared(desk, journal_awards, last)
-        else:  # each bowl's own, per game, from the desk's awards
+            self._check_stock(desk, journal_awards, last)
+        else:
             per = {}
             for (bowl, gid, _n), (cls, _seen) in desk.items():
                 per[(bowl, gid, cls)] = per.get((bowl, gid, cls), 0) + 1
@@ -442,9 +445,6 @@ class Event:
         # 3. every bowl's retained status is current
         for bowl, why in sorted(self.stale.items()):
             p.append("bowl %s: status not current: %s" % (bowl, why))
-        for bowl in self.ids:
-            if any(line.startswith("over") for line in notes[bowl]):
-                p.append("bowl %s ran out of stock (the test's stock is too small for its length)" % bowl)
         self._figures(commits, desk, notes)
 
     def desk_grants(self):
@@ -461,7 +461,7 @@ class Event:
             out[bowl] = dict((c, n) for c, n in json.loads(grant))
         return out
 
-    def _check_shared(self, desk, journal_awards, last):
+    def _check_stock(self, desk, journal_awards, last):
         """The event's totals: the awards of a class over all bowls, and the desk's grants, within
         the total; each bowl's awards (all its games) within what its journal says it was granted,
         and that within what the desk granted it."""
@@ -484,7 +484,7 @@ class Event:
             for (b, _g, _n), cls in journal_awards.items():
                 if b == bowl:
                     mine[cls] = mine.get(cls, 0) + 1
-            have = last[bowl][3] if bowl in last and last[bowl][3] is not None else {}
+            have = last[bowl][2] if bowl in last else {}
             for c in sorted(set(mine) | set(have)):
                 if mine.get(c, 0) > have.get(c, 0):
                     p.append("bowl %s awarded %d %s, its journal's grant is %d" % (bowl, mine.get(c, 0), c,
