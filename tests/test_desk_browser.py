@@ -167,6 +167,11 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
         stock = d.find_element(By.ID, "event-stock").text
         assert "对堂 duitang 30 8 0 0 0 30" in stock, stock
         d.execute_script("window.notReloaded = true")
+        deadline = time.monotonic() + 120  # the listener subscribed (a loaded machine: it may take a while)
+        while time.monotonic() < deadline and '"on":1' not in subprocess.run(
+                ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-t", "bobing/fair/desk/status",
+                 "--retained-only", "-W", "2"], capture_output=True, text=True).stdout:
+            time.sleep(0.5)
         pub("bobing/fair/F2-1/status", '{"v":1,"on":1,"fw":"1","g":3,"left":[["duitang",0]],"faults":["accel"],'
             '"bat":3712}')
         WebDriverWait(d, 30, 0.2).until(lambda _d: "online" in row() and "3.71 V" in row())
