@@ -113,8 +113,9 @@ class Sub:
     """mosquitto_sub as a durable subscription (client id, clean session off, QoS 1):
     what it is sent while away waits in the broker. Each message is a line "topic hexpayload"."""
 
-    def __init__(self, broker, d, topic, client_id, user=None, password=None):
+    def __init__(self, broker, d, topic, client_id, user=None, password=None, desk_event=None):
         self.broker = broker
+        self.desk_event = desk_event  # as the desk: its retained status once subscribed (bowls send only then)
         self.client_id = client_id
         self.out = os.path.join(str(d), client_id + ".txt")
         self.err = os.path.join(str(d), client_id + ".err")
@@ -131,6 +132,9 @@ class Sub:
             stdout=self.file, stderr=self.errfile)
         self.broker.clients.append(self)
         time.sleep(0.3)  # subscribed (the session then exists in the broker)
+        if self.desk_event:
+            self.broker.publish("bobing/%s/desk/status" % self.desk_event, b'{"v":1,"on":1}', self.user,
+                                self.password, retain=True)
 
     def lines(self, n, timeout=10):
         t0 = time.time()

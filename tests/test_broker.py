@@ -187,7 +187,7 @@ def test_a_bowl_writes_only_its_own_topics_and_reads_only_its_own_grant(event_br
 @need_broker
 def test_the_bowl_logs_in_with_its_user_and_says_a_wrong_password(mp_build, event_broker, tmp_path):
     b, pw = event_broker
-    desk = Sub(b, tmp_path, outbox.every_bowl(EVENT, "award"), "desk-" + EVENT, "desk", pw["desk"])
+    desk = Sub(b, tmp_path, outbox.every_bowl(EVENT, "award"), "desk-" + EVENT, "desk", pw["desk"], desk_event=EVENT)
     desk.start()
     root = tmp_path / "flash"
     root.mkdir()

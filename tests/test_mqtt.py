@@ -27,8 +27,8 @@ SECRET = bytes(range(1, 17))
 OTHER_SECRET = bytes(range(2, 18))
 
 def Desk(broker, d, topic="bobing/%s/+/award" % EVENT, client_id="desk-test"):
-    """The desk's durable subscription, as mosquitto_sub."""
-    return Sub(broker, d, topic, client_id)
+    """The desk's durable subscription, as mosquitto_sub, and its retained status."""
+    return Sub(broker, d, topic, client_id, desk_event=EVENT)
 
 
 def decode(lines, secret=SECRET, bowl="5F-kiosk"):
@@ -125,6 +125,28 @@ def test_every_award_reaches_the_desk_once_through_power_cut_and_broker_restart(
 
 
 @need_broker
+def test_a_bowl_holds_its_awards_until_a_desk_has_listened(mp_build, broker, tmp_path):
+    # the broker acknowledges a QoS 1 award nobody has subscribed to and drops it: a bowl
+    # started before the event's first `listen` sends nothing until the desk's status is there
+    root = tmp_path / "flash"
+    root.mkdir()
+    watcher = Sub(broker, tmp_path, "bobing/%s/+/award" % EVENT, "early-watch")  # not the desk
+    watcher.start()
+    j, want = play_kiosk(str(root), 3, seed=5)
+    j.close()
+    p = run_bowl(root, broker.port, seconds=2)
+    assert p.returncode == 0 and "sent 0 cursor 0 0" in p.stdout, p.stdout + p.stderr
+    assert "no desk has listened on this broker yet" in p.stdout, p.stdout
+    assert outbox.read_cursor(str(root)) == (0, 0) and watcher.lines(1, timeout=1) == []
+    # the desk's will counts too: its durable session exists, the broker keeps the awards for it
+    assert broker.publish("bobing/%s/desk/status" % EVENT, b'{"v":1,"on":0}', retain=True).returncode == 0
+    p = run_bowl(root, broker.port)
+    assert "sent 3 cursor 1 3" in p.stdout, p.stdout + p.stderr
+    got, refused, _ = decode(watcher.lines(3))
+    assert not refused and {k: (a.cls, a.code) for k, a in got.items()} == want
+
+
+@need_broker
 def test_a_bowl_with_the_wrong_secret_is_refused(mp_build, broker, tmp_path):
     root = tmp_path / "flash"
     root.mkdir()
@@ -162,7 +184,7 @@ BAD = [
 
 @need_broker
 def test_bad_messages_through_the_broker_are_refused_with_a_reason(broker, tmp_path):
-    desk = Desk(broker, tmp_path, topic="#")
+    desk = Sub(broker, tmp_path, "#", "desk-test")  # no bowl here: no desk status needed
     desk.start()
     for t, payload, _why in BAD:
         assert broker.publish(t, payload).returncode == 0

@@ -16,6 +16,12 @@
 # between rolls, and publishes an ask when its stock runs low, at most once per
 # ASK_MS. Incoming messages are read between sends (check_msg), never waited for.
 #
+# Nothing is sent before the desk's retained status (bobing/<event>/desk/status)
+# has been seen: the broker keeps QoS 1 messages only for a subscription it
+# already has, and the desk publishes that status right after its durable
+# subscription. A bowl started before the event's first `listen` would see its
+# awards acknowledged by the broker and dropped (the load test lost 46 so).
+#
 # The network's settings are provisioned from a computer (`make provision`) as
 # ROOT/net.txt, KEY=VALUE lines: ssid, password, broker, port, event, user,
 # mqtt_password, stock (desk: a kiosk plays on the event's shared stock, the
@@ -128,6 +134,9 @@ class Net:
         self._ask_topic = outbox.topic(cfg["event"], bowl_id, "ask")
         self._asked = None  # ticks_ms of the last ask, or None
         self.asks = 0  # asks published since boot
+        self._desk_topic = outbox.topic(cfg["event"], "desk", "status").encode()
+        self.desk_seen = False  # the desk's retained status came: its subscription exists
+        self._waiting_said = False
 
     async def _wifi(self, ticks_ms, ticks_diff):
         import asyncio
@@ -168,13 +177,25 @@ class Net:
         except OSError:
             pass
         m.publish(self._status_topic, self.status(), True, 1)
+        m.set_callback(self._on_msg)
+        m.subscribe(self._desk_topic, 1)  # retained: comes now (or during a later call)
         if self.stock is not None:
-            m.set_callback(self._on_msg)
             m.subscribe(self._allot_topic, 1)  # the retained allot comes now (or during a later call)
-            m.sock.settimeout(SOCK_TIMEOUT_S)
+        m.sock.settimeout(SOCK_TIMEOUT_S)
 
     def _on_msg(self, topic_b, msg):
-        """A message from the broker (umqtt's callback): the desk's allot."""
+        """A message from the broker (umqtt's callback): the desk's status or allot."""
+        if topic_b == self._desk_topic:
+            # any status the desk wrote ({"v":1,"on":0|1}: its will too) means its session exists
+            if msg in (b'{"v":1,"on":1}', b'{"v":1,"on":0}'):
+                if not self.desk_seen:
+                    self.say("net: the desk has listened on this broker; sending")
+                self.desk_seen = True
+            else:
+                self.say("net: desk status refused: %r is not {\"v\":1,\"on\":0|1}" % (msg[:40],))
+            return
+        if self.stock is None:
+            return
         try:
             s, grant = outbox.decode_allot(self.cfg["event"], topic_b, msg, self.bowl_id)
         except ValueError as e:
@@ -192,7 +213,7 @@ class Net:
         m.check_msg()
         m.sock.settimeout(SOCK_TIMEOUT_S)  # check_msg leaves the socket blocking without a bound
         st = self.stock
-        if st.stock_low() and (self._asked is None or ticks_diff(now, self._asked) >= ASK_MS):
+        if st is not None and st.stock_low() and (self._asked is None or ticks_diff(now, self._asked) >= ASK_MS):
             self._asked = now
             m.publish(self._ask_topic, outbox.ask_payload(st.grant_s(), st.table.left()), False, 1)
             self.asks += 1
@@ -257,14 +278,18 @@ class Net:
                     self._connect()
                     self.say("net: connected to %s:%d" % (self.cfg["broker"], self.cfg["port"]))
                     last_status = ticks_ms()
-                if self.may_send() and (self.send_one() or self.send_news()):
+                if not self.desk_seen:
+                    if not self._waiting_said:
+                        self._waiting_said = True
+                        self.say("net: no desk has listened on this broker yet (%s): awards wait in the journal"
+                                 % self._desk_topic.decode())
+                elif self.may_send() and (self.send_one() or self.send_news()):
                     await asyncio.sleep(SEND_GAP_MS / 1000)
                     continue
                 if ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
                     self.client.publish(self._status_topic, self.status(), True, 1)
                     last_status = ticks_ms()
-                if self.stock is not None:
-                    self.poll(ticks_ms(), ticks_diff)
+                self.poll(ticks_ms(), ticks_diff)
                 await asyncio.sleep(IDLE_MS / 1000)
             except Exception as e:
                 # OSError from the socket, IndexError when umqtt reads b"" from a closed one,
