@@ -251,10 +251,13 @@ class Event:
                     notes[bowl].append(line)
         return out, notes
 
+    def _desk_db(self):
+        """The desk's database, read-only (the listener writes it meanwhile)."""
+        return sqlite3.connect("file:%s?mode=ro" % os.path.join(self.desk_dir, "desk.sqlite3"), uri=True, timeout=30)
+
     def desk_awards(self):
         """{(bowl, game, award): (class, seen ns)} and the number of rows, from the desk's database."""
-        db = sqlite3.connect("file:%s?mode=ro" % os.path.join(self.desk_dir, "desk.sqlite3"), uri=True,
-                             timeout=30)
+        db = self._desk_db()
         try:
             rows = db.execute("SELECT b.bowl_id, a.game_no, a.award_no, a.cls, a.seen FROM desk_award a "
                               "JOIN desk_bowl b ON a.bowl_id = b.id").fetchall()
@@ -449,8 +452,7 @@ class Event:
 
     def desk_grants(self):
         """{bowl: {class: cumulative}}: each bowl's latest grant in the desk's database."""
-        db = sqlite3.connect("file:%s?mode=ro" % os.path.join(self.desk_dir, "desk.sqlite3"), uri=True,
-                             timeout=30)
+        db = self._desk_db()
         try:
             rows = db.execute("SELECT b.bowl_id, a.seq, a.grant FROM desk_allot a JOIN desk_bowl b "
                               "ON a.bowl_id = b.id").fetchall()
