@@ -456,9 +456,10 @@ class Scan:
         self.end = 0  # bytes of the good prefix (0: not even the header is good)
         self.size = 0
         self.problem = None
+        self.more = False  # stopped at its limit: records after .end not read yet
 
 
-def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None):
+def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None, limit=-1):
     """Read and replay one journal file. Never raises on bad data: the first problem
     found is in .problem, and .count/.end/.table describe the good prefix before it.
     game_id: the id the file name promises (0 = don't check). keep: a list that gets
@@ -468,10 +469,13 @@ def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None):
     the records before it are not read, nor kept). into: a Scan of this file to fill
     in; one that has read the header goes on from its .end: only the records
     appended since are read (the outbox follows the game being played so; the
-    caller knows it is still the same file, see outbox.Outbox)."""
+    caller knows it is still the same file, see outbox.Outbox). limit: replay at
+    most this many records (0: the header and checkpoint only), then stop with
+    .more set; the next call with `into` goes on from there (bounded steps)."""
     s = Scan() if into is None else into
     done = s.count
     s.problem = None
+    s.more = False
     who = "game %d" % game_id if game_id else path
     try:
         f = open(path, "rb")
@@ -480,10 +484,10 @@ def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None):
         return s
     try:
         if s.config is None:
-            _scan(f, s, game_id, who, secret, keep, path if checkpoint else None)
+            _scan(f, s, game_id, who, secret, keep, path if checkpoint else None, limit)
         else:
             f.seek(s.end)
-            _replay(f, s, who, keep)
+            _replay(f, s, who, keep, limit)
     except _Bad as e:
         s.problem = e.args[0]
     except OSError as e:
@@ -503,7 +507,7 @@ def _header_problem(code, text, game_id):
     return _Bad(Problem(code, text, game_id, -1))
 
 
-def _scan(f, s, game_id, who, secret, keep, path):
+def _scan(f, s, game_id, who, secret, keep, path, limit):
     h = f.read(_HEAD)
     if not MAGIC.startswith(h[:3]):
         raise _header_problem(BAD_CONFIG, "%s: not a Bo Bing journal (it does not start with %r)"
@@ -544,7 +548,7 @@ def _scan(f, s, game_id, who, secret, keep, path):
     s.end = _HEAD + n + 2
     if path is not None:
         _from_checkpoint(f, s, path[:-4] + CKPT, secret)
-    _replay(f, s, who, keep)
+    _replay(f, s, who, keep, limit)
 
 
 def _record_crc(w, c0, index):
@@ -555,8 +559,9 @@ def _record_crc(w, c0, index):
     return crc16(w, 4, 12, c0)
 
 
-def _replay(f, s, who, keep):
+def _replay(f, s, who, keep, limit=-1):
     gid = s.config.game_id
+    stop = s.count + limit if limit >= 0 else -1
     buf = bytearray(RECORD * _CHUNK)
     mv = memoryview(buf)
     w = bytearray(12)  # game id, index, record body: what a record's CRC covers
@@ -568,6 +573,9 @@ def _replay(f, s, who, keep):
         at = 0
         while at + RECORD <= got:
             i = s.count
+            if i == stop:
+                s.more = True
+                return
             w[8] = buf[at]
             w[9] = buf[at + 1]
             w[10] = buf[at + 2]

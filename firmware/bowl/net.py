@@ -241,10 +241,11 @@ class Net:
 
     def send_one(self):
         """Publish the next award (QoS 1, waits for its PUBACK), then move the
-        cursor. -> True if one was sent. OSError when the connection fails."""
+        cursor. -> True if one was sent, or the outbox stopped at a step with more to
+        read (one bounded step per call). OSError when the connection fails."""
         item = self.box.next()
         if item is None:
-            return False
+            return self.box.busy  # still reading the journal (one bounded step a call): on soon
         tp, payload, g, n = item
         self.client.publish(tp, payload, False, 1)
         self.box.sent(g, n)
