@@ -952,6 +952,8 @@ class Journal:
         _put32(self._buf, 0, config.game_id)
         self._crc0 = crc16(self._buf, 0, 4)
         self._rec = memoryview(self._buf)[8:14]
+        self._head = _size(self.path) - count * RECORD  # bytes before the first record
+        self._undo = False  # an append failed: its record may still reach the flash at close
         self._f = open(self.path, "ab")
 
     @property
@@ -978,6 +980,7 @@ class Journal:
             _fsync(self._f)
         except OSError as e:
             self.failed = e
+            self._undo = True
             raise
         self.count += 1
 
@@ -1015,7 +1018,12 @@ class Journal:
 
     def close(self):
         """Close the file. After a failed write the close's own sync may fail too:
-        that is not raised (nothing more can be made durable; recover() knows)."""
+        that is not raised (nothing more can be made durable; recover() knows).
+        A record whose write failed is never left on flash: littlefs's close can
+        still commit it (a one-off error: the ESP32's partition driver raises and
+        the flash works again), so the file is cut back to the records before it
+        (the prefix copied and renamed over it, as a repair does). If even that
+        fails, recover() finds the record and the game resumes with it."""
         f = self._f
         self._f = None
         if f is not None:
@@ -1024,6 +1032,12 @@ class Journal:
             except OSError:
                 if self.failed is None:
                     raise
+        if self._undo:
+            self._undo = False
+            keep = self._head + self.count * RECORD
+            if _size(self.path) > keep:
+                from bobing import journal_fix  # only a failed write needs it
+                journal_fix.cut_back(self.path, keep)
 
 
 def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, counts=None, bowl_id="",
