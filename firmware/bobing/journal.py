@@ -776,11 +776,17 @@ def _from_checkpoint(f, s, path, secret):
         return  # none yet (or a game from older firmware): the whole game is replayed
     b = b""
     if size <= _CK_MAX:  # a damaged size never makes a big read
-        c = open(path, "rb")
         try:
-            b = c.read(size)
-        finally:
-            c.close()
+            c = open(path, "rb")
+            try:
+                b = c.read(size)
+            finally:
+                c.close()
+        except OSError as e:  # the journal is the record: replay it, and let a new checkpoint be written
+            _unblock(path)
+            s.ck_note = "game %d: checkpoint not used (it cannot be read: %s); the whole game was replayed" % (
+                s.config.game_id, e)
+            return
     try:
         if len(b) < _CK_HEAD + 2 or size > _CK_MAX or b[0:3] != _CK_MAGIC:
             raise ValueError("not a checkpoint (%d bytes)" % size)
@@ -810,6 +816,18 @@ def _from_checkpoint(f, s, path, secret):
     s.table = t
     s.count = s.base = n
     s.end = at
+
+
+def _unblock(path):
+    """Remove what stands at a checkpoint's path and cannot be read as one (a
+    folder, a damaged entry), so that the next checkpoint can be written there."""
+    try:
+        os.remove(path)
+    except OSError:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
 
 
 def _describe(kind, arg):
@@ -1075,8 +1093,21 @@ class Recovery:
 
 
 def recover(root, secret=None):
-    """Boot: find the current game, verify and replay it -> Recovery. Never raises:
-    whatever goes wrong becomes a Problem, and a new game can always start."""
+    """Boot: find the current game, verify and replay it -> Recovery. Never raises
+    on what is on flash: whatever goes wrong there becomes a Problem, and a new
+    game can always start. MemoryError is not the flash's fault: the heap is
+    collected and it is tried once more, then the MemoryError is raised with the
+    game left on flash as it is (never given up for a new, restocked one; on the
+    bowl the failed boot resets it, bowl.app.main, and it tries again)."""
+    try:
+        return _recover(root, secret)
+    except MemoryError:
+        import gc
+        gc.collect()
+        return _recover(root, secret)
+
+
+def _recover(root, secret):
     r = Recovery()
     try:
         for name in _listdir(root):
@@ -1108,6 +1139,10 @@ def recover(root, secret=None):
         if s.config is not None:
             r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base)
             r.journal.failed = stuck  # read-only until the repair can be done
+    except MemoryError:
+        if r.journal is not None:
+            r.journal.close()
+        raise
     except Exception as e:  # the boot path must go on: report, never crash
         r.journal = None
         r.problems.append(Problem(UNREADABLE, "recovery failed: %s %s" % (type(e).__name__, e)))

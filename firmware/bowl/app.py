@@ -53,6 +53,9 @@ def _event(hw):
     from bowl import net
     try:
         cfg = net.read_config(hw.root)
+        if cfg is None:  # there, but it cannot be read (a folder, a flash error)
+            hw.say("net: net.txt cannot be read; playing offline")
+            return ""
         return cfg["event"] if cfg["stock"] == "desk" else ""
     except ValueError as e:
         hw.say("net: %s; playing offline" % e)
