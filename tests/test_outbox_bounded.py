@@ -173,3 +173,24 @@ def test_a_damaged_cursor_that_still_parses_skips_nothing():
     assert outbox.read_cursor(root) == (0, 0)
     box = outbox.Outbox(root, EVENT, SECRET)
     assert _drain(root, box)[0] == want
+
+
+def test_a_new_game_never_prunes_awards_the_broker_has_not_taken():
+    root = fresh_root(blocks=40)
+    _write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), _kiosk_events(8, 300))
+    with open(root + "/net.txt", "w") as f:  # provisioned for an event; the broker is down
+        f.write("ssid=x\npassword=y\nbroker=10.0.0.2\nevent=%s\n" % EVENT)
+    for g in range(2, 5):  # game after game, far over the budget for finished games
+        journal.start(root, "xiamen", None, 4, keep_bytes=0).close()
+        j = journal.start(root, "kiosk", None, 1, {"yixiu": 20000}, BOWL, SECRET, keep_bytes=0)
+        for kind, arg in _kiosk_events(8 + g, 40, j.game_id):
+            j.play(kind, arg)
+        j.close()
+    ids = journal.inventory(root)[0]
+    assert 1 in ids and 3 in ids and 5 in ids, ids  # every kiosk game kept: its awards wait
+    assert 2 not in ids and 4 not in ids, ids  # family games have nothing to send: pruned
+    want = _awards(root)
+    box = outbox.Outbox(root, EVENT, SECRET)  # the broker is back
+    assert _drain(root, box)[0] == want
+    journal.start(root, "xiamen", None, 4, keep_bytes=0).close()
+    assert journal.inventory(root)[0][:-1] == [7], journal.inventory(root)[0]  # all sent: pruned as before

@@ -884,12 +884,38 @@ def _size(path):
         return 0
 
 
+def _bowl_of(path):
+    """The bowl id in a journal's header ("" for a game without one, or a header
+    that cannot be read: such a game has no claims to send)."""
+    try:
+        f = open(path, "rb")
+        try:
+            h = f.read(_HEAD)
+            n = h[9] | (h[10] << 8) if len(h) == _HEAD else 0
+            rest = f.read(n + 2) if n <= _MAX_TEXT else b""
+        finally:
+            f.close()
+    except OSError:
+        return ""
+    if len(rest) < n + 2 or crc16(rest, 0, n, crc16(h)) != rest[n] | (rest[n + 1] << 8):
+        return ""
+    lines = bytes(rest[:n]).split(b"\n")
+    return lines[1].decode() if len(lines) > 1 else ""
+
+
 def prune(root, keep_bytes=KEEP_BYTES, current=0):
     """Before a new game: remove finished games (all on flash but `current`), oldest
     first, until they use at most keep_bytes. Set-aside .bad files are never
-    removed. -> ids removed."""
+    removed, nor a game with claims (a bowl id) at or after the outbox's cursor on
+    a bowl provisioned for an event (outbox.unsent_from): its awards have not all
+    reached the broker. Such games stay past the budget for as long as the broker
+    is away; when even a new game finds no room, the console says the flash is
+    full and the bowl plays on in the game it has. -> ids removed."""
+    from bobing import outbox  # the cursor's one reader
+    unsent = outbox.unsent_from(root)
     names = _listdir(root)
-    ids = [g for g in inventory(root)[0] if g != current]
+    ids = [g for g in inventory(root)[0] if g != current and not (
+        unsent and g >= unsent and _bowl_of(_join(root, _name(g, SUFFIX))))]
     sizes = []
     total = 0
     for gid in ids:
