@@ -369,8 +369,9 @@ class Outbox:
     records appended since are read (bench/net_heap.py: what one roll costs,
     whatever the game's length). The file is read again from its start when it
     shrank, when the record read last is no longer there as it was (repaired,
-    replaced) or when a damaged tail it stopped at changed. The first read of a
-    game starts from its checkpoint when that leaves out no award still to send."""
+    replaced) or when a damaged tail it stopped at changed. The first read of
+    the cursor's game starts from its checkpoint when that leaves out no award
+    still to send."""
 
     def __init__(self, root, event, secret):
         self.root = root
@@ -408,7 +409,7 @@ class Outbox:
         self._scan = self._awards = None  # the old game's table goes before the next is read
         s = journal.Scan()
         a = _Awards(s, after)
-        journal.scan(path, gid, keep=a, into=s, checkpoint=gid != self._whole, limit=0)
+        journal.scan(path, gid, keep=a, into=s, checkpoint=after > 0 and gid != self._whole, limit=0)
         if s.base and s.table.award_no > after:  # the checkpoint is past awards still to send
             s = a = None
             s = journal.Scan()
