@@ -71,3 +71,66 @@ def test_an_unreadable_net_txt_plays_offline(tmp_path):
     assert sim.console is not None and sim.console.event == ""
     roll(sim)
     assert any("net" in line for line in sim.log())
+
+
+def _flash_full(monkeypatch):
+    """No room for a new file: littlefs answers ENOSPC (28) when a new game's
+    header, or a repair's copy, is written."""
+    def full(*a, **k):
+        raise OSError(28, "no space left on the flash")
+    monkeypatch.setattr(journal, "write_whole", full)
+    from bobing import journal_fix
+    monkeypatch.setattr(journal_fix, "_copy", full)
+
+
+def test_menu_new_game_on_a_full_flash_says_so_and_keeps_the_game(tmp_path, monkeypatch):
+    from test_bowl import goto, press
+    sim = new_sim(tmp_path)
+    for _ in range(3):
+        roll(sim)
+    c = sim.console
+    events = c.table.events
+    _flash_full(monkeypatch)
+    press(sim, "menu")
+    goto(sim, "new")
+    press(sim, "ok")  # confirm: no room for it
+    c = sim.console
+    assert c.view == C.V_NOTICE and c.arg[0] == C.N_FLASH
+    assert c.table.events == events and c.j.game_id == 1
+    press(sim, "ok")
+    assert c.table is not None and c.view != C.V_NOTICE
+    monkeypatch.undo()
+    roll(sim)  # and the game it had goes on
+    assert sim.console.table.events == events + 1
+
+
+def test_a_damaged_only_game_on_a_full_flash_boots_to_a_notice(tmp_path, monkeypatch):
+    sim = new_sim(tmp_path)
+    for _ in range(3):
+        roll(sim)
+    path = sim.console.j.path
+    with open(path, "r+b") as f:  # its header damaged: it must go aside whole, and no new game fits
+        f.seek(5)
+        f.write(b"\xee")
+    with open(path, "rb") as f:
+        kept = f.read()
+    _flash_full(monkeypatch)
+    real_rename = os.rename
+
+    def rename(a, b):
+        if b.endswith(journal.BAD):
+            raise OSError(28, "no space left on the flash")
+        return real_rename(a, b)
+    monkeypatch.setattr(os, "rename", rename)
+    for _ in range(2):  # every boot: a notice, never a crash
+        sim.power_cut()
+        sim.step(100)
+        c = sim.console
+        assert c.view == C.V_NOTICE and c.table is None
+        sim.press("ok")
+        sim.step(200)
+        assert sim.console.view == C.V_NOTICE  # nothing to play: the notice stays
+        sim.shake()
+        sim.step(3000)
+    with open(path, "rb") as f:
+        assert f.read() == kept  # nothing lost
