@@ -14,13 +14,15 @@
 # SSD1306 + MPU6050 SCL        SCL         22    PIN_SCL
 # MPU6050 (GY-521)  INT        D2          25    PIN_MPU_INT     RTC_GPIO6: ext0 wake on a shake
 # button OK         leg 1      D12         4     PIN_BTN_OK      RTC_GPIO10: ext1 wake; 100k pull-up to 3V3
-# button MENU       leg 1      D11         16    PIN_BTN_MENU    plain input, internal pull-up
-# button NEXT       leg 1      D10         17    PIN_BTN_NEXT    plain input, internal pull-up
+# button MENU       leg 1      SCK         18    PIN_BTN_MENU    plain input, internal pull-up
+# button NEXT       leg 1      MISO        19    PIN_BTN_NEXT    plain input, internal pull-up
 # WS2812 ring       DIN        D7          13    PIN_LED_DATA    through 330 R
 # ring supply FET   2N7002 G   D3          26    PIN_LED_POWER   high = ring powered; 100k pull-down: off in sleep
 # piezo buzzer      +          MOSI        23    PIN_BUZZER      PWM; the other leg to GND
 # battery sense     -          A2          34    PIN_VBAT        on-board divider, VBAT / 2
-# No strapping pin (0, 2, 5, 12, 15) and no flash pin (6-11) is used.
+# No strapping pin (0, 2, 5, 12, 15) and no flash pin (6-11) is used, nor 16/17: SPIRAM
+# builds of MicroPython have no GPIO16/17 (ports/esp32/machine_pin.h), WROVER modules wire
+# their PSRAM there. Every pin here exists on ESP32_GENERIC and ESP32_GENERIC-SPIRAM alike.
 # Buses and counts: I2C bus 0 at 400 kHz; SSD1306 at 0x3C, MPU6050 at 0x68
 # (AD0 low); 12 LEDs; display 128x64.
 from micropython import const
@@ -38,8 +40,8 @@ OLED_HEIGHT = const(64)
 
 PIN_MPU_INT = const(25)
 PIN_BTN_OK = const(4)
-PIN_BTN_MENU = const(16)
-PIN_BTN_NEXT = const(17)
+PIN_BTN_MENU = const(18)
+PIN_BTN_NEXT = const(19)
 PIN_LED_DATA = const(13)
 PIN_LED_POWER = const(26)
 PIN_BUZZER = const(23)

@@ -237,6 +237,13 @@ def WDT(board, id=0, timeout=5000):
 PULL_UP_AT_RESET = (0, 1, 3, 5, 6, 7, 8, 9, 10, 11, 15)
 PULL_DOWN_AT_RESET = (2, 4, 12)
 RTC_GPIO = (0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39)
+# The GPIOs machine.Pin accepts, per build (ports/esp32/machine_pin.h, v1.28, CONFIG_IDF_TARGET_ESP32:
+# 0-23 but 16/17 only `#if !CONFIG_SPIRAM` (a WROVER's PSRAM sits there), 25-27, 32-39); any
+# other number is ValueError("invalid pin"). The README's two routes: the bowl frozen into
+# ESP32_GENERIC on the BOM's board, and the stock ESP32_GENERIC-SPIRAM image on a PSRAM board.
+_GPIO_ALL = tuple(range(0, 24)) + (25, 26, 27) + tuple(range(32, 40))
+BUILDS = {"ESP32_GENERIC": _GPIO_ALL,
+          "ESP32_GENERIC-SPIRAM": tuple(n for n in _GPIO_ALL if n not in (16, 17))}
 INPUT_ONLY_FROM = 34  # GPIO34-39 have no output driver
 VDD_MV = 3300
 R_WEAK = 45000  # the weak pulls: R_PU = R_PD = 45 kOhm typical (datasheet, DC characteristics)
@@ -269,8 +276,8 @@ class Pad:
     IRQ_FALLING = 2
 
     def __init__(self, esp, n):
-        if not 0 <= n <= 39 or n in (20, 24, 28, 29, 30, 31):
-            raise ValueError("invalid pin")  # as machine_pin.c says for a GPIO the ESP32 lacks
+        if n not in BUILDS[esp.build]:
+            raise ValueError("invalid pin")  # as machine_pin.c says for a GPIO the build lacks
         self.esp = esp
         self.n = n
         up, down = EXTERNAL.get(n, (0, 0))
@@ -381,8 +388,11 @@ class FakeESP32:
     _WHY = {"power": (1, 0), "brownout": (1, 0), "watchdog": (3, 0), "shake": (4, 2), "button": (4, 3),
             "reset": (2, 0)}  # the port reports a brown-out as PWRON_RESET (modmachine.c)
 
-    def __init__(self, sim):
+    def __init__(self, sim, build="ESP32_GENERIC"):
+        if build not in BUILDS:
+            raise ValueError("no MicroPython build %r: %s" % (build, ", ".join(sorted(BUILDS))))
         self.sim = sim  # the SimBoard: its parts and clock
+        self.build = build  # the firmware image: which GPIOs machine.Pin has
         self.pads = {}
         self.undefined = {}  # {gpio: mV or None} of every read without a valid level
         self.hz = 240000000
@@ -621,7 +631,7 @@ class SimBoard(board.Board):
     poke the parts: chip (the accelerometer), disp, ring, pwm, bus, esp (pads)."""
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False,
-                 accel_id=0x68):
+                 accel_id=0x68, build="ESP32_GENERIC"):
         board.Board.__init__(self)
         self.root = root
         self.realtime = realtime  # True: the real clock (App.run under asyncio), else Sim's
@@ -635,7 +645,7 @@ class SimBoard(board.Board):
         self.disp = FakeDisplay(self.bus)
         self.disp.present = display
         self.bus.devices[ADDR_OLED] = self.disp
-        self.esp = FakeESP32(self)
+        self.esp = FakeESP32(self, build)
         chip = self.chip
         self.esp.pin(board.PIN_MPU_INT).source = lambda: chip.int_level() if chip.present else None
         self.led_power_pin = self.esp.pin(board.PIN_LED_POWER)
@@ -735,8 +745,9 @@ class Sim:
     read the frame and the LEDs. Resets (power cut, watchdog, waking from deep
     sleep) start a new App over the same parts and the same flash."""
 
-    def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, urandom=None, t0=0, accel_id=0x68):
-        self.board = SimBoard(root, display, accel, leds, buzzer, t0, accel_id=accel_id)
+    def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, urandom=None, t0=0, accel_id=0x68,
+                 build="ESP32_GENERIC"):
+        self.board = SimBoard(root, display, accel, leds, buzzer, t0, accel_id=accel_id, build=build)
         self.urandom = urandom
         self.boots = 0
         self.sleeps = 0

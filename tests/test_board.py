@@ -25,8 +25,8 @@ def test_pads_start_in_their_reset_state():
     assert e.Pin(2, e.Pin.IN).value() == 0  # GPIO2: weak pull-down
     assert e.Pin(15, e.Pin.IN).value() == 1
     assert e.undefined == {}
-    e.Pin(18, e.Pin.IN).value()  # no pull, nothing wired: floating
-    assert e.undefined == {18: None}
+    e.Pin(27, e.Pin.IN).value()  # no pull, nothing wired: floating
+    assert e.undefined == {27: None}
 
 
 def test_pin_changes_the_pull_only_when_pull_is_given():
@@ -44,6 +44,29 @@ def test_pin_changes_the_pull_only_when_pull_is_given():
         e.Pin(34, e.Pin.OUT)  # input-only pad
     with pytest.raises(ValueError):
         e.Pin(24)  # no such GPIO
+
+
+def test_every_readme_route_has_the_bowls_pins(tmp_path):
+    # the README's routes: the bowl frozen into ESP32_GENERIC (the BOM's board), and the stock
+    # ESP32_GENERIC-SPIRAM image on a PSRAM board, which has no GPIO16/17 (machine_pin.h)
+    with open(hal._here() + "/../README.md", encoding="utf-8") as f:
+        readme = f.read()
+    for build in hal.BUILDS:
+        assert "BOARD=" + build + " " in readme or build + "-v1.28.0.bin" in readme, build
+    spiram = hal.FakeESP32(esp(), "ESP32_GENERIC-SPIRAM")
+    with pytest.raises(ValueError):
+        spiram.Pin(16)  # as the port refuses it: the pin map of old held MENU there
+    for build in hal.BUILDS:
+        sim = hal.Sim(str(tmp_path / build), build=build)
+        assert sim.board.errors == [], (build, sim.board.errors)
+        assert sim.board.esp.run(board.menu_held_at_boot) is False  # raised ValueError on SPIRAM
+        sim.board.pins[0].value(0)  # MENU held at power-up: maintenance mode
+        assert sim.board.esp.run(board.menu_held_at_boot) is True
+        sim.board.pins[0].value(1)
+        sim.step(1500)
+        assert sim.console is not None and sim.resets == [], build
+        press(sim, "menu")  # the menu opens on either build
+        assert sim.console.view == C.V_MENU, build
 
 
 def test_every_button_reads_released_at_a_valid_level_and_pressed_when_held(tmp_path):

@@ -86,6 +86,11 @@ def test_board_pins_are_safe_choices():
         assert p[name] in RTC_GPIO, "%s must be an RTC GPIO to wake the ESP32" % name
     for name in OUTPUTS:
         assert p[name] not in INPUT_ONLY, "%s drives a line; GPIO%d is input only" % (name, p[name])
+    # every route of the README: GPIO16/17 do not exist on SPIRAM builds (ports/esp32/machine_pin.h)
+    from host_sim import hal
+    for build, gpios in hal.BUILDS.items():
+        for name, g in p.items():
+            assert g in gpios, "%s on GPIO%d, which %s does not have" % (name, g, build)
     # the button on an input-only pin would lack its internal pull-up: only the sensed lines may be
     assert p["PIN_BTN_MENU"] not in INPUT_ONLY and p["PIN_BTN_NEXT"] not in INPUT_ONLY
 
