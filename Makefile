@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision deps broker
+.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision deps broker vbat-cal
 
 # ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -143,6 +143,14 @@ deploy:
 	$(MPREMOTE) mip install ssd1306
 	$(MPREMOTE) run host_sim/tools/device_clean.py
 	cd $(MPY_OUT) && $(MPREMOTE) cp -r bobing bowl board.mpy boot.py main.py : + reset
+
+# make vbat-cal PORT=/dev/ttyUSB0 MV=4123 : the battery gauge's divider calibrated against the cell's
+# voltage on a multimeter (in mV, measured at the battery socket while the bowl runs); firmware/board.py
+# writes the ratio to /data/vbat.cal. Maintenance mode first (hold MENU while pressing RESET).
+vbat-cal:
+	@test -n "$(PORT)" && expr "$(MV)" : '[0-9][0-9]*$$' >/dev/null && test "$(MV)" -ge 3000 -a "$(MV)" -le 4300 || \
+	  { echo "usage: make vbat-cal PORT=/dev/ttyUSB0 MV=4123 (the cell's voltage on a multimeter, 3000-4300 mV)"; exit 2; }
+	$(MPREMOTE) exec "import board; print('vbat.cal: ratio', board.calibrate_vbat($(MV)) / 10000)" + reset
 
 # make provision PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883
 #   MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl]: the bowl's network settings as /data/net.txt
