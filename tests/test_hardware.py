@@ -160,9 +160,17 @@ def test_ring_data_level_shifter_and_soft_start_in_every_document():
     for doc, text in (("wiring.md", wiring), ("bom.md", bom), ("schematic.svg", svg)):
         assert "SN74LV1T125" in text, "%s lacks the WS2812B data line's level shifter" % doc
     assert "soft start" in wiring and "soft start" in bom and "soft start" in svg
-    for part in ("10k", "1 µF"):
+    # the soft start is a gate-drain (Miller) capacitor with its series resistor, fed through R_G
+    for part in ("68k", "220 nF", "1k"):
         assert part in wiring and part in svg, part
-    assert "10 kΩ" in bom and "1 µF" in bom
+    assert "68 kΩ" in bom and "220 nF" in bom and "1 kΩ" in bom and "gate to drain" in bom
+    assert "gate to source" not in bom, "a gate-source capacitor only delays turn-on"
+    assert power_budget.SS_R_G == 68e3 and power_budget.SS_C_GD == 220e-9 and power_budget.SS_R_S == 1e3
+    for _name, v in power_budget.SS_SUPPLIES:
+        _i, _slew, ramp, inrush, vgs = power_budget.soft_start(v)
+        assert inrush < 0.2 and ramp > 0.010 and vgs >= 2.5  # R_DS(on) is specified from |V_GS| 2.5 V
+    # the level shifter's supply is bypassed
+    assert "0.1 µF" in wiring and "0.1 µF" in bom and "0.1 µF" in svg and "bypass" in bom
 
 
 def test_the_simulated_board_has_the_documented_resistors():
