@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision deps broker
+.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision deps broker vbat-cal flash
 
 # ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -116,6 +116,7 @@ bench: $(STAMP) mp
 	$(PY) bench/allot_bench.py
 	$(PY) bench/app_heap.py
 	$(PY) bench/event_load.py
+	$(PY) bench/image_size.py
 
 # firmware/bobing/glyphs.py: the Unifont bitmaps of every character the firmware's text uses
 # (needs Debian's unifont: apt-get install -y unifont). Commit the result; tests do not need unifont.
@@ -134,15 +135,50 @@ mpy: $(STAMP) $(MPY_CROSS_PIN)
 	done
 	@echo "$(MPY_OUT): $$(find $(MPY_OUT) -type f | wc -l) files"
 
-# make deploy PORT=/dev/ttyUSB0 : the ssd1306 driver from micropython-lib, then the compiled
-# firmware. A bowl already running the app: hold MENU while pressing RESET first (maintenance mode).
-MPREMOTE := $(CURDIR)/$(BIN)/mpremote connect $(PORT)
+# make flash PORT=/dev/ttyUSB0 FIRMWARE=path/to/firmware.bin [ERASE=1] : MicroPython onto the ESP32
+# with the pinned esptool (the FireBeetle's USB-serial chip drives EN and GPIO0 by DTR/RTS: no BOOT
+# button needed). ERASE=1 erases the whole flash first: the games, settings and calibration in
+# /data too. Then `make deploy PORT=...` (maintenance mode first if the bowl already has main.py).
+ESPTOOL ?= $(CURDIR)/$(BIN)/esptool
+MPREMOTE_BIN ?= $(CURDIR)/$(BIN)/mpremote
+MPREMOTE = $(MPREMOTE_BIN) connect $(PORT)
+flash:
+	@test -n "$(PORT)" -a -n "$(FIRMWARE)" || { echo "usage: make flash PORT=/dev/ttyUSB0 FIRMWARE=path/to/firmware.bin \
+	[ERASE=1: also erases /data]"; exit 2; }
+	@test -f "$(FIRMWARE)" || { echo "make flash: no file $(FIRMWARE) (the ESP32 image: README, Build a bowl)"; exit 2; }
+	@test "$$(od -An -tx1 -N1 '$(FIRMWARE)' | tr -d ' ')" = e9 || { echo "make flash: $(FIRMWARE) is \
+	not an ESP32 image (its first byte is not 0xE9): flash build-ESP32_GENERIC/firmware.bin or a \
+	micropython.org ESP32_GENERIC*.bin"; exit 2; }
+	@case "$(ERASE)" in ""|0|1) ;; *) echo "make flash: ERASE=1 or nothing, not $(ERASE)"; exit 2 ;; esac
+	$(if $(filter 1,$(ERASE)),$(ESPTOOL) --chip esp32 --port $(PORT) erase-flash)
+	$(ESPTOOL) --chip esp32 --port $(PORT) --baud 460800 write-flash 0x1000 $(FIRMWARE)
+
+# make deploy PORT=/dev/ttyUSB0 : asks the bowl which firmware it runs (host_sim/tools/device_clean.py,
+# which also removes every file that would shadow it), then
+# - a frozen image (route 3): the app is in the firmware; only boot.py and main.py are copied
+#   (a new app comes with a new image: make flash, then make deploy);
+# - a stock image (route 4): the ssd1306 driver from micropython-lib and the compiled firmware.
+# A bowl already running the app: hold MENU while pressing RESET first (maintenance mode).
 deploy:
 	@test -n "$(PORT)" || { echo "usage: make deploy PORT=/dev/ttyUSB0"; exit 2; }
 	$(MAKE) mpy
-	$(MPREMOTE) mip install ssd1306
-	$(MPREMOTE) run host_sim/tools/device_clean.py
-	cd $(MPY_OUT) && $(MPREMOTE) cp -r bobing bowl board.mpy boot.py main.py : + reset
+	@fw=$$($(MPREMOTE) run host_sim/tools/device_clean.py) || { echo "$$fw"; echo "make deploy: the bowl \
+	did not answer on $(PORT) (maintenance mode: hold MENU while pressing RESET)"; exit 1; }; echo "$$fw"; \
+	case "$$fw" in \
+	*"firmware: frozen"*) echo "the bowl runs the frozen image: its app is in the firmware, not copied \
+	(update it with make flash); copying boot.py and main.py"; \
+	  cd $(MPY_OUT) && $(MPREMOTE) cp boot.py main.py : + reset ;; \
+	*"firmware: stock"*) $(MPREMOTE) mip install ssd1306 && \
+	  cd $(MPY_OUT) && $(MPREMOTE) cp -r bobing bowl board.mpy boot.py main.py : + reset ;; \
+	*) echo "make deploy: could not tell which firmware the bowl runs"; exit 1 ;; esac
+
+# make vbat-cal PORT=/dev/ttyUSB0 MV=4123 : the battery gauge's divider calibrated against the cell's
+# voltage on a multimeter (in mV, measured at the battery socket while the bowl runs); firmware/board.py
+# writes the ratio to /data/vbat.cal. Maintenance mode first (hold MENU while pressing RESET).
+vbat-cal:
+	@test -n "$(PORT)" && expr "$(MV)" : '[0-9][0-9]*$$' >/dev/null && test "$(MV)" -ge 3000 -a "$(MV)" -le 4300 || \
+	  { echo "usage: make vbat-cal PORT=/dev/ttyUSB0 MV=4123 (the cell's voltage on a multimeter, 3000-4300 mV)"; exit 2; }
+	$(MPREMOTE) exec "import board; print('vbat.cal: ratio', board.calibrate_vbat($(MV)) / 10000)" + reset
 
 # make provision PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883
 #   MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl]: the bowl's network settings as /data/net.txt

@@ -91,9 +91,10 @@ class App:
         self.con.battery(t, hw.battery_mv())  # an empty cell: no roll, deep sleep
         self._flush_log()
         gc.collect()  # the boot's garbage (replaying the journal) goes before play begins
-        # The watchdog starts only now: machine.WDT cannot be stopped or slowed once
-        # started, and the boot's journal replay (bounded by checkpoints, but a whole
-        # old or damaged game when they are missing) is no hang to reset.
+        # The watchdog starts only now: machine.WDT cannot be stopped once started (a
+        # new WDT(timeout=...) only reconfigures it: ports/esp32/machine_wdt.c), and the
+        # boot's journal replay (bounded by checkpoints, but a whole old or damaged game
+        # when they are missing) is no hang to reset.
         hw.start_watchdog()
 
     # ---------------------------------------------------------------- inputs
