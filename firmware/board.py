@@ -48,6 +48,7 @@ VBAT_DIVIDER = const(2)
 
 LED_COUNT = const(12)
 WDT_MS = const(8000)  # a hung bowl reboots into the same game (journal) after 8 s
+SLEEP_RETRY_MS = const(600000)  # deep sleep on a timer when wake on shake could not be armed
 CPU_HZ = const(160000000)  # hardware/power.md assumes this clock
 DATA_DIR = "/data"
 
@@ -115,11 +116,16 @@ class Board(Hardware):
             self.led_power.value(0)  # the ring's LEDs draw ~1 mA each even when dark
         if self.buzzer is not None:
             self.buzzer.duty_u16(0)
+        timed = 0
         if self.accel is not None:
-            self.accel.arm_wake()  # motion interrupt in low-power cycle mode
-            esp32.wake_on_ext0(self._int, esp32.WAKEUP_ANY_HIGH)
+            try:
+                self.accel.arm_wake()  # motion interrupt in low-power cycle mode
+                esp32.wake_on_ext0(self._int, esp32.WAKEUP_ANY_HIGH)
+            except OSError as e:  # the bus failed while arming: sleep on a timer, try again then
+                self.say("wake on shake not armed (%s): waking in %d s to try again" % (e, SLEEP_RETRY_MS // 1000))
+                timed = SLEEP_RETRY_MS
         esp32.wake_on_ext1((self._ok,), esp32.WAKEUP_ALL_LOW)
-        machine.deepsleep()
+        machine.deepsleep(timed)
 
 
 def menu_held_at_boot():

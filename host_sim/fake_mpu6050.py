@@ -215,7 +215,7 @@ def load_trace(path):
 class FakeI2C:
     """machine.I2C's methods over fake devices {address: device}.
 
-    Time: every transfer is handed to `clock` (an object with i2c(us), or None)
+    Time: every transfer is handed to `clock` (an object with i2c_us(us) and sampled(addr), or None)
     with what it costs on the wire at `freq`: 9 clocks a byte (8 bits and the
     acknowledge) for the address byte(s), the register pointer and the data,
     plus start/stop, plus DRIVER_US for the ESP32 driver's own work (the legacy
@@ -224,7 +224,8 @@ class FakeI2C:
     `stuck = True` holds the bus (a part holding SDA or SCL low): the legacy
     driver then waits its whole time-out, 100 ms x (1 + data bytes)
     (machine_i2c.c: i2c_master_cmd_begin(..., 100 * (1 + data_len) /
-    portTICK_PERIOD_MS)), and raises OSError(ETIMEDOUT)."""
+    portTICK_PERIOD_MS)), and raises OSError(ETIMEDOUT); `stuck_at` (clock us)
+    makes it stick at that moment, in the transfer under way then."""
     DRIVER_US = 60
 
     def __init__(self, devices=None):
@@ -233,6 +234,7 @@ class FakeI2C:
         self.glitches = 0  # the next N transfers time out (a disturbance on the bus), then all is well
         self.freq = 400000
         self.stuck = False
+        self.stuck_at = None  # clock us at which the bus sticks (mid-transfer, if one is under way)
         self.clock = None
         self.transfers = 0
 
@@ -241,12 +243,15 @@ class FakeI2C:
         data bytes (register pointers included, as the driver counts them)."""
         self.transfers += 1
         c = self.clock
+        wire = self.DRIVER_US + (9 * (addr_bytes + data_len) + 2) * 1000000 // self.freq
+        if self.stuck_at is not None and c is not None and c.now_us() + wire > self.stuck_at:
+            self.stuck = True  # it sticks during this transfer
         if self.stuck:
             if c is not None:
-                c.i2c(100000 * (1 + data_len))
+                c.i2c_us(100000 * (1 + data_len))
             raise OSError(errno.ETIMEDOUT)
         if c is not None:
-            c.i2c(self.DRIVER_US + (9 * (addr_bytes + data_len) + 2) * 1000000 // self.freq)
+            c.i2c_us(wire)
 
     def _dev(self, addr):
         if self.glitches:

@@ -28,10 +28,10 @@
 # PROBE_MS (one empty write first: on a stuck bus the ESP32's driver waits
 # 100 ms a byte, so nothing longer is tried) and taken back.
 #
-# A frame goes to the display in CHUNK_PAGES-page transfers with a sensor
-# round between them whenever one is due: the whole frame (1,044 bytes at
-# 400 kHz, >= 23.5 ms) in one transfer would hold 100 Hz sampling for two or
-# three periods while the dice are shaken.
+# A frame goes to the display in DATA_BYTES transfers with a sensor round
+# between them whenever one is due: the whole frame (1,044 bytes at 400 kHz,
+# >= 23.5 ms) in one transfer would hold 100 Hz sampling for two or three
+# periods while the dice are shaken.
 import gc
 
 from micropython import const
@@ -46,7 +46,10 @@ _ALL_ALIVE = const(3)
 LOST_MS = const(1000)  # an I2C part failing this long (and not answering a re-probe) is lost
 PROBE_MS = const(2000)  # a lost part is looked for again this often
 BATTERY_MS = const(5000)  # the battery is read this often (and at boot)
-CHUNK_PAGES = const(2)  # display pages (128 bytes each, ~3 ms at 400 kHz) sent between two samples
+# bytes of a frame per I2C transfer: ~0.9 ms each at 400 kHz, so the sensor is read on time between
+# them; and on a stuck bus the ESP32's legacy driver gives up on one after 100 ms x (1 + 32) = 3.3 s
+# (ports/esp32/machine_i2c.c), not 102 s for a whole frame: well within the watchdog
+DATA_BYTES = const(32)
 
 
 def _event(hw):
@@ -196,24 +199,22 @@ class App:
                 c.lost_display("%s" % e)
 
     def _send(self, d):
-        """The frame to the display in chunks, sampling between them when due."""
+        """The frame to the display in DATA_BYTES transfers, sampling between them
+        when due."""
         if not hasattr(d, "write_data"):  # not an SSD1306 driver: its own show()
             d.show()
             return
-        mv = memoryview(d.buffer)
-        w = d.width
         hw = self.hw
-        cmd = self._cmd
-        for p in range(0, d.height // 8, CHUNK_PAGES):
-            cmd[4] = p  # control byte 0x00: a command stream (SSD1306 datasheet 8.1.5.2)
-            cmd[5] = p + CHUNK_PAGES - 1
-            hw.i2c.writeto(d.addr, cmd)  # column 0..127, pages p..p+CHUNK_PAGES-1
-            d.write_data(mv[p * w:(p + CHUNK_PAGES) * w])
+        hw.i2c.writeto(d.addr, self._cmd)  # the whole panel: columns 0..127, pages 0..7
+        mv = memoryview(d.buffer)
+        for at in range(0, len(d.buffer), DATA_BYTES):
+            d.write_data(mv[at:at + DATA_BYTES])  # the panel's address moves on by itself
             t = hw.ticks_ms()
             if hw.ticks_diff(t, self._sample_t) >= SAMPLE_MS:
                 self.sensor_round(t)
 
-    _cmd = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")
+    # control byte 0x00: a command stream (SSD1306 datasheet 8.1.5.2); horizontal addressing
+    _cmd = b"\x00\x21\x00\x7f\x22\x00\x07"
 
     def _draw(self, s, c):
         v = c.view
@@ -317,10 +318,9 @@ class App:
         self.hw.say("idle: deep sleep")
         self.hw.deepsleep()
 
-    def start_net(self, spawn=True):
+    def start_net(self):
         """Provisioned (make provision: net.txt): the event network's own task
-        (bowl/net.py) -> its Net, or None. spawn=False: not as an asyncio task
-        (the simulator runs it on its own clock)."""
+        (bowl/net.py) -> its Net, or None."""
         import os
         try:
             os.stat(self.hw.root + "/net.txt")
@@ -328,7 +328,7 @@ class App:
             return None  # not provisioned: nothing of the network is loaded
         try:
             from bowl import net
-            self.net = net.start(self, spawn)
+            self.net = net.start(self)
         except OSError as e:  # the game never waits for the network: play on, say why
             self.hw.say("net: %r; playing offline" % (e,))
         return self.net

@@ -510,11 +510,10 @@ class Net:
         self.close()
 
 
-def start(app, spawn=True):
+def start(app):
     """Start the publisher as an asyncio task beside bowl.app's, for as long as the
     app runs -> the Net, or None when the settings are bad or the port has no
-    Wi-Fi (the bowl plays offline and says why). spawn=False: the task is not
-    created (the simulator runs net.run() on its own clock)."""
+    Wi-Fi (the bowl plays offline and says why)."""
     hw = app.hw
     con = app.con
     try:
@@ -538,8 +537,6 @@ def start(app, spawn=True):
               lambda: not champions.busy(con), stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
-    if not spawn:
-        return net
     import asyncio
     asyncio.create_task(net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running))
     return net
