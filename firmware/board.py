@@ -49,7 +49,8 @@ VBAT_DIVIDER = const(2)
 LED_COUNT = const(12)
 WDT_MS = const(8000)  # a hung bowl reboots into the same game (journal) after 8 s
 SLEEP_RETRY_MS = const(600000)  # deep sleep on a timer when wake on shake could not be armed
-CPU_HZ = const(160000000)  # hardware/power.md assumes this clock
+CPU_HZ = const(160000000)  # hardware/power.md assumes this clock while playing
+BOOT_HZ = const(240000000)  # the boot (journal replay, first screen) runs at full speed, then CPU_HZ
 DATA_DIR = "/data"
 
 from bowl.hw import Hardware, attach_i2c  # noqa: E402
@@ -70,6 +71,10 @@ class Board(Hardware):
         if self._watchdog and self.wdt is None:
             import machine
             self.wdt = machine.WDT(timeout=WDT_MS)
+
+    def booted(self):
+        import machine
+        machine.freq(CPU_HZ)
 
     def battery_mv(self):
         if self._vbat is None:
@@ -158,7 +163,9 @@ def bring_up(watchdog=True, hw=None):
 
     if hw is None:
         hw = Board()
-    machine.freq(CPU_HZ)
+    # ESP-IDF starts the ESP32 at 160 MHz (the port's ESP32_GENERIC does not take sdkconfig.240mhz):
+    # the boot's replay and first frame run at 240, play at CPU_HZ (Board.booted)
+    machine.freq(BOOT_HZ)
     hw.woke_by = _woke_by(machine)
     # pull=None: GPIO4 comes out of reset with its weak pull-down on (datasheet
     # IO_MUX table), and Pin(id, mode) leaves the pull as it is unless pull= is

@@ -34,7 +34,7 @@
 #     (fake_mpu6050.FakeI2C: a frame is 1,044 bytes on the wire, >= 23.5 ms;
 #     a stuck bus waits 100 ms a byte as the legacy driver does)
 #   - the LED ring's write: 24 bits x 1.25 us an LED plus the latch (WS2812B)
-#   - flash (flash=True, CPython): each file written and closed costs what
+#   - flash (flash=True): each file written and closed costs what
 #     littlefs did per journal append on a real littlefs (11.1 block programs,
 #     1.02 sector erases: bench/journal_bench.py), at a typical 4 MB SPI NOR's
 #     typical times (GD25Q32C: page program 0.7 ms; W25Q32JV: sector erase 45 ms)
@@ -46,7 +46,7 @@
 #   - the network's waits (host_sim/fake_wlan.py on air.clock = the board)
 # Sampling slips as it would (the MPU6050 samples at 100 Hz on its own; a
 # late read gets the latest sample, the ones between are lost); sample gaps
-# are recorded (gap_max_us, gap_shaking_us). The watchdog fires when a step
+# are recorded (gap_max_us; gap_shaking_us while the console follows a shake). The watchdog fires when a step
 # runs long. With Sim(air=...) the network task (bowl/net.py's run()) runs on
 # the simulated clock against fake_wlan's radio and broker.
 import gc
@@ -65,6 +65,7 @@ else:
     from host_sim import fake_mpu6050
 
 import board
+from bobing import console as _console
 from bobing import journal
 from bowl import app as bowl_app
 
@@ -281,16 +282,18 @@ class FakePWM:
 
 
 # What a replayed journal event costs the bowl's CPU, charged to the simulated
-# clock (boot, or a resume after a failed write) so that a slow boot shows
-# against the watchdog as it would on the bowl. Measured: replaying a whole
-# 1,000- or 10,000-event kiosk game (claim codes included) takes 63-74 us an
-# event on the 32-bit frozen unix build (bench/boot_bench.py, `make bench`);
-# 70 is taken. Stated factor: hardware/timing.md's ESP32 factor at the board's
-# 160 MHz (CoreMark ratio x 2 for code run from SPI flash), 91. So 6.4 ms an
-# event: the 8 s watchdog starves after about 1,250 events replayed.
+# clock (boot, or a resume after a failed write) when the CPU is not measured
+# (cpu_factor 0), so that a slow boot shows against the watchdog as it would on
+# the bowl. Measured: replaying a whole 1,000- or 10,000-event kiosk game
+# (claim codes included) takes 63-74 us an event on the 32-bit frozen unix
+# build (bench/boot_bench.py, `make bench`); 70 is taken. Stated factor:
+# hardware/timing.md's ESP32 factor, CoreMark's ratio, 30 at 240 MHz (no
+# allowance for flash: the port puts the VM's core in IRAM, ports/esp32/
+# mpconfigport.h: MICROPY_WRAP_MP_EXECUTE_BYTECODE(f) IRAM_ATTR f), scaled to
+# the clock board.py set. REPLAY_US: at the board's 160 MHz, 3.2 ms an event.
 REPLAY_US_HOST = 70
-ESP32_FACTOR = 91
-REPLAY_US = REPLAY_US_HOST * ESP32_FACTOR
+ESP32_FACTOR = 30  # at 240 MHz
+REPLAY_US = REPLAY_US_HOST * ESP32_FACTOR * 240 // 160
 LED_US = 30  # one WS2812B: 24 bits x 1.25 us (Worldsemi datasheet)
 LED_LATCH_US = 280  # reset/latch low time of the WS2812B-V5 (>= 280 us); older parts 50 us
 PAGE_PROGRAM_US = 700  # GD25Q32C datasheet: tPP 0.7 ms typical (256-byte page)
@@ -300,9 +303,16 @@ ERASES_PER_WRITE = 1  # and 1.02 sector erases a roll
 
 
 def _host_us():
-    if hasattr(time, "perf_counter"):
-        return int(time.perf_counter() * 1000000)
+    # CPython: this thread's CPU time (other processes' load does not count); MicroPython: wall time
+    if hasattr(time, "thread_time_ns"):
+        return time.thread_time_ns() // 1000
     return time.ticks_us()
+
+
+def _host_diff(a, b):
+    if hasattr(time, "thread_time_ns"):
+        return a - b
+    return time.ticks_diff(a, b)
 
 
 class _Sleep:
@@ -345,7 +355,7 @@ class _SideClock:
 
 
 class _Metered:
-    # a file opened for writing: its close costs flash time (CPython only)
+    # a file opened for writing: its close costs flash time
     def __init__(self, f, board):
         self._f = f
         self._board = board
@@ -585,8 +595,10 @@ class FakeESP32:
             p.reset()
         self.ext0 = None  # (pad, level)
         self.ext1 = None  # (pads, level)
+        # ESP-IDF's default CPU clock for the ESP32 (CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ 160: the
+        # port's ESP32_GENERIC board does not include boards/sdkconfig.240mhz)
         self.timer_at = None  # machine.deepsleep(ms > 0): the RTC timer wakes the chip then
-        self.hz = 240000000
+        self.hz = 160000000
         self.radio = False  # Wi-Fi off: the bowl never starts it but to draw a secret
         self._prng = 0  # the radio-off stream starts over at every reset
 
@@ -820,12 +832,12 @@ class SimBoard(board.Board):
         self.realtime = realtime  # True: the real clock (App.run under asyncio), else Sim's
         self.ms = t0 & (TICKS_PERIOD - 1)
         self._us = 0  # charged time not yet a whole ms
-        self.cpu_factor = cpu_factor  # ESP32 us per host us of firmware work; 0: the CPU is free
+        self.cpu_factor = cpu_factor  # ESP32 us at 240 MHz per host us of firmware work; 0: free
         self._cpu_t = None  # host us when the firmware's CPU time began to count, or None
         self.flash = flash
         self.flash_writes = 0
         self.feeder = None  # Sim: feeds the chip its sample for the time of a read
-        self.shaking = False
+        self.shaking = None  # Sim: -> True while a shake is being followed
         self.gap_max_us = 0  # the longest time between two accelerometer reads
         self.gap_shaking_us = 0  # the same while a shake is played
         self._last_read = None
@@ -868,7 +880,16 @@ class SimBoard(board.Board):
         self.esp.reset(woke_by)
         if self.ring is not None:
             self.ring.write()  # the ring's supply follows its switch pin, now back at reset
-        self.esp.run(board.bring_up, True, self)
+        self.reset_at = self.ms
+        self.cpu_on(True)
+        try:
+            self.esp.run(board.bring_up, True, self)
+        finally:
+            self.cpu_on(False)
+
+    def booted(self):
+        """board.Board.booted on the simulated chip: the CPU clock for play."""
+        self.esp.run(board.Board.booted, self)
 
     def start_watchdog(self):
         """board.Board.start_watchdog on the simulated chip: machine.WDT(timeout=WDT_MS)."""
@@ -883,7 +904,7 @@ class SimBoard(board.Board):
         # is not measured: cpu_factor counts it then)
         n = journal.replayed()
         if n != self._replay_mark and not self.realtime and not self.cpu_factor:
-            self.ms = self.ticks_add(self.ms, (n - self._replay_mark) * REPLAY_US // 1000)
+            self.charge_us((n - self._replay_mark) * REPLAY_US_HOST * ESP32_FACTOR * 240000000 // self.esp.hz)
         self._replay_mark = n
 
     # the chip's time (see the header)
@@ -896,10 +917,12 @@ class SimBoard(board.Board):
         self._us = us % 1000
 
     def cpu(self):
-        """The firmware's CPU time since the last mark passes (x cpu_factor)."""
+        """The firmware's CPU time since the last mark passes (x cpu_factor, which is
+        for 240 MHz: scaled to the clock board.py set)."""
         if self._cpu_t is not None:
             now = _host_us()
-            self.charge_us((now - self._cpu_t) * self.cpu_factor)
+            d = _host_diff(now, self._cpu_t)
+            self.charge_us(int(d * self.cpu_factor * 240 // (self.esp.hz // 1000000)))
             self._cpu_t = now
 
     def cpu_on(self, on):
@@ -935,7 +958,7 @@ class SimBoard(board.Board):
             gap = (t - last) % (TICKS_PERIOD * 1000)
             if gap > self.gap_max_us:
                 self.gap_max_us = gap
-            if self.shaking and gap > self.gap_shaking_us:
+            if self.shaking is not None and gap > self.gap_shaking_us and self.shaking():
                 self.gap_shaking_us = gap
         self._last_read = t
         if self.feeder is not None:
@@ -1029,6 +1052,7 @@ class Sim:
         self.board = SimBoard(root, display, accel, leds, buzzer, t0, accel_id=accel_id, cpu_factor=cpu_factor,
                               flash=flash)
         self.board.feeder = self._feed_to
+        self.board.shaking = self._shaking
         self._fed_t = self.board.ms - TICK_MS
         self.air = air
         self.net = None  # the network task's Net, when air is given and net.txt provisioned
@@ -1038,6 +1062,7 @@ class Sim:
         self.hangs = 0  # network waits that would never have returned (then the watchdog reset)
         self._end = None  # where the last step() was to end
         self._tick_t = None  # when the last round began
+        self.on_round = None  # on_round(start_us, end_us) after every round (bench/budget.py)
         if air is not None:
             air.clock = self.board
             self.board.sockets = _through(air)
@@ -1127,8 +1152,8 @@ class Sim:
             if self._starved():
                 continue
             b._mark()
-            b.shaking = self._trace is not None or bool(self._queue)
             meter = self._meter()
+            t0 = b.ms * 1000 + b._us
             b.cpu_on(True)
             try:
                 self.app.step(b.ms)
@@ -1140,14 +1165,16 @@ class Sim:
                 b.cpu_on(False)
                 self._unmeter(meter)
                 b._charge()
+                if self.on_round is not None:
+                    self.on_round(t0, b.ms * 1000 + b._us)
             if b.battery.rail_mv() < Battery.RAIL_MIN_MV:
                 self._reboot("brownout")  # the rail fell out of the ESP32's rating: it resets
             else:
                 self._starved()
 
     def _meter(self):
-        # flash=True on CPython: files the firmware writes cost flash time
-        if not self.board.flash or sys.implementation.name != "cpython":
+        # flash=True: files the firmware writes cost flash time
+        if not self.board.flash:
             return None
         import builtins
         real = builtins.open
@@ -1252,6 +1279,10 @@ class Sim:
                     mods["asyncio"] = saved
             self._net_co = aio.task
             self._net_due = b.ms
+
+    def _shaking(self):
+        # the detector is following a shake (console view "shaking"): samples then matter most
+        return self.app is not None and self.app.con.view == _console.V_SHAKING
 
     def _app_running(self):
         return self.app is not None and self.app.running

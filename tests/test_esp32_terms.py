@@ -208,3 +208,22 @@ def test_a_bus_stuck_in_the_middle_of_a_frame_is_no_watchdog_reset(tmp_path):
     sim.step(20000)
     assert bus.stuck and sim.resets == [], sim.resets
     assert any("display lost" in line for line in sim.log())
+
+
+# ---- the boot's clock
+
+def test_the_boot_replays_at_240_mhz_and_plays_at_the_boards_clock(tmp_path, monkeypatch):
+    from bobing import journal
+    sim = hal.Sim(str(tmp_path), urandom=Stream(8))
+    sim.step(200)
+    roll(sim)
+    seen = []
+    real = journal.recover
+
+    def recover(*a, **kw):
+        seen.append(sim.board.esp.hz)
+        return real(*a, **kw)
+    monkeypatch.setattr(journal, "recover", recover)
+    sim.power_cut()
+    assert seen == [240000000], seen  # ESP-IDF starts the ESP32 at 160 MHz: board.py sets 240 first
+    assert sim.board.esp.hz == hal.board.CPU_HZ == 160000000

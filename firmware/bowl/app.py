@@ -103,6 +103,7 @@ class App:
         self.con.battery(t, hw.battery_mv())  # an empty cell: no roll, deep sleep
         self._flush_log()
         gc.collect()  # the boot's garbage (replaying the journal) goes before play begins
+        hw.booted()
         # The watchdog starts only now: machine.WDT cannot be stopped or slowed once
         # started, and the boot's journal replay (bounded by checkpoints, but a whole
         # old or damaged game when they are missing) is no hang to reset.
@@ -201,10 +202,10 @@ class App:
     def _send(self, d):
         """The frame to the display in DATA_BYTES transfers, sampling between them
         when due."""
-        if not hasattr(d, "write_data"):  # not an SSD1306 driver: its own show()
+        hw = self.hw
+        if hw.i2c is None or not hasattr(d, "write_data"):  # not an SSD1306 on our bus: its own show()
             d.show()
             return
-        hw = self.hw
         hw.i2c.writeto(d.addr, self._cmd)  # the whole panel: columns 0..127, pages 0..7
         mv = memoryview(d.buffer)
         for at in range(0, len(d.buffer), DATA_BYTES):

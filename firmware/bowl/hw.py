@@ -44,6 +44,10 @@ class Hardware:
             err = "%s %s" % (type(err).__name__, err)
         self.errors.append((part, err))
 
+    def booted(self):
+        """The app has booted (its first screen is next): the board may slow its
+        clock for play."""
+
     def start_watchdog(self):
         """Start the watchdog (self.wdt); once started it cannot be stopped.
         Boards without one leave wdt None."""
