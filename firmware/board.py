@@ -61,7 +61,9 @@ VBAT_PLAUSIBLE_MV = const(3000)  # an uncalibrated reading under this says the r
 
 LED_COUNT = const(12)
 WDT_MS = const(8000)  # a hung bowl reboots into the same game (journal) after 8 s
-CPU_HZ = const(160000000)  # hardware/power.md assumes this clock
+SLEEP_RETRY_MS = const(600000)  # deep sleep on a timer when wake on shake could not be armed
+CPU_HZ = const(160000000)  # hardware/power.md assumes this clock while playing
+BOOT_HZ = const(240000000)  # the boot (journal replay, first screen) runs at full speed, then CPU_HZ
 DATA_DIR = "/data"
 
 from bowl.hw import Hardware, attach_i2c  # noqa: E402
@@ -101,6 +103,10 @@ class Board(Hardware):
             elif v > hi:
                 hi = v
         return (total - lo - hi) // (VBAT_SAMPLES - 2)
+
+    def booted(self):
+        import machine
+        machine.freq(CPU_HZ)
 
     def battery_mv(self):
         """The cell's voltage in mV, or None when the board cannot tell (no ADC, or an
@@ -173,11 +179,16 @@ class Board(Hardware):
             self.led_power.value(0)  # the ring's LEDs draw ~1 mA each even when dark
         if self.buzzer is not None:
             self.buzzer.duty_u16(0)
+        timed = 0
         if self.accel is not None:
-            self.accel.arm_wake()  # motion interrupt in low-power cycle mode
-            esp32.wake_on_ext0(self._int, esp32.WAKEUP_ANY_HIGH)
+            try:
+                self.accel.arm_wake()  # motion interrupt in low-power cycle mode
+                esp32.wake_on_ext0(self._int, esp32.WAKEUP_ANY_HIGH)
+            except OSError as e:  # the bus failed while arming: sleep on a timer, try again then
+                self.say("wake on shake not armed (%s): waking in %d s to try again" % (e, SLEEP_RETRY_MS // 1000))
+                timed = SLEEP_RETRY_MS
         esp32.wake_on_ext1((self._ok,), esp32.WAKEUP_ALL_LOW)
-        machine.deepsleep()
+        machine.deepsleep(timed)
 
 
 def menu_held_at_boot():
@@ -210,7 +221,9 @@ def bring_up(watchdog=True, hw=None):
 
     if hw is None:
         hw = Board()
-    machine.freq(CPU_HZ)
+    # ESP-IDF starts the ESP32 at 160 MHz (the port's ESP32_GENERIC does not take sdkconfig.240mhz):
+    # the boot's replay and first frame run at 240, play at CPU_HZ (Board.booted)
+    machine.freq(BOOT_HZ)
     hw.woke_by = _woke_by(machine)
     # pull=None: GPIO4 comes out of reset with its weak pull-down on (datasheet
     # IO_MUX table), and Pin(id, mode) leaves the pull as it is unless pull= is

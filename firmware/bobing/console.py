@@ -561,6 +561,10 @@ class Console:
         self.has_display = True
         self.changed += 1
         self._say("display back")
+        # its "no display" notice was for the ring only: the screen has nothing to say for it
+        self._notices = [n for n in self._notices if n[0] != N_DISPLAY]
+        if self.view == V_NOTICE and self.arg[0] == N_DISPLAY:
+            self._next_notice_or(self._home())
 
     def buttons(self, t_ms, mask, t_us=0):
         """The buttons' levels (bit B_* set = pressed)."""
