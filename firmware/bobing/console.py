@@ -84,7 +84,6 @@ N_BATTERY = const(9)  # battery low (detail: the voltage) or empty ("empty": dee
 N_DONE = const(10)  # a setting was changed (detail: which: "pin")
 N_PIN_DIFF = const(11)  # the new PIN and its repetition differ
 N_PIN_LOST = const(12)  # the PIN's record is damaged: only the attendant's key can set a new one
-N_SHAKE_LATER = const(13)  # a shake while a claim is on show: OK first
 
 # The battery (mV at the cell, read by the app every few seconds, under
 # whatever load the bowl has then). hardware/power.md: the LDO loses
@@ -101,6 +100,7 @@ MODES = ("family", "kiosk")
 LANGS = ("zh", "en")
 
 PAGE_MS = const(2200)  # each page of a result
+CLAIM_PAGE_MS = const(5000)  # a claim's text page, then its QR code page, in turn
 SPILL_MS = const(2500)
 NOTICE_MS = const(6000)
 FRAME_MS = const(100)  # animation frame period
@@ -108,7 +108,6 @@ LONG_MS = const(800)
 DEBOUNCE_MS = const(30)
 PIN_TRIES = const(3)
 PIN_LOCK_MS = const(60000)
-NOTICE_GUARD_MS = const(500)  # a notice ignores keys this long: a press meant for the screen before
 
 
 class Buttons:
@@ -221,7 +220,7 @@ class Console:
         self.arg = None  # view argument (menus, notices)
         self.led = leds.P_IDLE
         self.led_t0 = t_ms
-        self.claims = []  # kiosk codes still to show (class, code, game no, award no, "game-award")
+        self.claims = []  # kiosk codes still to show (class, code, game no, award no, "game-award", bowl id)
         self.rolled = 0  # rolls drawn since boot
         self._t = t_ms
         self._boot_t = t_ms
@@ -453,7 +452,8 @@ class Console:
             first = t.award_no - len(out.claims) + 1
             for k in range(len(out.claims)):
                 n = first + k
-                self.claims.append((out.won[k][0], out.claims[k], t.game_no, n, "%d-%d" % (t.game_no, n)))
+                self.claims.append((out.won[k][0], out.claims[k], t.game_no, n, "%d-%d" % (t.game_no, n),
+                                    t.bowl_id))
         self._show(V_RESULT)
         t = self.table
         if not self.claims and t is not None and not t.ended and (not t.kiosk or t.shakes_left):
@@ -591,8 +591,7 @@ class Console:
         if v == V_SLEEP:
             return
         if v == V_NOTICE:
-            # a key pressed as the notice came up was meant for the screen before: not passed on
-            if time.ticks_diff(self._t, self._since) >= NOTICE_GUARD_MS and (b == B_OK or b == B_MENU):
+            if b == B_OK or b == B_MENU:  # the key that closes a notice does nothing else
                 self._notice_done()
             return
         if b == B_KEY:
@@ -628,6 +627,8 @@ class Console:
         elif v == V_TABLE:
             if b == B_NEXT and self.arg < t.seats:
                 self._show(V_TABLE, self.arg + 1)
+            elif b == B_NEXT and not t.ended:
+                self._show(V_POOL)  # after the last seat: the prizes left
             else:
                 self._show(self._home())
         elif v == V_GATE:
@@ -685,7 +686,8 @@ class Console:
         elif v == V_FINAL:
             from bobing import final_play
             final_play.tick(self, t_ms)
-        elif v == V_POOL and since >= PAGE_MS:  # the screen shows page % its pages
+        elif (v == V_POOL or v == V_CLAIM) and since >= (CLAIM_PAGE_MS if v == V_CLAIM else PAGE_MS):
+            # the screen shows page % its pages (a claim: its text, then its QR code)
             self.page += 1
             self._since = t_ms
             self.changed += 1
@@ -709,7 +711,7 @@ class Console:
     _pin_fails = None  # wrong PINs since the last right one (PIN_FILE); None: not read yet
     _pin_lock = 0  # when the current lock started (a lock read from flash: at boot)
     _authed = False  # the PIN or the attendant's key opened the menus now on show
-    _pin_retry = None  # after a wrong-PIN notice: what the PIN entry asked for (it asks again)
+    _then = None  # after a menu's notice: where the menus go on (menu.after_notice), not the game
     final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final)
 
     def _time_limit(self, t_ms):
@@ -800,11 +802,11 @@ class Console:
             self._after_result()
 
     def _notice_done(self):
-        then = self._pin_retry
+        then = self._then
         if then is not None and not self._notices:
-            self._pin_retry = None
+            self._then = None
             from bobing import menu
-            menu.ask_pin(self, then)  # a wrong PIN: the entry again, never the game under it
+            menu.after_notice(self, then)  # e.g. a wrong PIN: the entry again, never the game under it
             return
         self._next_notice_or(self._home())
 

@@ -250,7 +250,7 @@ def recent_codes(c, n=CODES):
         bowl = s.config.bowl_id
         for k in range(len(awards) - 1, -1, -1):
             num, cls, _customer = awards[k]
-            out.append((cls, claim.code(secret, bowl, gid, num, cls), gid, num, "%d-%d" % (gid, num)))
+            out.append((cls, claim.code(secret, bowl, gid, num, cls), gid, num, "%d-%d" % (gid, num), bowl))
             if len(out) >= n:
                 return out
     return out
@@ -273,7 +273,7 @@ def _admin_item(c, item):
     elif item == "secret":
         c._show(V_SECRET, s.secret)
     elif item == "pin":  # the old PIN, then the new one twice
-        ask_pin(c, "pin_new", True)
+        ask_pin(c, "pin_new")
     elif item == "final":  # 状元王中王 (bobing/final_play.py): start one, or end the one on
         if c.final is not None:
             confirm(c, "end_final", "final_end")
@@ -379,10 +379,10 @@ def _count_try(c, fails):
     return True
 
 
-def ask_pin(c, then, again=False):
-    """The PIN entry, then `then` ("menu", "admin", "new", "pin_new"); a menu the
-    PIN (or nothing else) opened goes on without asking again, unless `again`."""
-    if c._authed and not again:
+def ask_pin(c, then):
+    """The PIN entry, then `then` ("menu", "admin", "new", "pin_new"); in menus the
+    PIN opened, the admin items go on without asking again."""
+    if c._authed and then != "pin_new":  # (a new PIN always asks the old one)
         _then(c, then)
         return
     if not c.settings.pin:
@@ -395,6 +395,14 @@ def ask_pin(c, then, again=False):
         return
     n = settings.pin_parse(c.settings.pin)[0]
     _digits(c, "old_pin" if then == "pin_new" else "enter_pin", "0" * n, "check_pin:" + then)
+
+
+def after_notice(c, then):
+    """A menu's notice was read: the admin list again, or the PIN entry again."""
+    if then == "admin":
+        _back_to_admin(c, "pin")
+    else:
+        ask_pin(c, then)
 
 
 def _then(c, then):
@@ -425,7 +433,7 @@ def _check_pin(c, value, then):
         c._notices.append((N_LOCKED, ""))
     else:
         c._notices.append((N_PIN, "%d" % (PIN_TRIES - fails % PIN_TRIES)))
-        c._pin_retry = then  # after the notice: the PIN entry again, not the game under it
+        c._then = then  # after the notice: the PIN entry again, not the game under it
     c._next_notice_or(c._home())
 
 
@@ -488,6 +496,7 @@ def _digits_done(c, value):
     if target.startswith("pin_new2:"):
         if value != target[9:]:
             c._notices.append((N_PIN_DIFF, ""))
+            c._then = "admin" if c._authed else None
             c._next_notice_or(c._home())
             return
         s.pin = settings.pin_record(value, c.urandom(16))
@@ -495,6 +504,7 @@ def _digits_done(c, value):
         _count_try(c, 0)
         c._say("PIN changed")
         c._notices.append((N_DONE, "pin"))
+        c._then = "admin" if c._authed else None
         c._next_notice_or(c._home())
         return
     if target == "bowl_id":

@@ -159,6 +159,8 @@ class App:
         for i in range(len(b)):
             if b[i].value() == 0:  # pulled up: pressed reads 0
                 mask |= 1 << i
+        if self.hw.key is not None and self.hw.key.value() == 0:
+            mask |= 1 << console.B_KEY  # the attendant's magnet at the reed switch
         self.con.buttons(t, mask, self.hw.ticks_us())
 
     # ---------------------------------------------------------------- outputs
