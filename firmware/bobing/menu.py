@@ -399,7 +399,7 @@ def ask_pin(c, then):
 
 def after_notice(c, then):
     """A menu's notice was read: the admin list again, or the PIN entry again."""
-    if then == "admin":
+    if then == "list:admin":
         _back_to_admin(c, "pin")
     else:
         ask_pin(c, then)
@@ -433,7 +433,7 @@ def _check_pin(c, value, then):
         c._notices.append((N_LOCKED, ""))
     else:
         c._notices.append((N_PIN, "%d" % (PIN_TRIES - fails % PIN_TRIES)))
-        c._then = then  # after the notice: the PIN entry again, not the game under it
+        c._then = then  # after the notice: the PIN entry again (then `then`), not the game under it
     c._next_notice_or(c._home())
 
 
@@ -496,7 +496,7 @@ def _digits_done(c, value):
     if target.startswith("pin_new2:"):
         if value != target[9:]:
             c._notices.append((N_PIN_DIFF, ""))
-            c._then = "admin" if c._authed else None
+            c._then = "list:admin" if c._authed else None
             c._next_notice_or(c._home())
             return
         s.pin = settings.pin_record(value, c.urandom(16))
@@ -504,7 +504,7 @@ def _digits_done(c, value):
         _count_try(c, 0)
         c._say("PIN changed")
         c._notices.append((N_DONE, "pin"))
-        c._then = "admin" if c._authed else None
+        c._then = "list:admin" if c._authed else None
         c._next_notice_or(c._home())
         return
     if target == "bowl_id":
