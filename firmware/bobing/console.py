@@ -260,6 +260,12 @@ class Console:
             self._say("dice: %s" % e)
         self.detector = None
         self._resume(woke_by)
+        if self.mode_lost and self.table is not None and not self.table.kiosk:
+            self.settings.mode = "family"  # the game on flash is a family table's (the journal is checksummed)
+            self._say("settings: the mode was damaged; the game on flash is a family table's")
+            from bobing import settings
+            settings.save(self)
+            _unload("settings")
         try:
             os.stat(root + "/final.txt")  # a final is on: play on where it stood (final_play.FILE)
         except OSError:
@@ -712,6 +718,9 @@ class Console:
     _pin_lock = 0  # when the current lock started (a lock read from flash: at boot)
     _authed = False  # the PIN or the attendant's key opened the menus now on show
     _then = None  # after a menu's notice: where the menus go on (menu.after_notice), not the game
+    mode_lost = False  # settings.txt's mode could not be read (a kiosk's until the journal says otherwise)
+    pin_lost = False  # the PIN's record is damaged: the attendant's key sets a new one
+    pin_doubt = False  # settings.txt failed its checksum: the key may set a new PIN too
     final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final)
 
     def _time_limit(self, t_ms):

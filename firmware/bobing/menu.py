@@ -84,16 +84,18 @@ def attendant(c):
     the attendant's list (the next customer, the last codes; a new PIN when the
     PIN's record is damaged). The key opens nothing else: the admin items keep
     their PIN."""
-    if c.settings.mode != "kiosk":
+    lost = not c.settings.pin or c.pin_doubt
+    if c.settings.mode != "kiosk" and not lost:
         c._say("attendant's key: a family bowl has no attendant")
         return
     t = c.table
     items = ()
     if t is not None and t.kiosk and not t.ended and not t.shakes_left:
         items = ("customer",)
-    items += ("codes",)
-    if not c.settings.pin:
-        items += ("pin",)  # the PIN is lost: whoever opens the case may set one
+    if c.settings.mode == "kiosk":
+        items += ("codes",)
+    if lost:
+        items += ("pin",)  # the PIN is lost (or in doubt): whoever holds the key may set one
     c._edit = None
     c._authed = False
     _list(c, "attendant", items + ("back",), 0)
@@ -500,6 +502,7 @@ def _digits_done(c, value):
             c._next_notice_or(c._home())
             return
         s.pin = settings.pin_record(value, c.urandom(16))
+        c.pin_lost = c.pin_doubt = False
         settings.save(c)
         _count_try(c, 0)
         c._say("PIN changed")
