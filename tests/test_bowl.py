@@ -431,7 +431,7 @@ def test_settings_file_survives_garbage(tmp_path):
 
 def test_idle_min_below_zero_does_not_put_the_bowl_to_sleep_at_once(tmp_path):
     # issue 13: idle_min=-5 slept at once after every wake: no roll possible
-    (tmp_path / "settings.txt").write_text("idle_min=-5\n")
+    (tmp_path / "settings.txt").write_text("mode=family\nidle_min=-5\n")
     sim = new_sim(tmp_path)
     press(sim, "ok")  # the notice
     sim.step(60000)
