@@ -28,7 +28,8 @@ FAMILY = ("bobing.profiles", "bobing.rules", "bobing.game", "bobing.journal",
           "bobing.dice", "bobing.shake", "bobing.leds", "bobing.glyphs", "bobing.screen",
           "bobing.console", "bowl.hw", "bowl.mpu6050", "bowl.app")
 SIMULATED = ("fake_mpu6050", "hal")  # the simulated hardware (frozen in the frozen build)
-ON_DEMAND = ("bobing.menu", "bobing.panels", "bobing.settings", "bobing.claim", "bobing.final", "bobing.journal_fix")
+ON_DEMAND = ("bobing.menu", "bobing.panels", "bobing.settings", "bobing.claim", "bobing.final", "bobing.journal_fix",
+             "bobing.qr")
 
 IMPORTS = """
 import sys, gc

@@ -157,6 +157,7 @@ class FakePWM:
         self.hz = 0
         self.duty = 0
         self.tones = 0
+        self.events = []  # (hz, duty) at each duty change, for the simulator's speaker (drained there)
 
     def freq(self, hz=None):
         if hz is None:
@@ -168,6 +169,9 @@ class FakePWM:
             return self.duty
         if d and not self.duty:
             self.tones += 1
+        if d != self.duty or d:
+            self.events.append((self.hz, d))
+            del self.events[:-64]
         self.duty = d
 
 

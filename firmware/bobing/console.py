@@ -18,7 +18,9 @@
 #                                changes so the app redraws only when needed
 #   led, led_t0                  what the ring shows: a leds.py pattern id
 #                                (a rank code or leds.P_*), since when
-#   beeps                        tones to play (list of (hz, ms)), drained
+#   beeps, duty                  tones to play (list of (hz, ms), hz 0 a rest:
+#                                bobing/sound.py's tunes and the dice's rattle),
+#                                drained; duty: the PWM duty they play at
 #   sleep                        True: the idle timeout ran out, deep-sleep now
 #   log                          lines for the serial log, drained
 #
@@ -42,7 +44,7 @@ import time
 from micropython import const
 
 from bobing import dice as dicemod
-from bobing import game, journal, leds, profiles, shake
+from bobing import game, journal, leds, profiles, shake, sound
 
 B_MENU = const(0)
 B_NEXT = const(1)
@@ -164,6 +166,7 @@ class Settings:
         self.secret = ""  # hex, kept in its own file; made from the random source on first boot
         self.stock = {}  # kiosk stock per class, overriding the preset's counts
         self.idle_min = 5  # deep sleep after this many idle minutes (0 = never)
+        self.sound = "on"  # sound.LEVELS: on, quiet, off
 
     def active_profile(self):
         return self.kiosk_profile if self.mode == "kiosk" else self.profile
@@ -232,6 +235,7 @@ class Console:
         self._play_ms = 0  # for the profile's time limit (counts while awake)
         self._last_tick = t_ms  # the time limit counts from here, not from tick 0
         self._roll_buf = bytearray(6)
+        self._rattle = sound.Rattle(t_ms)
         self._buttons = Buttons()
         self.j = None
         self.rng_error = None
@@ -298,6 +302,7 @@ class Console:
             self._led(leds.P_IDLE)
         elif view == V_SHAKING:
             self._led(leds.P_SHAKE)
+            self._rattle.start(self._t)
         elif view == V_OVER:
             self._led(leds.P_GAME_OVER)
         elif view == V_SLEEP:
@@ -323,7 +328,7 @@ class Console:
             kind, detail = self._notices.pop(0)
             self._show(V_NOTICE, (kind, detail))
             self._led(leds.P_BATTERY if kind == N_BATTERY else leds.P_ERROR)
-            self.beeps.append((440, 300))
+            self.tune(sound.ALERT)
         elif self._reshow is not None:
             out = self._reshow
             self._reshow = None
@@ -466,10 +471,23 @@ class Console:
             self._rearm()  # the next shake may begin while the pages show: it is not lost
         self.led_t0 = self._t
         self._led(leds.pattern_for(out))  # the rank's show, even without a screen
-        if out.kind == game.EV_SPILL:
-            self.beeps.append((220, 400))
-        elif out.kind == game.EV_ROLL:
-            self.beeps.append((880 if out.won else 660, 120))
+        zy = out.kind == game.EV_ROLL and out.holder_after == out.seat and out.holder_before != out.seat
+        del self.beeps[:]  # the rattle's last clicks give way
+        self.tune(sound.tune_for(out, zy))
+        if out.ended:
+            self.tune(sound.GAME_END)
+
+    def tune(self, steps):
+        """Queue a tune of bobing/sound.py (nothing when the sound is off)."""
+        if self.settings.sound != "off":
+            for st in steps:
+                self.beeps.append(st)
+
+    @property
+    def duty(self):
+        """The PWM duty the tunes play at (the sound setting)."""
+        s = self.settings.sound
+        return sound.DUTY[0] if s == "on" else sound.DUTY[1] if s == "quiet" else 0
 
     def _after_result(self):
         if self.claims:
@@ -543,7 +561,7 @@ class Console:
         self._say("display lost (%s): the LED ring shows the ranks" % why)
         self._led(leds.P_ERROR)
         self.led_t0 = self._t
-        self.beeps.append((440, 300))
+        self.tune(sound.ALERT)
 
     def battery(self, t_ms, mv):
         """The battery voltage in mV (None: the board cannot tell), from the app."""
@@ -641,7 +659,7 @@ class Console:
             if b == B_NEXT:
                 self._show(V_POOL)  # a look at the prizes left; OK alone never starts a customer
             else:
-                self.beeps.append((330, 80))
+                self.tune(sound.KEY)
         elif v == V_POOL:
             self._show(self._home())
         elif v == V_TURN and b == B_OK and not self.has_sensor:
@@ -675,6 +693,10 @@ class Console:
         self._t = t_ms
         v = self.view
         since = time.ticks_diff(t_ms, self._since)
+        if v == V_SHAKING and not self.beeps and self.settings.sound != "off":
+            click = self._rattle.next(t_ms)  # the dice knocking on the bowl, at irregular moments
+            if click is not None:
+                self.beeps.append(click)
         if time.ticks_diff(t_ms, self._frame_t) >= FRAME_MS:
             self._frame_t = t_ms
             if v == V_SHAKING or v == V_OVER:

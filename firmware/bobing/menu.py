@@ -36,6 +36,7 @@ _LABELS = {
     "new_pin": ("输入新密码", "New PIN"), "new_pin2": ("再输一次", "New PIN again"),
     "pin_done": ("密码已改", "PIN changed"), "pin_diff": ("两次不一致", "PINs differ"),
     "pin_lost": ("密码损坏", "PIN damaged"), "no_codes": ("还没有领奖码", "No codes yet"),
+    "sound": ("声音", "Sound"), "on": ("开", "On"), "quiet": ("小声", "Quiet"), "off": ("关", "Off"),
 }
 # preset names on the screen (the id itself for visitors)
 PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
@@ -67,8 +68,8 @@ def _main_items(c):
         t = c.table
         first = ("customer", "codes") if t is not None and t.kiosk and not t.ended and not t.shakes_left \
             else ("codes",)
-        return first + ("new", "profile", "mode", "lang", "admin", "back")
-    return ("new", "seats", "profile", "mode", "lang", "admin", "back")
+        return first + ("new", "profile", "mode", "lang", "sound", "admin", "back")
+    return ("new", "seats", "profile", "mode", "lang", "sound", "admin", "back")
 
 
 def open_menu(c):
@@ -151,6 +152,8 @@ def value_of(c, item):
         return label(s.lang, c.lang)
     if item == "bowl_id":
         return s.bowl_id
+    if item == "sound":
+        return label(s.sound, c.lang)
     return ""
 
 
@@ -200,6 +203,8 @@ def _menu_key(c, b):
             _list(c, "mode", MODES, MODES.index(s.mode))
         elif item == "lang":
             _list(c, "lang", LANGS, LANGS.index(s.lang))
+        elif item == "sound":
+            _list(c, "sound", settings.SOUNDS, settings.SOUNDS.index(s.sound))
         elif item == "admin":
             ask_pin(c, "admin")
     elif mid == "admin":
@@ -226,6 +231,8 @@ def _menu_key(c, b):
         elif mid == "lang":
             s.lang = item
             c.lang = item
+        elif mid == "sound":
+            s.sound = item
         settings.save(c)
         c._say("setting %s = %s (a new game uses it)" % (mid, item))
         _main(c, mid)

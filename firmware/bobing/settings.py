@@ -1,7 +1,8 @@
 # The bowl's own files besides the journal, each small, each written
 # power-safely (a new file renamed over the old one: atomic on littlefs):
 #   settings.txt  key=value lines (console.Settings): mode, presets, seats,
-#                 language, the PIN's salted hash, bowl id, kiosk stock, sleep
+#                 language, the PIN's salted hash, bowl id, kiosk stock, sleep,
+#                 sound (on, quiet, off)
 #   claim.key     the kiosk's claim secret in hex (16-64 bytes), apart from the
 #                 settings so a settings dump does not show it with the PIN
 #   pin.txt       wrong PINs since the last right one (bobing/menu.py's lockout)
@@ -40,6 +41,7 @@ SECRET_BYTES = const(16)  # a new claim secret: 128 bits
 MIN_SECRET = const(16)  # claim.MIN_SECRET (tests/test_settings.py holds them equal; claim is not loaded at boot)
 MAX_SECRET = const(64)
 DEFAULT_PIN = "1234"
+SOUNDS = ("on", "quiet", "off")  # sound.LEVELS (settings does not load the sound's tunes)
 
 
 def number(v, lo, hi):
@@ -65,8 +67,8 @@ def text(s):
     """Settings s as the lines of settings.txt, the checksum last."""
     st = ",".join(["%s=%d" % (k, s.stock[k]) for k in sorted(s.stock)])
     body = ("mode=%s\nprofile=%s\nkiosk_profile=%s\nseats=%d\nlang=%s\npin=%s\nbowl_id=%s\n"
-            "stock=%s\nidle_min=%d\n" % (s.mode, s.profile, s.kiosk_profile, s.seats, s.lang, s.pin,
-                                         s.bowl_id, st, s.idle_min))
+            "stock=%s\nidle_min=%d\nsound=%s\n" % (s.mode, s.profile, s.kiosk_profile, s.seats, s.lang, s.pin,
+                                                   s.bowl_id, st, s.idle_min, s.sound))
     return body + "crc=%04x\n" % _crc(body.encode())
 
 
@@ -164,6 +166,10 @@ def _set(s, k, v, old):
         s.stock = st
     elif k == "idle_min":
         s.idle_min = number(v, 0, IDLE_MAX_MIN)
+    elif k == "sound":
+        if v not in SOUNDS:
+            raise ValueError("sound must be on, quiet or off")
+        s.sound = v
     else:
         raise ValueError("no such setting")
 

@@ -234,9 +234,10 @@ class App:
             bz.duty_u16(0)
             self._beeping = False
         if not self._beeping and c.beeps:
-            hz, ms = c.beeps.pop(0)
-            bz.freq(hz)
-            bz.duty_u16(32768)
+            hz, ms = c.beeps.pop(0)  # (hz 0: a rest in a tune)
+            if hz:
+                bz.freq(hz)
+                bz.duty_u16(c.duty)
             self._beep_end = self.hw.ticks_add(t, ms)
             self._beeping = True
 
