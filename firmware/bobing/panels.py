@@ -84,14 +84,13 @@ def seat_prizes(s, t, seat):
     fb = s.fb
     fb.fill(0)
     zh = s._zh
-    x = s._seat(seat, 0, 0)
-    if zh:
-        s._t("奖品", x, 0)
-    else:
-        s._e("prizes", x + 8, 0)
-    right = _W - s._nw(t.seats) - 8
-    s._n(t.seats, s._e("/", s._n(seat, right - s._nw(seat), 0 if not zh else 4), 0 if not zh else 4),
-         0 if not zh else 4)
+    if zh:  # "7号奖品      7/10"
+        s._t("奖品", s._seat(seat, 0, 0), 0)
+        right = _W - s._nw(t.seats) - 8
+        s._n(t.seats, s._e("/", s._n(seat, right - s._nw(seat), 4), 4), 4)
+    else:  # "Seat 7/10 prizes"
+        x = s._n(seat, s._e("Seat", 0, 0) + 8, 0)
+        s._e("prizes", s._n(t.seats, s._e("/", x, 0), 0) + 8, 0)
     a = t.awards[seat]
     k = 0
     for cls in t.classes:
@@ -172,18 +171,20 @@ def claim(s, t, code, cls, ref, bowl=None, page=0):
     if page % 2:
         _claim_qr(s, t, code, cls, ref, bowl)
         return
-    if zh:
-        s._t(bowl, s._t("碗号", 0, 0), 0)
+    if zh:  # "碗号0042   No.17-1" / "三红 sanhong" / the code, big
+        x = s._t(bowl, s._t("碗号", 0, 0), 0)
         s._er(ref, _W, 4)
-        s._er("No.", _W - 8 * len(ref), 4)
+        if x + 8 + 8 * (3 + len(ref)) <= _W:  # (a long bowl id leaves no room for "No.")
+            s._er("No.", _W - 8 * len(ref), 4)
         x = s._cls(t, cls, 0, 17)
         s._e(cls, x + 8, 21)
-    else:
-        s._e(bowl, s._e("Bowl", 0, 0) + 8, 0)
+    else:  # "Bowl 0042  No.17-1" / "sanhong" / the code, big
+        x = s._e(bowl, s._e("Bowl", 0, 0) + 8, 0)
         s._er(ref, _W, 0)
-        s._er("No.", _W - 8 * len(ref), 0)
-        s._e(cls, 0, 12)
-    y = 36 if zh else 24
+        if x + 8 + 8 * (3 + len(ref)) <= _W:
+            s._er("No.", _W - 8 * len(ref), 0)
+        s._e(cls, 0, 11)
+    y = 36 if zh else 23
     if n <= 8:
         s._big(code, (_W - 16 * n) // 2, y, 2, 3)
     else:

@@ -93,7 +93,7 @@ _ZH = (
 _EN = (
     "Seat|Round||Seat|Prizes left|Champion:|"
     "New game|players|Shake to start|shaking...|takes|from|"
-    "no prize|Zhuangyuan now|Zhuangyuan stays|sits out a turn|Next:|Game over|"
+    "No prize|Zhuangyuan now|Zhuangyuan stays|sits out a turn|Next:|Game over|"
     "LIGHTS OFF!|No Zhuangyuan|Prizes|Dice out of bowl|roll void|Time is up|"
     "Start|Customer|Shakes left||Next customer!|Thank you!|"
     "You win|Last round|starts|Total||all won|pays no prize here|to shake"
