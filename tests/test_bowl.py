@@ -657,3 +657,16 @@ def test_random_hands_on_a_kiosk_get_nothing_they_should_not(tmp_path):
             grants += 1
             assert c.view == C.V_TURN and c.table.customer == grants
     assert codes and sim.console.table.ended, "the probe did not reach the claim and game-over screens"
+
+
+def test_a_shake_while_the_result_pages_show_is_not_lost(tmp_path):
+    # four shakes three seconds apart lost two: a shake while a result's pages showed
+    # was dropped without a word. Now the pages give way to the shake, which rolls.
+    sim = new_sim(tmp_path)
+    c = sim.console
+    rolled = c.rolled
+    for _ in range(4):
+        sim.shake()  # (a recorded shake of about 3 s: each follows the one before)
+        sim.step(3000)
+    sim.run_until(lambda s: s.console.rolled == rolled + 4, 8000)
+    assert c.rolled == rolled + 4, (c.rolled - rolled, C.VIEW_IDS[c.view])
