@@ -284,6 +284,11 @@ def draw(s, method, a):
         raise ValueError("no screen method %r" % method)
 
 
+# The console's menus, number entry, confirmations and notices are drawn once per key press, not
+# per frame: their values are text made when drawn ("%d" of a stock). Every other screen allocates
+# nothing once warmed up (tests/mp/test_screen_heap.py).
+DRAWN_PER_KEY = ("menu_", "pin_", "stock_entry", "notice_", "confirm_", "secret")
+
 # (name, lang, method, args): every case in Chinese, then for visitors ("_en")
 CASES = []
 for _name, _method, _args in _cases():

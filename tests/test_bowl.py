@@ -670,3 +670,34 @@ def test_a_shake_while_the_result_pages_show_is_not_lost(tmp_path):
         sim.step(3000)
     sim.run_until(lambda s: s.console.rolled == rolled + 4, 8000)
     assert c.rolled == rolled + 4, (c.rolled - rolled, C.VIEW_IDS[c.view])
+
+
+def test_no_admin_item_without_the_pin_in_either_mode(tmp_path):
+    # 模式 -> 商场 from a family bowl's open menu put the claim secret, 改密码 and the stock
+    # in the main list with no PIN asked
+    sim = new_sim(tmp_path)
+    c = sim.console
+    press(sim, "menu")
+    assert c.view == C.V_MENU
+    for item in ("secret", "pin", "stock", "bowl_id"):
+        assert item not in c.arg[1]
+    goto(sim, "mode")
+    goto(sim, "kiosk")
+    assert c.view == C.V_MENU and c.settings.mode == "kiosk"
+    for item in ("secret", "pin", "stock", "bowl_id"):
+        assert item not in c.arg[1], "%s in the list without the PIN" % item
+    goto(sim, "admin")
+    assert c.view == C.V_DIGITS and c.arg[0] == "enter_pin"
+
+
+def test_ok_alone_never_starts_a_kiosk_customer(tmp_path):
+    # the buttons are reachable with the case closed: OK at the waiting screen gave a
+    # customer three shakes, as often as he liked
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    t = sim.console.table
+    for _ in range(5):
+        press(sim, "ok")
+        sim.shake()
+        sim.step(4000)
+        assert t.customer == 0 and t.shakes_left == 0 and t.events == 0

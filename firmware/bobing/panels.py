@@ -108,7 +108,7 @@ def seat_prizes(s, t, seat):
             if y > 56:
                 break
             s._cls(t, cls, 0, y)
-            s._er("%d" % n, _W, y)
+            s._n(n, _W - s._nw(n), y)
         k += 1
     if k == 0:
         if zh:
@@ -146,7 +146,7 @@ def _label(s, i):
 
 
 QR_PREFIX = "BB1"  # the claim's QR text: BB1:<bowl>:<game>-<award>:<CLASS ID>:<code> (firmware/PROTOCOL.md)
-_qr = [None, None]  # the text encoded last and its modules: a claim's pages draw it again and again
+_qr = [None, None]  # the code encoded last and its modules: a claim's pages draw it again and again
 
 
 def qr_text(bowl, ref, cls, code):
@@ -194,15 +194,14 @@ def claim(s, t, code, cls, ref, bowl=None, page=0):
 
 
 def _claim_qr(s, t, code, cls, ref, bowl):
-    from bobing import qr
-    text = qr_text(bowl, ref, cls, code)
-    if _qr[0] != text:
+    if _qr[0] is not code:  # (a new claim; its page drawn again allocates nothing)
+        from bobing import qr
         _qr[1] = None
-        _qr[1] = qr.encode(text)
-        _qr[0] = text
+        _qr[1] = qr.encode(qr_text(bowl, ref, cls, code))
+        _qr[0] = code
     fb = s.fb
     fb.fill_rect(_W - 62, 1, 62, 62, 1)  # three light modules of quiet zone round it
-    qr.draw(fb, _qr[1], _W - 56, 7, 2)
+    _draw_qr(fb, _qr[1], _W - 56, 7)
     fb.text("No.", 0, 2, 1)
     fb.text(ref, 24, 2, 1)
     if s._zh:
@@ -214,6 +213,15 @@ def _claim_qr(s, t, code, cls, ref, bowl):
         fb.text(code, 0, 30, 1)
         fb.text("Show at", 0, 46, 1)
         fb.text("counter", 0, 56, 1)
+
+
+def _draw_qr(fb, modules, x, y):
+    # (qr.draw, without importing qr for a page drawn again)
+    for r in range(25):
+        p = r * 25
+        for c in range(25):
+            if modules[p + c]:
+                fb.fill_rect(x + 2 * c, y + 2 * r, 2, 2, 0)
 
 
 def error(s, kind, detail=None):

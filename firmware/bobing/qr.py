@@ -6,7 +6,7 @@
 # the eight masks scored with the standard's four penalty rules, the lowest
 # taken (ties: the lower mask number).
 #
-# Pure logic, loaded only when a claim is shown: two bytearrays of 625 (the
+# Pure logic (panels.py draws the modules), loaded only when a claim is shown: two bytearrays of 625 (the
 # modules, and which of them are function patterns) and a few small ones,
 # allocated once per code; the module count is fixed, so nothing grows.
 from micropython import const
@@ -294,14 +294,3 @@ def encode(text, mask=-1):
     _apply_mask(m, f, mask)
     _draw_format(m, mask)
     return m
-
-
-def draw(fb, modules, x, y, scale=2):
-    """Draw modules on a FrameBuffer at (x, y): a lit square with dark modules
-    (a scanner reads dark on light), `scale` pixels a module; the caller leaves
-    the quiet zone lit around it."""
-    for r in range(SIZE):
-        p = r * SIZE
-        for c in range(SIZE):
-            if modules[p + c]:
-                fb.fill_rect(x + c * scale, y + r * scale, scale, scale, 0)
