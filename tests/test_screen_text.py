@@ -62,3 +62,20 @@ def test_english_wording():
     assert "Seat 3 to\nshake" in text and "Champion: seat 5" in text and "Turn of" not in text
     text, _ = _draw("result_none_en")
     assert "No prize" in text and "Wu" not in text and "Nothing" not in text
+
+
+def test_a_4_red_that_does_not_take_the_zhuangyuan_says_why():
+    from bobing import screen as scr
+    s = _TextScreen(_TextFrame())
+    for name, want in (("result_tie_stays", "同分先到者得"), ("result_sihong_stays", "未胜过5号"),
+                       ("result_tie_stays_en", "Tie: first keeps"),
+                       ("result_sihong_stays_en", "does not beat Seat 5")):
+        case = [c for c in screen_cases.CASES if c[0] == name][0]
+        s.set_lang(case[1])
+        t, out = case[3][0], case[3][1]
+        pages = []
+        for pg in range(s.result_pages(t, out)):
+            s.result(t, out, pg)
+            pages.append("\n".join(screen_lines(s.fb.items)))
+        assert [p for p in pages if want in p.replace("\n", " ")], (name, pages)
+    assert scr

@@ -80,6 +80,8 @@ _L_TOTAL_B = const(34)
 _L_ALL_WON = const(35)
 _L_NOT_PAID = const(36)
 _L_TO_SHAKE = const(37)
+_L_TIE = const(38)
+_L_NOT_ABOVE = const(39)
 
 # The labels of each language as ONE "|"-separated text (as separate strings,
 # both languages' labels took 7 KB of the unix port's heap); set_lang() keeps
@@ -88,7 +90,7 @@ _ZH = (
     "号|第|轮|轮到|剩余奖品|状元|新游戏|人|摇碗定先手|摇碗中|"
     "得|追|无奖|状元归|状元仍归|停一轮|下一位|游戏结束|关灯抢饼|无状元|"
     "奖品|骰子出碗|本次作废|时间到|开始|位顾客|还有|次|请下一位顾客|谢谢参与|"
-    "|本轮后结束|先摇|共|点|已派完|此项不设奖|"
+    "|本轮后结束|先摇|共|点|已派完|此项不设奖||同分先到者得|未胜过"
 )
 _EN = (
     "Seat|Round||Seat|Prizes left|Champion:|"
@@ -96,7 +98,8 @@ _EN = (
     "No prize|Zhuangyuan now|Zhuangyuan stays|sits out a turn|Next:|Game over|"
     "LIGHTS OFF!|No Zhuangyuan|Prizes|Dice out of bowl|roll void|Time is up|"
     "Start|Customer|Shakes left||Next customer!|Thank you!|"
-    "You win|Last round|starts|Total||all won|pays no prize here|to shake"
+    "You win|Last round|starts|Total||all won|pays no prize here|to shake|Tie: first keeps|"
+    "does not beat"
 )
 
 # why a game ended (game.REASONS, in its order) -> Chinese, English
@@ -583,6 +586,13 @@ class Screen:
             if n == k:
                 self._msg_seat(_L_ZY_STAYS, out.holder_after, False)
             n += 1
+            if out.holder_after != out.seat and out.kind == EV_ROLL:
+                if n == k:  # why not: an exact tie (the earlier stands), or a smaller 状元
+                    if out.rank == t.holder_rank and t.profile.options["zhuangyuan_tiebreak"] == "off":
+                        self._msg_line(self._l[_L_TIE])
+                    else:
+                        self._msg_seat(_L_NOT_ABOVE, out.holder_after, False)
+                n += 1
         elif not won and out.kind == EV_ROLL and out.rank and not zy:
             if n == k:  # why: that class has run out, or this profile pays nothing for the rank
                 cls = t.class_of(out.rank) if hasattr(t, "class_of") else None
