@@ -267,6 +267,7 @@ class FakePWM:
         self.hz = 0
         self.duty = 0
         self.tones = 0
+        self.events = []  # (hz, duty) at each duty change, for the simulator's speaker (drained there)
 
     def freq(self, hz=None):
         if hz is None:
@@ -278,6 +279,9 @@ class FakePWM:
             return self.duty
         if d and not self.duty:
             self.tones += 1
+        if d != self.duty or d:
+            self.events.append((self.hz, d))
+            del self.events[:-64]
         self.duty = d
 
 
@@ -448,7 +452,8 @@ VIL_MV = VDD_MV // 4  # V_IL max = 0.25 VDD: lower reads 0
 VIH_MV = VDD_MV * 3 // 4  # V_IH min = 0.75 VDD: higher reads 1; between is no valid level
 # The board around the pins (hardware/wiring.md): {gpio: (pull-up ohm to 3V3, pull-down ohm to GND)}.
 # MENU and NEXT have no resistor (internal pull-up), the buttons short their pin to GND.
-EXTERNAL = {board.PIN_BTN_OK: (100000, 0), board.PIN_LED_POWER: (0, 100000)}
+# The attendant's reed switch (board.PIN_KEY, input only: no weak pulls) has its 100k pull-up.
+EXTERNAL = {board.PIN_BTN_OK: (100000, 0), board.PIN_LED_POWER: (0, 100000), board.PIN_KEY: (100000, 0)}
 # MicroPython's ESP32 Pin (ports/esp32/machine_pin.c, v1.28): IN/OUT are
 # gpio_mode_t (OUT is input+output), pulls are its GPIO_PULL_DOWN/UP bits.
 # Pin(id, mode) changes the pull ONLY when pull= is given (pull=None turns
@@ -947,6 +952,7 @@ class SimBoard(board.Board):
         self.battery = Battery(self)
         self.divider = Divider()  # the gauge's divider and ADC: a true board, but noisy
         self.pins = tuple(Button(self.esp.pin(n)) for n in (board.PIN_BTN_MENU, board.PIN_BTN_NEXT, board.PIN_BTN_OK))
+        self.reed = Button(self.esp.pin(board.PIN_KEY))  # the attendant's key: a magnet closes it
         self.asleep = False
         self.armed = None  # why the accelerometer would not wake the bowl, or None
         self._replay_mark = journal.replayed()
@@ -1197,6 +1203,12 @@ class Sim:
         pin.value(0)
         self._releases.append((self.board.ticks_add(self.board.ms, hold_ms), pin))
 
+    def attendant_key(self, hold_ms=300):
+        """The attendant holds the magnet to the reed switch inside the case for hold_ms."""
+        pin = self.board.reed
+        pin.value(0)
+        self._releases.append((self.board.ticks_add(self.board.ms, hold_ms), pin))
+
     def shake(self, trace="model_normal_shake"):
         """Queue a shake: a trace name in tests/data/traces, or a path to one."""
         path = trace if trace.endswith(".csv") else TRACES + "/" + trace + ".csv"
@@ -1375,6 +1387,7 @@ class Sim:
         self._releases = []
         for p in self.board.pins:
             p.value(1)
+        self.board.reed.value(1)
         self.board.boot(why)
         self._start()
 

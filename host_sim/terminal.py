@@ -302,6 +302,8 @@ def key(p, k):
             p.set_lang("en" if p.console.settings.lang == "zh" else "zh")
         elif k in "xX":
             p.power_cut()
+        elif k in "kK":
+            p.sim.attendant_key()  # the magnet at the reed switch: the kiosk's next customer
     except player.ScriptError as e:
         p.history.append("(%s)" % e)
     return True

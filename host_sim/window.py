@@ -24,6 +24,60 @@ ON = terminal.OLED_RGB
 CJK_FONTS = ("notosanscjksc", "notosanscjk", "wenquanyimicrohei", "wenquanyizenhei", "unifont")
 
 
+class Speaker:
+    """The bowl's piezo through pygame's mixer: plays what the app drives the
+    buzzer's PWM with (the very tunes and rattle of bobing/sound.py), a square
+    wave at the PWM's frequency, louder or softer with its duty. Silent where
+    there is no audio device (or SDL_AUDIODRIVER=dummy: the tests)."""
+
+    RATE = 22050
+
+    def __init__(self, pygame):
+        self.pg = pygame
+        self.ok = False
+        self._tones = {}
+        self._channel = None
+        try:
+            pygame.mixer.init(self.RATE, -16, 1, 512)
+            self.ok = pygame.mixer.get_init() is not None
+        except pygame.error:
+            self.ok = False
+
+    def _tone(self, hz):
+        s = self._tones.get(hz)
+        if s is None:
+            import array
+            period = max(2, self.RATE // hz)
+            half = period // 2
+            wave = array.array("h", ([6000] * half + [-6000] * (period - half)) * max(1, 2000 // period))
+            s = self._tones[hz] = self.pg.mixer.Sound(buffer=wave.tobytes())
+        return s
+
+    def feed(self, pwm):
+        """Play the PWM's changes since the last call: the tone it is left on, or a
+        click's short tone that began and ended within one frame."""
+        if pwm is None or not pwm.events:
+            return
+        events = pwm.events[:]
+        del pwm.events[:]
+        if not self.ok:
+            return
+        if self._channel is not None:
+            self._channel.stop()
+            self._channel = None
+        hz, duty = events[-1]
+        if duty and hz:
+            snd = self._tone(hz)
+            snd.set_volume(min(1.0, duty / 32768.0))
+            self._channel = snd.play(loops=-1)
+            return
+        for hz, duty in events:
+            if duty and hz:  # (a click: one short burst)
+                snd = self._tone(hz)
+                snd.set_volume(min(1.0, duty / 32768.0))
+                self._channel = snd.play(maxtime=20)
+
+
 def frame_rgb(frame):
     """A 128x64 SSD1306 frame as RGB bytes, row by row."""
     on = bytes(ON)
@@ -123,6 +177,7 @@ def run(p, script=None, frames=0, screenshot=None):
         return 2
     pygame.display.set_caption("博饼碗 Bo Bing bowl (simulator)")
     font, cjk = _font(pygame, 16)
+    speaker = Speaker(pygame)
     clock = pygame.time.Clock()
     lines = list(script) if script is not None else None
     status = 0
@@ -153,6 +208,7 @@ def run(p, script=None, frames=0, screenshot=None):
                     status = 1
                     lines = []
             p.step(1000 // FPS)
+            speaker.feed(p.sim.board.pwm)
             draw(pygame, screen, p, font, cjk)
             pygame.display.flip()
             n += 1

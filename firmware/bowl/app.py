@@ -180,6 +180,8 @@ class App:
         for i in range(len(b)):
             if b[i].value() == 0:  # pulled up: pressed reads 0
                 mask |= 1 << i
+        if self.hw.key is not None and self.hw.key.value() == 0:
+            mask |= 1 << console.B_KEY  # the attendant's magnet at the reed switch
         self.con.buttons(t, mask, self.hw.ticks_us())
 
     # ---------------------------------------------------------------- outputs
@@ -271,9 +273,10 @@ class App:
             bz.duty_u16(0)
             self._beeping = False
         if not self._beeping and c.beeps:
-            hz, ms = c.beeps.pop(0)
-            bz.freq(hz)
-            bz.duty_u16(32768)
+            hz, ms = c.beeps.pop(0)  # (hz 0: a rest in a tune)
+            if hz:
+                bz.freq(hz)
+                bz.duty_u16(c.duty)
             self._beep_end = self.hw.ticks_add(t, ms)
             self._beeping = True
 
