@@ -14,6 +14,8 @@ import os
 import sys
 
 import host_sim  # noqa: F401  (installs the shim)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from host_sim.options import InputError, Parser
 
 # name: (module, one-line help)
@@ -32,6 +34,16 @@ COMMANDS = {
 
 
 def main(argv=None):
+    try:
+        return _main(argv)
+    except ImportError as e:
+        if missing_package(e) is None:
+            raise  # not a pinned package: a fault of this code, its traceback is wanted
+        print(missing_message(e), file=sys.stderr)
+        return 2
+
+
+def _main(argv):
     parser = Parser(prog="python -m host_sim", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (mod, help_) in COMMANDS.items():
@@ -58,6 +70,34 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+# an importable name -> (its pinned package, the role's requirements file)
+PACKAGES = {
+    "pygame": ("pygame", "play"), "PIL": ("pillow", "play"), "numpy": ("numpy", "play"),
+    "tqdm": ("tqdm", "dev"), "matplotlib": ("matplotlib", "dev"), "mpremote": ("mpremote", "dev"),
+    "django": ("Django", "desk"), "waitress": ("waitress", "desk"), "argon2": ("argon2-cffi", "desk"),
+    "aiomqtt": ("aiomqtt", "desk"), "paho": ("paho-mqtt", "desk"),
+}
+
+
+def missing_package(e):
+    """(package, role) of a pinned package an ImportError says is missing, else None."""
+    name = (getattr(e, "name", None) or "").split(".")[0]
+    return PACKAGES.get(name) if isinstance(e, ModuleNotFoundError) else None
+
+
+def missing_message(e):
+    pkg, role = missing_package(e)
+    venv = os.path.join(ROOT, ".venv", "bin", "python")
+    cmd = "python -m host_sim " + " ".join(sys.argv[1:]) if sys.argv[1:] else "python -m host_sim ..."
+    if os.path.abspath(sys.executable) == os.path.abspath(venv):
+        where = "it is not installed in .venv"
+    else:
+        where = "this is %s, not the project's .venv: run host_sim as .venv/bin/%s" % (sys.executable, cmd)
+    return ("error: 缺少 Python 包 %s (missing the Python package %s): %s.\n"
+            "  安装 install (in %s): %s.venv/bin/python -m pip install -r requirements/%s.txt"
+            % (pkg, pkg, where, ROOT, "make sim (creates .venv), then " if not os.path.exists(venv) else "", role))
 
 
 def _silence_stdout():
