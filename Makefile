@@ -83,7 +83,8 @@ $(VENV)/.installed-%: $(REQ)/%.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r $<
 	touch $@
-$(PLAY) $(DESK): $(REQ)/plan.txt
+PLAN := $(VENV)/.installed-plan
+$(DESK): $(REQ)/plan.txt
 $(DEV): $(REQ)/play.txt $(REQ)/plan.txt
 # everything: requirements.txt holds the roles' files (and any pin not yet moved into one)
 $(STAMP): requirements.txt $(wildcard $(REQ)/*.txt)
@@ -94,8 +95,8 @@ $(STAMP): requirements.txt $(wildcard $(REQ)/*.txt)
 sim: $(PLAY)
 	$(PY) -m host_sim play
 
-# any host_sim command in .venv: make run ARGS="plan --seats 10"
-run: $(PLAY)
+# any host_sim command in .venv (with the planner): make run ARGS="plan --seats 10"
+run: $(PLAY) $(PLAN)
 	$(PY) -m host_sim $(ARGS)
 
 # the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for phones on the counter's network);

@@ -25,7 +25,7 @@ COMMANDS = {
     "plan": ("host_sim.cmd_plan", "exact distribution of a game's length (rolls, rounds, minutes)"),
     "stats": ("host_sim.cmd_stats", "Monte Carlo of whole games: ranks, lengths, prizes per seat, PNG plots"),
     "dice": ("host_sim.cmd_dice", "print N faces from the bowl's dice path, for audit"),
-    "fairness": ("host_sim.cmd_fairness", "chi-square of faces and rank frequencies vs exact odds, as JSON"),
+    "fairness": ("host_sim.cmd_fairness", "are the dice fair? a verdict from chi-square tests of faces and ranks (--json: the figures)"),
     "screens": ("host_sim.cmd_screens", "write a PNG of every screen the bowl can show"),
     "replay": ("host_sim.cmd_replay", "replay a written record of a game, print the result as JSON"),
     "verify-claim": ("host_sim.cmd_verify_claim", "check a kiosk claim code (exit 0 valid, 1 invalid)"),
@@ -74,7 +74,7 @@ def _main(argv):
 
 # an importable name -> (its pinned package, the role's requirements file)
 PACKAGES = {
-    "pygame": ("pygame", "play"), "PIL": ("pillow", "play"), "numpy": ("numpy", "play"),
+    "pygame": ("pygame", "play"), "PIL": ("pillow", "play"), "numpy": ("numpy", "plan"),
     "tqdm": ("tqdm", "dev"), "matplotlib": ("matplotlib", "dev"), "mpremote": ("mpremote", "dev"),
     "django": ("Django", "desk"), "waitress": ("waitress", "desk"), "argon2": ("argon2-cffi", "desk"),
     "aiomqtt": ("aiomqtt", "desk"), "paho": ("paho-mqtt", "desk"),

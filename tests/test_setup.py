@@ -32,8 +32,8 @@ def pins(path):
 
 def test_playing_installs_only_what_playing_needs():
     play = pins(os.path.join(REQ, "play.txt"))
-    assert {"pygame", "pillow", "numpy"} <= set(play)
-    heavy = {"django", "selenium", "matplotlib", "esptool", "pytest", "hypothesis", "mpremote", "aiomqtt"}
+    assert {"pygame", "pillow"} <= set(play)
+    heavy = {"numpy", "django", "selenium", "matplotlib", "esptool", "pytest", "hypothesis", "mpremote", "aiomqtt"}
     assert not heavy & set(play), heavy & set(play)
     desk = pins(os.path.join(REQ, "desk.txt"))
     assert {"django", "waitress", "argon2-cffi", "aiomqtt", "paho-mqtt", "numpy"} <= set(desk)
@@ -56,6 +56,8 @@ def test_make_sim_and_make_test_install_their_roles(tmp_path):
     sim = _make_n("sim", tmp_path)
     assert re.search(r"pip install .*-r requirements/play.txt", sim), sim
     assert "requirements.txt" not in sim and "-m host_sim play" in sim
+    run = _make_n("run", tmp_path)  # make run ARGS="plan ...": the planner's numpy too
+    assert re.search(r"pip install .*-r requirements/plan.txt", run), run
     desk = _make_n("desk", tmp_path)
     assert re.search(r"pip install .*-r requirements/desk.txt", desk), desk
     test = _make_n("test", tmp_path)
@@ -76,7 +78,7 @@ def _without(tmp_path, module):
 def test_a_missing_package_is_named_with_the_line_that_installs_it(tmp_path):
     for argv, module, package, role in ((["play", "--window"], "pygame", "pygame", "play"),
                                         (["stats", "--games", "2"], "tqdm", "tqdm", "dev"),
-                                        (["plan", "--seats", "4"], "numpy", "numpy", "play")):
+                                        (["plan", "--seats", "4"], "numpy", "numpy", "plan")):
         p = subprocess.run([sys.executable, "-m", "host_sim"] + argv, cwd=ROOT, capture_output=True,
                            text=True, env=_without(tmp_path, module), stdin=subprocess.DEVNULL, timeout=120)
         assert p.returncode == 2 and "Traceback" not in p.stderr, (argv, p.stderr)
