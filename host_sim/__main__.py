@@ -46,11 +46,15 @@ def main(argv=None):
 def _main(argv):
     parser = Parser(prog="python -m host_sim", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    argv = sys.argv[1:] if argv is None else argv
+    # only the command asked for is imported: playing needs none of the planner's numpy
+    chosen = next((a for a in argv if not a.startswith("-")), None)
     for name, (mod, help_) in COMMANDS.items():
         p = sub.add_parser(name, help=help_, description=help_,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         p.set_defaults(_module=mod)
-        importlib.import_module(mod).add_arguments(p)
+        if name == chosen:
+            importlib.import_module(mod).add_arguments(p)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # --help (0) or a refused argument (2, message printed): a status, for callers too

@@ -84,3 +84,22 @@ def test_a_missing_package_is_named_with_the_line_that_installs_it(tmp_path):
         assert p.returncode == 2 and "Traceback" not in p.stderr, (argv, p.stderr)
         assert "缺少 Python 包 %s" % package in p.stderr and "missing the Python package %s" % package in p.stderr
         assert "pip install -r requirements/%s.txt" % role in p.stderr, p.stderr
+
+
+def test_playing_runs_with_only_the_play_packages(tmp_path):
+    # everything but requirements/play.txt made missing: the simulator still plays
+    d = tmp_path / "only_play"
+    for module in ("numpy", "tqdm", "matplotlib", "django", "selenium", "hypothesis", "esptool", "mpremote",
+                   "aiomqtt", "paho", "waitress", "argon2"):
+        (d / module).mkdir(parents=True)
+        (d / module / "__init__.py").write_text(
+            "raise ModuleNotFoundError(\"No module named '%s'\", name=%r)\n" % (module, module))
+    (tmp_path / "script.txt").write_text("shake\nstate\n")
+    env = dict(os.environ, PYTHONPATH=str(d))
+    p = subprocess.run([sys.executable, "-m", "host_sim", "play", "--root", str(tmp_path / "flash"), "--quiet",
+                        "--script", str(tmp_path / "script.txt")], cwd=ROOT, capture_output=True, text=True,
+                       env=env, stdin=subprocess.DEVNULL, timeout=120)
+    assert p.returncode == 0 and '"started": true' in p.stdout, p.stderr
+    p = subprocess.run([sys.executable, "-m", "host_sim", "rank", "444411", "123456"], cwd=ROOT,
+                       capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, timeout=120)
+    assert p.returncode == 0 and "胜" in p.stdout, p.stderr
