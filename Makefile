@@ -129,6 +129,7 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) bench/net_heap.py
 	$(PY) bench/net_app_heap.py
 	$(PY) bench/sim_bench.py
+	$(PY) bench/window_idle.py
 	$(PY) bench/plan_bench.py
 	$(PY) bench/desk_bench.py
 	$(PY) bench/allot_bench.py
