@@ -7,6 +7,10 @@ Bad input, one way for every command: every argument must be UTF-8 text;
 argument types (host_sim/options.py) refuse a bad value while parsing;
 options.InputError raised later becomes `error: ...` on stderr and exit
 status 2. Either way nothing has been written.
+
+Only the command asked for is imported, so a command runs with the packages
+of its own role (requirements/); a pinned package that is missing anyway is
+named, with the line that installs it (exit status 2), not a traceback.
 """
 import argparse
 import importlib
@@ -14,21 +18,21 @@ import os
 import sys
 
 import host_sim  # noqa: F401  (installs the shim)
+from host_sim.options import InputError, Parser
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-from host_sim.options import InputError, Parser
 
 # name: (module, one-line help)
 COMMANDS = {
-    "rank": ("host_sim.cmd_rank", "rank rolls read from stdin, one JSON line each"),
+    "rank": ("host_sim.cmd_rank", "settle a dispute: rank 444463 444455 says which beats which; or rolls from stdin as JSON"),
     "play": ("host_sim.cmd_play", "the bowl in the simulator: terminal, --window (pygame) or --script"),
     "plan": ("host_sim.cmd_plan", "exact distribution of a game's length (rolls, rounds, minutes)"),
     "stats": ("host_sim.cmd_stats", "Monte Carlo of whole games: ranks, lengths, prizes per seat, PNG plots"),
     "dice": ("host_sim.cmd_dice", "print N faces from the bowl's dice path, for audit"),
     "fairness": ("host_sim.cmd_fairness", "are the dice fair? a verdict from chi-square tests of faces and ranks (--json: the figures)"),
     "screens": ("host_sim.cmd_screens", "write a PNG of every screen the bowl can show"),
-    "replay": ("host_sim.cmd_replay", "replay a written record of a game, print the result as JSON"),
-    "verify-claim": ("host_sim.cmd_verify_claim", "check a kiosk claim code (exit 0 valid, 1 invalid)"),
+    "replay": ("host_sim.cmd_replay", "replay a game (an event file, or a bowl's journal) as JSON; --awards: a kiosk's list of awards"),
+    "verify-claim": ("host_sim.cmd_verify_claim", "check a kiosk claim code as the screen shows it, or its QR text (exit 0 valid, 1 invalid)"),
     "broker": ("host_sim.cmd_broker", "an event's mosquitto users, passwords and ACL (one user per bowl)"),
 }
 
