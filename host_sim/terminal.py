@@ -29,8 +29,10 @@ from host_sim import hal, options, player
 OLED_RGB = (140, 215, 255)  # a blue-white SSD1306
 LED_GAIN = 4  # the app drives the ring at 64/255: show it as bright as it looks
 
-KEYS_HELP = ("space shake (hold = longer)  v violent shake  m/n/o menu/next/ok  g new game  "
-             "+/- seats of the next game (g starts it)  p profile (next game)  l lang  x power cut  q quit")
+KEYS_HELP = ("空格 摇碗 space shake (hold = longer)  v 猛摇 violent shake  m/n/o 菜单/下一个/确定 menu/next/ok  "
+             "g 新局 new game  +/- 下一局人数 seats of the next game (g starts it)  p 规则 profile (next game)  "
+             "l 语言 lang  x 断电 power cut  q 退出 quit")
+KEYS_SHORT = "空格 摇 shake  m/n/o 菜单/下一个/确定  g 新局 new  +/- 人数 seats (g)  q 退出 quit"
 SIDE_MIN = 40  # columns the side panel needs beside the OLED (else it goes below)
 
 
@@ -129,6 +131,34 @@ def panel(p, color, width=78):
     return [clip(x, width) if "\x1b" not in x else x for x in _panel(p, color)]
 
 
+def game_line(t):
+    """The game's rules and table, Chinese first."""
+    return "规则 profile %s，%s" % (t.profile.name, "商场 kiosk" if t.kiosk else "%d 人 seats" % t.seats)
+
+
+def state_line(t):
+    """Where the game stands, Chinese first."""
+    if t.ended:
+        return "游戏结束 game over (%s)" % t.reason
+    if not t.started:
+        return ("摇碗定先手：1号先摇 shake to start: seat 1 rolls for who begins" if not t.kiosk
+                else "等待顾客 waiting for a customer")
+    if t.kiosk:
+        return "第 %d 位顾客，还有 %d 次 customer %d, %d shake(s) left" % (t.customer, t.shakes_left, t.customer,
+                                                                   t.shakes_left)
+    return "第 %d 轮，%d 号摇 round %d, seat %d to shake" % (t.round, t.turn, t.round, t.turn)
+
+
+def next_game_line(p):
+    """What the next game (g) will be, when the settings changed it; else None."""
+    t = p.table
+    s = p.console.settings
+    nxt = (s.active_profile(), s.seats)
+    if nxt[0] != t.profile.name or (not t.kiosk and nxt[1] != t.seats):
+        return "下一局 next game (g): %s, %d 人 seats" % nxt
+    return None
+
+
 def _panel(p, color):
     t = p.table
     c = p.console
@@ -138,27 +168,18 @@ def _panel(p, color):
     if t is None:
         return ["(no game)"]
     zh = t.class_zh
-    out.append(bold + "博饼碗 Bo Bing bowl" + reset(color) + "   profile %s, %s" % (
-        t.profile.name, "kiosk" if t.kiosk else "%d seats" % t.seats))
-    if t.ended:
-        state = "game over (%s)" % t.reason
-    elif not t.started:
-        state = "shake to start: seat 1 rolls for who begins" if not t.kiosk else "waiting for a customer"
-    elif t.kiosk:
-        state = "customer %d, %d shake(s) left" % (t.customer, t.shakes_left)
-    else:
-        state = "round %d, seat %d to shake" % (t.round, t.turn)
-    out.append(state + "   [%s]" % p.view)
-    nxt = (s.active_profile(), s.seats)
-    if (nxt[0] != t.profile.name or (not t.kiosk and nxt[1] != t.seats)):
-        out.append("下一局 next game (g): %s, %d 人 seats" % nxt)
+    out.append(bold + "博饼碗 Bo Bing bowl" + reset(color) + "   " + game_line(t))
+    out.append(state_line(t) + "   [%s]" % p.view)
+    nxt = next_game_line(p)
+    if nxt:
+        out.append(nxt)
     out.append("")
     cells = []
     for k in t.classes:
         cells.append("%s %d/%d" % (zh[k], t.pool[k], t.initial[k]))
-    out.append("pool:  " + "  ".join(cells))
+    out.append("奖池 pool:  " + "  ".join(cells))
     if any(t.grabbed.values()):
-        out.append("grabbed: " + "  ".join("%s %d" % (zh[k], t.grabbed[k]) for k in t.classes if t.grabbed[k]))
+        out.append("抢到 grabbed: " + "  ".join("%s %d" % (zh[k], t.grabbed[k]) for k in t.classes if t.grabbed[k]))
     out.append("")
     head = "seat " + "".join(pad(zh[k], 6) for k in t.classes)
     out.append(head)
@@ -222,7 +243,9 @@ def compose(p, width=None, color=True, help_line=True, height=None):
     ring = ring_rows(p.sim.leds, color) if len(oled) >= 32 else [one_row]  # short terminal: one row
     left = box + [" " * max(0, (ow + 2 - width_of(ring[0])) // 2) + r for r in ring]
     lines = []
-    keys = textwrap.wrap(KEYS_HELP, max(20, width - 1)) if help_line else []
+    keys = wrap(KEYS_HELP, max(20, width - 1)) if help_line else []
+    if len(keys) > 2:  # a small terminal: the short list, the room is the bowl's
+        keys = wrap(KEYS_SHORT, max(20, width - 1))
     if width >= ow + 2 + 2 + side_w:
         if len(left) + len(keys) > height - 1:  # short: the ring in one row under the OLED
             left = box + [one_row]
@@ -231,8 +254,7 @@ def compose(p, width=None, color=True, help_line=True, height=None):
     else:
         lines = left + [""] + side
         if len(lines) + 3 > height - 1:  # short: the OLED, the ring, the game's state, the pool, the last roll
-            keep = [x for x in side if x.startswith(("round", "game over", "customer", "shake to", "pool:",
-                                                     "下一局"))]
+            keep = [x for x in side if x.startswith(("第", "游戏结束", "等待顾客", "摇碗定先手", "奖池", "下一局"))]
             lines = left + keep + p.history[-1:]
             if len(lines) + 3 > height - 1:  # shorter: the ring in one row, beside the state
                 lines = box + [one_row + "   " + (keep[0] if keep else "")] + keep[1:] + p.history[-1:]
@@ -241,6 +263,23 @@ def compose(p, width=None, color=True, help_line=True, height=None):
     elif keys and len(lines) + len(keys) + 1 <= height - 1:
         lines.append("")
     return lines + keys
+
+
+def wrap(text, width):
+    """Lines of at most width columns (a Chinese character takes two), broken
+    between the "  "-separated items, inside one only when it alone is wider."""
+    lines = []
+    cur = ""
+    for item in text.split("  "):
+        for piece in (textwrap.wrap(item, width // 2) if width_of(item) > width else [item]):
+            if cur and width_of(cur + "  " + piece) > width:
+                lines.append(cur)
+                cur = piece
+            else:
+                cur = cur + "  " + piece if cur else piece
+    if cur:
+        lines.append(cur)
+    return lines
 
 
 def ring_row_dots(leds, color):

@@ -78,18 +78,13 @@ def panel_rows(p, cjk):
     if t is None:
         return ["(no game)"]
     name = (lambda k: t.class_zh[k]) if cjk else (lambda k: k)
-    rows = ["Bo Bing bowl: %s, %s" % (t.profile.name, "kiosk" if t.kiosk else "%d seats" % t.seats)]
-    if t.ended:
-        rows.append("game over (%s)" % t.reason)
-    elif t.kiosk:
-        rows.append("customer %d, %d shake(s) left" % (t.customer, t.shakes_left))
-    else:
-        rows.append("round %d, seat %d to shake" % (t.round, t.turn))
-    s = p.console.settings
-    if s.active_profile() != t.profile.name or (not t.kiosk and s.seats != t.seats):
-        rows.append("next game (g): %s, %d seats" % (s.active_profile(), s.seats))
+    text = (lambda x: x) if cjk else _ascii  # without a Chinese font: the English half
+    rows = [text("博饼碗 Bo Bing bowl: " + terminal.game_line(t)), text(terminal.state_line(t))]
+    nxt = terminal.next_game_line(p)
+    if nxt:
+        rows.append(text(nxt))
     rows.append("")
-    rows.append("pool:")
+    rows.append(text("奖池 pool:"))
     for k in t.classes:
         rows.append(["", name(k), R + "%d" % t.pool[k], "/ %d" % t.initial[k]])
     rows.append("")
@@ -103,6 +98,11 @@ def panel_rows(p, cjk):
     for h in p.history[-4:]:
         rows.append(h if cjk else h.encode("ascii", "replace").decode())
     return rows
+
+
+def _ascii(s):
+    """The English of a bilingual line, for a font without Chinese."""
+    return " ".join(w for w in s.replace("，", " ").replace("：", " ").split() if w.isascii()) or s
 
 
 def _clip(font, text, width):
@@ -199,8 +199,10 @@ class View:
         sw, sh = screen.get_size()
         px = x0 + w + MARGIN
         draw_panel(screen, self.font, rows, px, MARGIN, sw - px - MARGIN, sh - 2 * MARGIN)
-        hint = ("space: hold to shake   v violent   m/n/o: buttons   g new game   +/- seats (next game)   "
-                "p profile   l lang   x power   q quit")
+        hint = ("空格 摇碗 space: hold to shake   v 猛摇 violent   m/n/o 按键 buttons   g 新局 new game   "
+                "+/- 下一局人数 seats (next game)   p 规则 profile   l 语言 lang   x 断电 power   q 退出 quit")
+        if not self.cjk:
+            hint = _ascii(hint)
         screen.blit(self.font.render(_clip(self.font, hint, sw - 2 * MARGIN), True, (150, 150, 150)),
                     (MARGIN, y0 + h + RING_H + 5))
         return True
