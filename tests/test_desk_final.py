@@ -35,7 +35,7 @@ def _table(root, rolls):
 
 def _login():
     deskkit.attendant("mc")
-    c = Client()
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")
     assert c.login(username="mc", password=deskkit.PASSWORD)
     return c
 
