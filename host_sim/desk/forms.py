@@ -15,10 +15,15 @@ def class_names():
     return seen
 
 
+def all_class_choices():
+    return [("", _("choose the class shown on the bowl"))] + [(c, "%s %s" % (zh, c)) for c, zh in class_names().items()]
+
+
 def class_choices():
-    """The classes a code can be for: the newest event's, else those the desk has
-    seen in games and awards, else every class the firmware knows; highest first,
-    and no class chosen until the attendant picks the one on the bowl's screen."""
+    """The classes an empty form offers: the newest event's, else those the desk
+    has seen in games and awards, else every class the firmware knows; highest
+    first, and no class chosen until the attendant picks the one on the bowl's
+    screen. (A form sent back is checked against every class the firmware knows.)"""
     from .models import Award, Event, EventClass, Game
     names = class_names()
     ev = Event.objects.order_by("-started").first()
@@ -49,7 +54,12 @@ class AwardForm(CodeForm):
     bowl = forms.CharField(max_length=32, label=_("Bowl id"))
     game = forms.IntegerField(min_value=1, max_value=journal.MAX_GAME_ID, label=_("Game no"))
     award = forms.IntegerField(min_value=1, max_value=99999999, label=_("Award no"))
-    cls = forms.ChoiceField(choices=class_choices, label=_("Prize class"))
+    cls = forms.ChoiceField(choices=all_class_choices, label=_("Prize class"))
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        if not self.is_bound:
+            self.fields["cls"].choices = class_choices()
 
 
 class JournalForm(forms.Form):

@@ -1,6 +1,5 @@
 from django import template
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from host_sim.desk.forms import class_names
@@ -41,15 +40,18 @@ def span(hours):
     if days < 365:
         n = int(round(days / 30.4))
         return ngettext("about %d month", "about %d months", n) % n
-    return _("more than a year")
+    n = int(round(days / 365.25))
+    return ngettext("about %d year", "about %d years", n) % n
 
 
 @register.filter
 def when(at):
-    """A moment -> "15:40" today, else "12-03 15:40"."""
+    """A moment -> "15:40" today, "12-03 15:40" this year, else "2028-12-03"."""
     if at is None:
         return ""
     local = timezone.localtime(at)
     if local.date() == timezone.localdate():
         return local.strftime("%H:%M")
-    return local.strftime("%m-%d %H:%M")
+    if local.year == timezone.localdate().year:
+        return local.strftime("%m-%d %H:%M")
+    return local.strftime("%Y-%m-%d")
