@@ -20,8 +20,8 @@ MIN_SPAN = datetime.timedelta(minutes=5)
 # The dense planner's time grows with the pool's states (about 5 s at its 10^6
 # limit on this machine): above this many it is estimated (bench/desk_bench.py).
 EXACT_STATES = 10000
-RUNS = 400  # simulated runs of an estimate: p50/p90 within a few per cent
-GRID = 800  # points in time per run, spaced geometrically (2 % apart at 10^7 rolls)
+RUNS = 300  # simulated runs of an estimate: p50/p90 within a few per cent
+GRID = 600  # points in time per run: a quarter spaced geometrically, the rest where classes run out
 CHUNK = 50  # grid times drawn at once (RUNS x CHUNK x roll kinds integers)
 
 
