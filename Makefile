@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 DESK := $(VENV)/.installed-desk
 STAMP := $(VENV)/.installed-test
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision deps broker vbat-cal flash run
+.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk desk-messages provision deps broker vbat-cal flash run
 
 # ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -104,6 +104,15 @@ run: $(PLAY) $(PLAN)
 LISTEN ?= 127.0.0.1:8000
 desk: $(DESK)
 	$(PY) -m host_sim.desk serve --listen $(LISTEN)
+
+# the desk's Chinese: new texts from the code into django.po, then django.mo (both committed;
+# needs Debian's gettext, `make deps`)
+desk-messages: $(STAMP)
+	cd host_sim/desk && BOBING_DESK_DIR=$$(mktemp -d) DJANGO_SETTINGS_MODULE=host_sim.desk.settings \
+	  $(abspath $(PY)) -c 'import sys; sys.path.insert(0, "../.."); import host_sim, django; django.setup(); \
+	  from django.core.management import call_command as c; \
+	  c("makemessages", locale=["zh_Hans"], no_obsolete=True, add_location="file", ignore_patterns=["static/*", "migrations/*"]); \
+	  c("compilemessages", locale=["zh_Hans"])'
 
 # Debian packages the tests need (host_sim/tools/debian_deps.sh installs what is missing, as root)
 deps:
