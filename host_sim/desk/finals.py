@@ -14,16 +14,14 @@ from django.contrib import messages
 
 from bobing import champions, rules
 
-from .models import Bowl, Champion, Final, Import
+from . import mqttlog
+from .models import Bowl, Champion, Final
 
 log = logging.getLogger("desk")
 LEAVES = ("champion", "final", "finalroll")
 
 
-def _refuse(topic, text):
-    Import.objects.create(at=timezone.now(), source="mqtt", name=str(topic)[:200], message=text[:2000])
-    log.warning("mqtt: refused %s: %s", str(topic)[:80], text)
-    return "refused"
+_refuse = mqttlog.refuse
 
 
 def handle(event, topic, payload):

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import finals, views
+from . import finals, mqttlog, views
 
 urlpatterns = [
     path("", views.home, name="counter"),
@@ -14,6 +14,7 @@ urlpatterns = [
     path("final", finals.page, name="final"),
     path("final/draw", finals.draw, name="final_draw"),
     path("bowls", views.bowls, name="bowls"),
+    path("mqtt", mqttlog.page, name="mqtt"),
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
     path("logout", auth_views.LogoutView.as_view(), name="logout"),
 ]

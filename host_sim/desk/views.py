@@ -143,7 +143,7 @@ def import_journal(request):
                 messages.success(request, "%s: %s." % (f.name, r.message))
             return redirect("import")
         status = 400
-    imports = Import.objects.select_related("by").order_by("-id")[:30]
+    imports = Import.objects.exclude(source="mqtt").select_related("by").order_by("-id")[:30]  # MQTT: its own page
     return render(request, "desk/import.html", {"form": form, "imports": imports,
                                                 "max_kb": settings.MAX_JOURNAL_BYTES // 1024}, status=status)
 
@@ -273,6 +273,7 @@ def event_view(event_name=None):
             .values_list("cls").annotate(n=Count("id")))
         for r in allot.overview(ev):
             r["awarded"], r["redeemed"] = won.get(r["cls"], 0), out.get(r["cls"], 0)
+            r["over"] = r["awarded"] > r["total"]  # journals of another day, or a forged award: look
             classes.append(r)
     bowls = []
     status = {s.bowl_id: s for s in BowlStatus.objects.all()}
@@ -281,7 +282,8 @@ def event_view(event_name=None):
         last = Award.objects.filter(bowl=b).order_by("-id").first()
         seq, grant = grants.get(b.bowl_id, (0, {}))
         bowls.append({"bowl": b.bowl_id, "st": st, "ago": int((now - st.seen).total_seconds()) if st else None,
-                      "last": last, "s": seq, "grant": allot.as_list(grant)})
+                      "last": last, "s": seq, "grant": allot.as_list(grant),
+                      "refused_over": b.refused_over, "refused_note": b.refused_note})
     return {"event": ev, "classes": classes, "bowls": bowls, "now": now,
             "events": [e.name for e in events]}
 
