@@ -268,3 +268,28 @@ def test_an_award_within_the_grant_but_beyond_the_total_is_refused():
     assert _mqtt_award(ev, "SEC-T1", 1, 1, "duitang") == "refused"
     from host_sim.desk.models import Bowl
     assert "beyond the event's total of 4" in Bowl.objects.get(bowl_id="SEC-T1").refused_note
+
+
+def test_a_journal_of_an_event_this_desk_does_not_hold_is_refused(tmp_path):
+    """Before: a journal from another event was imported without a check."""
+    from django.core.management import call_command
+    from bobing import journal
+    from host_sim.desk.ingest import Refused, ingest_journal
+    deskkit.bowl("SEC-J", SECRET)
+    call_command("stock", "--event", "sec-ours", "yixiu=10")
+    for ev, gid in (("sec-theirs", 1), ("sec-ours", 2)):
+        root = str(tmp_path / ev)
+        os.makedirs(root)
+        j = journal.start(root, "kiosk", seats=1, bowl_id="SEC-J", secret=SECRET, game_id=gid,
+                          stock=(ev, "SEC-J", 0, {}, {}), plays=True)
+        j.close()
+        with open(os.path.join(root, "g%08d.bbj" % gid), "rb") as f:
+            data = f.read()
+        if ev == "sec-theirs":
+            try:
+                ingest_journal(data, "g%08d.bbj" % gid)
+                raise AssertionError("imported")
+            except Refused as e:
+                assert "event 'sec-theirs', which this desk does not hold" in str(e) and "sec-ours" in str(e)
+        else:
+            assert ingest_journal(data, "g%08d.bbj" % gid).game_no == gid

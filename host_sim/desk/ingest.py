@@ -190,6 +190,10 @@ def read_journal(path, name=None):
     if not cfg.bowl_id:
         raise Refused("game %d names no bowl: set the bowl id on the bowl (管理 > 碗号) before a new game"
                       % cfg.game_id)
+    if cfg.plays and not Event.objects.filter(name=cfg.stock[0]).exists():
+        raise Refused("game %d is a game of event %r, which this desk does not hold (its events: %s)"
+                      % (cfg.game_id, cfg.stock[0][:32],
+                         ", ".join(Event.objects.order_by("name").values_list("name", flat=True)) or "none"))
     stock = [[c, t.initial[c]] for c in t.classes]
     left = [[c, t.pool[c]] for c in t.classes]
     state = GameState(cfg.profile, stock, left, t.customer, s.count, t.ended, cfg.overrides)
