@@ -62,6 +62,8 @@ def test_the_final_page_follows_the_party(browser, tmp_path):  # noqa: F811
         d.find_element(By.ID, "login").click()
         assert d.find_element(By.ID, "champions")
         assert _wait_for(d, "五子登科 wuzi") and "四红 sihong" in d.page_source
+        from selenium.webdriver.support.ui import Select
+        Select(d.find_element(By.ID, "final-bowl")).select_by_value("0109")  # the final's bowl
         d.find_element(By.ID, "draw").click()
         assert "Order drawn: 2 champions" in d.find_element(By.CSS_SELECTOR, ".msg.success").text
         rows = d.find_elements(By.CSS_SELECTOR, "#champions tr")[1:]

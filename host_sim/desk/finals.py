@@ -11,11 +11,12 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 from django.contrib import messages
+from django.utils.translation import gettext as _
 
 from bobing import champions, rules
 
 from . import mqttlog
-from .models import Bowl, Champion, Final
+from .models import Bowl, Champion, Final, FinalBowl
 
 log = logging.getLogger("desk")
 LEAVES = ("champion", "final", "finalroll")
@@ -38,6 +39,11 @@ def handle(event, topic, payload):
     bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
     if bowl is None:
         return _refuse(topic, "bowl %r is not known here" % bowl_id)
+    if leaf != "champion":
+        named = FinalBowl.objects.select_related("bowl").first()
+        if named is None or named.bowl_id != bowl.pk:
+            return _refuse(topic, "bowl %s is not the final's bowl (%s): its %s is not taken" % (
+                bowl_id, "the draw named %s" % named.bowl.bowl_id if named else "no draw has named one yet", leaf))
     now = timezone.now()
     with transaction.atomic():
         if leaf == "champion":
@@ -90,18 +96,30 @@ def page(request):
     ctx = {"champions": [{"c": c, "rank": _rank(c.rank), "dice": "".join(str(x) for x in c.dice) if c.dice else ""}
                          for c in rows],
            "finals": finals, "drawn": bool(by_no),
+           "bowls": list(Bowl.objects.order_by("bowl_id").values_list("bowl_id", flat=True)),
+           "final_bowl": getattr(FinalBowl.objects.select_related("bowl").first(), "bowl", None),
            "can_draw": not any(f["rolls"] for f in finals)}
     return render(request, "desk/final.html", ctx)
 
 
 @require_POST
 def draw(request):
-    """Draw the final's order among the tables that have a 状元: champion 1..n. Refused
-    once a final has rolls (the bowl is already calling those numbers)."""
+    """Draw the final's order among the tables that have a 状元: champion 1..n, and name
+    the final's bowl (only its final and finalroll are taken). Refused once a final has
+    rolls (the bowl is already calling those numbers)."""
     if Final.objects.exclude(rolls={}).exists():
         messages.error(request, "A final is under way: its order stays as drawn.")
         return redirect("final")
+    if not Champion.objects.filter(seat__gt=0).exists():
+        messages.error(request, "No table has reported a 状元 yet.")
+        return redirect("final")
+    final_bowl = Bowl.objects.filter(bowl_id=request.POST.get("bowl", "")).first()
+    if final_bowl is None:
+        messages.error(request, _("Choose the final's bowl: only its final is shown here."))
+        return redirect("final")
     with transaction.atomic():
+        FinalBowl.objects.all().delete()
+        FinalBowl.objects.create(bowl=final_bowl, named=timezone.now())
         rows = list(Champion.objects.select_for_update().filter(seat__gt=0))
         Champion.objects.update(final_no=None)
         secrets.SystemRandom().shuffle(rows)

@@ -145,6 +145,13 @@ class Final(models.Model):
 
 
 
+class FinalBowl(models.Model):
+    """The bowl the MC named as the 状元王中王's when drawing the order: only its final and
+    finalroll messages are taken (one row)."""
+    bowl = models.ForeignKey(Bowl, on_delete=models.CASCADE)
+    named = models.DateTimeField()
+
+
 class Event(models.Model):
     """A mall event whose bowls share one prize stock (firmware/PROTOCOL.md,
     "Shared stock"). `started`: when the desk first set its stock; the page
