@@ -169,6 +169,7 @@ class Browserless:
         self.url = url
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.opener.addheaders = [("Accept-Language", "en")]  # the tests read the English pages
 
     def _token(self, path):
         import re

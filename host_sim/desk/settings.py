@@ -81,9 +81,11 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the page's language (see the i18n block)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "host_sim.desk.middleware.too_large",  # an oversized upload: a page, its body unread
     "django.contrib.auth.middleware.LoginRequiredMiddleware",  # every page but the login
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -106,6 +108,7 @@ TEMPLATES = [{
     "APP_DIRS": True,
     "OPTIONS": {"context_processors": [
         "django.template.context_processors.request",
+        "django.template.context_processors.i18n",
         "django.contrib.auth.context_processors.auth",
         "django.contrib.messages.context_processors.messages",
     ]},
@@ -154,8 +157,19 @@ MAX_JOURNAL_BYTES = 1 << 20
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_JOURNAL_BYTES + 65536
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_JOURNAL_BYTES + 65536
 
-LANGUAGE_CODE = "en"
-USE_I18N = False
+# i18n: Chinese first, English beside it. The page's language is the attendant's
+# choice (the switch on every page sets the django_language cookie, a year long),
+# else the browser's Accept-Language, else zh-Hans. The catalogue is
+# host_sim/desk/locale/zh_Hans/LC_MESSAGES/django.po; its compiled .mo is committed
+# (`make desk-messages` remakes it with Debian's gettext).
+LANGUAGE_CODE = "zh-hans"
+LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
+LOCALE_PATHS = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Strict"
+USE_I18N = True
+STATIC_URL = "/static/"
+STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 USE_TZ = True
 TIME_ZONE = os.environ.get("BOBING_DESK_TZ", "Asia/Shanghai")
 
