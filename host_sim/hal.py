@@ -24,7 +24,11 @@
 # by the real driver (bowl/mpu6050.py); the display is a real FrameBuffer
 # (the unix port's framebuf, host_sim/framebuf.py on CPython) and is only
 # seen when show() is called; the ring only lights while its supply switch is
-# on; the watchdog reboots the bowl when the app stops feeding it; deep sleep
+# on; machine.Pin accepts only the GPIOs of the chosen build (Sim(build=...):
+# ESP32_GENERIC or ESP32_GENERIC-SPIRAM, which lacks 16/17); the battery is read
+# through the board's divider and a noisy, miscalibrated ADC (Divider), and the
+# cell drains faster and sags while the radio is on; the brown-out detector
+# resets the chip at ESP-IDF's 2.43 V; the watchdog reboots the bowl when the app stops feeding it; deep sleep
 # refuses to sleep when the MPU6050 is not armed to wake it; waking is a
 # reset, so the app starts again from the journal.
 import gc
@@ -659,12 +663,22 @@ class Battery:
             ua += ring.n * self.LED_DARK_UA + lit * self.LED_UA // 255
         return ua
 
+    def radio_on(self):
+        """The radio is on: for a secret (FakeESP32.active) or for the network (a fake_wlan.WLAN
+        the simulator hands bowl/net.py, in SimBoard.wlan)."""
+        b = self.board
+        w = getattr(b, "wlan", None)
+        return b.esp.radio or w is not None and w.active()
+
     def radio_ua(self):
         """The Wi-Fi radio's average current now (0 while it is off)."""
-        esp = self.board.esp
-        if not esp.radio:
+        if not self.radio_on():
             return 0
-        return self.RADIO_UA if esp.pm == esp.PM_NONE else self.RADIO_PS_UA
+        w = getattr(self.board, "wlan", None)
+        pm = getattr(w, "pm", None)
+        if pm is None:
+            pm = self.board.esp.pm
+        return self.RADIO_UA if pm == FakeESP32.PM_NONE else self.RADIO_PS_UA
 
     def mv(self):
         return self.ocv_mv() - self.load_ua() * self.R_MOHM // 1000000
@@ -674,7 +688,7 @@ class Battery:
 
     def rail_low_mv(self):
         """The rail at its lowest now: during a transmit burst while the radio is on."""
-        burst = self.RADIO_TX_UA - self.radio_ua() if self.board.esp.radio else 0
+        burst = self.RADIO_TX_UA - self.radio_ua() if self.radio_on() else 0
         return min(VDD_MV, self.mv() - burst * self.R_MOHM // 1000000 - self.DROPOUT_MV)
 
     def drain(self, ms):
@@ -725,6 +739,7 @@ class SimBoard(board.Board):
         self.pwm = FakePWM() if buzzer else None
         self.battery = Battery(self)
         self.divider = Divider()  # the gauge's divider and ADC: a true board, but noisy
+        self.wlan = None  # the network's fake_wlan.WLAN when the simulator runs bowl/net.py: it draws the cell
         self.pins = tuple(Button(self.esp.pin(n)) for n in (board.PIN_BTN_MENU, board.PIN_BTN_NEXT, board.PIN_BTN_OK))
         self.asleep = False
         self.armed = None  # why the accelerometer would not wake the bowl, or None
