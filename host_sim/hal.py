@@ -873,21 +873,21 @@ class Battery:
             ua += ring.n * self.LED_DARK_UA + lit * self.LED_UA // 255
         return ua
 
+    def _net(self):
+        # the network task's radio (Sim(air=...): a fake_wlan.WLAN in SimBoard.wlan), if it is on
+        w = getattr(self.board, "wlan", None)
+        return w if w is not None and w.active() else None
+
     def radio_on(self):
-        """The radio is on: for a secret (FakeESP32.active) or for the network (a fake_wlan.WLAN
-        the simulator hands bowl/net.py, in SimBoard.wlan)."""
-        b = self.board
-        w = getattr(b, "wlan", None)
-        return b.esp.radio or w is not None and w.active()
+        """The radio is on: for a secret (FakeESP32.active) or for the network."""
+        return self.board.esp.radio or self._net() is not None
 
     def radio_ua(self):
         """The Wi-Fi radio's average current now (0 while it is off)."""
         if not self.radio_on():
             return 0
-        w = getattr(self.board, "wlan", None)
-        pm = getattr(w, "pm", None)
-        if pm is None:
-            pm = self.board.esp.pm
+        w = self._net()
+        pm = w.air.pm if w is not None else self.board.esp.pm  # WLAN.config(pm=): one radio setting
         return self.RADIO_UA if pm == FakeESP32.PM_NONE else self.RADIO_PS_UA
 
     def mv(self):
@@ -965,7 +965,6 @@ class SimBoard(board.Board):
         self.pwm = FakePWM() if buzzer else None
         self.battery = Battery(self)
         self.divider = Divider()  # the gauge's divider and ADC: a true board, but noisy
-        self.wlan = None  # the network's fake_wlan.WLAN when the simulator runs bowl/net.py: it draws the cell
         self.pins = tuple(Button(self.esp.pin(n)) for n in (board.PIN_BTN_MENU, board.PIN_BTN_NEXT, board.PIN_BTN_OK))
         self.reed = Button(self.esp.pin(board.PIN_KEY))  # the attendant's key: a magnet closes it
         self.asleep = False

@@ -124,10 +124,10 @@ def test_the_radio_draws_the_cell_and_sags_the_rail(tmp_path):
     assert bat.load_ua() == off and bat.rail_low_mv() == bat.rail_mv()
     from host_sim import fake_wlan
     b.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, fake_wlan.Air({"event": "password1"}))
-    b.wlan.active(True)  # the network task's radio, still without power save
-    assert bat.load_ua() - off == 129000
-    b.esp.config(pm=b.esp.PM_POWERSAVE)
+    b.wlan.active(True)  # the network task's radio, with ESP-IDF's default power save
     assert bat.load_ua() - off == 45000
+    b.wlan.config(pm=b.wlan.PM_NONE)
+    assert bat.load_ua() - off == 129000
 
 
 def test_a_flat_cell_is_stopped_by_the_gauge_the_brown_out_detector_is_lower(tmp_path):
