@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 DESK := $(VENV)/.installed-desk
 STAMP := $(VENV)/.installed-test
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk provision deps broker vbat-cal flash run
+.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk desk-messages provision deps broker vbat-cal flash run
 
 # ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -100,10 +100,19 @@ run: $(PLAY) $(PLAN)
 	$(PY) -m host_sim $(ARGS)
 
 # the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for phones on the counter's network);
-# its database and key live in build/desk (BOBING_DESK_DIR). README: the first attendant, a bowl's secret.
+# its database and key live in data/desk (BOBING_DESK_DIR). README: the first attendant, a bowl's secret.
 LISTEN ?= 127.0.0.1:8000
 desk: $(DESK)
 	$(PY) -m host_sim.desk serve --listen $(LISTEN)
+
+# the desk's Chinese: new texts from the code into django.po, then django.mo (both committed;
+# needs Debian's gettext, `make deps`)
+desk-messages: $(STAMP)
+	cd host_sim/desk && BOBING_DESK_DIR=$$(mktemp -d) DJANGO_SETTINGS_MODULE=host_sim.desk.settings \
+	  $(abspath $(PY)) -c 'import sys; sys.path.insert(0, "../.."); import host_sim, django; django.setup(); \
+	  from django.core.management import call_command as c; \
+	  c("makemessages", locale=["zh_Hans"], no_obsolete=True, add_location="file", ignore_patterns=["static/*", "migrations/*"]); \
+	  c("compilemessages", locale=["zh_Hans"])'
 
 # Debian packages the tests need (host_sim/tools/debian_deps.sh installs what is missing, as root)
 deps:
@@ -213,14 +222,14 @@ provision: $(DEV)
 	  --stock '$(or $(STOCK),desk)'
 	$(MPREMOTE) cp build/net.txt :/data/net.txt + reset; rc=$$?; rm -f build/net.txt; exit $$rc
 
-# make broker EVENT=NAME [BROKER_DIR=build/broker/NAME]: the event's mosquitto with its users and ACL
+# make broker EVENT=NAME [BROKER_DIR=data/broker/NAME]: the event's mosquitto with its users and ACL
 # (firmware/PROTOCOL.md). Make them first: python -m host_sim broker --out DIR --event NAME --bowl ID ...
 broker:
-	@test -n "$(EVENT)" || { echo "usage: make broker EVENT=NAME [BROKER_DIR=build/broker/NAME]"; exit 2; }
-	@test -f '$(or $(BROKER_DIR),build/broker/$(EVENT))/mosquitto.conf' || { echo "no broker for event $(EVENT) \
-	in $(or $(BROKER_DIR),build/broker/$(EVENT)): make its users first with python -m host_sim broker \
-	--out $(or $(BROKER_DIR),build/broker/$(EVENT)) --event $(EVENT) --bowl ID --bowl ID ..."; exit 2; }
-	mosquitto -c '$(or $(BROKER_DIR),build/broker/$(EVENT))/mosquitto.conf'
+	@test -n "$(EVENT)" || { echo "usage: make broker EVENT=NAME [BROKER_DIR=data/broker/NAME]"; exit 2; }
+	@test -f '$(or $(BROKER_DIR),data/broker/$(EVENT))/mosquitto.conf' || { echo "no broker for event $(EVENT) \
+	in $(or $(BROKER_DIR),data/broker/$(EVENT)): make its users first with python -m host_sim broker \
+	--out $(or $(BROKER_DIR),data/broker/$(EVENT)) --event $(EVENT) --bowl ID --bowl ID ..."; exit 2; }
+	mosquitto -c '$(or $(BROKER_DIR),data/broker/$(EVENT))/mosquitto.conf'
 
 package-json: $(PLAY)
 	$(PY) host_sim/tools/make_package_json.py
