@@ -594,8 +594,8 @@ class Divider:
 
     def read_mv(self, cell_mv):
         """One ADC sample, in whole mV as adc_cali_raw_to_voltage() gives it."""
-        self._n = (self._n * 1103515245 + 12345) & 0x7FFFFFFF
-        noise = (self._n >> 8) % (2 * self.noise_mv + 1) - self.noise_mv if self.noise_mv else 0
+        self._n = (self._n * 75 + 74) % 65537  # small ints only: no heap on MicroPython
+        noise = self._n % (2 * self.noise_mv + 1) - self.noise_mv if self.noise_mv else 0
         v = self.pin_mv(cell_mv) + self.offset_mv + noise
         return min(max(v, 0), 3100)
 

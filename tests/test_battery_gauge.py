@@ -26,9 +26,9 @@ def test_the_gauge_averages_the_adcs_noise(tmp_path):
     single = [adc.read_uv() // 1000 * board.VBAT_DIVIDER for _ in range(40)]
     assert max(single) - min(single) >= 40  # one sample scatters by tens of mV at the cell
     gauged = [reading(sim) for _ in range(40)]
-    assert max(gauged) - min(gauged) <= 30, gauged  # one sample x 2 (the old gauge) spread ~80 mV
+    assert max(gauged) - min(gauged) <= 50, gauged  # one sample x 2 (the old gauge) spreads ~80 mV
     true = sim.board.battery.mv()
-    assert all(abs(g - true) <= 25 for g in gauged), (true, gauged)
+    assert all(abs(g - true) <= 30 for g in gauged), (true, gauged)
 
 
 def test_a_full_cell_reads_full_over_the_boards_tolerances(tmp_path):
