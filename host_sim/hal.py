@@ -589,8 +589,9 @@ class Divider:
 
     def pin_mv(self, cell_mv):
         """The voltage the divider puts on GPIO34 (no reading error)."""
-        low = self.r2 if self.r_in is None else self.r2 * self.r_in // (self.r2 + self.r_in)
-        return cell_mv * low // (self.r1 + low)
+        r1, r2 = self.r1 // 1000, self.r2 // 1000  # in kOhm: small ints, no heap on MicroPython
+        low = r2 if self.r_in is None else r2 * (self.r_in // 1000) // (r2 + self.r_in // 1000)
+        return cell_mv * low // (r1 + low)
 
     def read_mv(self, cell_mv):
         """One ADC sample, in whole mV as adc_cali_raw_to_voltage() gives it."""
