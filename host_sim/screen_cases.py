@@ -109,7 +109,7 @@ def _final_cases():
         ("final_result_no_zhuangyuan", "final", (final(2, (NOTHING, NOTHING)), 0)),
         ("final_result_tie", "final", (final(3, ("444412", "444412", NOTHING)), 0)),
         ("final_result_spill", "final", (final(3, (NOTHING, "spill")), 0)),
-        ("final_result_win", "final", (final(3, ("444412", "444412", NOTHING, "444413", "444412")), 0)),
+        ("final_result_win", "final", (final(3, ("444412", "444412", NOTHING, "444412", "444413")), 0)),  # the winner rolls last
         ("final_over", "final", (final(3, ("444412", NOTHING, "123456"), F.P_OVER), 3)),
     ]
 

@@ -324,6 +324,8 @@ class Console:
     def _next_notice_or(self, view):
         """Show the next pending notice; when none is left, the roll to show again
         (after a power cut), else `view`."""
+        if not self._notices and self.j is None and self.final is None:
+            self._notices.append((N_FLASH, "no game: the flash is full"))  # nothing to play: it stays
         if self._notices:
             kind, detail = self._notices.pop(0)
             self._show(V_NOTICE, (kind, detail))
@@ -379,6 +381,7 @@ class Console:
         plays = bool(self.event) and kiosk
         # an event's stock goes from game to game (journal.carried): never lost, never twice
         stock = journal.carried(self.j, self.event if plays else "", s.bowl_id)
+        had = self.j is not None
         if self.j is not None:
             self.j.close()
             self.j = None
@@ -392,9 +395,15 @@ class Console:
             self.j = journal.start(self.root, s.active_profile(), None, s.seats, counts,
                                    s.bowl_id if kiosk else "", self._secret() if kiosk else None,
                                    stock=stock, plays=plays)
-        except (OSError, ValueError) as e:
+        except ValueError as e:
             self._say("cannot start a game: %s" % e)
             raise
+        except OSError as e:  # no room on the flash: nothing is lost, the bowl says so
+            self._say("cannot start a game: %s" % e)
+            self._notices.append((N_FLASH, "flash full: no new game (%s)" % e))
+            if had:
+                self._resume("flash full")  # the game it had, as it stands
+            return
         self._say("new game %d: %s, %d seats%s" % (self.j.game_id, s.active_profile(), s.seats,
                                                    ", event %s" % self.event if plays else ""))
         self._play_ms = 0
@@ -599,6 +608,10 @@ class Console:
         self.has_display = True
         self.changed += 1
         self._say("display back")
+        # its "no display" notice was for the ring only: the screen has nothing to say for it
+        self._notices = [n for n in self._notices if n[0] != N_DISPLAY]
+        if self.view == V_NOTICE and self.arg[0] == N_DISPLAY:
+            self._next_notice_or(self._home())
 
     def buttons(self, t_ms, mask, t_us=0):
         """The buttons' levels (bit B_* set = pressed)."""

@@ -553,7 +553,7 @@ def _confirm_key(c, b):
         return
     if action == "new":
         c._new_game()
-        c._show(c._home())
+        c._next_notice_or(c._home())  # a full flash says so
     elif action.startswith("final"):
         from bobing import final_play
         if action == "final_end":
