@@ -271,7 +271,7 @@ class FakePWM:
         self.hz = 0
         self.duty = 0
         self.tones = 0
-        self.events = []  # (hz, duty) at each duty change, for the simulator's speaker (drained there)
+        self.events = None  # a list to keep (hz, duty) at each change in: the window's speaker drains it
 
     def freq(self, hz=None):
         if hz is None:
@@ -283,7 +283,7 @@ class FakePWM:
             return self.duty
         if d and not self.duty:
             self.tones += 1
-        if d != self.duty or d:
+        if self.events is not None:
             self.events.append((self.hz, d))
             del self.events[:-64]
         self.duty = d
