@@ -283,10 +283,7 @@ def write_cursor(root, game_no, award_no):
         journal.write_whole(journal._join(root, CURSOR), journal._join(root, _TMP), parts)
     except OSError:
         import os
-        try:
-            os.mkdir(journal._join(root, _DIR))  # the first cursor (else the error is the flash's)
-        except OSError:
-            raise
+        os.mkdir(journal._join(root, _DIR))  # the first cursor (else this raises: the flash's error)
         journal.write_whole(journal._join(root, CURSOR), journal._join(root, _TMP), parts)
 
 
