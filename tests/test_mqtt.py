@@ -266,8 +266,20 @@ def test_fake_wlan_behaves_as_the_esp32_port():
         w.connect("mall-5F", "mooncake88")
     w.active(True)
     assert w.status() == fake_wlan.STAT_IDLE
+    # a wrong passphrase: usually the 4-way handshake times out (reason 15), which the port
+    # reports as STAT_CONNECTING while it retries for ever (reconnects=0, its default) ...
     w.connect("mall-5F", "wrong-pass")
-    assert w.status() == fake_wlan.STAT_CONNECTING
+    for _ in range(20):
+        assert w.status() == fake_wlan.STAT_CONNECTING and not w.isconnected()
+    # ... and as 15 itself once the reconnects allowed are used up
+    w.config(reconnects=3)
+    w.connect("mall-5F", "wrong-pass")
+    while w.status() == fake_wlan.STAT_CONNECTING:
+        pass
+    assert w.status() == fake_wlan.STAT_HANDSHAKE_TIMEOUT and not w.isconnected()
+    # AUTH_FAIL (202) is the one reason the port maps to STAT_WRONG_PASSWORD
+    air.wrong_reason = 202
+    w.connect("mall-5F", "wrong-pass")
     while w.status() == fake_wlan.STAT_CONNECTING:
         pass
     assert w.status() == fake_wlan.STAT_WRONG_PASSWORD and not w.isconnected()
