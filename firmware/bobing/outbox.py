@@ -302,7 +302,7 @@ def unsent_from(root):
 
 # ---- the outbox ----------------------------------------------------------------
 
-STEP = const(64)  # journal records one next() replays at most: a bounded step beside the game loop
+STEP = const(32)  # journal records one next() replays at most: a bounded step beside the game loop
 _PASS = const(16)  # finished games without claims passed in one step (their headers read)
 
 
