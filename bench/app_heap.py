@@ -115,7 +115,7 @@ def main():
             family = sum(cost[m] for m in FAMILY)
             sim = sum(cost[m] for m in SIMULATED)
             demand = sum(cost[m] for m in ON_DEMAND)
-            lo, hi = (32, 64) if name == "frozen" else (96, 192)
+            lo, hi = (32, 80) if name == "frozen" else (128, 256)
             kib, text = smallest(binary, fw, lo, hi)
             work = working_set(text)
             rows.append((name, family, demand, sim, work, kib))

@@ -14,7 +14,11 @@ _ERASED = b"\xff" * BS
 class RamFlash:
     def __init__(self, blocks, data=None, cut=-1, torn=False, quiet_read=False):
         self.blocks = blocks
-        self.data = bytearray(data) if data is not None else bytearray(_ERASED * blocks)
+        if data is not None:
+            self.data = bytearray(data)
+        else:  # one allocation, blanked in place (bytes * n then a bytearray of it held two copies)
+            self.data = bytearray(BS * blocks)
+            self.erase_all()
         self.cut = cut
         self.torn = torn
         self.quiet_read = quiet_read
@@ -68,8 +72,16 @@ class RamFlash:
         return 0
 
 
+    def erase_all(self):
+        """Blank again, in place (no new buffer), its counters back to zero."""
+        for b in range(self.blocks):
+            self.data[b * BS:(b + 1) * BS] = _ERASED
+        self.ops = self.writes = self.bytes = self.erases = self.reads = 0
+
+
 _mounts = []
 _made = [0]
+_devs = {}  # blocks -> the one RamFlash of that size fresh_root reuses
 
 
 def fresh_root(leaf="games", blocks=24):
@@ -78,12 +90,22 @@ def fresh_root(leaf="games", blocks=24):
     temporary folder. -> its path (not created yet: the code under test makes it)."""
     import sys
     if sys.implementation.name == "micropython":
+        import gc
+
         import vfs
         while _mounts:
             vfs.umount(_mounts.pop())
+        # One buffer per size, reused: a new 96K buffer per case fragments the heap until
+        # none fits. Collect first, so the finalisers of files the old filesystem left
+        # unreachable run now, on the old filesystem, and not later on the new one.
+        gc.collect()
+        dev = _devs.get(blocks)
+        if dev is None:
+            dev = _devs[blocks] = RamFlash(blocks)
+        else:
+            dev.erase_all()
         _made[0] += 1
         mnt = "/rf%d" % _made[0]
-        dev = RamFlash(blocks)
         vfs.VfsLfs2.mkfs(dev)
         vfs.mount(vfs.VfsLfs2(dev), mnt)
         _mounts.append(mnt)

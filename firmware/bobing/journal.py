@@ -903,6 +903,16 @@ def _bowl_of(path):
     return lines[1].decode() if len(lines) > 1 else ""
 
 
+def provisioned(root):
+    """A bowl provisioned for an event (ROOT/net.txt, make provision): the only kind
+    whose awards go to a broker."""
+    try:
+        os.stat(_join(root, "net.txt"))
+        return True
+    except OSError:
+        return False
+
+
 def prune(root, keep_bytes=KEEP_BYTES, current=0):
     """Before a new game: remove finished games (all on flash but `current`), oldest
     first, until they use at most keep_bytes. Set-aside .bad files are never
@@ -911,8 +921,10 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
     reached the broker. Such games stay past the budget for as long as the broker
     is away; when even a new game finds no room, the console says the flash is
     full and the bowl plays on in the game it has. -> ids removed."""
-    from bobing import outbox  # the cursor's one reader
-    unsent = outbox.unsent_from(root)
+    unsent = 0
+    if provisioned(root):  # only then can awards wait: a family bowl never loads the outbox
+        from bobing import outbox  # the cursor's one reader
+        unsent = outbox.unsent_from(root)
     names = _listdir(root)
     ids = [g for g in inventory(root)[0] if g != current and not (
         unsent and g >= unsent and _bowl_of(_join(root, _name(g, SUFFIX))))]

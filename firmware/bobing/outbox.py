@@ -292,10 +292,7 @@ def unsent_from(root):
     journal.prune to keep (with their games after it): 0 when this bowl is not
     provisioned for an event (no ROOT/net.txt: nothing is ever sent, so nothing
     waits), else the cursor's game (1 with no cursor: every game)."""
-    try:
-        import os
-        os.stat(journal._join(root, "net.txt"))
-    except OSError:
+    if not journal.provisioned(root):
         return 0
     return read_cursor(root)[0] or 1
 
