@@ -442,6 +442,23 @@ def test_finished_games_are_pruned_oldest_first():
     assert "g00000002.bad" in os.listdir(root)  # set-aside data is never pruned
 
 
+def test_a_family_bowl_starting_games_never_loads_the_outbox():
+    """Only a bowl provisioned for an event (net.txt) has awards waiting for a
+    broker: pruning on any other keeps the outbox (and claim) out of the heap."""
+    root = _root()
+    _game(root, 10)
+    saved = sys.modules.pop("bobing.outbox", None)
+    try:
+        journal.start(root, seats=4, keep_bytes=0).close()
+        assert "bobing.outbox" not in sys.modules
+        _write(_path(root, "net.txt"), b"ssid=x\n")
+        journal.start(root, seats=4, keep_bytes=0).close()
+        assert "bobing.outbox" in sys.modules  # provisioned: the cursor decides what stays
+    finally:
+        if saved is not None:
+            sys.modules["bobing.outbox"] = saved
+
+
 def test_game_ids_are_never_reused():
     root = _root()
     _game(root, 3)
