@@ -302,6 +302,7 @@ PAGE_PROGRAM_US = 700  # GD25Q32C datasheet: tPP 0.7 ms typical (256-byte page)
 SECTOR_ERASE_US = 45000  # W25Q32JV datasheet: tSE 45 ms typical (4 KB)
 PROGRAMS_PER_WRITE = 11  # littlefs per closed write: bench/journal_bench.py measured 11.1 a roll
 ERASES_PER_WRITE = 1  # and 1.02 sector erases a roll
+GC_US = 3000  # a MicroPython collection of the bowl's ~110 KB heap at 240 MHz (assumption, not measured)
 
 
 def _host_us():
@@ -1216,18 +1217,32 @@ class Sim:
                 self._starved()
 
     def _meter(self):
-        # flash=True: files the firmware writes cost flash time
-        if not self.board.flash:
-            return None
-        import builtins
-        real = builtins.open
-        builtins.open = self.board.open_metered(real)
-        return real
+        # flash=True: files the firmware writes cost flash time; with the CPU measured, a
+        # garbage collection costs what MicroPython's does on the chip, not CPython's
+        b = self.board
+        saved = [None, None]
+        if b.cpu_factor and sys.implementation.name != "micropython":
+            saved[1] = gc.collect
 
-    def _unmeter(self, real):
-        if real is not None:
+            def collect(*a):
+                b.cpu()
+                r = saved[1]()
+                b.charge_us(GC_US * 240000000 // b.esp.hz)
+                b.io_end()
+                return r
+            gc.collect = collect
+        if b.flash:
             import builtins
-            builtins.open = real
+            saved[0] = builtins.open
+            builtins.open = b.open_metered(saved[0])
+        return saved
+
+    def _unmeter(self, saved):
+        if saved[0] is not None:
+            import builtins
+            builtins.open = saved[0]
+        if saved[1] is not None:
+            gc.collect = saved[1]
 
     def _net_round(self):
         """The network task's turn, when its sleep is over (asyncio on the bowl)."""
