@@ -269,6 +269,7 @@ class FakePWM:
         self.hz = 0
         self.duty = 0
         self.tones = 0
+        self.events = []  # (hz, duty) at each duty change, for the simulator's speaker (drained there)
 
     def freq(self, hz=None):
         if hz is None:
@@ -280,6 +281,9 @@ class FakePWM:
             return self.duty
         if d and not self.duty:
             self.tones += 1
+        if d != self.duty or d:
+            self.events.append((self.hz, d))
+            del self.events[:-64]
         self.duty = d
 
 
@@ -452,6 +456,13 @@ def WDT(board, id=0, timeout=5000):
 PULL_UP_AT_RESET = (0, 1, 3, 5, 6, 7, 8, 9, 10, 11, 15)
 PULL_DOWN_AT_RESET = (2, 4, 12)
 RTC_GPIO = (0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39)
+# The GPIOs machine.Pin accepts, per build (ports/esp32/machine_pin.h, v1.28, CONFIG_IDF_TARGET_ESP32:
+# 0-23 but 16/17 only `#if !CONFIG_SPIRAM` (a WROVER's PSRAM sits there), 25-27, 32-39); any
+# other number is ValueError("invalid pin"). The README's two routes: the bowl frozen into
+# ESP32_GENERIC on the BOM's board, and the stock ESP32_GENERIC-SPIRAM image on a PSRAM board.
+_GPIO_ALL = tuple(range(0, 24)) + (25, 26, 27) + tuple(range(32, 40))
+BUILDS = {"ESP32_GENERIC": _GPIO_ALL,
+          "ESP32_GENERIC-SPIRAM": tuple(n for n in _GPIO_ALL if n not in (16, 17))}
 INPUT_ONLY_FROM = 34  # GPIO34-39 have no output driver
 VDD_MV = 3300
 R_WEAK = 45000  # the weak pulls: R_PU = R_PD = 45 kOhm typical (datasheet, DC characteristics)
@@ -459,7 +470,8 @@ VIL_MV = VDD_MV // 4  # V_IL max = 0.25 VDD: lower reads 0
 VIH_MV = VDD_MV * 3 // 4  # V_IH min = 0.75 VDD: higher reads 1; between is no valid level
 # The board around the pins (hardware/wiring.md): {gpio: (pull-up ohm to 3V3, pull-down ohm to GND)}.
 # MENU and NEXT have no resistor (internal pull-up), the buttons short their pin to GND.
-EXTERNAL = {board.PIN_BTN_OK: (100000, 0), board.PIN_LED_POWER: (0, 100000)}
+# The attendant's reed switch (board.PIN_KEY, input only: no weak pulls) has its 100k pull-up.
+EXTERNAL = {board.PIN_BTN_OK: (100000, 0), board.PIN_LED_POWER: (0, 100000), board.PIN_KEY: (100000, 0)}
 # MicroPython's ESP32 Pin (ports/esp32/machine_pin.c, v1.28): IN/OUT are
 # gpio_mode_t (OUT is input+output), pulls are its GPIO_PULL_DOWN/UP bits.
 # Pin(id, mode) changes the pull ONLY when pull= is given (pull=None turns
@@ -484,8 +496,8 @@ class Pad:
     IRQ_FALLING = 2
 
     def __init__(self, esp, n):
-        if not 0 <= n <= 39 or n in (20, 24, 28, 29, 30, 31):
-            raise ValueError("invalid pin")  # as machine_pin.c says for a GPIO the ESP32 lacks
+        if n not in BUILDS[esp.build]:
+            raise ValueError("invalid pin")  # as machine_pin.c says for a GPIO the build lacks
         self.esp = esp
         self.n = n
         up, down = EXTERNAL.get(n, (0, 0))
@@ -570,23 +582,65 @@ class _Part:
         return self.make(*args, **kw)
 
 
-class FakeADC:
-    """machine.ADC on a pad: read_uv() of the voltage on it (the battery divider)."""
+class Divider:
+    """The battery gauge's analogue side on the FireBeetle: the cell through R1 (top) and R2
+    (bottom), 1 MOhm each, to GPIO34, read by the ESP32's ADC1 at 11 dB. What makes a reading
+    differ from the cell / 2, per bowl:
+    - the resistors' tolerance (TOL_PPM each, the board's 1 % 0402 parts: an assumption);
+    - r_in: the ADC pin's effective load on the 1M divider. None on a board that reads true;
+      owners measured 1.4 V on the pin for a 4.2 V cell (DFRobot forum), an r_in of ~1 MOhm;
+    - offset_mv: ESP-IDF's line-fitting calibration from the chip's eFuse Vref leaves up to
+      +-60 mV at 11 dB over 150-2450 mV (ESP32 datasheet, "ADC calibration results"): a fixed
+      error of each chip, at the pin;
+    - noise: every sample off by up to +-NOISE_MV (ESP-IDF's ADC guide: single readings scatter,
+      multisample them; the figure is an assumption of a few tens of LSB at 11 dB)."""
+    R = 1000000
+    TOL_PPM = 10000
+    OFFSET_MAX_MV = 60
+    NOISE_MV = 20
+    RANGE_MV = (150, 2450)  # 11 dB: the calibrated range; beyond it the reading clips
 
-    def __init__(self, volts, clock=None):
-        self.volts = volts
+    def __init__(self, r1=R, r2=R, r_in=None, offset_mv=0, noise_mv=NOISE_MV, seed=7):
+        self.r1 = r1
+        self.r2 = r2
+        self.r_in = r_in
+        self.offset_mv = offset_mv
+        self.noise_mv = noise_mv
+        self._n = seed
+
+    def pin_mv(self, cell_mv):
+        """The voltage the divider puts on GPIO34 (no reading error)."""
+        low = self.r2 if self.r_in is None else self.r2 * self.r_in // (self.r2 + self.r_in)
+        return cell_mv * low // (self.r1 + low)
+
+    def read_mv(self, cell_mv):
+        """One ADC sample, in whole mV as adc_cali_raw_to_voltage() gives it."""
+        self._n = (self._n * 1103515245 + 12345) & 0x7FFFFFFF
+        noise = (self._n >> 8) % (2 * self.noise_mv + 1) - self.noise_mv if self.noise_mv else 0
+        v = self.pin_mv(cell_mv) + self.offset_mv + noise
+        return min(max(v, 0), 3100)
+
+
+class FakeADC:
+    """machine.ADC(Pin(34), atten=ADC.ATTN_11DB) on the battery divider: read_uv() is
+    adc_cali_raw_to_voltage()'s whole mV x 1000 (ports/esp32/adc.c, madcblock_read_uv_helper),
+    one noisy sample a call."""
+
+    def __init__(self, divider, cell_mv, clock=None):
+        self.divider = divider
+        self.cell_mv = cell_mv
         self.clock = clock
 
     def read_uv(self):
         if self.clock is not None:
             self.clock.cpu()
-        uv = self.volts() * 1000
+        uv = self.divider.read_mv(self.cell_mv()) * 1000
         if self.clock is not None:
             self.clock.io_end()  # the fake's Python is not the bowl's CPU
         return uv
 
     def read_u16(self):
-        return min(65535, self.volts() * 65535 // 3100)  # 11 dB attenuation: ~3.1 V full scale
+        return min(65535, self.divider.read_mv(self.cell_mv()) * 65535 // 3100)  # ~3.1 V full scale
 
 
 class FakeESP32:
@@ -605,12 +659,18 @@ class FakeESP32:
     WAKEUP_ANY_HIGH = True
     STA_IF = 0  # network.WLAN's interfaces
     AP_IF = 1
+    PM_NONE = 0  # WLAN.PM_*: esp_wifi_set_ps()'s wifi_ps_type_t (ports/esp32/network_wlan.c)
+    PM_PERFORMANCE = 1
+    PM_POWERSAVE = 2
     _MODULES = ("machine", "esp32", "neopixel", "ssd1306", "network")
     _WHY = {"power": (1, 0), "brownout": (1, 0), "watchdog": (3, 0), "shake": (4, 2), "button": (4, 3), "timer": (4, 4),
             "reset": (2, 0)}  # the port reports a brown-out as PWRON_RESET (modmachine.c)
 
-    def __init__(self, sim):
+    def __init__(self, sim, build="ESP32_GENERIC"):
+        if build not in BUILDS:
+            raise ValueError("no MicroPython build %r: %s" % (build, ", ".join(sorted(BUILDS))))
         self.sim = sim  # the SimBoard: its parts and clock
+        self.build = build  # the firmware image: which GPIOs machine.Pin has
         self.pads = {}
         self.undefined = {}  # {gpio: mV or None} of every read without a valid level
         self.hz = 240000000
@@ -631,6 +691,7 @@ class FakeESP32:
         self.timer_at = None  # machine.deepsleep(ms > 0): the RTC timer wakes the chip then
         self.hz = 160000000
         self.radio = False  # Wi-Fi off: the bowl never starts it but to draw a secret
+        self.pm = self.PM_PERFORMANCE  # ESP-IDF's default once Wi-Fi starts: WIFI_PS_MIN_MODEM
         self._prng = 0  # the radio-off stream starts over at every reset
 
     def pin(self, n, mode=None, pull=_ANY, value=None):
@@ -673,7 +734,7 @@ class FakeESP32:
     def _adc(self, pin, atten=0):
         if pin.n != board.PIN_VBAT:
             raise OSError("nothing to measure on GPIO%d" % pin.n)
-        return FakeADC(self.sim.vbat_pin_mv, self.sim)
+        return FakeADC(self.sim.divider, self.sim.battery.mv, self.sim)
 
     def WDT(self, id=0, timeout=5000):
         return WDT(self.sim, id, timeout)
@@ -728,6 +789,11 @@ class FakeESP32:
             return self.radio
         self.radio = bool(on)
 
+    def config(self, pm=None):
+        if pm not in (self.PM_NONE, self.PM_PERFORMANCE, self.PM_POWERSAVE):
+            raise ValueError("pm must be WLAN.PM_NONE, PM_PERFORMANCE or PM_POWERSAVE")
+        self.pm = pm
+
     # --- esp32
     def wake_on_ext0(self, pin, level=False):
         if pin.n not in RTC_GPIO:
@@ -780,19 +846,28 @@ class Battery:
     """The LiPo cell (hardware/bom.md: 1200 mAh) and the board's 3V3 regulator.
     mv() is the cell's voltage under the bowl's load: its open-circuit voltage
     (a typical LiPo discharge curve) less load x internal resistance, so it
-    falls as the charge runs out and sags while the ring is lit. The 3V3 rail
-    follows the cell less the LDO's dropout once the cell is that low; below
-    RAIL_MIN_MV the ESP32 module is out of its rating (WROOM-32E datasheet:
-    3.0-3.6 V) and the simulation browns it out (a reset)."""
+    falls as the charge runs out and sags while the ring is lit or the radio
+    sends. The 3V3 rail follows the cell less the LDO's dropout once the cell is
+    that low. The ESP32 resets when the rail falls under BROWNOUT_MV: ESP-IDF's
+    brown-out detector at its default level 0, ~2.43 V (Kconfig ESP_BROWNOUT_DET_LVL_SEL_0;
+    the port's sdkconfig keeps it); that is below the module's 3.0 V rating
+    (WROOM-32E datasheet), so a flat cell does not stop the chip: the gauge must."""
     CURVE = ((0, 3200), (2, 3400), (5, 3520), (10, 3620), (20, 3690), (30, 3730), (40, 3760),
              (50, 3790), (60, 3840), (70, 3900), (80, 3970), (90, 4060), (100, 4180))  # (% charge, mV)
     R_MOHM = 250  # cell, protection FETs and lead: an assumption for a cell in its second season
     DROPOUT_MV = 250  # the board's LDO at the bowl's currents (assumption: measure yours)
-    RAIL_MIN_MV = 3000
+    BROWNOUT_MV = 2430
     AWAKE_UA = 53000  # hardware/power.md: the ESP32, the OLED, the accelerometer, the buzzer (the ring on top)
     ASLEEP_UA = 60
     LED_UA = 12000  # a WS2812B channel at full (255); 0.8 mA each dark, while powered
     LED_DARK_UA = 800
+    # Wi-Fi on top of the awake ESP32 while the radio is on (ESP32 datasheet and Espressif's
+    # power figures for a station associated to an AP): ~45 mA on average with the default
+    # modem sleep (WLAN.PM_PERFORMANCE / PM_POWERSAVE), ~129 mA with PM_NONE (receiver always
+    # on), and peaks of ~240 mA while transmitting (802.11b at full power): the rail sags by those.
+    RADIO_PS_UA = 45000
+    RADIO_UA = 129000
+    RADIO_TX_UA = 240000
 
     def __init__(self, board, mah=1200, percent=100):
         self.board = board
@@ -816,7 +891,7 @@ class Battery:
         b = self.board
         if b.asleep:
             return self.ASLEEP_UA
-        ua = self.AWAKE_UA
+        ua = self.AWAKE_UA + self.radio_ua()
         ring = b.ring
         if ring is not None and b.led_power_pin.value():
             lit = 0
@@ -825,11 +900,23 @@ class Battery:
             ua += ring.n * self.LED_DARK_UA + lit * self.LED_UA // 255
         return ua
 
+    def radio_ua(self):
+        """The Wi-Fi radio's average current now (0 while it is off)."""
+        esp = self.board.esp
+        if not esp.radio:
+            return 0
+        return self.RADIO_UA if esp.pm == esp.PM_NONE else self.RADIO_PS_UA
+
     def mv(self):
         return self.ocv_mv() - self.load_ua() * self.R_MOHM // 1000000
 
     def rail_mv(self):
         return min(VDD_MV, self.mv() - self.DROPOUT_MV)
+
+    def rail_low_mv(self):
+        """The rail at its lowest now: during a transmit burst while the radio is on."""
+        burst = self.RADIO_TX_UA - self.radio_ua() if self.board.esp.radio else 0
+        return min(VDD_MV, self.mv() - burst * self.R_MOHM // 1000000 - self.DROPOUT_MV)
 
     def drain(self, ms):
         self._rem += self.load_ua() * ms
@@ -860,7 +947,7 @@ class SimBoard(board.Board):
     _rate = 0
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False,
-                 accel_id=0x68, cpu_factor=0, flash=False):
+                 accel_id=0x68, build="ESP32_GENERIC", cpu_factor=0, flash=False):
         board.Board.__init__(self)
         self.root = root
         self.realtime = realtime  # True: the real clock (App.run under asyncio), else Sim's
@@ -889,7 +976,7 @@ class SimBoard(board.Board):
         self.disp = FakeDisplay(self.bus)
         self.disp.present = display
         self.bus.devices[ADDR_OLED] = self.disp
-        self.esp = FakeESP32(self)
+        self.esp = FakeESP32(self, build)
         chip = self.chip
         self.esp.pin(board.PIN_MPU_INT).source = lambda: chip.int_level() if chip.present else None
         self.led_power_pin = self.esp.pin(board.PIN_LED_POWER)
@@ -898,7 +985,9 @@ class SimBoard(board.Board):
             self.ring.clock = self
         self.pwm = FakePWM() if buzzer else None
         self.battery = Battery(self)
+        self.divider = Divider()  # the gauge's divider and ADC: a true board, but noisy
         self.pins = tuple(Button(self.esp.pin(n)) for n in (board.PIN_BTN_MENU, board.PIN_BTN_NEXT, board.PIN_BTN_OK))
+        self.reed = Button(self.esp.pin(board.PIN_KEY))  # the attendant's key: a magnet closes it
         self.asleep = False
         self.armed = None  # why the accelerometer would not wake the bowl, or None
         self._replay_mark = journal.replayed()
@@ -1055,8 +1144,6 @@ class SimBoard(board.Board):
         if self.echo:
             print("bowl:", line)
 
-    def vbat_pin_mv(self):
-        return self.battery.mv() // board.VBAT_DIVIDER  # the FireBeetle's divider on GPIO34
 
     def deepsleep(self):
         """board.Board.deepsleep on the simulated chip: ends in DeepSleep."""
@@ -1090,8 +1177,9 @@ class Sim:
     sleep) start a new App over the same parts and the same flash."""
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, urandom=None, t0=0, accel_id=0x68,
-                 air=None, cpu_factor=0, flash=False, draw_factor=None):
+                 build="ESP32_GENERIC", air=None, cpu_factor=0, flash=False, draw_factor=None):
         self.board = SimBoard(root, display, accel, leds, buzzer, t0, accel_id=accel_id, cpu_factor=cpu_factor,
+                              build=build,
                               flash=flash)
         # drawing may cost otherwise (CPython draws on host_sim/framebuf.py, in Python)
         self.draw_factor = cpu_factor if draw_factor is None else draw_factor
@@ -1159,6 +1247,12 @@ class Sim:
         pin.value(0)
         self._releases.append((self.board.ticks_add(self.board.ms, hold_ms), pin))
 
+    def attendant_key(self, hold_ms=300):
+        """The attendant holds the magnet to the reed switch inside the case for hold_ms."""
+        pin = self.board.reed
+        pin.value(0)
+        self._releases.append((self.board.ticks_add(self.board.ms, hold_ms), pin))
+
     def shake(self, trace="model_normal_shake"):
         """Queue a shake: a trace name in tests/data/traces, or a path to one."""
         path = trace if trace.endswith(".csv") else TRACES + "/" + trace + ".csv"
@@ -1211,8 +1305,8 @@ class Sim:
                 b._charge()
                 if self.on_round is not None:
                     self.on_round(t0, b.ms * 1000 + b._us)
-            if b.battery.rail_mv() < Battery.RAIL_MIN_MV:
-                self._reboot("brownout")  # the rail fell out of the ESP32's rating: it resets
+            if b.battery.rail_low_mv() < Battery.BROWNOUT_MV:
+                self._reboot("brownout")  # the brown-out detector resets the chip
             else:
                 self._starved()
 
@@ -1370,6 +1464,7 @@ class Sim:
         self._releases = []
         for p in self.board.pins:
             p.value(1)
+        self.board.reed.value(1)
         self.board.boot(why)
         self._start()
 

@@ -185,7 +185,7 @@ def test_the_bowls_page_counts_the_event_awarded_redeemed_and_granted():
     user = deskkit.attendant("pia")
     a = Award.objects.get(bowl__bowl_id="PG-1", game_no=2, award_no=3)
     assert counter.redeem(user, counter.Claim(a.bowl, 2, 3, "yixiu", a.code, a))[0]
-    c = Client()
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")
     assert c.login(username="pia", password=deskkit.PASSWORD)
     page = c.get("/bowls?event=pg-1").content.decode()
     assert 'id="live"' in page and "setTimeout(poll, 2000)" in page

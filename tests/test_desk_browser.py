@@ -65,8 +65,11 @@ def desk(tmp_path_factory):
 def shot(d, name, tmp):
     d.save_screenshot(os.path.join(tmp, name))
     if os.environ.get("DESK_SHOTS"):
+        # the README's copy, small: 64 colours (flat pages, text stays sharp)
+        from PIL import Image
         os.makedirs(SHOTS, exist_ok=True)
-        d.save_screenshot(os.path.join(SHOTS, name))
+        with Image.open(os.path.join(tmp, name)) as im:
+            im.convert("RGB").quantize(64).save(os.path.join(SHOTS, name), optimize=True)
 
 
 def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):
@@ -103,8 +106,7 @@ def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):
             assert "Handed over" in d.find_element(By.ID, "handed").text
             shot(d, "handed.png", str(tmp_path))
         else:
-            assert "Already redeemed" in d.find_element(By.ID, "refused").text
-            assert "by amy" in d.find_element(By.ID, "refused").text
+            assert "Already redeemed: YOU handed this prize over at" in d.find_element(By.ID, "refused").text
             d.implicitly_wait(0)  # (an element that must not be there: do not wait for it)
             assert not d.find_elements(By.ID, "handover")
             d.implicitly_wait(30)
@@ -122,10 +124,11 @@ def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):
             break
         time.sleep(0.2)
     assert files, "the CSV was not downloaded"
-    with open(files[0]) as f:
+    with open(files[0], encoding="utf-8") as f:
         lines = f.read().splitlines()
-    assert lines[0] == "time,bowl,game,award,class,attendant"
-    assert lines[1].endswith(",MALL-1,%d,%d,%s,amy" % (g, n, cls))
+    assert lines[0] == "\ufefftime,bowl,game,award,class,class id,attendant"  # a BOM: Excel reads UTF-8
+    from host_sim.desk.forms import class_names
+    assert lines[1].endswith(",MALL-1,%d,%d,%s,%s,amy" % (g, n, class_names()[cls], cls))
     shutil.rmtree(d.downloads, ignore_errors=True)
 
 
@@ -187,3 +190,140 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
         listen.wait(10)
         s.stop()
         broker.stop()
+
+
+def _qr_png(text, path, scale=8):
+    import segno
+    segno.make_qr(text, error="m").save(path, scale=scale, border=4)
+    return path
+
+
+def _login(d, s, name="amy"):
+    from selenium.webdriver.common.by import By
+    d.get(s.url + "/")
+    if "/login" in d.current_url:
+        d.find_element(By.ID, "id_username").send_keys(name)
+        d.find_element(By.ID, "id_password").send_keys(deskkit.PASSWORD)
+        d.find_element(By.ID, "login").click()
+        assert d.find_element(By.ID, "id_code")
+
+
+def _qr_text(shown_one):
+    g, n, cls, code = shown_one
+    return "BB1:MALL-1:%d-%d:%s:%s" % (g, n, cls.upper(), code)
+
+
+FULL = {ord(ch): ord(ch) - 0x21 + 0xFF01 for ch in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+
+
+def test_the_desk_in_chinese_and_english_with_a_full_width_code_a_qr_photo_and_a_too_large_upload(browser, desk,
+                                                                                                     tmp_path):
+    """An attendant switches the desk to Chinese (the switch on every page), types a
+    code in her input method's full-width mode, hands the prize over, presses again
+    and is told she did it herself; a photo of the claim screen's QR code fills the
+    form; a 50 MB upload gets the desk's own page. Every page is shot in both languages."""
+    from selenium.webdriver.common.by import By
+    d = browser
+    s, path, shown = desk
+    tmp = str(tmp_path)
+    _login(d, s)
+    d.find_element(By.LINK_TEXT, "Import").click()
+    d.find_element(By.ID, "id_journal").send_keys(path)  # again: changes nothing, so this test runs alone too
+    d.find_element(By.ID, "upload").click()
+    assert d.find_element(By.CSS_SELECTOR, ".msg.success")
+    big = os.path.join(tmp, "g00000001.bbj")
+    with open(big, "wb") as f:
+        f.truncate(50 << 20)
+    pages = {}
+    for lang in ("zh", "en"):
+        d.find_element(By.ID, "lang-" + lang).click()
+        want = {"zh": "兑换领奖码", "en": "Redeem a claim code"}[lang]
+        d.get(s.url + "/")
+        assert want in d.find_element(By.TAG_NAME, "h1").text
+        shot(d, "counter-%s.png" % lang, tmp)
+        if lang == "zh":
+            g, n, cls, code = shown[2]
+            d.find_element(By.ID, "id_code").send_keys(code.translate(FULL))  # ＡＢＣＤ１２３４
+            d.find_element(By.ID, "check").click()
+            assert d.find_element(By.ID, "cls").text.endswith(" " + cls)
+            assert "发放" in d.find_element(By.ID, "handover").text
+            shot(d, "claim-zh.png", tmp)
+            d.find_element(By.ID, "handover").click()
+            assert "已兑奖" in d.find_element(By.ID, "handed").text
+            shot(d, "handed-zh.png", tmp)
+            d.get(s.url + "/")
+            d.find_element(By.ID, "id_code").send_keys(code.lower())
+            d.find_element(By.ID, "check").click()
+            assert "是您自己" in d.find_element(By.ID, "refused").text
+            shot(d, "refused-zh.png", tmp)
+            # a photo of the claim screen's QR code: decoded in the page, the form sent
+            d.get(s.url + "/")
+            png = _qr_png(_qr_text(shown[3]), os.path.join(tmp, "claim-qr.png"))
+            d.find_element(By.ID, "qr-file").send_keys(png)
+            assert d.find_element(By.ID, "cls").text.endswith(" " + shown[3][2])
+            assert "%d-%d" % shown[3][:2] in d.find_element(By.ID, "award").text
+        for url, name, marker in (("/import", "import", "id_journal"), ("/stock", "stock", "totals"),
+                                  ("/forecast?bowl=MALL-1", "forecast", "forecast-words"),
+                                  ("/logout", "logout", "logout-confirm"), ("/no-such-page", "404", "error")):
+            d.get(s.url + url)
+            assert d.find_element(By.ID, marker)
+            pages[(lang, name)] = d.find_element(By.TAG_NAME, "main").text
+            shot(d, "%s-%s.png" % (name, lang), tmp)
+        d.get(s.url + "/import")
+        d.find_element(By.ID, "id_journal").send_keys(big)
+        d.find_element(By.ID, "upload").click()
+        title = {"zh": "文件太大", "en": "Too large"}[lang]
+        assert title in d.find_element(By.TAG_NAME, "h1").text
+        assert "<header>" in d.page_source  # the desk's page, not the server's plain text
+        shot(d, "toolarge-%s.png" % lang, tmp)
+    assert "probably gone in" in pages[("en", "forecast")] and "多半发完" in pages[("zh", "forecast")]
+    assert "找不到页面" in pages[("zh", "404")] and "Not found" in pages[("en", "404")]
+    d.get(s.url + "/login")  # (the browser stays in English for the next test)
+
+
+def _y4m(png, path, frames=30):
+    """A still image as a YUV4MPEG2 clip (grey: Y = the image, U = V = 128), what
+    Chromium's fake camera plays (--use-file-for-fake-video-capture)."""
+    from PIL import Image
+    with Image.open(png) as im:
+        g = im.convert("L")
+        w, h = (g.width + 1) // 2 * 2, (g.height + 1) // 2 * 2
+        canvas = Image.new("L", (w, h), 255)
+        canvas.paste(g, (0, 0))
+        y = canvas.tobytes()
+    with open(path, "wb") as f:
+        f.write(b"YUV4MPEG2 W%d H%d F10:1 Ip A1:1 C420jpeg\n" % (w, h))
+        for _ in range(frames):
+            f.write(b"FRAME\n" + y + bytes([128]) * (w * h // 2))
+    return path
+
+
+def test_the_phones_camera_reads_the_claim_screens_qr_code(desk, tmp_path):
+    """The counter page's camera button on a fake camera that films the claim
+    screen's QR code: the page decodes it and checks the award."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    s, path, shown = desk
+    clip = _y4m(_qr_png(_qr_text(shown[4]), str(tmp_path / "qr.png"), scale=6), str(tmp_path / "qr.y4m"))
+    o = webdriver.ChromeOptions()
+    o.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--user-data-dir=" + str(tmp_path / "profile"), "--window-size=412,915",
+                 "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                 "--use-file-for-fake-video-capture=" + clip):
+        o.add_argument(flag)
+    d = webdriver.Chrome(options=o, service=Service(executable_path=DRIVER))
+    d.implicitly_wait(30)
+    try:
+        _login(d, s)
+        d.find_element(By.LINK_TEXT, "Import").click()
+        d.find_element(By.ID, "id_journal").send_keys(path)
+        d.find_element(By.ID, "upload").click()
+        assert d.find_element(By.CSS_SELECTOR, ".msg.success")
+        d.get(s.url + "/")
+        d.find_element(By.ID, "camera").click()
+        assert d.find_element(By.ID, "cls").text.endswith(" " + shown[4][2])
+        assert "%d-%d" % shown[4][:2] in d.find_element(By.ID, "award").text
+    finally:
+        d.quit()

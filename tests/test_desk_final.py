@@ -35,7 +35,7 @@ def _table(root, rolls):
 
 def _login():
     deskkit.attendant("mc")
-    c = Client()
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")
     assert c.login(username="mc", password=deskkit.PASSWORD)
     return c
 
@@ -54,7 +54,7 @@ def test_champions_and_the_final_on_the_desk_page(mp_build, broker, listener, tm
     c = _login()
     page = c.get("/final").content.decode()
     assert "0101" in page and "0102" in page and "四红 sihong" in page and "五子登科 wuzi" in page
-    assert c.post("/final/draw").status_code == 302
+    assert c.post("/final/draw", {"playing_ok": "1"}).status_code == 302
     order = {x.bowl.bowl_id: x.final_no for x in Champion.objects.select_related("bowl")}
     assert sorted(order.values()) == [1, 2], order
     by_no = {n: b for b, n in order.items()}

@@ -62,10 +62,13 @@ def test_the_final_page_follows_the_party(browser, tmp_path):  # noqa: F811
         d.find_element(By.ID, "login").click()
         assert d.find_element(By.ID, "champions")
         assert _wait_for(d, "五子登科 wuzi") and "四红 sihong" in d.page_source
+        # the tables' games are still on: the page says so, and the MC draws anyway (the box)
+        assert "0101" in d.find_element(By.ID, "playing").text
+        d.find_element(By.ID, "playing-ok").click()
         d.find_element(By.ID, "draw").click()
         assert "Order drawn: 2 champions" in d.find_element(By.CSS_SELECTOR, ".msg.success").text
         rows = d.find_elements(By.CSS_SELECTOR, "#champions tr")[1:]
-        order = {r.find_elements(By.TAG_NAME, "td")[0].text: r.find_elements(By.TAG_NAME, "td")[6].text for r in rows}
+        order = {r.find_elements(By.TAG_NAME, "td")[0].text: r.find_elements(By.TAG_NAME, "td")[1].text for r in rows}
         assert sorted(order.values()) == ["1", "2"], order
         # the final on bowl 0109: champion 1's 四红 带12 loses to champion 2's 带13
         fp = F.FinalPlay("", 808, 2, "xiamen")

@@ -230,6 +230,8 @@ def test_outbox_sends_in_order_across_games_and_skips_table_games(tmp_path):
     while True:
         item = box.next()
         if item is None:
+            if box.busy:  # one bounded step of reading done, more to read
+                continue
             break
         tp, payload, g, n = item
         a = outbox.decode_award(EVENT, tp, payload, lambda b: SECRET)
@@ -238,7 +240,10 @@ def test_outbox_sends_in_order_across_games_and_skips_table_games(tmp_path):
     want = sorted(list(want1.items()) + list(want3.items()))
     assert seen == want
     assert [k[1] for k, _ in seen] == [1, 1, 1, 3, 3]
-    assert outbox.Outbox(root, EVENT, SECRET).next() is None  # the cursor survives a reboot
+    box = outbox.Outbox(root, EVENT, SECRET)  # the cursor survives a reboot
+    while box.next() is None and box.busy:
+        pass
+    assert box.next() is None and not box.busy
 
 
 def test_net_config_refuses_what_the_bowl_cannot_use():

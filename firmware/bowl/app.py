@@ -64,6 +64,9 @@ def _event(hw):
     from bowl import net
     try:
         cfg = net.read_config(hw.root)
+        if cfg is None:  # there, but it cannot be read (a folder, a flash error)
+            hw.say("net: net.txt cannot be read; playing offline")
+            return ""
         return cfg["event"] if cfg["stock"] == "desk" else ""
     except ValueError as e:
         hw.say("net: %s; playing offline" % e)
@@ -104,9 +107,10 @@ class App:
         self._flush_log()
         gc.collect()  # the boot's garbage (replaying the journal) goes before play begins
         hw.booted()
-        # The watchdog starts only now: machine.WDT cannot be stopped or slowed once
-        # started, and the boot's journal replay (bounded by checkpoints, but a whole
-        # old or damaged game when they are missing) is no hang to reset.
+        # The watchdog starts only now: machine.WDT cannot be stopped once started (a
+        # new WDT(timeout=...) only reconfigures it: ports/esp32/machine_wdt.c), and the
+        # boot's journal replay (bounded by checkpoints, but a whole old or damaged game
+        # when they are missing) is no hang to reset.
         hw.start_watchdog()
 
     # ---------------------------------------------------------------- inputs
@@ -176,6 +180,8 @@ class App:
         for i in range(len(b)):
             if b[i].value() == 0:  # pulled up: pressed reads 0
                 mask |= 1 << i
+        if self.hw.key is not None and self.hw.key.value() == 0:
+            mask |= 1 << console.B_KEY  # the attendant's magnet at the reed switch
         self.con.buttons(t, mask, self.hw.ticks_us())
 
     # ---------------------------------------------------------------- outputs
@@ -267,9 +273,10 @@ class App:
             bz.duty_u16(0)
             self._beeping = False
         if not self._beeping and c.beeps:
-            hz, ms = c.beeps.pop(0)
-            bz.freq(hz)
-            bz.duty_u16(32768)
+            hz, ms = c.beeps.pop(0)  # (hz 0: a rest in a tune)
+            if hz:
+                bz.freq(hz)
+                bz.duty_u16(c.duty)
             self._beep_end = self.hw.ticks_add(t, ms)
             self._beeping = True
 

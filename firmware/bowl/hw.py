@@ -10,6 +10,8 @@
 #   pixels     NeoPixel-like: n, pixels[i] = (r, g, b), write()
 #   led_power  Pin-like switch of the ring's supply (value(1) = on) or None
 #   buttons    (MENU, NEXT, OK) Pin-like, value() == 0 while pressed
+#   key        the attendant's key (a reed switch), Pin-like, value() == 0 while
+#              the magnet is held to it; None on a board without one
 #   buzzer     PWM-like: freq(hz), duty_u16(d)
 #   wdt        has feed(); None until the app calls start_watchdog()
 #   root       folder of the bowl's files (journal, settings)
@@ -29,6 +31,7 @@ class Hardware:
         self.pixels = None
         self.led_power = None
         self.buttons = ()
+        self.key = None
         self.buzzer = None
         self.wdt = None
         self.root = "/data"

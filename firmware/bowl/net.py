@@ -426,13 +426,14 @@ class Net:
 
     def send_one(self):
         """Publish the next award (QoS 1) unless a message is in flight; the cursor
-        moves when its PUBACK comes. -> True if one was sent. OSError when the
-        connection fails."""
+        moves when its PUBACK comes. -> True if one was sent, or the outbox stopped at a
+        step with more to read (one bounded step per call). OSError when the connection
+        fails."""
         if self._inflight is not None:
             return False
         item = self.box.next()
         if item is None:
-            return False
+            return self.box.busy  # still reading the journal (one bounded step a call): on soon
         tp, payload, g, n = item
         self._publish(tp, payload, False, "award", (g, n))
         return True

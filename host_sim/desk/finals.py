@@ -11,6 +11,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 from django.contrib import messages
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from bobing import champions, rules
 
@@ -70,7 +72,7 @@ def _rank(code_id):
 
 def _table_of(by_no, k):
     c = by_no.get(k)
-    return "%s seat %d" % (c.bowl.bowl_id, c.seat) if c is not None else "?"
+    return _("%(bowl)s seat %(seat)d") % {"bowl": c.bowl.bowl_id, "seat": c.seat} if c is not None else "?"
 
 
 @require_http_methods(["GET"])
@@ -84,7 +86,7 @@ def page(request):
             k, r, dice, rank = f.rolls[i]
             rolls.append({"i": int(i), "k": k, "table": _table_of(by_no, k), "round": r,
                           "dice": "".join(str(x) for x in dice) if dice else "",
-                          "rank": _rank(rank) if dice else "spill (void)"})
+                          "rank": _rank(rank) if dice else _("spill (void)")})
         finals.append({"f": f, "rolls": rolls, "missing": f.events - len(rolls),
                        "winner": _table_of(by_no, f.winner) if f.winner else "",
                        "turn": _table_of(by_no, f.turn) if f.turn else "",
@@ -92,6 +94,7 @@ def page(request):
     ctx = {"champions": [{"c": c, "rank": _rank(c.rank), "dice": "".join(str(x) for x in c.dice) if c.dice else ""}
                          for c in rows],
            "finals": finals, "drawn": bool(by_no),
+           "playing": [c.bowl.bowl_id for c in rows if not c.ended],
            "can_draw": not any(f["rolls"] for f in finals)}
     return render(request, "desk/final.html", ctx)
 
@@ -101,7 +104,18 @@ def draw(request):
     """Draw the final's order among the tables that have a 状元: champion 1..n. Refused
     once a final has rolls (the bowl is already calling those numbers)."""
     if Final.objects.exclude(rolls={}).exists():
-        messages.error(request, "A final is under way: its order stays as drawn.")
+        messages.error(request, _("A final is under way: its order stays as drawn."))
+        return redirect("final")
+    # drawing again changes the numbers the MC may have called; drawing while a
+    # table still plays leaves out a 状元 still to come: both only when confirmed
+    playing = list(Champion.objects.filter(ended=False).values_list("bowl__bowl_id", flat=True))
+    if playing and not request.POST.get("playing_ok"):
+        messages.error(request, _("Tables still playing: %s. Wait for them, or tick the box to draw without "
+                                  "their 状元 to come.") % ", ".join(sorted(playing)))
+        return redirect("final")
+    if Champion.objects.filter(final_no__isnull=False).exists() and not request.POST.get("again_ok"):
+        messages.error(request, _("The order is drawn already: tick the box to draw it again "
+                                  "(every champion's number changes)."))
         return redirect("final")
     with transaction.atomic():
         rows = list(Champion.objects.select_for_update().filter(seat__gt=0))
@@ -112,8 +126,10 @@ def draw(request):
             c.save(update_fields=["final_no"])
     log.info("final: order drawn by %s for %d champions", request.user, len(rows))
     if rows:
-        messages.success(request, "Order drawn: %d champions. Enter %d on the final's bowl (admin, 王中王)."
-                         % (len(rows), len(rows)))
+        messages.success(request, ngettext(
+            "Order drawn: %(n)d champion. Enter %(n)d on the final's bowl (admin, 王中王).",
+            "Order drawn: %(n)d champions. Enter %(n)d on the final's bowl (admin, 王中王).", len(rows))
+            % {"n": len(rows)})
     else:
-        messages.error(request, "No table has reported a 状元 yet.")
+        messages.error(request, _("No table has reported a 状元 yet."))
     return redirect("final")

@@ -1,6 +1,9 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from bobing import journal, profiles
+
+from . import codes
 
 
 def class_names():
@@ -12,27 +15,56 @@ def class_names():
     return seen
 
 
+def all_class_choices():
+    return [("", _("choose the class shown on the bowl"))] + [(c, "%s %s" % (zh, c)) for c, zh in class_names().items()]
+
+
 def class_choices():
-    return sorted((cid, "%s %s" % (zh, cid)) for cid, zh in class_names().items())
+    """The classes an empty form offers: the newest event's, else those the desk
+    has seen in games and awards, else every class the firmware knows; highest
+    first, and no class chosen until the attendant picks the one on the bowl's
+    screen. (A form sent back is checked against every class the firmware knows.)"""
+    from .models import Award, Event, EventClass, Game
+    names = class_names()
+    ev = Event.objects.order_by("-started").first()
+    have = set(EventClass.objects.filter(event=ev).values_list("cls", flat=True)) if ev else set()
+    if not have:
+        have = set(Award.objects.values_list("cls", flat=True).distinct())
+        for stock in Game.objects.values_list("stock", flat=True)[:200]:
+            have.update(c for c, _n in stock)
+    order = list(names)
+    have = sorted((c for c in have if c in names) or names, key=order.index)
+    return [("", _("choose the class shown on the bowl"))] + [(c, "%s %s" % (names[c], c)) for c in have]
+
+
+class CodeField(forms.CharField):
+    def to_python(self, value):
+        return codes.normalize(super().to_python(value))
 
 
 class CodeForm(forms.Form):
-    code = forms.CharField(max_length=20, label="Claim code",
-                           widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
-                                                         "placeholder": "XXXX-XXXX", "autofocus": True}))
+    # room for the claim screen's QR text, which a USB scanner types here too
+    code = CodeField(max_length=120, label=_("Claim code"),
+                     widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
+                                                   "placeholder": "XXXX-XXXX", "autofocus": True}))
 
 
 class AwardForm(CodeForm):
     """A code with the award it is for, read off the bowl's claim screen."""
-    bowl = forms.CharField(max_length=32, label="Bowl id")
-    game = forms.IntegerField(min_value=1, max_value=journal.MAX_GAME_ID, label="Game no")
-    award = forms.IntegerField(min_value=1, max_value=99999999, label="Award no")
-    cls = forms.ChoiceField(choices=class_choices, label="Prize class")
+    bowl = forms.CharField(max_length=32, label=_("Bowl id"))
+    game = forms.IntegerField(min_value=1, max_value=journal.MAX_GAME_ID, label=_("Game no"))
+    award = forms.IntegerField(min_value=1, max_value=99999999, label=_("Award no"))
+    cls = forms.ChoiceField(choices=all_class_choices, label=_("Prize class"))
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        if not self.is_bound:
+            self.fields["cls"].choices = class_choices()
 
 
 class JournalForm(forms.Form):
-    journal = forms.FileField(label="Journal file (gNNNNNNNN.bbj)")
+    journal = forms.FileField(label=_("Journal file (gNNNNNNNN.bbj)"))
 
 
 class RateForm(forms.Form):
-    rate = forms.FloatField(min_value=0.1, max_value=10000, label="Customers per hour")
+    rate = forms.FloatField(min_value=0.1, max_value=10000, label=_("Customers per hour"))

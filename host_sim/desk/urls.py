@@ -1,5 +1,10 @@
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_not_required
 from django.urls import path
+from django.views.i18n import set_language
+from django.views.static import serve
+
+from host_sim.desk.settings import STATIC_DIR
 
 from . import finals, views
 
@@ -15,5 +20,10 @@ urlpatterns = [
     path("final/draw", finals.draw, name="final_draw"),
     path("bowls", views.bowls, name="bowls"),
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
-    path("logout", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout", views.logout_page, name="logout"),
+    # the language switch on every page (the login page's too): Django's view, by POST
+    path("language", login_not_required(set_language), name="set_language"),
+    path("too-large", views.too_large, name="too_large"),
+    # the counter page's QR reader (static/desk): two files, served by the desk itself
+    path("static/<path:path>", login_not_required(serve), {"document_root": STATIC_DIR}),
 ]

@@ -1,22 +1,27 @@
 """The desk's pages. Every page but the login needs a logged-in attendant
 (LoginRequiredMiddleware); every form carries Django's CSRF token."""
+import codecs
 import csv
 import datetime
 import logging
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
+from django.core.paginator import Paginator
 from django.db import OperationalError
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef, Q
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from host_sim import plan
 
-from . import allot, chart, counter, forecast as fc
-from .forms import AwardForm, CodeForm, JournalForm, RateForm
+from . import allot, chart, codes, counter, forecast as fc
+from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names
 from .ingest import Refused, ingest_journal
 from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption
 
@@ -26,19 +31,56 @@ log = logging.getLogger("desk")
 def csrf_failure(request, reason=""):
     log.warning("CSRF refused: %s %s", request.path, reason)
     return render(request, "desk/message.html", {
-        "title": "Form expired",
-        "text": "This form was not accepted (its security token was missing or old). "
-                "Go back, reload the page and try again.",
+        "title": _("Form expired"),
+        "text": _("This form was not accepted (its security token was missing or old). "
+                  "Go back, reload the page and try again."),
     }, status=403)
+
+
+@login_not_required
+def too_large(request, exception=None):
+    """An upload over the desk's limit (waitress refuses it before Django when
+    it is over the server's max_request_body_size, see __main__.py; Django when
+    it is over DATA_UPLOAD_MAX_MEMORY_SIZE): a page, not plain text."""
+    return render(request, "desk/message.html", {
+        "title": _("Too large"),
+        "text": _("That upload is larger than the desk takes (a journal is at most %(kb)d KB). "
+                  "Nothing was imported.") % {"kb": settings.MAX_JOURNAL_BYTES // 1024},
+        "back": "/import",
+    }, status=413)
+
+
+@require_http_methods(["GET", "POST"])
+def logout_page(request):
+    """GET /logout (a bookmark, a typed address): ask, then log out by the form's
+    POST (Django logs out only by POST, against a forged link)."""
+    from django.contrib.auth import views as auth_views
+    if request.method == "POST":
+        return auth_views.LogoutView.as_view()(request)
+    return render(request, "desk/logout.html")
 
 
 def _db_trouble(request, e):
     log.error("database: %s", e)
     return render(request, "desk/message.html", {
-        "title": "Database busy or full",
-        "text": "The desk could not write to its database (%s). Nothing was recorded: try again in a "
-                "moment; if it goes on, check the disk of the desk's computer." % e,
+        "title": _("Database busy or full"),
+        "text": _("The desk could not write to its database (%s). Nothing was recorded: try again in a "
+                  "moment; if it goes on, check the disk of the desk's computer.") % e,
     }, status=503)
+
+
+def _slow(request):
+    return _("Too many wrong codes from this attendant: wait %d s before the next check.") \
+        % max(1, counter.wait_left(request.user))
+
+
+def _not_a_code(d, e):
+    """counter's ValueError (in English, for the log) -> the attendant's sentence."""
+    log.info("check refused: %s", e)
+    if "bowl" in d and not Bowl.objects.filter(bowl_id=d["bowl"]).exists():
+        return _("Bowl %s is not known to the desk: check the bowl id on the bowl's screen.") % d["bowl"]
+    return _("%s is not a claim code: a code has 8 characters, the digits 0-9 and the letters A-Z "
+             "without I, L, O, U, as the bowl's claim screen shows it (XXXX-XXXX).") % d["code"]
 
 
 @require_http_methods(["GET"])
@@ -49,9 +91,17 @@ def home(request):
 @require_POST
 def check(request):
     """Check a code: by itself when the desk knows its award, else with the
-    bowl, game, award and class read off the bowl's screen."""
-    full = "bowl" in request.POST
-    form = (AwardForm if full else CodeForm)(request.POST)
+    bowl, game, award and class read off the bowl's screen. The code field also
+    takes the claim screen's QR text (a USB scanner types it): it carries them all."""
+    post = request.POST.copy()
+    try:
+        qr = codes.parse_qr(post.get("code", ""))
+    except ValueError as e:
+        return render(request, "desk/counter.html", {"form": CodeForm(post), "error": str(e)}, status=400)
+    if qr is not None:
+        post.update(qr)
+    full = "bowl" in post
+    form = (AwardForm if full else CodeForm)(post)
     ctx = {"form": form}
     if not form.is_valid():
         return render(request, "desk/counter.html", ctx, status=400)
@@ -61,25 +111,27 @@ def check(request):
             c = counter.check(request.user, d["code"], d["bowl"], d["game"], d["award"], d["cls"])
         else:
             c = counter.find(request.user, d["code"])
-    except counter.Slow as e:
-        ctx["error"] = str(e)
+    except counter.Slow:
+        ctx["error"] = _slow(request)
         return render(request, "desk/counter.html", ctx, status=429)
     except ValueError as e:
-        ctx["error"] = str(e)
+        ctx["error"] = _not_a_code(d, e)
         return render(request, "desk/counter.html", ctx, status=400)
     except OperationalError as e:
         return _db_trouble(request, e)
     if c is None:
         log.info("check failed: %s by %s", d["code"], request.user)
         if full:
-            ctx["error"] = ("This code does not belong to bowl %s game %d award %d (%s): check each field "
-                            "against the bowl's screen." % (d["bowl"], d["game"], d["award"], d["cls"]))
+            ctx["error"] = _("This code does not belong to bowl %(bowl)s game %(game)d award %(award)d (%(cls)s): "
+                             "check each field against the bowl's screen.") % {
+                "bowl": d["bowl"], "game": d["game"], "award": d["award"], "cls": d["cls"]}
             return render(request, "desk/counter.html", ctx, status=404)
+        # a normal next step, not an error: the bowl's journal may not be here yet
         ctx["unknown"] = True
         ctx["form"] = AwardForm(initial={"code": d["code"]})
-        ctx["error"] = ("The desk has no award with this code yet (its bowl's journal has not been imported, "
-                        "or the code was mistyped). Enter what the bowl's claim screen shows to check it "
-                        "with the bowl's secret.")
+        ctx["prompt"] = _("The desk has no award with this code yet (its bowl's journal has not been imported, "
+                          "or the code was mistyped). Enter what the bowl's claim screen shows to check it "
+                          "with the bowl's secret.")
         return render(request, "desk/counter.html", ctx, status=404)
     return render(request, "desk/claim.html", {"c": c})
 
@@ -90,19 +142,19 @@ def redeem(request):
     are never trusted), then recorded once."""
     form = AwardForm(request.POST)
     if not form.is_valid():
-        return render(request, "desk/counter.html", {"form": CodeForm(), "error": "Bad hand-over form: %s"
+        return render(request, "desk/counter.html", {"form": CodeForm(), "error": _("Bad hand-over form: %s")
                       % "; ".join("%s: %s" % (k, " ".join(v)) for k, v in form.errors.items())}, status=400)
     d = form.cleaned_data
     try:
         c = counter.check(request.user, d["code"], d["bowl"], d["game"], d["award"], d["cls"])
         if c is None:
-            return render(request, "desk/counter.html", {"form": CodeForm(), "error": "The code did not check out; "
-                          "nothing was handed over."}, status=400)
+            return render(request, "desk/counter.html", {"form": CodeForm(), "error": _(
+                "The code did not check out; nothing was handed over.")}, status=400)
         first, r = counter.redeem(request.user, c)
-    except counter.Slow as e:
-        return render(request, "desk/counter.html", {"form": CodeForm(), "error": str(e)}, status=429)
+    except counter.Slow:
+        return render(request, "desk/counter.html", {"form": CodeForm(), "error": _slow(request)}, status=429)
     except ValueError as e:
-        return render(request, "desk/counter.html", {"form": CodeForm(), "error": str(e)}, status=400)
+        return render(request, "desk/counter.html", {"form": CodeForm(), "error": _not_a_code(d, e)}, status=400)
     except OperationalError as e:
         return _db_trouble(request, e)
     c.redemption = r
@@ -123,29 +175,48 @@ def import_journal(request):
         size = int(request.META.get("CONTENT_LENGTH") or 0)
         if size > settings.MAX_JOURNAL_BYTES + 65536:
             # refused before Django reads the body into a file
-            messages.error(request, "That upload is %d bytes; a journal is at most %d. Nothing was imported."
-                           % (size, settings.MAX_JOURNAL_BYTES))
+            messages.error(request, _("That upload is %(size)d bytes; a journal is at most %(max)d. "
+                                      "Nothing was imported.") % {"size": size, "max": settings.MAX_JOURNAL_BYTES})
             return redirect("import")
         form = JournalForm(request.POST, request.FILES)
         if form.is_valid():
             f = form.cleaned_data["journal"]
             if f.size > settings.MAX_JOURNAL_BYTES:
-                messages.error(request, "%s is %d bytes; a journal is at most %d. Nothing was imported."
-                               % (f.name, f.size, settings.MAX_JOURNAL_BYTES))
+                messages.error(request, _("%(name)s is %(size)d bytes; a journal is at most %(max)d. "
+                                          "Nothing was imported.") % {"name": f.name, "size": f.size,
+                                                                      "max": settings.MAX_JOURNAL_BYTES})
                 return redirect("import")
             try:
                 r = ingest_journal(f.read(), f.name, "upload", request.user)
             except Refused as e:
-                messages.error(request, "%s: %s. Nothing was imported." % (f.name, e))
+                messages.error(request, _("%(name)s: %(why)s. Nothing was imported.") % {"name": f.name, "why": e})
             except OperationalError as e:
                 return _db_trouble(request, e)
             else:
-                messages.success(request, "%s: %s." % (f.name, r.message))
+                text = _("%(name)s: %(new)d new awards, %(known)d already known.") % {
+                    "name": f.name, "new": r.new, "known": r.known}
+                if "(" in r.message:  # a damaged journal: what was wrong, in the firmware's words
+                    text += " (%s)" % r.message
+                messages.success(request, text)
             return redirect("import")
         status = 400
-    imports = Import.objects.select_related("by").order_by("-id")[:30]
-    return render(request, "desk/import.html", {"form": form, "imports": imports,
-                                                "max_kb": settings.MAX_JOURNAL_BYTES // 1024}, status=status)
+    # journals only: the network's messages have their own page
+    imports = Import.objects.exclude(source="mqtt").select_related("by").order_by("-id")
+    page = Paginator(imports, IMPORTS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "desk/import.html", {
+        "form": form, "page": page, "refused": imports.filter(ok=False).count(),
+        "max_kb": settings.MAX_JOURNAL_BYTES // 1024, "mqtt_url": _url_or_none("mqtt")}, status=status)
+
+
+IMPORTS_PER_PAGE = 20
+
+
+def _url_or_none(name):
+    from django.urls import NoReverseMatch, reverse
+    try:
+        return reverse(name)
+    except NoReverseMatch:
+        return None
 
 
 def _day(request):
@@ -154,42 +225,73 @@ def _day(request):
         try:
             return datetime.date.fromisoformat(text), None
         except ValueError:
-            return timezone.localdate(), "day %r is not a date (YYYY-MM-DD); showing today" % text
+            return timezone.localdate(), _("%r is not a date (YYYY-MM-DD): showing today.") % text
     return timezone.localdate(), None
 
 
 def _day_redemptions(day):
-    start = timezone.make_aware(datetime.datetime.combine(day, datetime.time()))
-    end = start + datetime.timedelta(days=1)
+    start, end = _span(day)
     return Redemption.objects.filter(at__gte=start, at__lt=end).select_related("bowl", "by").order_by("at", "id")
 
 
-def stock_rows():
-    """Per bowl (its newest game) and class: stock, left in the bowl, awarded,
-    handed over, still to hand over; and the totals per class."""
-    rows = []
-    totals = {}
-    order = []
+def _span(day):
+    start = timezone.make_aware(datetime.datetime.combine(day, datetime.time()))
+    return start, start + datetime.timedelta(days=1)
+
+
+def stock_rows(day):
+    """A day's stock, per bowl and class: the stock of every game the bowl played
+    that day (imported, or heard over the network), what is left in the bowl now
+    (its newest game: the newest of the last import and the last status), prizes
+    won that day, handed over that day, and still to hand over of the day's
+    awards; and the totals per class. A bowl that reports only over the network
+    (no journal imported) counts too."""
+    start, end = _span(day)
+    rows, totals, order = [], {}, list(class_names())
+    status = {st.bowl_id: st for st in BowlStatus.objects.all()}
     for bowl in Bowl.objects.order_by("bowl_id"):
-        g = Game.objects.filter(bowl=bowl).order_by("-game_no").first()
-        if g is None:
+        awards = Award.objects.filter(bowl=bowl, seen__gte=start, seen__lt=end)
+        won = dict(awards.values_list("cls").annotate(n=Count("id")))
+        open_ = dict(awards.exclude(Exists(Redemption.objects.filter(
+            bowl=OuterRef("bowl"), game_no=OuterRef("game_no"), award_no=OuterRef("award_no"))))
+            .values_list("cls").annotate(n=Count("id")))
+        handed = dict(Redemption.objects.filter(bowl=bowl, at__gte=start, at__lt=end)
+                      .values_list("cls").annotate(n=Count("id")))
+        numbers = set(awards.values_list("game_no", flat=True).distinct())
+        games = {g.game_no: g for g in Game.objects.filter(bowl=bowl).filter(
+            Q(updated__gte=start, updated__lt=end) | Q(game_no__in=numbers))}
+        st = status.get(bowl.pk)
+        heard = st is not None and start <= st.seen < end and st.game_no
+        if heard:
+            numbers.add(st.game_no)
+        numbers |= set(games)
+        if not numbers:
             continue
-        won = dict(Award.objects.filter(bowl=bowl, game_no=g.game_no).values_list("cls").annotate(n=Count("id")))
-        out = dict(Redemption.objects.filter(bowl=bowl, game_no=g.game_no).values_list("cls").annotate(n=Count("id")))
-        left = dict(g.left)
+        stock = {}
+        for g in games.values():
+            for cls, n in g.stock:
+                stock[cls] = stock.get(cls, 0) + n
+        newest = max(numbers)
+        g = games.get(newest)
+        if heard and st.game_no == newest and (g is None or st.seen > g.updated):
+            left = dict(st.left)
+        else:
+            left = dict(g.left) if g is not None else {}
         classes = []
-        for cls, n in g.stock:
-            row = {"cls": cls, "stock": n, "left": left.get(cls, 0), "won": won.get(cls, 0),
-                   "handed": out.get(cls, 0)}
-            row["to_hand"] = row["won"] - row["handed"]
+        for cls in sorted(set(stock) | set(left) | set(won) | set(handed),
+                          key=lambda c: order.index(c) if c in order else len(order)):
+            row = {"cls": cls, "stock": stock.get(cls, 0), "left": left.get(cls, 0), "won": won.get(cls, 0),
+                   "handed": handed.get(cls, 0), "to_hand": open_.get(cls, 0)}
             classes.append(row)
-            if cls not in totals:
-                order.append(cls)
-                totals[cls] = {"cls": cls, "stock": 0, "left": 0, "won": 0, "handed": 0, "to_hand": 0}
+            t = totals.setdefault(cls, {"cls": cls, "stock": 0, "left": 0, "won": 0, "handed": 0, "to_hand": 0})
             for k in ("stock", "left", "won", "handed", "to_hand"):
-                totals[cls][k] += row[k]
-        rows.append({"bowl": bowl.bowl_id, "game": g, "classes": classes})
-    return rows, [totals[c] for c in order]
+                t[k] += row[k]
+        shown = [{"game_no": n, "known": n in games, "customers": games[n].customers if n in games else 0,
+                  "updated": games[n].updated if n in games else None, "ended": games[n].ended if n in games else False}
+                 for n in sorted(numbers)]
+        rows.append({"bowl": bowl.bowl_id, "games": shown, "classes": classes,
+                     "current": newest in games and not games[newest].ended})
+    return rows, sorted(totals.values(), key=lambda t: order.index(t["cls"]) if t["cls"] in order else len(order))
 
 
 @require_http_methods(["GET"])
@@ -200,37 +302,42 @@ def stock(request):
     per_hour = [0] * 24
     for r in _day_redemptions(day):
         per_hour[timezone.localtime(r.at).hour] += 1
-    rows, totals = stock_rows()
+    rows, totals = stock_rows(day)
     return render(request, "desk/stock.html", {
         "rows": rows, "totals": totals, "day": day, "per_hour": per_hour,
-        "svg": chart.bars(per_hour, "prizes handed out per hour, %s" % day.isoformat()),
+        "svg": chart.bars(per_hour, _("prizes handed out per hour, %s") % day.isoformat()),
         "handed_today": sum(per_hour),
     })
 
 
 @require_http_methods(["GET"])
 def report_csv(request):
+    """The day's hand-overs. UTF-8 with a byte-order mark (Excel reads a CSV
+    without one in the PC's legacy code page: the Chinese turns to garbage);
+    headings in the page's language, the class as the bowl shows it."""
     day, _bad = _day(request)
     resp = HttpResponse(content_type="text/csv; charset=utf-8")
     resp["Content-Disposition"] = 'attachment; filename="redemptions-%s.csv"' % day.isoformat()
+    resp.write(codecs.BOM_UTF8)
     w = csv.writer(resp)
-    w.writerow(["time", "bowl", "game", "award", "class", "attendant"])
+    w.writerow([_("time"), _("bowl"), _("game"), _("award"), _("class"), _("class id"), _("attendant")])
+    names = class_names()
     for r in _day_redemptions(day):
         w.writerow([timezone.localtime(r.at).isoformat(timespec="seconds"), r.bowl.bowl_id, r.game_no,
-                    r.award_no, r.cls, r.by.get_username()])
+                    r.award_no, names.get(r.cls, r.cls), r.cls, r.by.get_username()])
     return resp
 
 
 @require_http_methods(["GET"])
 def forecast(request):
     """When each class of a bowl's current game runs out, at a rate of customers
-    measured from its imports (or entered on the page)."""
+    measured from its imports (or entered on the page), in plain words."""
     bowl = Bowl.objects.filter(bowl_id=request.GET.get("bowl", "")).first()
     g = Game.objects.filter(bowl=bowl).order_by("-game_no").first() if bowl else None
     if g is None:
         return render(request, "desk/message.html", {
-            "title": "No forecast", "text": "No journal of bowl %r has been imported yet: import one first."
-            % request.GET.get("bowl", "")}, status=404)
+            "title": _("No forecast"), "text": _("No journal of bowl %r has been imported yet: import one first.")
+            % request.GET.get("bowl", ""), "back": "/stock"}, status=404)
     measured = fc.measured_rate(g)
     form = RateForm(request.GET if "rate" in request.GET else None)
     rate = measured or fc.DEFAULT_RATE
@@ -239,20 +346,27 @@ def forecast(request):
         if form.is_valid():
             rate = form.cleaned_data["rate"]
         else:
-            ctx["error"] = "Customers per hour: %s" % " ".join(form.errors["rate"])
+            ctx["error"] = _("Customers per hour: %s") % " ".join(form.errors["rate"])
     if not form.is_bound:
         ctx["form"] = RateForm(initial={"rate": round(rate, 1)})
     ctx["rate"] = rate
     if g.ended:
-        ctx["error"] = "This game is over: its stock is gone."
+        ctx["error"] = _("This game is over: its stock is gone.")
         return render(request, "desk/forecast.html", ctx)
     try:
-        ctx["rows"], ctx["whole"], ctx["states"] = fc.forecast(g, rate)
-    except ValueError as e:  # plan.PlanError: a game the planner cannot plan
-        ctx["error"] = "The planner cannot forecast this game: %s" % e
+        ctx["rows"], ctx["whole"], ctx["estimated"] = fc.forecast(g, rate)
+    except fc.NoForecast as e:
+        ctx["error"] = _("This game's stock cannot be forecast: %s.") % e
     ctx["some_unplanned"] = any(r["p50"] is None for r in ctx.get("rows", ()))
-    ctx["max_states"] = plan.MAX_STATES
     return render(request, "desk/forecast.html", ctx)
+
+
+# A bowl sends its status every 30 s (firmware/PROTOCOL.md, "status"); three
+# missed in a row and it is shown offline, whatever its last status said (the
+# broker's will comes only after its 75 s keepalive, and not at all if the
+# broker itself went away).
+STATUS_EVERY_S = 30
+SILENT_S = 3 * STATUS_EVERY_S
 
 
 def event_view(event_name=None):
@@ -280,9 +394,11 @@ def event_view(event_name=None):
         st = status.get(b.pk)
         last = Award.objects.filter(bowl=b).order_by("-id").first()
         seq, grant = grants.get(b.bowl_id, (0, {}))
-        bowls.append({"bowl": b.bowl_id, "st": st, "ago": int((now - st.seen).total_seconds()) if st else None,
+        ago = int((now - st.seen).total_seconds()) if st else None
+        bowls.append({"bowl": b.bowl_id, "st": st, "ago": ago, "online": bool(st and st.online and ago <= SILENT_S),
+                      "silent": bool(st and st.online and ago > SILENT_S),
                       "last": last, "s": seq, "grant": allot.as_list(grant)})
-    return {"event": ev, "classes": classes, "bowls": bowls, "now": now,
+    return {"event": ev, "classes": classes, "bowls": bowls, "now": now, "silent_s": SILENT_S,
             "events": [e.name for e in events]}
 
 

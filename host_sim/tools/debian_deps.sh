@@ -5,9 +5,10 @@
 #   mosquitto mosquitto-clients   the real MQTT broker tests/test_mqtt.py starts on loopback
 #   chromium chromium-driver      the prize desk's browser test (Debian's browser, never a download)
 #   fonts-wqy-microhei            CJK glyphs in the desk's screenshots
+#   gettext                       `make desk-messages` (the desk's Chinese catalogue; the .mo is committed)
 set -euo pipefail
 pkgs=(build-essential gcc-multilib pkg-config git xz-utils ca-certificates python3-venv
-      mosquitto mosquitto-clients chromium chromium-driver fonts-wqy-microhei)
+      mosquitto mosquitto-clients chromium chromium-driver fonts-wqy-microhei gettext)
 need=()
 for pkg in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")

@@ -1,0 +1,18 @@
+"""Refuse an upload over the desk's limit before anything reads its body (the
+CSRF check would parse a 50 MB form first): the styled, translated page."""
+from django.conf import settings
+
+
+def too_large(get_response):
+    limit = settings.MAX_JOURNAL_BYTES + 65536  # a journal and the form around it
+
+    def middleware(request):
+        try:
+            size = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            size = 0
+        if size > limit:
+            from .views import too_large as page
+            return page(request)
+        return get_response(request)
+    return middleware
