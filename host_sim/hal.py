@@ -1458,8 +1458,6 @@ class Sim:
 
     def _reboot(self, why):
         self.resets.append(why)
-        self._end = None  # the boot's time is not owed by the next step()
-        self._tick_t = None
         self.app = None  # a reset wipes the RAM: nothing of the old app lives on
         self._releases = []
         for p in self.board.pins:
