@@ -1,12 +1,18 @@
 # make sim   - play a game in the simulator     make test - every test
-# Both bootstrap .venv (pinned versions from requirements.txt) when it is missing or stale.
+# Both bootstrap .venv when it is missing or stale, each with the pinned packages of its role
+# (requirements/: play for make sim, desk for make desk, dev for stats and deploy, test = all).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
-STAMP := $(VENV)/.installed
+REQ := requirements
+# one stamp per role: installed when missing or when its requirements (or those it includes) change
+PLAY := $(VENV)/.installed-play
+DEV := $(VENV)/.installed-dev
+DESK := $(VENV)/.installed-desk
+STAMP := $(VENV)/.installed-test
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk desk-messages provision deps broker
+.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk desk-messages provision deps broker vbat-cal flash run
 
 # ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -73,18 +79,30 @@ $(MP32_FROZEN) $(MP32_STOCK): $(MPY_CROSS_PIN) $(MP_FLAGS_FILE)
 $(MP32_FROZEN): $(FROZEN_INPUTS)
 $(MP32_STOCK): tests/boards/unix_stock/manifest.py
 
-$(STAMP): requirements.txt
+$(VENV)/.installed-%: $(REQ)/%.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --disable-pip-version-check -q -r $<
+	touch $@
+PLAN := $(VENV)/.installed-plan
+$(DESK): $(REQ)/plan.txt
+$(DEV): $(REQ)/play.txt $(REQ)/plan.txt
+# everything: requirements.txt holds the roles' files (and any pin not yet moved into one)
+$(STAMP): requirements.txt $(wildcard $(REQ)/*.txt)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	touch $@
 
-sim: $(STAMP)
+sim: $(PLAY)
 	$(PY) -m host_sim play
 
+# any host_sim command in .venv (with the planner): make run ARGS="plan --seats 10"
+run: $(PLAY) $(PLAN)
+	$(PY) -m host_sim $(ARGS)
+
 # the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for phones on the counter's network);
-# its database and key live in build/desk (BOBING_DESK_DIR). README: the first attendant, a bowl's secret.
+# its database and key live in data/desk (BOBING_DESK_DIR). README: the first attendant, a bowl's secret.
 LISTEN ?= 127.0.0.1:8000
-desk: $(STAMP)
+desk: $(DESK)
 	$(PY) -m host_sim.desk serve --listen $(LISTEN)
 
 # the desk's Chinese: new texts from the code into django.po, then django.mo (both committed;
@@ -120,21 +138,24 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) bench/net_heap.py
 	$(PY) bench/net_app_heap.py
 	$(PY) bench/sim_bench.py
+	$(PY) bench/window_idle.py
 	$(PY) bench/plan_bench.py
 	$(PY) bench/desk_bench.py
 	$(PY) bench/allot_bench.py
 	$(PY) bench/app_heap.py
 	$(PY) bench/event_load.py
+	$(PY) bench/image_size.py
+	$(PY) bench/budget.py
 
 # firmware/bobing/glyphs.py: the Unifont bitmaps of every character the firmware's text uses
 # (needs Debian's unifont: apt-get install -y unifont). Commit the result; tests do not need unifont.
-glyphs: $(STAMP)
+glyphs: $(PLAY)
 	$(PY) host_sim/tools/make_glyphs.py
 
 # Firmware compiled to .mpy in build/mpy by the pinned mpy-cross (boot.py and main.py stay .py: MicroPython runs them by name).
 MPY_CROSS := $(MPY_CROSS_PIN)
 MPY_OUT := $(CURDIR)/build/mpy
-mpy: $(STAMP) $(MPY_CROSS_PIN)
+mpy: $(MPY_CROSS_PIN)
 	rm -rf $(MPY_OUT) && mkdir -p $(MPY_OUT)
 	cd firmware && for f in $$(find . -name '*.py' ! -name manifest.py | sed 's|^\./||' | sort); do \
 	  mkdir -p $(MPY_OUT)/$$(dirname $$f) || exit 1; \
@@ -143,22 +164,57 @@ mpy: $(STAMP) $(MPY_CROSS_PIN)
 	done
 	@echo "$(MPY_OUT): $$(find $(MPY_OUT) -type f | wc -l) files"
 
-# make deploy PORT=/dev/ttyUSB0 : the ssd1306 driver from micropython-lib, then the compiled
-# firmware. A bowl already running the app: hold MENU while pressing RESET first (maintenance mode).
-MPREMOTE := $(CURDIR)/$(BIN)/mpremote connect $(PORT)
+# make flash PORT=/dev/ttyUSB0 FIRMWARE=path/to/firmware.bin [ERASE=1] : MicroPython onto the ESP32
+# with the pinned esptool (the FireBeetle's USB-serial chip drives EN and GPIO0 by DTR/RTS: no BOOT
+# button needed). ERASE=1 erases the whole flash first: the games, settings and calibration in
+# /data too. Then `make deploy PORT=...` (maintenance mode first if the bowl already has main.py).
+ESPTOOL ?= $(CURDIR)/$(BIN)/esptool
+MPREMOTE_BIN ?= $(CURDIR)/$(BIN)/mpremote
+MPREMOTE = $(MPREMOTE_BIN) connect $(PORT)
+flash:
+	@test -n "$(PORT)" -a -n "$(FIRMWARE)" || { echo "usage: make flash PORT=/dev/ttyUSB0 FIRMWARE=path/to/firmware.bin \
+	[ERASE=1: also erases /data]"; exit 2; }
+	@test -f "$(FIRMWARE)" || { echo "make flash: no file $(FIRMWARE) (the ESP32 image: README, Build a bowl)"; exit 2; }
+	@test "$$(od -An -tx1 -N1 '$(FIRMWARE)' | tr -d ' ')" = e9 || { echo "make flash: $(FIRMWARE) is \
+	not an ESP32 image (its first byte is not 0xE9): flash build-ESP32_GENERIC/firmware.bin or a \
+	micropython.org ESP32_GENERIC*.bin"; exit 2; }
+	@case "$(ERASE)" in ""|0|1) ;; *) echo "make flash: ERASE=1 or nothing, not $(ERASE)"; exit 2 ;; esac
+	$(if $(filter 1,$(ERASE)),$(ESPTOOL) --chip esp32 --port $(PORT) erase-flash)
+	$(ESPTOOL) --chip esp32 --port $(PORT) --baud 460800 write-flash 0x1000 $(FIRMWARE)
+
+# make deploy PORT=/dev/ttyUSB0 : asks the bowl which firmware it runs (host_sim/tools/device_clean.py,
+# which also removes every file that would shadow it), then
+# - a frozen image (route 3): the app is in the firmware; only boot.py and main.py are copied
+#   (a new app comes with a new image: make flash, then make deploy);
+# - a stock image (route 4): the ssd1306 driver from micropython-lib and the compiled firmware.
+# A bowl already running the app: hold MENU while pressing RESET first (maintenance mode).
 deploy:
 	@test -n "$(PORT)" || { echo "usage: make deploy PORT=/dev/ttyUSB0"; exit 2; }
-	$(MAKE) mpy
-	$(MPREMOTE) mip install ssd1306
-	$(MPREMOTE) run host_sim/tools/device_clean.py
-	cd $(MPY_OUT) && $(MPREMOTE) cp -r bobing bowl board.mpy boot.py main.py : + reset
+	$(MAKE) mpy $(DEV)
+	@fw=$$($(MPREMOTE) run host_sim/tools/device_clean.py) || { echo "$$fw"; echo "make deploy: the bowl \
+	did not answer on $(PORT) (maintenance mode: hold MENU while pressing RESET)"; exit 1; }; echo "$$fw"; \
+	case "$$fw" in \
+	*"firmware: frozen"*) echo "the bowl runs the frozen image: its app is in the firmware, not copied \
+	(update it with make flash); copying boot.py and main.py"; \
+	  cd $(MPY_OUT) && $(MPREMOTE) cp boot.py main.py : + reset ;; \
+	*"firmware: stock"*) $(MPREMOTE) mip install ssd1306 && \
+	  cd $(MPY_OUT) && $(MPREMOTE) cp -r bobing bowl board.mpy boot.py main.py : + reset ;; \
+	*) echo "make deploy: could not tell which firmware the bowl runs"; exit 1 ;; esac
+
+# make vbat-cal PORT=/dev/ttyUSB0 MV=4123 : the battery gauge's divider calibrated against the cell's
+# voltage on a multimeter (in mV, measured at the battery socket while the bowl runs); firmware/board.py
+# writes the ratio to /data/vbat.cal. Maintenance mode first (hold MENU while pressing RESET).
+vbat-cal:
+	@test -n "$(PORT)" && expr "$(MV)" : '[0-9][0-9]*$$' >/dev/null && test "$(MV)" -ge 3000 -a "$(MV)" -le 4300 || \
+	  { echo "usage: make vbat-cal PORT=/dev/ttyUSB0 MV=4123 (the cell's voltage on a multimeter, 3000-4300 mV)"; exit 2; }
+	$(MPREMOTE) exec "import board; print('vbat.cal: ratio', board.calibrate_vbat($(MV)) / 10000)" + reset
 
 # make provision PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883
 #   MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl]: the bowl's network settings as /data/net.txt
 #   (firmware/PROTOCOL.md; STOCK=bowl: a kiosk plays on its own stock, not the event's shared one).
 # Maintenance mode first (hold MENU while pressing RESET). The passwords reach the tool by the
 # environment, not its command line.
-provision: $(STAMP)
+provision: $(DEV)
 	@test -n "$(PORT)" -a -n "$(SSID)" -a -n "$(BROKER)" -a -n "$(EVENT)" || { echo "usage: make provision \
 	PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883 MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl]"; exit 2; }
 	@mkdir -p build && $(PY) host_sim/tools/make_net_config.py --out build/net.txt --ssid '$(SSID)' \
@@ -166,16 +222,16 @@ provision: $(STAMP)
 	  --stock '$(or $(STOCK),desk)'
 	$(MPREMOTE) cp build/net.txt :/data/net.txt + reset; rc=$$?; rm -f build/net.txt; exit $$rc
 
-# make broker EVENT=NAME [BROKER_DIR=build/broker/NAME]: the event's mosquitto with its users and ACL
+# make broker EVENT=NAME [BROKER_DIR=data/broker/NAME]: the event's mosquitto with its users and ACL
 # (firmware/PROTOCOL.md). Make them first: python -m host_sim broker --out DIR --event NAME --bowl ID ...
 broker:
-	@test -n "$(EVENT)" || { echo "usage: make broker EVENT=NAME [BROKER_DIR=build/broker/NAME]"; exit 2; }
-	@test -f '$(or $(BROKER_DIR),build/broker/$(EVENT))/mosquitto.conf' || { echo "no broker for event $(EVENT) \
-	in $(or $(BROKER_DIR),build/broker/$(EVENT)): make its users first with python -m host_sim broker \
-	--out $(or $(BROKER_DIR),build/broker/$(EVENT)) --event $(EVENT) --bowl ID --bowl ID ..."; exit 2; }
-	mosquitto -c '$(or $(BROKER_DIR),build/broker/$(EVENT))/mosquitto.conf'
+	@test -n "$(EVENT)" || { echo "usage: make broker EVENT=NAME [BROKER_DIR=data/broker/NAME]"; exit 2; }
+	@test -f '$(or $(BROKER_DIR),data/broker/$(EVENT))/mosquitto.conf' || { echo "no broker for event $(EVENT) \
+	in $(or $(BROKER_DIR),data/broker/$(EVENT)): make its users first with python -m host_sim broker \
+	--out $(or $(BROKER_DIR),data/broker/$(EVENT)) --event $(EVENT) --bowl ID --bowl ID ..."; exit 2; }
+	mosquitto -c '$(or $(BROKER_DIR),data/broker/$(EVENT))/mosquitto.conf'
 
-package-json: $(STAMP)
+package-json: $(PLAY)
 	$(PY) host_sim/tools/make_package_json.py
 
 clean:

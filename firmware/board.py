@@ -14,13 +14,17 @@
 # SSD1306 + MPU6050 SCL        SCL         22    PIN_SCL
 # MPU6050 (GY-521)  INT        D2          25    PIN_MPU_INT     RTC_GPIO6: ext0 wake on a shake
 # button OK         leg 1      D12         4     PIN_BTN_OK      RTC_GPIO10: ext1 wake; 100k pull-up to 3V3
-# button MENU       leg 1      D11         16    PIN_BTN_MENU    plain input, internal pull-up
-# button NEXT       leg 1      D10         17    PIN_BTN_NEXT    plain input, internal pull-up
+# button MENU       leg 1      SCK         18    PIN_BTN_MENU    plain input, internal pull-up
+# button NEXT       leg 1      MISO        19    PIN_BTN_NEXT    plain input, internal pull-up
 # WS2812 ring       DIN        D7          13    PIN_LED_DATA    through 330 R
 # ring supply FET   2N7002 G   D3          26    PIN_LED_POWER   high = ring powered; 100k pull-down: off in sleep
 # piezo buzzer      +          MOSI        23    PIN_BUZZER      PWM; the other leg to GND
+# reed switch (key) leg 1      A3          35    PIN_KEY         RTC_GPIO5, input only (no internal pull): 100k pull-up
+#                                                                to 3V3; a magnet held to the case closes it to GND
 # battery sense     -          A2          34    PIN_VBAT        on-board divider, VBAT / 2
-# No strapping pin (0, 2, 5, 12, 15) and no flash pin (6-11) is used.
+# No strapping pin (0, 2, 5, 12, 15) and no flash pin (6-11) is used, nor 16/17: SPIRAM
+# builds of MicroPython have no GPIO16/17 (ports/esp32/machine_pin.h), WROVER modules wire
+# their PSRAM there. Every pin here exists on ESP32_GENERIC and ESP32_GENERIC-SPIRAM alike.
 # Buses and counts: I2C bus 0 at 400 kHz; SSD1306 at 0x3C, MPU6050 at 0x68
 # (AD0 low); 12 LEDs; display 128x64.
 from micropython import const
@@ -38,17 +42,31 @@ OLED_HEIGHT = const(64)
 
 PIN_MPU_INT = const(25)
 PIN_BTN_OK = const(4)
-PIN_BTN_MENU = const(16)
-PIN_BTN_NEXT = const(17)
+PIN_BTN_MENU = const(18)
+PIN_BTN_NEXT = const(19)
 PIN_LED_DATA = const(13)
 PIN_LED_POWER = const(26)
 PIN_BUZZER = const(23)
+PIN_KEY = const(35)  # the attendant's key: a reed switch inside the case (reads 0 while the magnet is there)
 PIN_VBAT = const(34)
-VBAT_DIVIDER = const(2)
+VBAT_DIVIDER = const(2)  # the on-board 1M + 1M divider, nominally
+# The gauge: VBAT_SAMPLES readings, the lowest and highest dropped, the rest averaged (the ESP32's
+# ADC is noisy: ESP-IDF's ADC guide recommends multisampling). Per-bowl calibration: GAUGE_FILE
+# holds the divider's measured ratio in 1/10000 (`make vbat-cal`), within VBAT_RATIO_MIN..MAX;
+# the ADC input loads the 1M divider, and owners have measured 1.4 V on the pin for a 4.2 V cell
+# (a ratio of 3.0) where 2.0 was drawn.
+VBAT_SAMPLES = const(10)
+VBAT_RATIO_NOMINAL = const(20000)
+VBAT_RATIO_MIN = const(15000)
+VBAT_RATIO_MAX = const(40000)
+GAUGE_FILE = "vbat.cal"
+VBAT_PLAUSIBLE_MV = const(3000)  # an uncalibrated reading under this says the ratio is off, not the cell
 
 LED_COUNT = const(12)
 WDT_MS = const(8000)  # a hung bowl reboots into the same game (journal) after 8 s
-CPU_HZ = const(160000000)  # hardware/power.md assumes this clock
+SLEEP_RETRY_MS = const(600000)  # deep sleep on a timer when wake on shake could not be armed
+CPU_HZ = const(160000000)  # hardware/power.md assumes this clock while playing
+BOOT_HZ = const(240000000)  # the boot (journal replay, first screen) runs at full speed, then CPU_HZ
 DATA_DIR = "/data"
 
 from bowl.hw import Hardware, attach_i2c  # noqa: E402
@@ -63,6 +81,9 @@ class Board(Hardware):
         self._int = None
         self._ok = None
         self._vbat = None
+        self._vbat_ratio = VBAT_RATIO_NOMINAL
+        self._vbat_cal = False  # True once a calibration from GAUGE_FILE is in use
+        self._vbat_said = False
         self._watchdog = True
 
     def start_watchdog(self):
@@ -70,10 +91,56 @@ class Board(Hardware):
             import machine
             self.wdt = machine.WDT(timeout=WDT_MS)
 
+    def battery_pin_uv(self):
+        """The divider's output in uV: VBAT_SAMPLES readings less the lowest and the highest,
+        averaged (small ints only: no heap). read_uv() is calibrated by the chip's eFuse
+        (ports/esp32/adc.c: adc_cali_raw_to_voltage)."""
+        adc = self._vbat
+        lo = hi = adc.read_uv()
+        total = lo
+        for _ in range(VBAT_SAMPLES - 1):
+            v = adc.read_uv()
+            total += v
+            if v < lo:
+                lo = v
+            elif v > hi:
+                hi = v
+        return (total - lo - hi) // (VBAT_SAMPLES - 2)
+
+    def booted(self):
+        import machine
+        machine.freq(CPU_HZ)
+
     def battery_mv(self):
+        """The cell's voltage in mV, or None when the board cannot tell (no ADC, or an
+        uncalibrated divider reading below any cell that still runs the bowl)."""
         if self._vbat is None:
             return None
-        return self._vbat.read_uv() * VBAT_DIVIDER // 1000
+        mv = self.battery_pin_uv() * self._vbat_ratio // 10000000
+        if not self._vbat_cal and mv < VBAT_PLAUSIBLE_MV:
+            if not self._vbat_said:
+                self._vbat_said = True
+                self.say("battery gauge reads %d mV: divider not calibrated (make vbat-cal)" % mv)
+            return None  # a full cell behind a divider of ratio 3 reads ~2.8 V: not "empty"
+        return mv
+
+    def load_vbat_cal(self):
+        """The divider's calibrated ratio from GAUGE_FILE, if there is a good one."""
+        try:
+            with open(self.root + "/" + GAUGE_FILE) as f:
+                text = f.read(32)
+        except OSError:
+            return  # not calibrated: the nominal ratio
+        try:
+            r = int(text.strip())
+        except ValueError:
+            r = 0
+        if VBAT_RATIO_MIN <= r <= VBAT_RATIO_MAX:
+            self._vbat_ratio = r
+            self._vbat_cal = True
+        else:
+            self.say("%s: %r is no divider ratio (%d-%d): using %d" % (GAUGE_FILE, text[:12], VBAT_RATIO_MIN,
+                                                                      VBAT_RATIO_MAX, VBAT_RATIO_NOMINAL))
 
     def strong_random(self, n):
         """n bytes for a secret: os.urandom while the Wi-Fi radio runs (ESP-IDF,
@@ -115,11 +182,16 @@ class Board(Hardware):
             self.led_power.value(0)  # the ring's LEDs draw ~1 mA each even when dark
         if self.buzzer is not None:
             self.buzzer.duty_u16(0)
+        timed = 0
         if self.accel is not None:
-            self.accel.arm_wake()  # motion interrupt in low-power cycle mode
-            esp32.wake_on_ext0(self._int, esp32.WAKEUP_ANY_HIGH)
+            try:
+                self.accel.arm_wake()  # motion interrupt in low-power cycle mode
+                esp32.wake_on_ext0(self._int, esp32.WAKEUP_ANY_HIGH)
+            except OSError as e:  # the bus failed while arming: sleep on a timer, try again then
+                self.say("wake on shake not armed (%s): waking in %d s to try again" % (e, SLEEP_RETRY_MS // 1000))
+                timed = SLEEP_RETRY_MS
         esp32.wake_on_ext1((self._ok,), esp32.WAKEUP_ALL_LOW)
-        machine.deepsleep()
+        machine.deepsleep(timed)
 
 
 def menu_held_at_boot():
@@ -152,7 +224,9 @@ def bring_up(watchdog=True, hw=None):
 
     if hw is None:
         hw = Board()
-    machine.freq(CPU_HZ)
+    # ESP-IDF starts the ESP32 at 160 MHz (the port's ESP32_GENERIC does not take sdkconfig.240mhz):
+    # the boot's replay and first frame run at 240, play at CPU_HZ (Board.booted)
+    machine.freq(BOOT_HZ)
     hw.woke_by = _woke_by(machine)
     # pull=None: GPIO4 comes out of reset with its weak pull-down on (datasheet
     # IO_MUX table), and Pin(id, mode) leaves the pull as it is unless pull= is
@@ -161,6 +235,8 @@ def bring_up(watchdog=True, hw=None):
     hw._ok = Pin(PIN_BTN_OK, Pin.IN, pull=None)
     hw.buttons = (Pin(PIN_BTN_MENU, Pin.IN, Pin.PULL_UP), Pin(PIN_BTN_NEXT, Pin.IN, Pin.PULL_UP), hw._ok)
     hw._int = Pin(PIN_MPU_INT, Pin.IN)
+    # GPIO35 has no pull resistors (datasheet, IO_MUX): the board's 100k pull-up holds it high
+    hw.key = Pin(PIN_KEY, Pin.IN)
     hw._watchdog = watchdog  # started by the app once it has booted (bowl/app.py)
 
     try:
@@ -203,4 +279,33 @@ def bring_up(watchdog=True, hw=None):
         hw._vbat = ADC(Pin(PIN_VBAT), atten=ADC.ATTN_11DB)
     except Exception as e:
         hw.report("battery", e)
+    hw.load_vbat_cal()
     return hw
+
+
+def calibrate_vbat(cell_mv, root=DATA_DIR):
+    """Run on the bowl (`make vbat-cal PORT=... MV=...`): cell_mv is the cell's voltage on a
+    multimeter at this moment; writes the divider's ratio to root/GAUGE_FILE and returns it."""
+    import os
+    from machine import ADC, Pin
+    if not isinstance(cell_mv, int) or not 3000 <= cell_mv <= 4300:
+        raise ValueError("cell voltage %r: give the multimeter's reading in mV, 3000-4300" % (cell_mv,))
+    hw = Board()
+    hw._vbat = ADC(Pin(PIN_VBAT), atten=ADC.ATTN_11DB)
+    uv = hw.battery_pin_uv()
+    if uv <= 0:
+        raise ValueError("the ADC reads 0 V on GPIO%d: is the cell plugged in?" % PIN_VBAT)
+    r = cell_mv * 10000000 // uv
+    if not VBAT_RATIO_MIN <= r <= VBAT_RATIO_MAX:
+        raise ValueError("ratio %d.%04d (cell %d mV, pin %d mV) is outside %d.%04d-%d.%04d: check the wiring"
+                         % (r // 10000, r % 10000, cell_mv, uv // 1000, VBAT_RATIO_MIN // 10000,
+                            VBAT_RATIO_MIN % 10000, VBAT_RATIO_MAX // 10000, VBAT_RATIO_MAX % 10000))
+    try:
+        os.mkdir(root)
+    except OSError:
+        pass
+    tmp = root + "/" + GAUGE_FILE + ".new"
+    with open(tmp, "w") as f:
+        f.write("%d\n" % r)
+    os.rename(tmp, root + "/" + GAUGE_FILE)  # whole or not at all: a power cut keeps the old one
+    return r

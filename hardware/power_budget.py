@@ -58,6 +58,33 @@ SLEEP = [
 # A Mid-Autumn evening: a few hours of play a day, deep sleep the rest.
 PLAY_HOURS_PER_DAY = 3
 
+# An event bowl keeps its Wi-Fi station up while it plays (bowl/net.py). Espressif's figures for
+# the ESP32 (datasheet "RF power-consumption specifications" and its modem-sleep notes): the radio
+# adds about 45 mA on average with ESP-IDF's default modem sleep (WIFI_PS_MIN_MODEM: the receiver
+# wakes for DTIM beacons), 129 mA with power save off (WLAN.PM_NONE: receiver always on), and each
+# transmit burst draws up to 240 mA (802.11b at full power) for a millisecond or so.
+RADIO = [
+    ("Wi-Fi station, modem sleep (ESP-IDF default)", 45.0, "Espressif figures: ~45 mA average with power save"),
+    ("Wi-Fi station, power save off (PM_NONE)", 129.0, "Espressif figures: ~129 mA, receiver always on"),
+]
+RADIO_TX_PEAK_MA = 240.0  # ESP32 datasheet: TX 802.11b, 1 Mbps, 19.5 dBm
+CELL_R_OHM = 0.25  # as host_sim/hal.py's Battery: an assumption for a cell in its second season
+
+# The ring's soft start (wiring.md): the 2N7002 pulls its drain node (100k pull-up to VCC) to GND;
+# R_G from that node drives the AO3401's gate, and C_GD (in series with R_S) runs from the gate to the
+# drain. While the drain rises the gate sits on the Miller plateau, so the gate current
+# (V_supply - V_plateau) / R_G all flows through C_GD: the drain slews at dV/dt = I_gate / C_GD and
+# the 470 uF charges at C_LOAD x dV/dt (slew-rate control by a gate-drain capacitor, as in TI's
+# TPS2359 datasheet). A capacitor from gate to source, as drawn before, only delays turn-on: past
+# the threshold the inrush is whatever the FET's transfer curve passes (amps, into 470 uF).
+SS_R_PULLUP = 100e3  # the 2N7002's drain node to VCC: holds the gate at VCC (off) when GPIO26 is low
+SS_R_G = 68e3  # from the 2N7002's drain to the AO3401's gate
+SS_C_GD = 220e-9  # gate to drain, through SS_R_S
+SS_R_S = 1e3
+SS_C_LOAD = 470e-6
+SS_V_PLATEAU = 1.2  # |V_GS| on the plateau at ~0.1 A: AO3401A V_GS(th) is 0.5-1.3 V (an estimate)
+SS_SUPPLIES = (("full cell", 4.2), ("USB", 5.0))
+
 
 def total(rows):
     return sum(r[1] for r in rows)
@@ -77,6 +104,21 @@ def figures():
         "play_hours": play_h, "standby_days": standby_days, "standby_days_sd": standby_days_sd,
         "day_mah": day_mah, "festival_days": usable / day_mah,
     }
+
+
+def soft_start(v_supply, v_plateau=SS_V_PLATEAU):
+    """-> (gate current A, slew V/s, ramp s, inrush A, |V_GS| when on V) at one supply."""
+    i_gate = (v_supply - v_plateau) / SS_R_G
+    slew = i_gate / SS_C_GD
+    return i_gate, slew, v_supply / slew, SS_C_LOAD * slew, v_supply
+
+
+def event_figures():
+    f = figures()
+    out = {}
+    for part, ma, _src in RADIO:
+        out[part] = (f["active_ma"] + ma, f["usable_mah"] / (f["active_ma"] + ma))
+    return out
 
 
 def _table(rows, unit_scale, unit):
@@ -116,6 +158,22 @@ def render():
         % (PLAY_HOURS_PER_DAY, 24 - PLAY_HOURS_PER_DAY, f["active_ma"], PLAY_HOURS_PER_DAY,
            f["sleep_ma"] + f["self_ma"], 24 - PLAY_HOURS_PER_DAY, f["day_mah"], f["festival_days"]),
     ]
+    lines += ["", "### Event bowl (Wi-Fi on while it plays)", "",
+              "| radio | radio mA | bowl mA | hours of play per charge | source |", "|---|---:|---:|---:|---|"]
+    ev = event_figures()
+    for part, ma, src in RADIO:
+        lines.append("| %s | %s | %s | %.1f | %s |" % (part, _num(ma), _num(ev[part][0]), ev[part][1], src))
+    lines += ["", "- transmit peaks: %d mA on top of the awake bowl; through the cell's %.2f ohm they sag it "
+              "by %d mV (the rail stays far above the ESP32's 2.43 V brown-out level while the gauge lets "
+              "the bowl play)" % (RADIO_TX_PEAK_MA, CELL_R_OHM, RADIO_TX_PEAK_MA * CELL_R_OHM)]
+    lines += ["", "### Ring soft start", "",
+              "R_G %dk, C_GD %d nF (+ R_S %dk), pull-up %dk, %d uF on the ring, plateau %.1f V (estimate):"
+              % (SS_R_G / 1e3, SS_C_GD * 1e9, SS_R_S / 1e3, SS_R_PULLUP / 1e3, SS_C_LOAD * 1e6, SS_V_PLATEAU), "",
+              "| supply | gate current | slew | ramp | inrush | V_GS when on |", "|---|---:|---:|---:|---:|---:|"]
+    for name, v in SS_SUPPLIES:
+        i_g, slew, ramp, inrush, vgs = soft_start(v)
+        lines.append("| %s, %.1f V | %.0f uA | %.2f V/ms | %.0f ms | %.0f mA | %.1f V |"
+                     % (name, v, i_g * 1e6, slew / 1e3, ramp * 1e3, inrush * 1e3, vgs))
     return "\n".join(lines) + "\n"
 
 

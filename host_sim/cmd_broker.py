@@ -2,7 +2,7 @@
 a user and a strong random password per bowl and one for the desk, the ACL that
 lets each bowl write only its own topics and read only its own grant, and a
 mosquitto.conf using them (anonymous clients refused, persistence on, message
-sizes bounded). Writes DIR/mosquitto.conf, DIR/passwd (mosquitto's own
+sizes bounded, each login's client id forced to its user name). Writes DIR/mosquitto.conf, DIR/passwd (mosquitto's own
 PBKDF2-SHA512 hashes, never the passwords) and DIR/acl; prints each new
 password ONCE, as the `make provision` / `listen` line that uses it.
 
@@ -93,6 +93,9 @@ def conf_text(d, port, listen):
         "per_listener_settings false",
         "listener %d %s" % (port, listen),
         "allow_anonymous false",
+        # a login is its own client id, whatever id it asks for: a bowl's login can neither take
+        # the desk's durable session (and drop the awards queued in it) nor push another bowl off
+        "use_username_as_clientid true",
         "password_file %s" % os.path.join(d, "passwd"),
         "acl_file %s" % os.path.join(d, "acl"),
         "persistence true",

@@ -1,9 +1,10 @@
 """fairness: roll the bowl's dice path (bobing.dice.Dice with host entropy,
-os.urandom) N times and print, as JSON, chi-square tests of the six faces
-(uniform) and of the rank frequencies against the exact odds (all 6^6 rolls
-ranked by rules.Rules under the profile; RULES.md §8 for the default).
-Cells expecting fewer than 5 are pooled. "pass" means p >= alpha for both
-tests; a fair source fails either one with probability about alpha."""
+os.urandom) N times and test it: chi-square of the six faces (uniform) and of
+the rank frequencies against the exact odds (all 6^6 rolls ranked by
+rules.Rules under the profile; RULES.md §8 for the default). Cells expecting
+fewer than 5 are pooled. Prints the verdict in one line (公平 fair: p >= alpha
+for both tests; a fair source fails either one with probability about alpha),
+then a line a test; --json prints every figure as one JSON object instead."""
 import json
 import sys
 import time
@@ -13,7 +14,7 @@ from host_sim import fairness, options
 from host_sim.cmd_dice import source_from
 from host_sim.options import add_profile_arguments, profile_from
 
-MAX_ROLLS = 10 ** 7  # minutes; the output is one JSON object at the end, no progress
+MAX_ROLLS = 10 ** 7  # minutes; the output comes at the end, no progress
 
 
 def add_arguments(p):
@@ -24,7 +25,23 @@ def add_arguments(p):
                    help="deterministic source instead of os.urandom (same seed, same result)")
     p.add_argument("--alpha", type=options.number(0, 1, open_lo=True, open_hi=True), default=fairness.ALPHA,
                    help="significance level, 0 < alpha < 1 (default %(default)s)")
+    p.add_argument("--json", action="store_true", help="every figure as one JSON object instead of the verdict")
     add_profile_arguments(p)
+
+
+def verdict(out):
+    """The one-line answer, then a line per test: Chinese, English beside."""
+    a = out["alpha"]
+    word = "公平 FAIR" if out["pass"] else "不公平? NOT FAIR?"
+    why = ("两项检验都通过 both tests pass" if out["pass"] else
+           "有检验未通过 a test failed (a fair source fails with probability about alpha: run again "
+           "with more --rolls)")
+    lines = ["%s: %s (%d 次 rolls, %s, alpha %g)" % (word, why, out["rolls"], out["source"], a)]
+    for k, zh, en in (("faces", "点数", "faces"), ("ranks", "名次", "ranks")):
+        t = out[k]
+        lines.append("  %s %-5s chi2 %.2f, df %d, p %.4f: %s" % (zh, en, t["chi2"], t["df"], t["p"],
+                                                             "通过 pass" if t["pass"] else "未通过 FAIL"))
+    return "\n".join(lines)
 
 
 def run(args):
@@ -45,5 +62,5 @@ def run(args):
     out["source"] = name
     out["profile"] = r.profile.name
     out["seconds"] = round(time.monotonic() - t0, 3)
-    print(json.dumps(out, ensure_ascii=False, indent=1))
+    print(json.dumps(out, ensure_ascii=False, indent=1) if args.json else verdict(out))
     return 0

@@ -19,8 +19,9 @@ MAX_MINUTES = 24 * 60  # a game within a day
 
 def add_arguments(p):
     p.description = __doc__
-    p.add_argument("--seats", type=options.seats, default=10,
-                   help="players at the table, 1..12 (default %(default)s)")
+    p.add_argument("--seats", type=options.table_seats, default=10,
+                   help="players at the table, %d..%d as on the bowl (default %%(default)s; a kiosk: one "
+                   "customer at a time)" % (options.MIN_SEATS, options.MAX_SEATS))
     p.add_argument("--seconds-per-roll", type=options.seconds_per_roll, default=plan.SECONDS_PER_ROLL,
                    metavar="X", help="seconds one turn takes: shake, look, prize, pass the bowl, "
                    "1..3600 (default %(default)g)")
@@ -35,17 +36,50 @@ def add_arguments(p):
     add_profile_arguments(p)
 
 
+class Progress:
+    """A line on stderr that counts up while the planner works (a kiosk's pool
+    has millions of states: seconds), rewritten in place on a terminal, a line
+    every few seconds elsewhere; wiped when done."""
+
+    def __init__(self, stream, every=0.25):
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.every = every if self.tty else 5.0
+        self.t0 = self.last = time.monotonic()
+        self.shown = False
+
+    def __call__(self, states, n, left):
+        now = time.monotonic()
+        if n and now - self.last < self.every:
+            return
+        self.last = now
+        line = ("计算中 planning: %d 种奖池状态 pool states, %d 次 rolls, %.1f%% 未结束 not over yet, %.0f s"
+                % (states, n, 100 * left, now - self.t0))
+        self.stream.write(("\r\x1b[K" + line) if self.tty else line + "\n")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self):
+        if self.shown and self.tty:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
 def run(args):
+    bar = Progress(sys.stderr)
     try:
         prof = profile_from(args)
         counts = dict(args.count)
         minutes = sorted(set(plan.MINUTES) | set(args.within))
         t0 = time.perf_counter()
-        r = plan.plan(prof, args.seats, args.seconds_per_roll, counts=counts or None, minutes=minutes)
+        r = plan.plan(prof, args.seats, args.seconds_per_roll, counts=counts or None, minutes=minutes,
+                      progress=bar)
         dt = time.perf_counter() - t0
     except ValueError as e:
+        bar.done()
         print("error: %s" % e, file=sys.stderr)
         return 2
+    bar.done()
     r.pop("cdf")
     r["seconds_to_plan"] = dt
     if args.json:
@@ -61,7 +95,8 @@ def text(r, within=()):
            else "%d seats" % r["seats"])
     pool = ", ".join("%s %d" % kv for kv in r["classes"].items())
     if r["provisional"]:
-        pool += "; %s held to the end" % r["provisional"]
+        pool += "; %s %d held to the end (its count does not change the length)" % (
+            r["provisional"], r["provisional_count"])
     lines = [
         "Plan for profile %s (%s): prizes %s" % (r["profile"], who, pool),
         "One roll takes %g s%s." % (r["seconds_per_roll"],

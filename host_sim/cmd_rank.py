@@ -1,12 +1,23 @@
-"""rank: read rolls from stdin (444411, '4 4 4 4 1 1' or '4,4,4,4,1,1'), one per
-line, and print one JSON object per line: {"dice", "rank", "bonus", "order"}.
-`order` compares lexicographically: a higher list is a better roll under the
-profile. A bad line prints {"error": ...}; the exit status is then 1."""
+"""rank: settle a dispute at the table, or rank rolls for a program.
+
+  rank 444463 444455     the rolls given, best first, by name (Chinese and
+                         English), and in plain words which beats which (胜
+                         beats, 平 tie) and why, under the rules (--profile,
+                         --set). A roll is 444411, 4,4,4,4,1,1 or '4 4 4 4 1 1'.
+  rank < rolls.txt       rolls read from stdin, one per line; one JSON object a
+                         line: {"dice", "rank", "bonus", "order"}; `order`
+                         compares lexicographically: a higher list is a better
+                         roll. A bad line prints {"error": ...}; the exit status
+                         is then 1.
+
+Only the ranking options change how a roll ranks; a game option (how a table
+plays: prizes, turns, ...) is refused here."""
 import json
 import sys
 
 from bobing import profiles, rules
-from host_sim.options import add_profile_arguments, binary_lines, decode_line, profile_from
+from host_sim.options import (InputError, add_profile_arguments, binary_lines, decode_line,
+                              profile_from)
 
 # What each value of a ranking option means at the table (RULES.md §1-3, §9),
 # one line each: "option=value", Chinese, English (a tab between them).
@@ -57,15 +68,89 @@ def rank_help():
 def add_arguments(p):
     p.description = __doc__
     add_profile_arguments(p)
+    p.add_argument("rolls", nargs="*", metavar="ROLL",
+                   help="rolls to compare, e.g. 444463 444455 (none: read rolls from stdin, print JSON)")
     p.epilog = (p.epilog or "") + "\n" + rank_help()
 
 
+def name(code):
+    """A rank's name in both languages: 四红 Si Hong (Four reds)."""
+    return "%s %s (%s)" % (rules.RANK_ZH[code], rules.RANK_PINYIN[code], rules.RANK_EN[code])
+
+
+# the ranking option that orders two rolls of the same rank (the rest: the tie-break switch)
+_SAME_RANK = {rules.SIHONG: "sihong_key", rules.WUZI: "wuzi_key", rules.HEILIUBO: "heiliubo_key"}
+
+
+def _why(prof, a, b):
+    """Why roll a beats b, in Chinese and English, with the rule that decides."""
+    ra, rb = rules.rank_of(a[1]), rules.rank_of(b[1])
+    ex = explain_lines()
+    if ra != rb:
+        zh, en = ("%s 大于 %s" % (rules.RANK_ZH[ra], rules.RANK_ZH[rb]),
+                  "%s is above %s" % (rules.RANK_EN[ra], rules.RANK_EN[rb]))
+        opt = "zhuangyuan_order" if rules.is_zhuangyuan(ra) and rules.is_zhuangyuan(rb) else None
+    else:
+        zh, en = "同为%s" % rules.RANK_ZH[ra], "both are %s" % rules.RANK_EN[ra]
+        opt = _SAME_RANK.get(ra, "zhuangyuan_tiebreak")
+    if opt:
+        key = "%s=%s" % (opt, prof[opt])
+        zh += "（%s：%s）" % (key, ex[key][0])
+        en += " (%s: %s)" % (key, ex[key][1])
+    return zh, en
+
+
+def dispute(prof, texts):
+    """The rolls best first by name, then who beats whom, in plain words."""
+    r = rules.Rules(prof)
+    rolls = []
+    for t in texts:
+        try:
+            dice = rules.parse_roll(t)
+        except ValueError as e:
+            raise InputError("%r: %s" % (t, e))
+        rolls.append(("".join(map(str, dice)), r.score(dice)))
+    order = sorted(range(len(rolls)), key=lambda i: (-rules.key_of(rolls[i][1]), i))
+    out = []
+    w = max(len(t) for t, _v in rolls)
+    for n, i in enumerate(order, 1):
+        dice, v = rolls[i]
+        b = rules.bonus_of(v)
+        extra = "  + %s %s (%s)" % (rules.RANK_ZH[b], rules.RANK_PINYIN[b], rules.RANK_EN[b]) if b else ""
+        zy = "  状元 zhuangyuan" if rules.is_zhuangyuan(rules.rank_of(v)) else ""
+        out.append("%d. %s  %s%s%s" % (n, dice.ljust(w), name(rules.rank_of(v)), extra, zy))
+    for k in range(len(order) - 1):
+        a, b = rolls[order[k]], rolls[order[k + 1]]
+        if rules.key_of(a[1]) == rules.key_of(b[1]):
+            rank = rules.rank_of(a[1])
+            if rules.is_zhuangyuan(rank):
+                out.append("%s 平 %s：一样大，先博者胜（状元归先掷出的人）" % (a[0], b[0]))
+                out.append("%s ties with %s: equal; the earlier roll keeps the zhuangyuan" % (a[0], b[0]))
+            else:
+                out.append("%s 平 %s：同为%s，各得一份" % (a[0], b[0], rules.RANK_ZH[rank]))
+                out.append("%s ties with %s: both %s, each wins one" % (a[0], b[0], rules.RANK_EN[rank]))
+        else:
+            zh, en = _why(prof, a, b)
+            out.append("%s 胜 %s：%s" % (a[0], b[0], zh))
+            out.append("%s beats %s: %s" % (a[0], b[0], en))
+    return out
+
+
 def run(args):
+    game_opts = [k for k, _v in args.set if k not in profiles.RANK_OPTIONS]
+    if game_opts:
+        raise InputError("--set %s: 这是牌局选项，不影响点数大小 a game option: it does not change how a roll "
+                         "ranks; rank takes the ranking options: %s" % (", ".join(game_opts),
+                                                                       ", ".join(profiles.RANK_OPTIONS)))
     try:
-        r = rules.Rules(profile_from(args))
+        prof = profile_from(args)
+        r = rules.Rules(prof)
     except ValueError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
+    if args.rolls:
+        print("\n".join(dispute(prof, args.rolls)))
+        return 0
     bad = False
     for n, raw in enumerate(binary_lines(sys.stdin), 1):
         if not raw.strip():

@@ -21,8 +21,9 @@ def add_arguments(p):
     p.description = __doc__
     p.add_argument("--games", type=options.whole(1, MAX_GAMES), default=1000,
                    help="games to play, 1..%d (default %%(default)s)" % MAX_GAMES)
-    p.add_argument("--seats", type=options.seats, default=10,
-                   help="players at the table, 1..12 (default %(default)s)")
+    p.add_argument("--seats", type=options.table_seats, default=10,
+                   help="players at the table, %d..%d as on the bowl (default %%(default)s)"
+                   % (options.MIN_SEATS, options.MAX_SEATS))
     p.add_argument("--seed", type=options.whole(0, 2 ** 64 - 1), default=None,
                    help="seed of the dice, 0..2^64-1 (default: a fresh one, printed)")
     p.add_argument("--count", action="append", default=[], metavar="CLASS=N", type=options.prize_count,

@@ -213,13 +213,45 @@ def load_trace(path):
 
 
 class FakeI2C:
-    """machine.I2C's methods over fake devices {address: device}."""
+    """machine.I2C's methods over fake devices {address: device}.
+
+    Time: every transfer is handed to `clock` (an object with i2c_us(us) and sampled(addr), or None)
+    with what it costs on the wire at `freq`: 9 clocks a byte (8 bits and the
+    acknowledge) for the address byte(s), the register pointer and the data,
+    plus start/stop, plus DRIVER_US for the ESP32 driver's own work (the legacy
+    driver builds a command link and waits on its interrupt for each transfer,
+    ports/esp32/machine_i2c.c: an assumption, not measured on a board).
+    `stuck = True` holds the bus (a part holding SDA or SCL low): the legacy
+    driver then waits its whole time-out, 100 ms x (1 + data bytes)
+    (machine_i2c.c: i2c_master_cmd_begin(..., 100 * (1 + data_len) /
+    portTICK_PERIOD_MS)), and raises OSError(ETIMEDOUT); `stuck_at` (clock us)
+    makes it stick at that moment, in the transfer under way then."""
+    DRIVER_US = 60
 
     def __init__(self, devices=None):
         self.devices = devices or {}
         self.log = []  # ("w" | "r", address, register, bytes) of every mem transfer
         self.glitches = 0  # the next N transfers time out (a disturbance on the bus), then all is well
         self.freq = 400000
+        self.stuck = False
+        self.stuck_at = None  # clock us at which the bus sticks (mid-transfer, if one is under way)
+        self.clock = None
+        self.transfers = 0
+
+    def _cost(self, addr_bytes, data_len):
+        """Charge one transfer: addr_bytes address bytes (with R/W) and data_len
+        data bytes (register pointers included, as the driver counts them)."""
+        self.transfers += 1
+        c = self.clock
+        wire = self.DRIVER_US + (9 * (addr_bytes + data_len) + 2) * 1000000 // self.freq
+        if self.stuck_at is not None and c is not None and c.now_us() + wire > self.stuck_at:
+            self.stuck = True  # it sticks during this transfer
+        if self.stuck:
+            if c is not None:
+                c.i2c_us(100000 * (1 + data_len))
+            raise OSError(errno.ETIMEDOUT)
+        if c is not None:
+            c.i2c_us(wire)
 
     def _dev(self, addr):
         if self.glitches:
@@ -231,11 +263,14 @@ class FakeI2C:
         return d
 
     def scan(self):
+        for a in range(0x08, 0x78):  # the port probes each address with an empty write
+            self._cost(1, 0)
         return sorted(a for a in self.devices if self.devices[a].present)
 
     def writeto_mem(self, addr, memaddr, buf, addrsize=8):
         if addrsize != 8:
             raise ValueError("addrsize %r: the MPU6050 has 8-bit register addresses" % (addrsize,))
+        self._cost(1, 1 + len(buf))
         d = self._dev(addr)
         self.log.append(("w", addr, memaddr, bytes(buf)))
         d.mem_write(memaddr, buf)
@@ -243,7 +278,10 @@ class FakeI2C:
     def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
         if addrsize != 8:
             raise ValueError("addrsize %r: the MPU6050 has 8-bit register addresses" % (addrsize,))
+        self._cost(2, 1 + len(buf))  # write the pointer, repeated start, read
         d = self._dev(addr)
+        if self.clock is not None and len(buf) >= 6:
+            self.clock.sampled(addr)
         d.mem_read_into(memaddr, buf)
         self.log.append(("r", addr, memaddr, bytes(buf)))
 
@@ -254,6 +292,7 @@ class FakeI2C:
 
     def writeto(self, addr, buf, stop=True):
         """Plain write: the first byte is the register pointer, the rest data."""
+        self._cost(1, len(buf))
         d = self._dev(addr)
         d.write(buf)
         return len(buf)
@@ -265,6 +304,7 @@ class FakeI2C:
         return self.writeto(addr, data, stop)
 
     def readfrom_into(self, addr, buf, stop=True):
+        self._cost(1, len(buf))
         self._dev(addr).read_into(buf)
 
     def readfrom(self, addr, nbytes, stop=True):

@@ -93,8 +93,17 @@ def number(lo, hi, open_lo=False, open_hi=False):
     return parse
 
 
+MIN_SEATS, MAX_SEATS = 2, game.MAX_SEATS  # a table on the bowl (settings: seats 2-12)
+
+
 def seats(s):
+    """A seat number, or the seats of a recorded game (a kiosk's: 1)."""
     return whole(1, game.MAX_SEATS)(s)
+
+
+def table_seats(s):
+    """Players at a table, as the bowl allows them."""
+    return whole(MIN_SEATS, MAX_SEATS)(s)
 
 
 # A turn (shake, look, pass the bowl) takes seconds, not microseconds or days:

@@ -126,6 +126,7 @@ class Chain:
             n *= c + 1
         self.n_states = n
         self.table = t
+        self.progress = None  # fn(rolls pushed, P(not yet over)), called as the chain is pushed
         self.when = o["when_exhausted"]
         self.take_all = o["liuhong_effect"] == "take_all"
         self.grab = o["heiliubo_effect"] == "grab"
@@ -319,6 +320,8 @@ class Chain:
             h = h2
             n += 1
             F.append(float(P.sum()))
+            if self.progress is not None:
+                self.progress(n, F[-1])
             if runout is not None:
                 for k, c in enumerate(self.classes):
                     runout[c].append(absorbed + float(P[empty[k][:h]].sum()))
@@ -474,12 +477,15 @@ def _counting_survival(ch, horizon):
                 continue
             exact = True
         F.append(1.0 - _ended_by(n, groups, cum, lo1, lo2, binom, G))
+        if ch.progress is not None:
+            ch.progress(n, F[-1])
     if n_far < horizon and F[-1] >= _TAIL:
         # from here on only the upper classes can still hold a prize: their own chain
         counts = dict(zip(ch.classes, ch.counts))
         counts[ch.classes[lo1]] = 0
         counts[ch.classes[lo2]] = 0
         up = Chain(game.Table(ch.table.profile, ch.table.seats, counts=counts))
+        up.progress = ch.progress
         Fu, _q, d2 = up.survival(horizon, counting=False)
         dropped += d2
         F.extend(float(x) for x in Fu[n_far + 1:])
@@ -577,12 +583,16 @@ def _percentile(cdf, p):
     return int(np.searchsorted(cdf, p - 1e-12))
 
 
-def plan(profile, seats, seconds_per_roll=SECONDS_PER_ROLL, counts=None, minutes=MINUTES):
-    """The exact distribution of one game's length. Returns a dict (see cmd_plan)."""
+def plan(profile, seats, seconds_per_roll=SECONDS_PER_ROLL, counts=None, minutes=MINUTES, progress=None):
+    """The exact distribution of one game's length. Returns a dict (see cmd_plan).
+    progress: fn(pool states, rolls pushed, P(not yet over)), called as it goes."""
     if not seconds_per_roll > 0:
         raise PlanError("seconds per roll must be > 0, got %r" % (seconds_per_roll,))
     t = game.Table(profile, seats, counts=counts)
     ch = Chain(t)
+    if progress is not None:
+        progress(ch.n_states, 0, 1.0)
+        ch.progress = lambda n, f: progress(ch.n_states, n, f)
     limit = t.profile.options["time_limit"]
     n_t = math.ceil(limit * 60 / seconds_per_roll - 1e-9) if limit else None
     horizon = MAX_ROLLS if n_t is None else n_t
@@ -627,6 +637,7 @@ def plan(profile, seats, seconds_per_roll=SECONDS_PER_ROLL, counts=None, minutes
         "rolls_per_round": k,
         "classes": dict(zip(ch.classes, ch.counts)),
         "provisional": t.provisional,
+        "provisional_count": t.initial[t.provisional] if t.provisional else 0,
         "seconds_per_roll": spr,
         "time_limit": limit,
         "mean_rolls": mean,

@@ -23,8 +23,10 @@ import shutil
 import tempfile
 
 import host_sim  # noqa: F401  (shim)
+import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import console as con
 from bobing import game, rules
+from bobing import screen as scr
 from host_sim import fake_mpu6050, hal
 
 CHUNK_MS = 100
@@ -46,6 +48,7 @@ SCRIPT_HELP = """script commands (one a line; '#' comments; an empty line in lin
   spill               a violent shake (a spill when the profile's spill_detect is on)
   trace NAME          replay a recorded trace from tests/data/traces (e.g. model_tap)
   ok | menu | next    press a button;  long ok|menu|next: hold it 1 s
+  key                 the attendant's magnet at the reed switch (kiosk: the next customer, codes)
   wait MS             let MS ms pass (at most 3600000: an hour)
   play [N]            play N rolls (default: to the end of the game), skipping result pages
   new                 start a new game (menu > new game > confirm)
@@ -64,6 +67,66 @@ SCRIPT_HELP = """script commands (one a line; '#' comments; an empty line in lin
 
 class ScriptError(ValueError):
     pass
+
+
+class _TextFrame(framebuf.FrameBuffer):
+    """A 128x64 FrameBuffer that also keeps the text drawn on it since its last
+    fill(): (y, x, text, width in pixels)."""
+
+    def __init__(self):
+        super().__init__(bytearray(hal.WIDTH * hal.HEIGHT // 8), hal.WIDTH, hal.HEIGHT, framebuf.MONO_VLSB)
+        self.items = []
+
+    def fill(self, c):
+        self.items = []
+        super().fill(c)
+
+    def text(self, s, x, y, c=1):
+        self.items.append((y + 4, x, s, 8 * len(s)))  # (its vertical centre)
+        super().text(s, x, y, c)
+
+
+class _TextScreen(scr.Screen):
+    """The firmware's Screen, drawing as on the bowl, noting each piece of text it
+    draws: Chinese glyphs, 8x8 text, scaled-up text and numbers."""
+
+    def _glyph(self, ch, x, y, c):
+        w = super()._glyph(ch, x, y, c)
+        self.fb.items.append((y + 8, x, ch, w))
+        return w
+
+    def _big(self, s, x, y, sx, sy, c=1):
+        self.fb.items.append((y + 4 * sy, x, s, 8 * len(s) * sx))
+        return super()._big(s, x, y, sx, sy, c)
+
+    def _bign(self, n, x, y, sx, sy, c=1):
+        end = super()._bign(n, x, y, sx, sy, c)
+        self.fb.items.append((y + 4 * sy, x, "%d" % n, end - x))
+        return end
+
+
+def screen_lines(items):
+    """Text pieces (vertical centre, x, text, width) -> the lines a person reads,
+    top to bottom; pieces side by side are joined, with a space where the screen
+    leaves a gap."""
+    lines = []
+    for y, x, t, w in sorted(items):
+        if lines and y - lines[-1][0] < 6:
+            lines[-1][1].append((x, t, w))
+        else:
+            lines.append((y, [(x, t, w)]))
+    out = []
+    for _y, parts in lines:
+        parts.sort()
+        text = ""
+        end = None
+        for x, t, w in parts:
+            if end is not None and x - end >= 6:
+                text += " "
+            text += t
+            end = x + w
+        out.append(text)
+    return out
 
 
 def _chunk_rows(k):
@@ -203,6 +266,25 @@ class Player:
         self.sim.power_cut()
         self._report()
 
+    def key(self, hold_ms=300):
+        """The attendant holds the magnet to the case (the reed switch inside)."""
+        self.sim.attendant_key(hold_ms)
+        self.step(hold_ms + SETTLE_MS)
+
+    def screen_text(self):
+        """What the screen says, as lines of text (drawn by the firmware's own
+        drawing code for the view on show; the pixels are the app's)."""
+        c = self.console
+        if c is None or self.sim.app is None:
+            return ""
+        ts = getattr(self, "_ts", None)
+        if ts is None:
+            ts = self._ts = _TextScreen(_TextFrame(), c.lang)
+        if ts.lang != c.lang:
+            ts.set_lang(c.lang)
+        self.sim.app._draw(ts, c)
+        return "\n".join(screen_lines(ts.fb.items))
+
     # ------------------------------------------------------------ macros
     def _home(self):
         """Leave menus and notices: back to the game."""
@@ -299,7 +381,11 @@ class Player:
                 return True
             if v == con.V_OVER or (t is not None and t.ended and v in (con.V_POOL, con.V_TURN)):
                 return False
-            if v in (con.V_RESULT, con.V_CLAIM, con.V_NOTICE, con.V_POOL):
+            if v == con.V_GATE:  # a kiosk between customers: the attendant lets the next one in
+                self.key()
+                if c.view == con.V_MENU and "customer" in c.arg[1]:
+                    self._choose("customer")
+            elif v in (con.V_RESULT, con.V_CLAIM, con.V_NOTICE, con.V_POOL, con.V_TABLE):
                 self.button("ok")
             elif v in (con.V_MENU, con.V_DIGITS, con.V_CONFIRM, con.V_SECRET):
                 self._home()
@@ -455,6 +541,8 @@ def run_command(p, line, emit):
         p.wait_ready()
     elif cmd in hal.BUTTONS:
         p.button(cmd)
+    elif cmd == "key":
+        p.key()
     elif cmd == "long":
         if not args or args[0] not in hal.BUTTONS:
             raise ScriptError("long: which button? %s" % ", ".join(hal.BUTTONS))

@@ -7,11 +7,14 @@ and its events, so FILE, --seats, --first, --start-roll, --prizes, --profile and
 event file would list them. A damaged journal (cut short, bad checksum, newer
 format, unknown settings, an event the engine refuses) is reported on stderr,
 with no JSON, and exit status 2."""
+import binascii
 import json
 import os
 import sys
 
 from bobing import game, journal, profiles
+from host_sim import cmd_replay
+from host_sim.options import InputError
 
 _NOT_WITH = (("file", "FILE"), ("seats", "--seats"), ("first", "--first"),
              ("start_roll", "--start-roll"), ("prizes", "--prizes"))
@@ -25,8 +28,38 @@ def game_id_of(path):
     return 0
 
 
+def _secret(args):
+    if args.secret_hex is not None:
+        try:
+            return binascii.unhexlify(args.secret_hex.strip())
+        except (binascii.Error, ValueError) as e:
+            raise InputError("--secret-hex: %s (hex digits 0-9 a-f, two a byte, as the bowl's 领奖密钥 shows)" % e)
+    if args.secret is not None:
+        return args.secret.encode()
+    return None
+
+
+def load(path, secret):
+    """One journal -> (config, table, events used, kiosk award log); InputError if damaged."""
+    evs = []
+    s = journal.scan(path, game_id_of(path), keep=evs)
+    if s.problem is not None:
+        raise InputError("%s: %s (%d good events before it)" % (path, s.problem.text, s.count))
+    try:  # again from the start, with the secret, keeping each award's number and code
+        table = journal.new_table(s.config, secret)
+    except ValueError as e:
+        raise InputError("%s: --secret/--secret-hex: %s" % (path, e))
+    log = []
+    used = 0
+    for kind, arg in evs:
+        cmd_replay.kiosk_awards(table, table.apply(kind, arg), log)
+        if kind not in (game.EV_START_SEAT, game.EV_START_TOTAL):
+            used += 1
+    return s.config, table, used, log
+
+
 def run(args, result):
-    """`result(table, events_used)` builds the JSON (cmd_replay.result)."""
+    """`result(table, events_used, log)` builds the JSON (cmd_replay.result)."""
     bad = [flag for attr, flag in _NOT_WITH if getattr(args, attr, None) is not None]
     if args.profile != profiles.DEFAULT_PRESET or args.set:
         bad.append("--profile/--set")
@@ -34,18 +67,23 @@ def run(args, result):
         print("error: --journal takes the settings and events from the journal; drop %s"
               % ", ".join(bad), file=sys.stderr)
         return 2
-    path = args.journal
-    if not os.path.isfile(path):
-        print("error: --journal %s: no such file" % path, file=sys.stderr)
+    if len(args.journal) > 1 and not args.awards:
+        print("error: one --journal for the JSON; several go with --awards (the day's list)", file=sys.stderr)
         return 2
-    evs = []
-    s = journal.scan(path, game_id_of(path), keep=evs)
-    if s.problem is not None:
-        print("error: %s: %s (%d good events before it)" % (path, s.problem.text, s.count), file=sys.stderr)
-        return 2
-    used = 0
-    for kind, _arg in evs:
-        if kind not in (game.EV_START_SEAT, game.EV_START_TOTAL):
-            used += 1
-    print(json.dumps(result(s.table, used), ensure_ascii=False))
+    secret = _secret(args)
+    games = []
+    for path in args.journal:
+        if not os.path.isfile(path):
+            print("error: --journal %s: no such file" % path, file=sys.stderr)
+            return 2
+        games.append(load(path, secret))
+    if args.awards:
+        print("\n".join(cmd_replay.award_lines([(c.bowl_id, c.game_id, t, log) for c, t, _u, log in games])))
+        return 0
+    _c, table, used, log = games[0]
+    out = result(table, used, log)
+    if table.kiosk:  # what the claim screen shows beside each award number
+        out["bowl"] = _c.bowl_id
+        out["game"] = _c.game_id
+    print(json.dumps(out, ensure_ascii=False))
     return 0

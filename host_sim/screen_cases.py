@@ -10,7 +10,7 @@ screen shows what the engine says, not what a fake says). CASES is a list of
 (name, lang, method, args); draw(screen, method, args) draws one frame. The
 states are built once, here, so drawing them allocates nothing.
 """
-from bobing import final_play, game, panels, profiles
+from bobing import console, final_play, game, menu, panels, profiles
 from bobing import screen as scr
 
 
@@ -85,6 +85,11 @@ def _capped():
     return t
 
 
+def _sold_out():
+    # the 会饼's four 三红 all won, then a fifth wins nothing: the screen says why
+    return table(rolls=("444123",) * 5)
+
+
 def final(players, rolls=(), phase=None):
     """A 状元王中王 on a bowl (bobing/final_play.FinalPlay, no file) after `rolls`
     (six-digit strings or "spill"), in the phase its console would show."""
@@ -104,9 +109,79 @@ def _final_cases():
         ("final_result_no_zhuangyuan", "final", (final(2, (NOTHING, NOTHING)), 0)),
         ("final_result_tie", "final", (final(3, ("444412", "444412", NOTHING)), 0)),
         ("final_result_spill", "final", (final(3, (NOTHING, "spill")), 0)),
-        ("final_result_win", "final", (final(3, ("444412", "444412", NOTHING, "444413", "444412")), 0)),
+        ("final_result_win", "final", (final(3, ("444412", "444412", NOTHING, "444412", "444413")), 0)),  # the winner rolls last
         ("final_over", "final", (final(3, ("444412", NOTHING, "123456"), F.P_OVER), 3)),
     ]
+
+
+class Shown:
+    """What panels.draw reads of a console: the view and its argument, the
+    language, the settings, the table, the PIN's lock. The arguments are made as
+    the console makes them (menu.py's lists, digits and notices)."""
+
+    def __init__(self, view, arg, lang="zh", table=None, page=0, menu_=None, settings=None):
+        self.view = view
+        self.arg = arg
+        self.lang = lang
+        self.table = table
+        self.page = page
+        self._menu = menu_
+        self.settings = settings or console.Settings()
+        self.root = ""
+        self._pin_fails = 3  # a lock: three wrong PINs
+        self._pin_lock = 0
+        self._t = 17000  # 17 s into the minute: 0:43 left
+        self._boot_t = 0
+
+
+def _panel_cases(kiosk, kiosk_out):
+    V = console
+    st = console.Settings()
+    st.mode = "kiosk"
+    st.bowl_id = "0042"
+    st.secret = "00112233445566778899aabbccddeeff"
+    main = ["main", menu._main_items(Shown(0, None, settings=st, table=kiosk)), 2]
+    fam = console.Settings()
+    fam_main = ["main", ("new", "seats", "profile", "mode", "lang", "sound", "admin", "back"), 6]
+    stock = ["stock", tuple([k[0] for k in profiles.Profile("kiosk").prizes["classes"]]) + ("back",), 4]
+    code = kiosk_out.claims[0]
+    cls = kiosk_out.won[0][0]
+    ref = "%d-%d" % (kiosk.game_no, kiosk.award_no)
+    claim = (cls, code, kiosk.game_no, kiosk.award_no, ref, kiosk.bowl_id)
+    codes = ["codes", (claim, ("yixiu", "J75G7W19", 17, 1, "17-1", "mall-3"), "back"), 0]
+    out = []
+    for name, view, arg, m, sett in (
+            ("menu_kiosk", V.V_MENU, main, main, st),
+            ("menu_family", V.V_MENU, fam_main, fam_main, fam),
+            ("menu_stock", V.V_MENU, stock, stock, st),
+            ("menu_codes", V.V_MENU, codes, codes, st),
+            ("pin_entry", V.V_DIGITS, ["enter_pin", bytearray(b"1200"), 2], None, st),
+            ("pin_new", V.V_DIGITS, ["new_pin2", bytearray(b"5000"), 0], None, st),
+            ("stock_entry", V.V_DIGITS, ["stock:sanhong", bytearray(b"010"), 1], stock, st),
+            ("confirm_new", V.V_CONFIRM, "confirm_new", None, fam),
+            ("secret", V.V_SECRET, st.secret, None, st),
+            ("notice_wrong_pin", V.V_NOTICE, (V.N_PIN, "2"), None, st),
+            ("notice_locked", V.V_NOTICE, (V.N_LOCKED, ""), None, st),
+            ("notice_pin_done", V.V_NOTICE, (V.N_DONE, "pin"), None, st),
+            ("notice_pin_diff", V.V_NOTICE, (V.N_PIN_DIFF, ""), None, st),
+            ("notice_pin_lost", V.V_NOTICE, (V.N_PIN_LOST, ""), None, st),
+            ("notice_settings", V.V_NOTICE, (V.N_SETTINGS, "mode pin claim.key"), None, st),
+            ("notice_flash", V.V_NOTICE, (V.N_FLASH, "PIN not checked"), None, st),
+            ("notice_battery", V.V_NOTICE, (V.N_BATTERY, "3.52 V"), None, st),
+            ("gate", V.V_GATE, None, None, st),
+            ("claim_qr", V.V_CLAIM, claim, None, st),
+            ("sleep", V.V_SLEEP, None, None, st)):
+        page = 1 if name == "claim_qr" else 0
+        out.append((name, "panel", (Shown(view, arg, table=kiosk, page=page, menu_=m, settings=sett),)))
+    return out
+
+
+def _start():
+    # seat 1's start roll of 3 and 4 in a 4-seat game: 7 counts round to seat 3
+    t = game.Table("xiamen", 4)
+    out = t.start_total(7)
+    out.dice = (3, 4)  # as the console keeps them for the screen
+    return t, out
 
 
 def _cases():
@@ -171,7 +246,13 @@ def _cases():
         ("error_rng", "error", (panels.ERR_RNG, "repetition count")),
         ("error_journal", "error", (panels.ERR_JOURNAL, "kept 41, g7.bad")),
         ("wait_stock", "wait", (kiosk,)),
-    ] + _final_cases()
+        ("result_start", "result", _start() + (0,)),
+        ("result_start_p1", "result", _start() + (1,)),
+        ("result_sold_out", "result", _sold_out() + (0,)),
+        ("shaking_start", "shaking", (game.Table("xiamen", 4), 3)),
+        ("seat_prizes", "seat", (ended, 7)),
+        ("seat_prizes_none", "seat", (mid, 3)),
+    ] + _final_cases() + _panel_cases(kiosk, kiosk_out)
 
 
 def draw(s, method, a):
@@ -194,9 +275,19 @@ def draw(s, method, a):
         final_play.draw_final(s, a[0], a[1])
     elif method == "wait":  # an event kiosk out of stock, waiting for the prize desk's grant
         panels.wait(s, a[0])
+    elif method == "seat":  # a family game's prizes of one seat
+        panels.seat_prizes(s, a[0], a[1])
+    elif method == "panel":  # the console's own screens, from the state a console holds
+        a[0].lang = s.lang
+        panels.draw(s, a[0])
     else:
         raise ValueError("no screen method %r" % method)
 
+
+# The console's menus, number entry, confirmations and notices are drawn once per key press, not
+# per frame: their values are text made when drawn ("%d" of a stock). Every other screen allocates
+# nothing once warmed up (tests/mp/test_screen_heap.py).
+DRAWN_PER_KEY = ("menu_", "pin_", "stock_entry", "notice_", "confirm_", "secret")
 
 # (name, lang, method, args): every case in Chinese, then for visitors ("_en")
 CASES = []

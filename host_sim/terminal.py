@@ -6,7 +6,8 @@ pool and everyone's awards beside it.
 Keys (interactive): space shakes — hold it to shake longer (the terminal's
 auto-repeat keeps the shake going; let go and the dice settle); v a violent
 shake; m / n / o (or Enter) the bowl's MENU / NEXT / OK buttons; g a new
-game; + / - seats for the next game; p the next rule profile; l Chinese or
+game; + / - seats for the next game (g starts it; the panel says so); p the
+next rule profile (also from the next game); l Chinese or
 English; x pulls the plug (the bowl resumes from its journal); q quits.
 
 Without a terminal (stdin not a TTY) it reads script commands line by line
@@ -22,14 +23,17 @@ import textwrap
 import time
 import unicodedata
 
-from bobing import rules
+from bobing import game, rules
 from host_sim import hal, options, player
 
 OLED_RGB = (140, 215, 255)  # a blue-white SSD1306
 LED_GAIN = 4  # the app drives the ring at 64/255: show it as bright as it looks
 
-KEYS_HELP = ("space shake (hold = longer)  v violent shake  m/n/o menu/next/ok  g new game  "
-             "+/- seats  p profile  l lang  x power cut  q quit")
+KEYS_HELP = ("空格 摇碗 space shake (hold = longer)  v 猛摇 violent shake  m/n/o 菜单/下一个/确定 menu/next/ok  "
+             "g 新局 new game  +/- 下一局人数 seats of the next game (g starts it)  p 规则 profile (next game)  "
+             "l 语言 lang  x 断电 power cut  q 退出 quit")
+KEYS_SHORT = "空格 摇 shake  m/n/o 菜单/下一个/确定  g 新局 new  +/- 人数 seats (g)  q 退出 quit"
+SIDE_MIN = 40  # columns the side panel needs beside the OLED (else it goes below)
 
 
 # ---------------------------------------------------------------- drawing
@@ -110,8 +114,52 @@ def ring_rows(leds, color):
     return ["".join(r) for r in grid]
 
 
-def panel(p, color):
-    """The side panel: game, pool, awards, last outcomes, keys."""
+def clip(s, n):
+    """s cut to n columns, "…" marking the cut (ANSI colours are the caller's)."""
+    if width_of(s) <= n:
+        return s
+    out = ""
+    for ch in s:
+        if width_of(out + ch) > n - 1:
+            break
+        out += ch
+    return out + "…"
+
+
+def panel(p, color, width=78):
+    """The side panel: game, pool, awards, last outcomes, each line cut to width."""
+    return [clip(x, width) if "\x1b" not in x else x for x in _panel(p, color)]
+
+
+def game_line(t):
+    """The game's rules and table, Chinese first."""
+    return "规则 profile %s，%s" % (t.profile.name, "商场 kiosk" if t.kiosk else "%d 人 seats" % t.seats)
+
+
+def state_line(t):
+    """Where the game stands, Chinese first."""
+    if t.ended:
+        return "游戏结束 game over (%s)" % t.reason
+    if not t.started:
+        return ("摇碗定先手：1号先摇 shake to start: seat 1 rolls for who begins" if not t.kiosk
+                else "等待顾客 waiting for a customer")
+    if t.kiosk:
+        return "第 %d 位顾客，还有 %d 次 customer %d, %d shake(s) left" % (t.customer, t.shakes_left, t.customer,
+                                                                   t.shakes_left)
+    return "第 %d 轮，%d 号摇 round %d, seat %d to shake" % (t.round, t.turn, t.round, t.turn)
+
+
+def next_game_line(p):
+    """What the next game (g) will be, when the settings changed it; else None."""
+    t = p.table
+    s = p.console.settings
+    nxt = (s.active_profile(), s.seats)
+    if nxt[0] != t.profile.name or (not t.kiosk and nxt[1] != t.seats):
+        return "下一局 next game (g): %s, %d 人 seats" % nxt
+    return None
+
+
+def _panel(p, color):
     t = p.table
     c = p.console
     s = c.settings
@@ -120,27 +168,18 @@ def panel(p, color):
     if t is None:
         return ["(no game)"]
     zh = t.class_zh
-    out.append(bold + "博饼碗 Bo Bing bowl" + reset(color) + "   profile %s, %s" % (
-        t.profile.name, "kiosk" if t.kiosk else "%d seats" % t.seats))
-    if t.ended:
-        state = "game over (%s)" % t.reason
-    elif not t.started:
-        state = "shake to start: seat 1 rolls for who begins" if not t.kiosk else "waiting for a customer"
-    elif t.kiosk:
-        state = "customer %d, %d shake(s) left" % (t.customer, t.shakes_left)
-    else:
-        state = "round %d, seat %d to shake" % (t.round, t.turn)
-    out.append(state + "   [%s]" % p.view)
-    nxt = (s.active_profile(), s.seats)
-    if (nxt[0] != t.profile.name or (not t.kiosk and nxt[1] != t.seats)):
-        out.append("next game (g): %s, %d seats" % nxt)
+    out.append(bold + "博饼碗 Bo Bing bowl" + reset(color) + "   " + game_line(t))
+    out.append(state_line(t) + "   [%s]" % p.view)
+    nxt = next_game_line(p)
+    if nxt:
+        out.append(nxt)
     out.append("")
     cells = []
     for k in t.classes:
         cells.append("%s %d/%d" % (zh[k], t.pool[k], t.initial[k]))
-    out.append("pool:  " + "  ".join(cells))
+    out.append("奖池 pool:  " + "  ".join(cells))
     if any(t.grabbed.values()):
-        out.append("grabbed: " + "  ".join("%s %d" % (zh[k], t.grabbed[k]) for k in t.classes if t.grabbed[k]))
+        out.append("抢到 grabbed: " + "  ".join("%s %d" % (zh[k], t.grabbed[k]) for k in t.classes if t.grabbed[k]))
     out.append("")
     head = "seat " + "".join(pad(zh[k], 6) for k in t.classes)
     out.append(head)
@@ -149,12 +188,13 @@ def panel(p, color):
         mark = "▶" if seat == t.turn and not t.kiosk else " "
         star = "★" if seat == t.holder else " "
         row = "%s%2d%s " % (mark, seat, star) + "".join(pad("%d" % a[k] if a[k] else "·", 6) for k in t.classes)
-        if seat == t.holder and t.holder_dice:
-            row += " 状元 %s %s" % ("".join("%d" % d for d in t.holder_dice), rules.RANK_ZH[t.holder_rank])
         out.append(row)
+    if t.holder and t.holder_dice:  # on its own line: the table keeps to its columns
+        out.append("★ 状元 %d号 seat %d: %s %s" % (t.holder, t.holder, "".join("%d" % d for d in t.holder_dice),
+                                                 rules.RANK_ZH[t.holder_rank]))
     out.append("")
     for line in p.history[-5:]:
-        out.append(line if width_of(line) <= 78 else line[:76] + "…")
+        out.append(line)
     return out
 
 
@@ -184,8 +224,6 @@ def compose(p, width=None, color=True, help_line=True, height=None):
         width = shutil.get_terminal_size((100, 50)).columns
     if height is None:
         height = 10000  # not a screen: nothing to cut
-    side = panel(p, color)
-    side_w = max([width_of(x) for x in side] + [40])
     if height < 34 + 2:
         oled = oled_braille(p.sim.frame)
     elif width >= hal.WIDTH + 2:
@@ -193,6 +231,9 @@ def compose(p, width=None, color=True, help_line=True, height=None):
     else:
         oled = oled_quadrants(p.sim.frame)
     ow = len(oled[0])
+    room = width - (ow + 4)  # beside the OLED
+    side = panel(p, color, room if room >= SIDE_MIN else max(20, width - 1))
+    side_w = max([width_of(x) for x in side] + [SIDE_MIN])
     box = ["┌" + "─" * ow + "┐"]
     on = fg(OLED_RGB, color)
     for r in oled:
@@ -202,22 +243,43 @@ def compose(p, width=None, color=True, help_line=True, height=None):
     ring = ring_rows(p.sim.leds, color) if len(oled) >= 32 else [one_row]  # short terminal: one row
     left = box + [" " * max(0, (ow + 2 - width_of(ring[0])) // 2) + r for r in ring]
     lines = []
+    keys = wrap(KEYS_HELP, max(20, width - 1)) if help_line else []
+    if len(keys) > 2:  # a small terminal: the short list, the room is the bowl's
+        keys = wrap(KEYS_SHORT, max(20, width - 1))
     if width >= ow + 2 + 2 + side_w:
+        if len(left) + len(keys) > height - 1:  # short: the ring in one row under the OLED
+            left = box + [one_row]
         for i in range(max(len(left), len(side))):
             lines.append(pad(left[i] if i < len(left) else "", ow + 4) + (side[i] if i < len(side) else ""))
     else:
         lines = left + [""] + side
         if len(lines) + 3 > height - 1:  # short: the OLED, the ring, the game's state, the pool, the last roll
-            keep = [x for x in side if x.startswith(("round", "game over", "customer", "shake to", "pool:"))]
+            keep = [x for x in side if x.startswith(("第", "游戏结束", "等待顾客", "摇碗定先手", "奖池", "下一局"))]
             lines = left + keep + p.history[-1:]
             if len(lines) + 3 > height - 1:  # shorter: the ring in one row, beside the state
                 lines = box + [one_row + "   " + (keep[0] if keep else "")] + keep[1:] + p.history[-1:]
-    keys = textwrap.wrap(KEYS_HELP, max(20, width - 1)) if help_line else []
     if len(lines) + len(keys) > height - 1:  # keep the keys in view; say what was cut
         lines = lines[:max(0, height - 2 - len(keys))] + ["(a taller terminal shows the rest)"]
     elif keys and len(lines) + len(keys) + 1 <= height - 1:
         lines.append("")
     return lines + keys
+
+
+def wrap(text, width):
+    """Lines of at most width columns (a Chinese character takes two), broken
+    between the "  "-separated items, inside one only when it alone is wider."""
+    lines = []
+    cur = ""
+    for item in text.split("  "):
+        for piece in (textwrap.wrap(item, width // 2) if width_of(item) > width else [item]):
+            if cur and width_of(cur + "  " + piece) > width:
+                lines.append(cur)
+                cur = piece
+            else:
+                cur = cur + "  " + piece if cur else piece
+    if cur:
+        lines.append(cur)
+    return lines
 
 
 def ring_row_dots(leds, color):
@@ -292,16 +354,24 @@ def key(p, k):
             p.trace("model_violent_shake")
         elif k in "gG":
             p.new_game()
-        elif k in "+=":
-            p.set_seats(min(p.console.settings.seats + 1, 12))
-        elif k in "-_":
-            p.set_seats(max(p.console.settings.seats - 1, 2))
+        elif k in "+=-_":
+            n = p.console.settings.seats + (1 if k in "+=" else -1)
+            if 2 <= n <= game.MAX_SEATS:
+                p.set_seats(n)
+                p.history.append("下一局 %d 人（按 g 开新局）next game: %d seats (g starts it)" % (n, n))
+            else:
+                p.history.append("人数 2-%d seats: %d 人 is as far as it goes" % (game.MAX_SEATS,
+                                                                             p.console.settings.seats))
         elif k in "pP":
             p.next_profile()
+            p.history.append("下一局规则 next game's rules: %s (按 g 开新局 g starts it)"
+                             % p.console.settings.active_profile())
         elif k in "lL":
             p.set_lang("en" if p.console.settings.lang == "zh" else "zh")
         elif k in "xX":
             p.power_cut()
+        elif k in "kK":
+            p.sim.attendant_key()  # the magnet at the reed switch: the kiosk's next customer
     except player.ScriptError as e:
         p.history.append("(%s)" % e)
     return True

@@ -8,6 +8,7 @@ real key: the bowl shakes exactly as long as space is held down.
 With a script (a list of command lines) the commands run one a frame on
 simulated time, which is how the tests drive it with SDL_VIDEODRIVER=dummy.
 """
+import math
 import os
 import sys
 
@@ -15,28 +16,104 @@ from host_sim import hal, player, terminal
 
 SCALE = 6
 MARGIN = 20
-PANEL_W = 470
+PANEL_W = 520
 RING_H = 200
 FPS = 50
 BG = (24, 24, 28)
 OFF = (0, 0, 0)
 ON = terminal.OLED_RGB
+UNLIT = (40, 40, 44)  # an LED that is off: a dark disc
+R = "\x01"  # a table cell starting with it is right-aligned (panel_rows)
 CJK_FONTS = ("notosanscjksc", "notosanscjk", "wenquanyimicrohei", "wenquanyizenhei", "unifont")
+
+
+class Speaker:
+    """The bowl's piezo through pygame's mixer: plays what the app drives the
+    buzzer's PWM with (the very tunes and rattle of bobing/sound.py), a square
+    wave at the PWM's frequency, louder or softer with its duty. Silent where
+    there is no audio device (or SDL_AUDIODRIVER=dummy: the tests)."""
+
+    RATE = 22050
+
+    def __init__(self, pygame):
+        self.pg = pygame
+        self.ok = False
+        self._tones = {}
+        self._channel = None
+        try:
+            pygame.mixer.init(self.RATE, -16, 1, 512)
+            self.ok = pygame.mixer.get_init() is not None
+        except pygame.error:
+            self.ok = False
+
+    def _tone(self, hz):
+        s = self._tones.get(hz)
+        if s is None:
+            import array
+            period = max(2, self.RATE // hz)
+            half = period // 2
+            wave = array.array("h", ([6000] * half + [-6000] * (period - half)) * max(1, 2000 // period))
+            s = self._tones[hz] = self.pg.mixer.Sound(buffer=wave.tobytes())
+        return s
+
+    def feed(self, pwm):
+        """Play the PWM's changes since the last call: the tone it is left on, or a
+        click's short tone that began and ended within one frame."""
+        if pwm is None or not pwm.events:
+            return
+        events = pwm.events[:]
+        del pwm.events[:]
+        if not self.ok:
+            return
+        if self._channel is not None:
+            self._channel.stop()
+            self._channel = None
+        hz, duty = events[-1]
+        if duty and hz:
+            snd = self._tone(hz)
+            snd.set_volume(min(1.0, duty / 32768.0))
+            self._channel = snd.play(loops=-1)
+            return
+        for hz, duty in events:
+            if duty and hz:  # (a click: one short burst)
+                snd = self._tone(hz)
+                snd.set_volume(min(1.0, duty / 32768.0))
+                self._channel = snd.play(maxtime=20)
+
+
+# _BIT[k] maps a frame byte to 0/1: pixel k of its 8 (MONO_VLSB: bit k is row 8*page + k)
+_BIT = [bytes((b >> k) & 1 for b in range(256)) for k in range(8)]
+
+
+def frame_mono(frame):
+    """A 128x64 SSD1306 frame as 8192 bytes of 0/1, row by row (64 C-speed
+    translations, not 8192 Python calls: the window redraws it often)."""
+    frame = bytes(frame)
+    w = hal.WIDTH
+    return b"".join(frame[(y >> 3) * w:((y >> 3) + 1) * w].translate(_BIT[y & 7]) for y in range(hal.HEIGHT))
 
 
 def frame_rgb(frame):
     """A 128x64 SSD1306 frame as RGB bytes, row by row."""
-    on = bytes(ON)
-    off = bytes(OFF)
-    out = bytearray()
-    for y in range(hal.HEIGHT):
-        for x in range(hal.WIDTH):
-            out += on if terminal.lit(frame, x, y) else off
-    return bytes(out)
+    on, off = bytes(ON), bytes(OFF)
+    return b"".join(on if v else off for v in frame_mono(frame))
 
 
 def oled_rect():
     return (MARGIN, MARGIN, hal.WIDTH * SCALE, hal.HEIGHT * SCALE)
+
+
+def led_rgb(r, g, b):
+    """How a lit WS2812 looks, not its PWM duty: the app drives the ring at 64 of
+    255, and the dim idle glow (48 of 255 of that) is still plainly visible on a
+    real ring; a gamma curve (1/2.2) over the app's 0..65 range shows it so,
+    brightest channel first (hue kept)."""
+    top = max(r, g, b)
+    if not top:
+        return None
+    level = 255 * min(1.0, top / 65.0) ** (1 / 2.2)
+    k = max(level, 60) / top  # never as dark as the unlit discs around it
+    return (min(255, int(r * k)), min(255, int(g * k)), min(255, int(b * k)))
 
 
 def _font(pygame, size):
@@ -48,55 +125,145 @@ def _font(pygame, size):
     return pygame.font.Font(None, size + 4), False
 
 
-def _panel_lines(p, cjk):
+def panel_rows(p, cjk):
+    """The side panel as rows: a text, or a list of cells drawn in aligned
+    columns (a proportional font: spaces cannot align them)."""
     t = p.table
     if t is None:
         return ["(no game)"]
     name = (lambda k: t.class_zh[k]) if cjk else (lambda k: k)
-    lines = ["Bo Bing bowl: %s, %s" % (t.profile.name, "kiosk" if t.kiosk else "%d seats" % t.seats)]
-    if t.ended:
-        lines.append("game over (%s)" % t.reason)
-    elif t.kiosk:
-        lines.append("customer %d, %d shake(s) left" % (t.customer, t.shakes_left))
-    else:
-        lines.append("round %d, seat %d to shake" % (t.round, t.turn))
-    lines.append("")
-    lines.append("pool:")
+    text = (lambda x: x) if cjk else _ascii  # without a Chinese font: the English half
+    rows = [text("博饼碗 Bo Bing bowl: " + terminal.game_line(t)), text(terminal.state_line(t))]
+    nxt = terminal.next_game_line(p)
+    if nxt:
+        rows.append(text(nxt))
+    rows.append("")
+    rows.append(text("奖池 pool:"))
     for k in t.classes:
-        lines.append("  " + terminal.pad(name(k), 12) + " %3d / %d" % (t.pool[k], t.initial[k]))
-    lines.append("")
-    lines.append("seat  " + " ".join(terminal.pad(name(k)[:4], 5) for k in t.classes))
-    for s in sorted(t.awards):
-        a = t.awards[s]
-        mark = ">" if s == t.turn and not t.kiosk else " "
-        star = "*" if s == t.holder else " "
-        lines.append("%s%2d%s  " % (mark, s, star) + " ".join(terminal.pad("%d" % a[k] if a[k] else ".", 5) for k in t.classes))
-    lines.append("")
+        rows.append(["", name(k), R + "%d" % t.pool[k], "/ %d" % t.initial[k]])
+    rows.append("")
+    rows.append(["seat"] + [name(k) for k in t.classes])
+    for seat in sorted(t.awards):
+        a = t.awards[seat]
+        mark = ">" if seat == t.turn and not t.kiosk else " "
+        star = "*" if seat == t.holder else " "
+        rows.append(["%s%d%s" % (mark, seat, star)] + [R + ("%d" % a[k] if a[k] else ".") for k in t.classes])
+    rows.append("")
     for h in p.history[-4:]:
-        lines.append(h if cjk else h.encode("ascii", "replace").decode())
-    return lines
+        rows.append(h if cjk else h.encode("ascii", "replace").decode())
+    return rows
+
+
+def _ascii(s):
+    """The English of a bilingual line, for a font without Chinese."""
+    return " ".join(w for w in s.replace("，", " ").replace("：", " ").split() if w.isascii()) or s
+
+
+def _clip(font, text, width):
+    if font.size(text)[0] <= width:
+        return text
+    while text and font.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def draw_panel(screen, font, rows, x0, y0, width, height, color=(220, 220, 220)):
+    """Rows as panel_rows makes them: tables in columns (R before a cell
+    right-aligns it), texts cut to the width; what does not fit below drops the oldest
+    history (the rows at the end stay: the latest outcome is the one wanted)."""
+    ls = font.get_linesize()
+    fit = max(1, height // ls)
+    if len(rows) > fit:
+        rows = rows[:fit - 4] + rows[-4:] if fit > 8 else rows[-fit:]
+    # column widths per run of table rows with the same number of cells
+    widths = {}
+    for r in rows:
+        if isinstance(r, list):
+            w = widths.setdefault(len(r), [0] * len(r))
+            for i, c in enumerate(r):
+                w[i] = max(w[i], font.size(c.lstrip(R))[0])
+    y = y0
+    for r in rows:
+        if isinstance(r, list):
+            x = x0
+            for i, c in enumerate(r):
+                right = c.startswith(R)
+                text = c[1:] if right else c
+                img = font.render(text, True, color)
+                screen.blit(img, (x + (widths[len(r)][i] - img.get_width() if right else 0), y))
+                x += widths[len(r)][i] + 12
+        elif r:
+            screen.blit(font.render(_clip(font, r, width), True, color), (x0, y))
+        y += ls
+
+
+class View:
+    """What the window shows, redrawn only when it changed (the bowl idles most
+    of the time: a frame that looks the same costs nothing but the check)."""
+
+    def __init__(self, pygame, screen, font, cjk):
+        self.pygame, self.screen, self.font, self.cjk = pygame, screen, font, cjk
+        self._oled_key = None
+        self._oled = None
+        self._key = None
+        self.glow = None  # what each LED shows: its colour, or the afterglow of a moving light
+
+    def afterglow(self, leds):
+        """The ring as the eye sees it: a light that moves on leaves a fading
+        trail (a third a frame), so the 一秀's one red dot going round reads as
+        going round, not as one red LED lit, at any frame rate."""
+        if self.glow is None or len(self.glow) != len(leds):
+            self.glow = [tuple(c) for c in leds]
+            return self.glow
+        out = []
+        for (r, g, b), (gr, gg, gb) in zip(leds, self.glow):
+            out.append((max(r, gr // 3), max(g, gg // 3), max(b, gb // 3)) if not (r or g or b) else (r, g, b))
+        self.glow = out
+        return out
+
+    def draw(self, p):
+        """-> True if the screen was redrawn (flip it)."""
+        frame = bytes(p.sim.frame)
+        rows = panel_rows(p, self.cjk)
+        leds = self.afterglow(p.sim.leds)
+        key = (frame, tuple(leds), repr(rows))
+        if key == self._key:
+            return False
+        self._key = key
+        pygame, screen = self.pygame, self.screen
+        screen.fill(BG)
+        x0, y0, w, h = oled_rect()
+        if frame != self._oled_key:
+            img = pygame.image.frombuffer(frame_mono(frame), (hal.WIDTH, hal.HEIGHT), "P")
+            img.set_palette([OFF, ON])
+            self._oled = pygame.transform.scale(img, (w, h))
+            self._oled_key = frame
+        screen.blit(self._oled, (x0, y0))
+        pygame.draw.rect(screen, (90, 90, 90), (x0 - 3, y0 - 3, w + 6, h + 6), 2)
+        cx, cy, r = x0 + w // 2, y0 + h + RING_H // 2 + 5, RING_H // 2 - 20
+        for i, (cr, cg, cb) in enumerate(leds):
+            a = 2 * math.pi * i / max(1, len(leds))
+            pos = (int(cx + r * math.sin(a)), int(cy - r * math.cos(a)))
+            lit = led_rgb(cr, cg, cb)
+            if lit:
+                pygame.draw.circle(screen, tuple(c // 3 for c in lit), pos, 15)  # its glow
+                pygame.draw.circle(screen, lit, pos, 11)
+            else:
+                pygame.draw.circle(screen, UNLIT, pos, 11)
+        sw, sh = screen.get_size()
+        px = x0 + w + MARGIN
+        draw_panel(screen, self.font, rows, px, MARGIN, sw - px - MARGIN, sh - 2 * MARGIN)
+        hint = ("空格 摇碗 space: hold to shake   v 猛摇 violent   m/n/o 按键 buttons   g 新局 new game   "
+                "+/- 下一局人数 seats (next game)   p 规则 profile   l 语言 lang   x 断电 power   q 退出 quit")
+        if not self.cjk:
+            hint = _ascii(hint)
+        screen.blit(self.font.render(_clip(self.font, hint, sw - 2 * MARGIN), True, (150, 150, 150)),
+                    (MARGIN, y0 + h + RING_H + 5))
+        return True
 
 
 def draw(pygame, screen, p, font, cjk):
-    screen.fill(BG)
-    img = pygame.image.frombuffer(frame_rgb(p.sim.frame), (hal.WIDTH, hal.HEIGHT), "RGB")
-    x0, y0, w, h = oled_rect()
-    screen.blit(pygame.transform.scale(img, (w, h)), (x0, y0))
-    pygame.draw.rect(screen, (90, 90, 90), (x0 - 3, y0 - 3, w + 6, h + 6), 2)
-    leds = p.sim.leds
-    cx, cy, r = x0 + w // 2, y0 + h + RING_H // 2 + 5, RING_H // 2 - 20
-    import math
-    for i, (cr, cg, cb) in enumerate(leds):
-        a = 2 * math.pi * i / max(1, len(leds))
-        pos = (int(cx + r * math.sin(a)), int(cy - r * math.cos(a)))
-        lit = (min(255, cr * terminal.LED_GAIN), min(255, cg * terminal.LED_GAIN), min(255, cb * terminal.LED_GAIN))
-        pygame.draw.circle(screen, lit if (cr or cg or cb) else (45, 45, 45), pos, 11)
-    y = MARGIN
-    for line in _panel_lines(p, cjk):
-        screen.blit(font.render(line, True, (220, 220, 220)), (x0 + w + MARGIN, y))
-        y += font.get_linesize()
-    hint = "space: hold to shake   v violent shake   m/n/o: buttons   g new game   +/- seats   p profile   l lang   x power   q quit"
-    screen.blit(font.render(hint, True, (150, 150, 150)), (MARGIN, y0 + h + RING_H + 5))
+    View(pygame, screen, font, cjk).draw(p)
 
 
 def run(p, script=None, frames=0, screenshot=None):
@@ -123,6 +290,8 @@ def run(p, script=None, frames=0, screenshot=None):
         return 2
     pygame.display.set_caption("博饼碗 Bo Bing bowl (simulator)")
     font, cjk = _font(pygame, 16)
+    speaker = Speaker(pygame)
+    view = View(pygame, screen, font, cjk)
     clock = pygame.time.Clock()
     lines = list(script) if script is not None else None
     status = 0
@@ -153,8 +322,9 @@ def run(p, script=None, frames=0, screenshot=None):
                     status = 1
                     lines = []
             p.step(1000 // FPS)
-            draw(pygame, screen, p, font, cjk)
-            pygame.display.flip()
+            speaker.feed(p.sim.board.pwm)
+            if view.draw(p):
+                pygame.display.flip()
             n += 1
             if frames and n >= frames:
                 running = False

@@ -24,6 +24,8 @@ def setup():
         os.environ["DJANGO_SETTINGS_MODULE"] = "host_sim.desk.settings"
         import django
         django.setup()
+        from django.conf import settings
+        settings.ALLOWED_HOSTS.append("testserver")  # django.test.Client's Host (as Django's test runner does)
         from django.core.management import call_command
         call_command("migrate", interactive=False, verbosity=0)
         _done.append(os.environ["BOBING_DESK_DIR"])
@@ -68,7 +70,8 @@ def kiosk_game(root, bowl_id, secret, customers, seed, counts=None):
 
 
 # A second desk (or a command) on the same database: python -c ASKER EVENT BOWL,BOWL,... N SEED
-# answers N asks of random bowls (always empty, so always low) through allot.answer; prints "raised K".
+# answers N asks of random bowls (always empty, so always low: each has paid its whole grant, the desk
+# records those awards first, as they arrive before a bowl's ask) through allot.answer; prints "raised K".
 ASKER = r"""
 import os, random, sys
 sys.path.insert(0, os.getcwd())
@@ -77,13 +80,19 @@ import host_sim, django
 django.setup()
 from django.db import OperationalError
 from host_sim.desk import allot
-from host_sim.desk.models import Allot
+from host_sim.desk.ingest import ingest
+from host_sim.desk.models import Allot, Bowl, Event
 event, bowls, n, seed = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3]), int(sys.argv[4])
 rng = random.Random(seed)
 raised = 0
 for i in range(n):
     b = rng.choice(bowls)
-    s = max(Allot.objects.filter(event__name=event, bowl__bowl_id=b).values_list("seq", flat=True), default=0)
+    mine = Allot.objects.filter(event__name=event, bowl__bowl_id=b).order_by("-seq").first()
+    s = mine.seq if mine else 0
+    if mine:
+        paid = allot.awarded(Event.objects.get(name=event), Bowl.objects.get(bowl_id=b))
+        pay = [c for c, k in mine.grant for _ in range(k - paid.get(c, 0))]
+        ingest(b, 100000 * (seed + 1) + i, [(j + 1, c, j + 1) for j, c in enumerate(pay)], None, "mqtt")
     r, what, p = allot.answer(event, b, s, {})
     raised += r
 print("raised", raised)

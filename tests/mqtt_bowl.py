@@ -79,7 +79,7 @@ def main(argv):
 
     async def watch():
         while time.ticks_diff(time.ticks_ms(), t0) < int(seconds) * 1000:
-            if n.client is not None and box.next() is None:
+            if n.client is not None and box.next() is None and not box.busy:
                 break
             await asyncio.sleep_ms(20)
         n.running = False

@@ -147,10 +147,6 @@ def test_a_bowl_writes_only_its_own_topics_and_reads_only_its_own_grant(event_br
     b, pw = event_broker
     desk = Sub(b, tmp_path, "bobing/%s/#" % EVENT, "desk-%s" % EVENT, "desk", pw["desk"])
     desk.start()
-    a_sees = Sub(b, tmp_path, "bobing/%s/#" % EVENT, "bowl-" + A, A, pw[A])  # asks for everything
-    a_sees.start()
-    b_sees = Sub(b, tmp_path, outbox.topic(EVENT, B, "allot"), "bowl-" + B, B, pw[B])
-    b_sees.start()
     foreign = [(outbox.topic(EVENT, B, "award"), b"forged award"),  # bowl A as bowl B
                (outbox.topic(EVENT, B, "status"), b'{"v":1,"on":0}'),
                (outbox.topic(EVENT, B, "ask"), b"forged ask"),
@@ -169,6 +165,11 @@ def test_a_bowl_writes_only_its_own_topics_and_reads_only_its_own_grant(event_br
            for leaf in ("award", "status", "ask", "champion", "final", "finalroll")]
     for t, payload in own:
         assert b.publish(t, payload, A, pw[A]).returncode == 0
+    # a login is one connection (its client id is its user name): A's and B's readers after A's sends
+    a_sees = Sub(b, tmp_path, "bobing/%s/#" % EVENT, "bowl-" + A, A, pw[A])  # asks for everything
+    a_sees.start()
+    b_sees = Sub(b, tmp_path, outbox.topic(EVENT, B, "allot"), "bowl-" + B, B, pw[B])
+    b_sees.start()
     grants = [(outbox.topic(EVENT, A, "allot"), b"grant A"), (outbox.topic(EVENT, B, "allot"), b"grant B"),
               ("bobing/%s/desk/status" % EVENT, b'{"v":1,"on":1}')]
     for t, payload in grants:
@@ -182,6 +183,47 @@ def test_a_bowl_writes_only_its_own_topics_and_reads_only_its_own_grant(event_br
     assert seen(desk, len(own) + len(grants)) == own + grants  # in order, nothing foreign between
     assert seen(a_sees, 2) == grants[:1] + grants[2:]  # its own grant and the desk's status, never B's
     assert seen(b_sees, 1) == grants[1:2]
+
+
+@need_broker
+def test_a_bowl_s_login_cannot_take_the_desk_s_or_another_bowl_s_client_id(event_broker, tmp_path):
+    """A bowl's login connecting as the desk's client id (desk-<event>, durable) took the desk's
+    session and dropped the awards queued in it; as another bowl's, it pushed that bowl off."""
+    import paho.mqtt.client as paho
+    b, pw = event_broker
+    deskkit.bowl(B, SECRET)
+    listener = Listener(b.port, "desk", pw["desk"])
+    listener.start()
+    clients = []
+
+    def connect(client_id, user):
+        c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
+        c.username_pw_set(user, pw[user])
+        c.drops = []
+        c.on_disconnect = lambda *a: c.drops.append(time.time())
+        c.connect("127.0.0.1", b.port, 30)
+        c.loop_start()
+        clients.append(c)
+        return c
+    try:
+        bowl_b = connect("bowl-" + B, B)
+        time.sleep(0.5)
+        connect("desk-" + EVENT, A)  # bowl A's login, as the desk and as bowl B
+        connect("bowl-" + B, A)
+        time.sleep(1)
+        assert bowl_b.drops == [], "bowl B was pushed off by bowl A's login"
+        n = 30
+        t = outbox.topic(EVENT, B, "award")
+        for i in range(1, n + 1):
+            bowl_b.publish(t, _award(B, 60, i), qos=1).wait_for_publish(10)
+        assert listener.wait(n, skip=("status",), timeout=20)[:n] == ["award"] * n
+        assert Award.objects.filter(bowl__bowl_id=B, game_no=60).count() == n  # none swallowed
+    finally:
+        for c in clients:
+            c.loop_stop()
+            c.disconnect()
+        listener.stop()
+        Award.objects.filter(bowl__bowl_id=B, game_no=60).delete()  # (the database is the test process's)
 
 
 @need_broker

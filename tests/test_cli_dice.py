@@ -65,7 +65,7 @@ def test_dice_refuses_a_failing_source(capsys, monkeypatch):
 
 
 def test_fairness_prints_both_tests_as_json(capsys):
-    rc, out, err = run(capsys, "fairness", "--rolls", "3000", "--seed", "j")
+    rc, out, err = run(capsys, "fairness", "--rolls", "3000", "--seed", "j", "--json")
     assert rc == 0, err
     r = json.loads(out)
     assert r["rolls"] == 3000 and r["source"] == "seed:j" and r["profile"] == "xiamen"
@@ -80,7 +80,7 @@ def test_fairness_prints_both_tests_as_json(capsys):
 
 
 def test_fairness_uses_the_profiles_odds(capsys):
-    rc, out, _ = run(capsys, "fairness", "--rolls", "100", "--seed", "t", "--profile", "tongan")
+    rc, out, _ = run(capsys, "fairness", "--rolls", "100", "--seed", "t", "--profile", "tongan", "--json")
     r = json.loads(out)
     # 同安: 123456 is a 一秀 and two triples a 对堂: 15 pairs of faces x 20 orders,
     # less the 5 pairs with 444 (三红) = 200

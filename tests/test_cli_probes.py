@@ -204,6 +204,11 @@ PROBES = [
     ("broker --out {d}/br --event e --bowl 1 --port 0", 2, "--port"),
     ("broker --out {d}/br --event e --bowl 1 --listen nowhere", 2, "--listen"),
     ("broker --out {d}/br --event e", 2, "--bowl"),
+    # a kiosk's awards with their codes: the secret goes with a journal, in hex as the bowl shows it
+    ("replay --journal {d}/g00000001.bbj --secret-hex zz", 2, "--secret-hex"),
+    ("replay --seats 3 --first 1 --secret 0123456789abcdef {d}/events.txt", 2, "--journal"),
+    ("replay --awards --journal {d}/g00000001.bbj --journal {d}/g00000001.bbj", 0, "seat"),
+    ("rank 444411 44441x", 2, "44441x"),
     # good lines next to the bad: the checks let them through
     ("rank --set combined=off --profile tongan", 0, ""),
     ("plan --seats 2 --within 0.5 --count duitang=1", 0, "P(over within"),
@@ -254,7 +259,7 @@ SWEEP_BASE = {
     "rank": ["rank"],
     "play": ["play", "--root", "{d}/sweep/flash", "--script", "{d}/empty.txt", "--quiet"],
     "plan": ["plan", "--seats", "2"],
-    "stats": ["stats", "--games", "1", "--profile", "kiosk"],  # the planner refuses a kiosk at once: fast
+    "stats": ["stats", "--games", "1", "--seats", "2", "--profile", "capped_classes"],  # a small plan: fast
     "dice": ["dice", "--count", "3"],
     "fairness": ["fairness", "--rolls", "5"],
     "screens": ["screens", "--out", "{d}/sweep/png", "--only", "idle"],

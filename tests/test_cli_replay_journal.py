@@ -59,7 +59,68 @@ def test_unfinished_kiosk_journal(tmp_path):
     rc2, out2, _ = replay("--profile", "kiosk", "--seats", "1", "--prizes", "yixiu=5", str(ev))
     assert rc1 == rc2 == 0
     a = json.loads(out1)
+    assert (a.pop("bowl"), a.pop("game")) == ("mall-7", 1)  # the journal knows its bowl and game
     assert a == json.loads(out2) and a["reason"] == "in_play" and a["events_used"] == 40
+
+
+SECRET = b"sixteen byte key"
+
+
+def _kiosk_day(tmp_path):
+    """Two kiosk games on bowl 0001: game 1 pays a 状元 to customer 2."""
+    root = str(tmp_path / "bowl")
+    paths = []
+    for plays in (["customer", [4, 1, 2, 3, 5, 5], [2, 2, 3, 3, 5, 6], [6, 6, 5, 5, 3, 2],
+                   "customer", [4, 4, 4, 4, 1, 1]],
+                  ["customer", [4, 4, 2, 3, 5, 6]]):
+        j = journal.start(root, "kiosk", seats=1, counts={"zhuangyuan": 1, "yixiu": 5, "erju": 5},
+                          bowl_id="0001", secret=SECRET)
+        for p in plays:
+            if p == "customer":
+                j.play(game.EV_CUSTOMER, None)
+            else:
+                j.play(game.EV_ROLL, p)
+        j.close()
+        paths.append(j.path)
+    return paths
+
+
+def test_a_kiosk_journal_lists_every_award_with_its_customer_number_and_code(tmp_path):
+    from bobing import claim
+    g1, g2 = _kiosk_day(tmp_path)
+    rc, out, err = replay("--journal", g1, "--secret-hex", SECRET.hex())
+    assert rc == 0, err
+    a = json.loads(out)
+    assert "zhuangyuan" not in a  # no 状元 held to the end at a kiosk: no false null
+    assert a["customers"] == 2 and a["won"]["zhuangyuan"] == 1 and a["won"]["yixiu"] == 1
+    got = [(w["customer"], w["award"], w["class"], w["code"]) for w in a["awards"]]
+    assert got == [(1, 1, "yixiu", claim.code(SECRET, "0001", 1, 1, "yixiu")),
+                   (2, 2, "zhuangyuan", claim.code(SECRET, "0001", 1, 2, "zhuangyuan"))]
+    assert a["awards"][1]["class_zh"] == "状元" and a["awards"][1]["rank"] == "chajinhua"
+    # without the secret: the same list, no codes
+    rc, out, _ = replay("--journal", g1)
+    assert [sorted(w) for w in json.loads(out)["awards"]] == [
+        ["award", "class", "class_zh", "customer", "dice", "rank"]] * 2
+    # a secret too short to be a bowl's is an error, not a list of wrong codes
+    rc, out, err = replay("--journal", g1, "--secret-hex", "00ff")
+    assert rc == 2 and out == "" and "128 bits" in err and "Traceback" not in err
+
+
+def test_the_days_list_of_awards(tmp_path):
+    from bobing import claim
+    g1, g2 = _kiosk_day(tmp_path)
+    rc, out, err = replay("--awards", "--journal", g1, "--journal", g2, "--secret-hex", SECRET.hex())
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0].split() == ["碗号", "bowl", "编号", "No.", "顾客", "customer", "奖项", "class", "领奖码", "code"]
+    rows = [l.split() for l in lines[1:-1]]
+    assert rows == [["0001", "1-1", "1", "一秀", "yixiu", claim.code(SECRET, "0001", 1, 1, "yixiu")],
+                    ["0001", "1-2", "2", "状元", "zhuangyuan", claim.code(SECRET, "0001", 1, 2, "zhuangyuan")],
+                    ["0001", "2-1", "1", "二举", "erju", claim.code(SECRET, "0001", 2, 1, "erju")]]
+    assert lines[-1] == "共 3 个奖 3 awards: 状元 zhuangyuan 1, 二举 erju 1, 一秀 yixiu 1"
+    # one JSON object is one game
+    rc, out, err = replay("--journal", g1, "--journal", g2)
+    assert rc == 2 and out == "" and "--awards" in err
 
 
 def test_a_copied_file_under_another_name(tmp_path):

@@ -19,3 +19,32 @@ def test_the_terminal_draws_every_led_once(tmp_path):
                     assert line.count("●") + line.count("○") == len(p.sim.leds), (w, h, line)
     finally:
         p.close()
+
+
+def test_at_200_by_50_the_side_panel_keeps_its_header_next_game_and_table(tmp_path):
+    """At the size the README suggests, beside the OLED: the header, the next game
+    once +/- changed it (and what +/- did, and that g starts it), every seat's row."""
+    p = player.Player(str(tmp_path / "flash"))
+    try:
+        player.run_command(p, "play 25", lambda s: None)
+        assert terminal.key(p, "+") and terminal.key(p, "+")
+        lines = terminal.compose(p, 200, color=False, height=50)
+        text = "\n".join(lines)
+        assert len(lines) <= 49 and max(terminal.width_of(x) for x in lines) <= 200
+        assert "博饼碗 Bo Bing bowl" in text
+        assert "下一局 next game (g): xiamen, 12 人 seats" in text
+        assert "next game: 12 seats (g starts it)" in text  # what + did
+        head = [x for x in lines if "seat 一秀" in x or "seat 状元" in x]
+        assert head, text
+        for seat in range(1, 11):
+            # beside the OLED (its box is 130 columns): the seat's number, then a cell a class
+            row = [x[132:].replace("▶", " ").replace("★", " ").split() for x in lines]
+            assert any(r[:1] == [str(seat)] and len(r) == 7 for r in row), (seat, text)
+        assert "(a taller terminal shows the rest)" not in text
+        assert "g starts it" in terminal.KEYS_HELP
+        # the bowl's limit is said, not silently kept
+        for _ in range(3):
+            terminal.key(p, "+")
+        assert "12 人 is as far as it goes" in p.history[-1]
+    finally:
+        p.close()

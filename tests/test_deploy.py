@@ -73,26 +73,107 @@ def test_make_mpy_builds_what_deploy_copies(mp_built, tmp_path):
     assert r.stdout.split() == ["board.mpy", "12", "25"]
 
 
-def test_make_deploy_needs_a_port_and_uses_mpremote():
+FROZEN_MP = os.path.join(ROOT, "build", "mp", "unix32-frozen", "micropython")
+FAKE_MPREMOTE = os.path.join(ROOT, "tests", "fake_mpremote.py")
+
+
+def test_make_deploy_needs_a_port():
     p = subprocess.run(["make", "-s", "deploy"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert p.returncode != 0 and "usage: make deploy PORT=" in p.stdout
-    p = subprocess.run(["make", "-n", "deploy", "PORT=/dev/ttyUSB9"], cwd=ROOT, capture_output=True,
-                       text=True, timeout=60)
-    assert p.returncode == 0, p.stderr
-    assert "mpremote connect /dev/ttyUSB9 mip install ssd1306" in p.stdout
-    assert "mpremote connect /dev/ttyUSB9 run host_sim/tools/device_clean.py" in p.stdout
-    assert "mpremote connect /dev/ttyUSB9 cp -r bobing bowl board.mpy boot.py main.py : + reset" in p.stdout
 
 
-def test_device_clean_removes_shadowing_py_only(mp_built, tmp_path):
-    # run the device-side script on the real MicroPython in a folder laid out like the bowl
-    for rel in ("board.py", "board.mpy", "main.py", "bobing/rules.py", "bobing/rules.mpy",
-                "bowl/app.py", "data/journal.bin"):
-        path = tmp_path / rel
-        path.parent.mkdir(exist_ok=True)
-        path.write_bytes(b"x")
+def bowl_fs(tmp_path, files):
+    fs = tmp_path / "bowl"
+    for rel in files:
+        path = fs / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"old")
+    return fs
+
+
+def files_of(fs):
+    return sorted(str(q.relative_to(fs)) for q in fs.rglob("*") if q.is_file())
+
+
+def deploy(tmp_path, fs, micropython):
+    log = tmp_path / "mpremote.log"
+    env = dict(os.environ, FAKE_BOWL_FS=str(fs), FAKE_BOWL_MP=micropython, FAKE_LOG=str(log))
+    p = subprocess.run(["make", "-s", "deploy", "PORT=/dev/ttyFAKE", "MPREMOTE_BIN=" + sys.executable + " "
+                        + FAKE_MPREMOTE, "MPY_OUT=" + str(tmp_path / "mpy")], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    return p, log.read_text() if log.exists() else ""
+
+
+STALE = ("board.mpy", "bobing/rules.mpy", "bobing/console.py", "bowl/app.mpy", "lib/ssd1306.mpy",
+         "lib/umqtt/simple.mpy", "boot.py", "main.py", "data/journal.bin", "data/vbat.cal")
+
+
+def test_deploy_onto_a_frozen_image_removes_every_shadow_and_copies_no_app(mp_built, tmp_path):
+    # MicroPython imports from the filesystem before frozen modules: stale .mpy files of an earlier
+    # `make deploy` ran instead of the firmware, from the heap (the old clean removed .py only)
+    fs = bowl_fs(tmp_path, STALE)
+    p, log = deploy(tmp_path, fs, FROZEN_MP)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "firmware: frozen" in p.stdout and "make flash" in p.stdout
+    assert files_of(fs) == ["boot.py", "data/journal.bin", "data/vbat.cal", "main.py"]
+    assert (fs / "main.py").read_bytes() != b"old", "main.py not copied"
+    assert "cp boot.py main.py :" in log and "mip install" not in log and "bobing" not in log
+
+
+def test_deploy_onto_a_stock_image_copies_the_app_and_removes_shadowing_sources(mp_built, tmp_path):
+    fs = bowl_fs(tmp_path, STALE)
+    p, log = deploy(tmp_path, fs, MICROPYTHON)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "firmware: stock" in p.stdout
+    left = files_of(fs)
+    assert "bobing/console.py" not in left  # would shadow bobing/console.mpy
+    assert {"board.mpy", "bobing/console.mpy", "bowl/app.mpy", "lib/ssd1306.mpy", "boot.py", "main.py",
+            "data/journal.bin", "data/vbat.cal"} <= set(left)
+    assert "mip install ssd1306" in log and "cp -r bobing bowl board.mpy boot.py main.py :" in log
+    # the copied app is the fresh one, and imports on the stock build
+    assert (fs / "board.mpy").read_bytes() != b"old"
+    r = subprocess.run([MICROPYTHON, "-c", "import board; print(board.PIN_BTN_MENU)"], cwd=str(fs),
+                       capture_output=True, text=True, timeout=60)
+    assert r.stdout.strip() == str(__import__("board").PIN_BTN_MENU), r.stdout + r.stderr
+
+
+def test_device_clean_tells_the_firmware_and_keeps_data(mp_built, tmp_path):
     script = os.path.join(ROOT, "host_sim", "tools", "device_clean.py")
-    p = subprocess.run([MICROPYTHON, script], cwd=str(tmp_path), capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr
-    left = sorted(str(q.relative_to(tmp_path)) for q in tmp_path.rglob("*") if q.is_file())
-    assert left == sorted(["bobing/rules.mpy", "board.mpy", "data/journal.bin", "main.py"])
+    with open(script) as f:
+        code = f.read()
+    for mp, kind in ((FROZEN_MP, "frozen"), (MICROPYTHON, "stock")):
+        fs = bowl_fs(tmp_path / kind, ("data/journal.bin", "data/settings.txt", "notes.txt"))
+        r = subprocess.run([mp, "-c", code], cwd=str(fs), capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.strip().splitlines()[-1] == "firmware: " + kind
+        assert files_of(fs) == ["data/journal.bin", "data/settings.txt", "notes.txt"]
+
+
+def make_flash(tmp_path, *args):
+    log = tmp_path / "esptool.log"
+    fake = tmp_path / "esptool"
+    fake.write_text("#!/bin/sh\necho \"$@\" >> %s\n" % log)
+    fake.chmod(0o755)
+    p = subprocess.run(["make", "-s", "flash", "ESPTOOL=" + str(fake)] + list(args), cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    return p, log.read_text() if log.exists() else ""
+
+
+def test_make_flash_checks_its_inputs_before_esptool(tmp_path):
+    image = tmp_path / "firmware.bin"
+    image.write_bytes(b"\xe9" + bytes(100))
+    text = tmp_path / "notes.txt"
+    text.write_text("not an image")
+    for args, says in (([], "usage: make flash PORT="), (["PORT=/dev/ttyUSB9"], "usage: make flash PORT="),
+                       (["PORT=/dev/ttyUSB9", "FIRMWARE=" + str(tmp_path / "nope.bin")], "no file"),
+                       (["PORT=/dev/ttyUSB9", "FIRMWARE=" + str(text)], "not an ESP32 image"),
+                       (["PORT=/dev/ttyUSB9", "FIRMWARE=" + str(image), "ERASE=yes"], "ERASE=1 or nothing")):
+        p, log = make_flash(tmp_path, *args)
+        assert p.returncode != 0 and says in p.stdout, (args, p.stdout, p.stderr)
+        assert log == "", "esptool ran on bad input"
+    p, log = make_flash(tmp_path, "PORT=/dev/ttyUSB9", "FIRMWARE=" + str(image))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert log.splitlines() == ["--chip esp32 --port /dev/ttyUSB9 --baud 460800 write-flash 0x1000 " + str(image)]
+    (tmp_path / "esptool.log").unlink()
+    p, log = make_flash(tmp_path, "PORT=/dev/ttyUSB9", "FIRMWARE=" + str(image), "ERASE=1")
+    assert log.splitlines()[0] == "--chip esp32 --port /dev/ttyUSB9 erase-flash"

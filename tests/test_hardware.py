@@ -86,6 +86,11 @@ def test_board_pins_are_safe_choices():
         assert p[name] in RTC_GPIO, "%s must be an RTC GPIO to wake the ESP32" % name
     for name in OUTPUTS:
         assert p[name] not in INPUT_ONLY, "%s drives a line; GPIO%d is input only" % (name, p[name])
+    # every route of the README: GPIO16/17 do not exist on SPIRAM builds (ports/esp32/machine_pin.h)
+    from host_sim import hal
+    for build, gpios in hal.BUILDS.items():
+        for name, g in p.items():
+            assert g in gpios, "%s on GPIO%d, which %s does not have" % (name, g, build)
     # the button on an input-only pin would lack its internal pull-up: only the sensed lines may be
     assert p["PIN_BTN_MENU"] not in INPUT_ONLY and p["PIN_BTN_NEXT"] not in INPUT_ONLY
 
@@ -155,9 +160,17 @@ def test_ring_data_level_shifter_and_soft_start_in_every_document():
     for doc, text in (("wiring.md", wiring), ("bom.md", bom), ("schematic.svg", svg)):
         assert "SN74LV1T125" in text, "%s lacks the WS2812B data line's level shifter" % doc
     assert "soft start" in wiring and "soft start" in bom and "soft start" in svg
-    for part in ("10k", "1 µF"):
+    # the soft start is a gate-drain (Miller) capacitor with its series resistor, fed through R_G
+    for part in ("68k", "220 nF", "1k"):
         assert part in wiring and part in svg, part
-    assert "10 kΩ" in bom and "1 µF" in bom
+    assert "68 kΩ" in bom and "220 nF" in bom and "1 kΩ" in bom and "gate to drain" in bom
+    assert "gate to source" not in bom, "a gate-source capacitor only delays turn-on"
+    assert power_budget.SS_R_G == 68e3 and power_budget.SS_C_GD == 220e-9 and power_budget.SS_R_S == 1e3
+    for _name, v in power_budget.SS_SUPPLIES:
+        _i, _slew, ramp, inrush, vgs = power_budget.soft_start(v)
+        assert inrush < 0.2 and ramp > 0.010 and vgs >= 2.5  # R_DS(on) is specified from |V_GS| 2.5 V
+    # the level shifter's supply is bypassed
+    assert "0.1 µF" in wiring and "0.1 µF" in bom and "0.1 µF" in svg and "bypass" in bom
 
 
 def test_the_simulated_board_has_the_documented_resistors():
@@ -169,7 +182,16 @@ def test_the_simulated_board_has_the_documented_resistors():
             rows[cells[4]] = cells[5]
     assert "100k pull-up" in rows["PIN_BTN_OK"] and hal.EXTERNAL[board.PIN_BTN_OK] == (100000, 0)
     assert "100k gate pull-down" in rows["PIN_LED_POWER"] and hal.EXTERNAL[board.PIN_LED_POWER] == (0, 100000)
-    assert set(hal.EXTERNAL) == {board.PIN_BTN_OK, board.PIN_LED_POWER}
+    assert "100k pull-up" in rows["PIN_KEY"] and hal.EXTERNAL[board.PIN_KEY] == (100000, 0)
+    assert set(hal.EXTERNAL) == {board.PIN_BTN_OK, board.PIN_LED_POWER, board.PIN_KEY}
+
+
+def test_the_attendant_key_is_a_reed_switch_on_a_free_rtc_input():
+    # the waiting kiosk's only way to the next customer's shakes: not a strapping pin, not
+    # GPIO16/17 (the PSRAM's on WROVER modules), an RTC GPIO; read as the app reads the buttons
+    p = pins()
+    assert p["PIN_KEY"] in RTC_GPIO and p["PIN_KEY"] not in STRAPPING and p["PIN_KEY"] not in (16, 17)
+    assert "reed" in _read("bom.md").lower() and "PIN_KEY" in _read("wiring.md")
 
 
 def test_every_part_in_the_bom_is_one_board_py_builds():

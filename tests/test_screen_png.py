@@ -46,5 +46,44 @@ def test_png_pixels_are_the_frame_pixels():
 def test_screens_command_writes_every_png(tmp_path):
     from host_sim.__main__ import main
     assert main(["screens", "--out", str(tmp_path), "--only", "claim"]) == 0
-    assert sorted(os.listdir(tmp_path)) == ["claim.png", "claim_en.png"]
+    assert sorted(os.listdir(tmp_path)) == ["claim.png", "claim_en.png", "claim_qr.png", "claim_qr_en.png"]
     assert main(["screens", "--out", str(tmp_path), "--only", "no-such-screen"]) == 2
+
+
+def test_screens_covers_every_view_and_notice_the_bowl_can_show():
+    # menus, PIN entry, notices, the start result, the per-seat pages, confirmations, the
+    # secret and the lock were missing from `screens`
+    from bobing import console as C
+    from bobing import panels
+    from host_sim import screen_cases
+    views = set()
+    notices = set()
+    names = [c[0] for c in screen_cases.CASES]
+    by_method = {"idle": "turn", "shaking": "shaking", "result": "result", "pool": "pool", "game_over": "over",
+                 "claim": "claim", "error": "notice", "final": "final", "wait": "wait", "seat": "table"}
+    for name, lang, method, args in screen_cases.CASES:
+        if method == "panel":
+            views.add(C.VIEW_IDS[args[0].view])
+            if args[0].view == C.V_NOTICE:
+                notices.add(args[0].arg[0])
+        else:
+            views.add(by_method[method])
+    assert views == set(C.VIEW_IDS), set(C.VIEW_IDS) - views
+    assert notices == set(panels.NOTICE_TITLES), set(panels.NOTICE_TITLES) - notices
+    for must in ("result_start", "pin_entry", "notice_locked", "confirm_new", "secret", "seat_prizes",
+                 "menu_kiosk", "gate", "claim_qr"):
+        assert must in names and must + "_en" in names
+
+
+def test_the_claim_screens_qr_code_reads_back_as_its_text():
+    import zxingcpp  # pinned in requirements.txt
+    from bobing import panels
+    from host_sim import cmd_screens, screen_cases
+    frames = dict(cmd_screens.draw_all("claim_qr"))
+    case = [c for c in screen_cases.CASES if c[0] == "claim_qr"][0]
+    cls, code, g, n, ref, bowl = case[3][0].arg
+    want = panels.qr_text(bowl, ref, cls, code)
+    assert want == "BB1:%s:%d-%d:%s:%s" % (bowl, g, n, cls.upper(), code)
+    for name in ("claim_qr", "claim_qr_en"):
+        found = zxingcpp.read_barcodes(cmd_screens.to_image(frames[name], 2).convert("L"))
+        assert [f.text for f in found] == [want], name

@@ -91,7 +91,7 @@ def test_result_pages_say_each_thing_once():
     # kiosk: won, shakes left | time up: next
     assert pages["result_yixiu"] == 2 and pages["result_none"] == 1
     assert pages["result_chajinhua"] == 3 and pages["result_sijin_bonus"] == 3
-    assert pages["result_sihong_stays"] == 2 and pages["result_skip"] == 2
+    assert pages["result_sihong_stays"] == 3 and pages["result_skip"] == 2
     assert pages["result_kiosk"] == 2 and pages["result_time_up"] == 1
     # a page number past the end wraps round
     for name, lang, method, args in screen_cases.CASES:

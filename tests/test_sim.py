@@ -166,6 +166,7 @@ def test_line_mode_reports_errors_with_the_line(flash):
 def test_window_shows_the_oled_pixels(flash, tmp_path, monkeypatch):
     import pygame  # noqa: F401  pinned in requirements.txt: missing is a failure, not a skip
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")  # the speaker plays into nothing
     shot = str(tmp_path / "win.png")
     args = _script(flash, "shake\nshake 1500\n", "--window", "--frames", "40", "--screenshot", shot,
                    "--seed", "window")
@@ -202,6 +203,7 @@ def test_window_space_held_down_shakes_that_long(flash, monkeypatch):
     # the window sees real key down / key up: the shake lasts exactly as long
     import pygame  # pinned in requirements.txt: missing is a failure, not a skip
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")  # the speaker plays into nothing
     from host_sim import window
     frames = {"n": 0}
     real_get = pygame.event.get

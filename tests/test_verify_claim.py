@@ -10,6 +10,7 @@ from host_sim.__main__ import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECRET = b"sixteen byte key"
+VALID, INVALID = "有效 valid\n", "无效 invalid\n"
 HEX = SECRET.hex()
 
 
@@ -31,14 +32,14 @@ def test_a_code_is_valid_only_for_its_game_and_award(capsys):
     c1 = claim.code(SECRET, "0001", 1, 1, "yixiu")
     c2 = claim.code(SECRET, "0001", 2, 1, "yixiu")
     assert c1 != c2
-    assert run(capsys, *args(1, 1, c1))[:2] == (0, "valid\n")
-    assert run(capsys, *args(2, 1, claim.pretty(c2).lower()))[:2] == (0, "valid\n")
+    assert run(capsys, *args(1, 1, c1))[:2] == (0, VALID)
+    assert run(capsys, *args(2, 1, claim.pretty(c2).lower()))[:2] == (0, VALID)
     # game 2's award #1 shown as game 1's (issue 13: it used to be the same code)
-    assert run(capsys, *args(1, 1, c2))[:2] == (1, "invalid\n")
-    assert run(capsys, *args(2, 2, c2))[:2] == (1, "invalid\n")
-    assert run(capsys, *args(2, 1, c2, bowl="0002"))[:2] == (1, "invalid\n")
+    assert run(capsys, *args(1, 1, c2))[:2] == (1, INVALID)
+    assert run(capsys, *args(2, 2, c2))[:2] == (1, INVALID)
+    assert run(capsys, *args(2, 1, c2, bowl="0002"))[:2] == (1, INVALID)
     text = ("--secret", SECRET.decode(), "--bowl", "0001", "--game", "2", "--award", "1", "--class", "yixiu", c2)
-    assert run(capsys, *text)[:2] == (0, "valid\n")
+    assert run(capsys, *text)[:2] == (0, VALID)
 
 
 GOOD = claim.code(SECRET, "0001", 1, 1, "yixiu")
@@ -71,7 +72,7 @@ PROBES = [
     (_with("--secret-hex", "abc"), 2, "--secret-hex"),
     (_with("--secret-hex", "ｆｆ"), 2, "--secret-hex"),
     (_with("--secret-hex", "\udcff"), 2, "--secret-hex"),
-    (_with("--bowl", "a|b"), 2, "'|'"),
+    (_with("--bowl", "a|b"), 2, "1 to 8 digits"),
     (_with("--bowl", "\udcff"), 2, "--bowl"),
     (_with("--class", "\udcff"), 2, "--class"),
     (_with("--game", "0"), 2, "game number"),
@@ -99,3 +100,53 @@ def test_non_utf8_secret_in_a_real_process():
                         "--bowl", "0001", "--game", "1", "--award", "1", "--class", "yixiu", GOOD],
                        capture_output=True, cwd=ROOT)
     assert p.returncode == 2 and b"--secret" in p.stderr and b"Traceback" not in p.stderr
+
+
+# ---- the counter types what the claim screen shows (No.2-1 状元 9AVF2S2Q on bowl 0001)
+ZY = claim.code(SECRET, "0001", 2, 1, "zhuangyuan")
+QR = "BB1:0001:2-1:ZHUANGYUAN:" + ZY
+
+
+def test_the_counter_types_what_the_screen_shows(capsys):
+    seen = [
+        ("--bowl", "0001", "--game", "2", "--award", "1", "--class", "zhuangyuan", ZY),  # ids, as before
+        ("--bowl", "0001", "--game", "2", "--award", "1", "--class", "状元", ZY),  # the class in Chinese
+        ("--bowl", "1", "--game", "2", "--award", "1", "--class", "状元", ZY),  # 0001 typed as 1
+        ("--bowl", "00000001", "--game", "2-1", "--class", "状元", ZY),  # No.2-1 as one number
+        ("--bowl", "1", "--game", "No.2-1", "--class", "Zhuangyuan", ZY),
+        ("--bowl", "０００１", "--game", "２－１", "--class", "ＺＨＵＡＮＧＹＵＡＮ", ZY.lower()),  # full-width
+        (QR,),  # the QR code's text alone
+        ("--bowl", "1", QR.lower()),  # and with options that agree with it
+    ]
+    for a in seen:
+        assert run(capsys, "--secret-hex", HEX, *a)[:2] == (0, VALID), a
+    # the English screen's pinyin names a class too
+    c = claim.code(SECRET, "7", 3, 2, "yixiu")
+    assert run(capsys, "--secret-hex", HEX, "--bowl", "0007", "--game", "3-2", "--class", "Yi Xiu", c)[:2] == (0, VALID)
+    # a real code of another award stays invalid
+    assert run(capsys, "--secret-hex", HEX, "--bowl", "1", "--game", "2-2", "--class", "状元", ZY)[:2] == (1, INVALID)
+    assert run(capsys, "--secret-hex", HEX, "--bowl", "2", "--game", "2-1", "--class", "状元", ZY)[:2] == (1, INVALID)
+
+
+# (arguments after the secret, a fragment of the error): never a verdict, never argparse's raw words
+UNKNOWABLE = [
+    (("--bowl", "1", "--game", "2-1", "--class", "状圆", ZY), "no such prize class"),  # a typo
+    (("--bowl", "1", "--game", "2-1", "--class", "zhuangyun", ZY), "状元"),  # the message lists the names
+    (("--bowl", "A1", "--game", "2-1", "--class", "状元", ZY), "1 to 8 digits"),
+    (("--bowl", "123456789", "--game", "2-1", "--class", "状元", ZY), "1 to 8 digits"),
+    (("--bowl", "1", "--game", "2-x", "--class", "状元", ZY), "award number"),
+    (("--bowl", "1", "--game", "2-1", "--award", "3", "--class", "状元", ZY), "two awards"),
+    (("--bowl", "1", "--game", "2", "--class", "状元", ZY), "--award"),
+    (("--bowl", "2", QR), "does not match"),
+    (("--class", "yixiu", QR), "does not match"),
+    (("BB1:0001:2:ZHUANGYUAN:" + ZY,), "award"),
+    (("BB1:0001:2-1:NOSUCH:" + ZY,), "no such prize class"),
+    (("BB1:0001:2-1",), "BB1:<bowl id>"),
+]
+
+
+def test_a_class_or_bowl_no_bowl_can_show_is_an_error_not_a_verdict(capsys):
+    for a, fragment in UNKNOWABLE:
+        rc, out, err = run(capsys, "--secret-hex", HEX, *a)
+        assert (rc, out) == (2, ""), (a, rc, out, err)
+        assert fragment in err and "invalid int value" not in err and "Traceback" not in err, (a, err)

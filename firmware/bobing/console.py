@@ -18,7 +18,9 @@
 #                                changes so the app redraws only when needed
 #   led, led_t0                  what the ring shows: a leds.py pattern id
 #                                (a rank code or leds.P_*), since when
-#   beeps                        tones to play (list of (hz, ms)), drained
+#   beeps, duty                  tones to play (list of (hz, ms), hz 0 a rest:
+#                                bobing/sound.py's tunes and the dice's rattle),
+#                                drained; duty: the PWM duty they play at
 #   sleep                        True: the idle timeout ran out, deep-sleep now
 #   log                          lines for the serial log, drained
 #
@@ -27,10 +29,14 @@
 # the roll and writes it durably -> only then does the view change to the
 # result. A failed write shows nothing and resumes from the journal.
 #
-# Buttons: MENU, NEXT, OK. Playing: OK skips a result page; MENU opens the
-# menu (in kiosk mode only after the PIN). Menu: NEXT moves, OK chooses,
-# MENU goes back. A number (PIN, stock, bowl id) is entered digit by digit:
-# NEXT counts the digit up, OK goes to the next digit.
+# Buttons: MENU, NEXT, OK, and the attendant's key (a reed switch inside the
+# case, worked by a magnet: nothing a customer can reach with the case shut).
+# Playing: OK skips a result page; MENU opens the menu (in kiosk mode only
+# after the PIN; every admin item, in both modes, is behind the PIN). Menu:
+# NEXT moves, OK chooses, MENU goes back. A number (PIN, stock, bowl id) is
+# entered digit by digit: NEXT counts the digit up, a long NEXT down, OK goes
+# to the next digit, MENU back one. In kiosk mode only the attendant starts
+# the next customer's shakes: the key (or the PIN's menu), never OK alone.
 import binascii
 import os
 import time
@@ -38,12 +44,13 @@ import time
 from micropython import const
 
 from bobing import dice as dicemod
-from bobing import game, journal, leds, profiles, shake
+from bobing import game, journal, leds, profiles, shake, sound
 
 B_MENU = const(0)
 B_NEXT = const(1)
 B_OK = const(2)
-BUTTON_IDS = ("menu", "next", "ok")
+B_KEY = const(3)  # the attendant's key (board.PIN_KEY), fed as bit 3 of the buttons' mask
+BUTTON_IDS = ("menu", "next", "ok", "key")
 PRESS = const(1)
 LONG = const(2)
 
@@ -53,7 +60,7 @@ V_TURN = const(1)  # whose turn (or "shake to start", or kiosk: shakes left)
 V_SHAKING = const(2)
 V_RESULT = const(3)  # the outcome of the last roll or spill, page by page
 V_CLAIM = const(4)  # kiosk: a claim code, until OK
-V_POOL = const(5)  # prizes left (kiosk: waiting for the next customer)
+V_POOL = const(5)  # prizes left (a look at them, from the turn or the attendant's screen)
 V_OVER = const(6)  # game over, the ceremony
 V_MENU = const(7)  # a list: menu or a choice (arg: title, items, cursor)
 V_DIGITS = const(8)  # number entry (arg: title, digits, position)
@@ -62,8 +69,10 @@ V_SECRET = const(10)  # the kiosk's claim secret, for the counter's records
 V_SLEEP = const(11)
 V_FINAL = const(12)  # the 状元王中王 between table champions (bobing/final_play.py draws and drives it)
 V_WAIT = const(13)  # an event kiosk out of stock: waiting for the prize desk's grant (panels.py)
+V_GATE = const(14)  # a kiosk between customers: waiting for the attendant (panels.py)
+V_TABLE = const(15)  # a family game's prizes by seat, a page a seat (arg: seat; panels.py)
 VIEW_IDS = ("notice", "turn", "shaking", "result", "claim", "pool", "over", "menu", "digits",
-            "confirm", "secret", "sleep", "final", "wait")
+            "confirm", "secret", "sleep", "final", "wait", "gate", "table")
 
 # notices (the first three are panels.ERR_*, error screens; the rest text panels)
 N_SENSOR = const(1)
@@ -74,6 +83,9 @@ N_FLASH = const(5)  # a journal write failed: resumed from flash
 N_PIN = const(6)  # wrong PIN
 N_LOCKED = const(7)  # too many wrong PINs: wait
 N_BATTERY = const(9)  # battery low (detail: the voltage) or empty ("empty": deep sleep follows)
+N_DONE = const(10)  # a setting was changed (detail: which: "pin")
+N_PIN_DIFF = const(11)  # the new PIN and its repetition differ
+N_PIN_LOST = const(12)  # the PIN's record is damaged: only the attendant's key can set a new one
 
 # The battery (mV at the cell, read by the app every few seconds, under
 # whatever load the bowl has then). hardware/power.md: the LDO loses
@@ -90,6 +102,7 @@ MODES = ("family", "kiosk")
 LANGS = ("zh", "en")
 
 PAGE_MS = const(2200)  # each page of a result
+CLAIM_PAGE_MS = const(5000)  # a claim's text page, then its QR code page, in turn
 SPILL_MS = const(2500)
 NOTICE_MS = const(6000)
 FRAME_MS = const(100)  # animation frame period
@@ -100,13 +113,14 @@ PIN_LOCK_MS = const(60000)
 
 
 class Buttons:
-    """Debounce three buttons into PRESS (on release) and LONG (held LONG_MS)."""
+    """Debounce the buttons (and the attendant's key) into PRESS (on release)
+    and LONG (held LONG_MS)."""
 
     def __init__(self):
         self.stable = 0  # debounced mask
         self._raw = 0
         self._since = 0  # when _raw last changed
-        self._down = [0, 0, 0]  # press time per button
+        self._down = [0, 0, 0, 0]  # press time per button
         self._long = 0  # mask of buttons whose LONG already fired
 
     def feed(self, t_ms, mask):
@@ -117,7 +131,7 @@ class Buttons:
         elif mask != self.stable and time.ticks_diff(t_ms, self._since) >= DEBOUNCE_MS:
             changed = mask ^ self.stable
             self.stable = mask
-            for b in range(3):
+            for b in range(4):
                 bit = 1 << b
                 if changed & bit:
                     if mask & bit:
@@ -127,7 +141,7 @@ class Buttons:
                         self._long &= ~bit
                         if not fired:
                             return (b << 2) | PRESS
-        for b in range(3):
+        for b in range(4):
             bit = 1 << b
             if self.stable & bit and not self._long & bit and time.ticks_diff(t_ms, self._down[b]) >= LONG_MS:
                 self._long |= bit
@@ -152,6 +166,7 @@ class Settings:
         self.secret = ""  # hex, kept in its own file; made from the random source on first boot
         self.stock = {}  # kiosk stock per class, overriding the preset's counts
         self.idle_min = 5  # deep sleep after this many idle minutes (0 = never)
+        self.sound = "on"  # sound.LEVELS: on, quiet, off
 
     def active_profile(self):
         return self.kiosk_profile if self.mode == "kiosk" else self.profile
@@ -208,7 +223,7 @@ class Console:
         self.arg = None  # view argument (menus, notices)
         self.led = leds.P_IDLE
         self.led_t0 = t_ms
-        self.claims = []  # kiosk codes still to show (class, code, game no, award no, "game-award")
+        self.claims = []  # kiosk codes still to show (class, code, game no, award no, "game-award", bowl id)
         self.rolled = 0  # rolls drawn since boot
         self._t = t_ms
         self._boot_t = t_ms
@@ -220,6 +235,7 @@ class Console:
         self._play_ms = 0  # for the profile's time limit (counts while awake)
         self._last_tick = t_ms  # the time limit counts from here, not from tick 0
         self._roll_buf = bytearray(6)
+        self._rattle = sound.Rattle(t_ms)
         self._buttons = Buttons()
         self.j = None
         self.rng_error = None
@@ -248,6 +264,12 @@ class Console:
             self._say("dice: %s" % e)
         self.detector = None
         self._resume(woke_by)
+        if self.mode_lost and self.table is not None and not self.table.kiosk:
+            self.settings.mode = "family"  # the game on flash is a family table's (the journal is checksummed)
+            self._say("settings: the mode was damaged; the game on flash is a family table's")
+            from bobing import settings
+            settings.save(self)
+            _unload("settings")
         try:
             os.stat(root + "/final.txt")  # a final is on: play on where it stood (final_play.FILE)
         except OSError:
@@ -272,12 +294,15 @@ class Console:
         self._since = self._t
         self._frame_t = self._t
         self.changed += 1
+        if view != V_NOTICE and not V_MENU <= view <= V_SECRET and view != V_CLAIM:
+            self._authed = False  # the PIN (or the key) opened the menus only until they close
         if view == V_TURN or view == V_POOL:
             self._rearm()
-        if view == V_TURN or view == V_POOL or view == V_MENU or view == V_WAIT:
+        if view == V_TURN or view == V_POOL or view == V_MENU or view == V_WAIT or view == V_GATE:
             self._led(leds.P_IDLE)
         elif view == V_SHAKING:
             self._led(leds.P_SHAKE)
+            self._rattle.start(self._t)
         elif view == V_OVER:
             self._led(leds.P_GAME_OVER)
         elif view == V_SLEEP:
@@ -299,11 +324,13 @@ class Console:
     def _next_notice_or(self, view):
         """Show the next pending notice; when none is left, the roll to show again
         (after a power cut), else `view`."""
+        if not self._notices and self.j is None and self.final is None:
+            self._notices.append((N_FLASH, "no game: the flash is full"))  # nothing to play: it stays
         if self._notices:
             kind, detail = self._notices.pop(0)
             self._show(V_NOTICE, (kind, detail))
             self._led(leds.P_BATTERY if kind == N_BATTERY else leds.P_ERROR)
-            self.beeps.append((440, 300))
+            self.tune(sound.ALERT)
         elif self._reshow is not None:
             out = self._reshow
             self._reshow = None
@@ -320,7 +347,7 @@ class Console:
         if t.ended:
             return V_OVER
         if t.kiosk and not t.shakes_left:
-            return V_WAIT if t.event and not t.stocked() else V_POOL
+            return V_WAIT if t.event and not t.stocked() else V_GATE
         return V_TURN
 
     # ------------------------------------------------------------ games
@@ -354,6 +381,7 @@ class Console:
         plays = bool(self.event) and kiosk
         # an event's stock goes from game to game (journal.carried): never lost, never twice
         stock = journal.carried(self.j, self.event if plays else "", s.bowl_id)
+        had = self.j is not None
         if self.j is not None:
             self.j.close()
             self.j = None
@@ -367,9 +395,15 @@ class Console:
             self.j = journal.start(self.root, s.active_profile(), None, s.seats, counts,
                                    s.bowl_id if kiosk else "", self._secret() if kiosk else None,
                                    stock=stock, plays=plays)
-        except (OSError, ValueError) as e:
+        except ValueError as e:
             self._say("cannot start a game: %s" % e)
             raise
+        except OSError as e:  # no room on the flash: nothing is lost, the bowl says so
+            self._say("cannot start a game: %s" % e)
+            self._notices.append((N_FLASH, "flash full: no new game (%s)" % e))
+            if had:
+                self._resume("flash full")  # the game it had, as it stands
+            return
         self._say("new game %d: %s, %d seats%s" % (self.j.game_id, s.active_profile(), s.seats,
                                                    ", event %s" % self.event if plays else ""))
         self._play_ms = 0
@@ -422,6 +456,8 @@ class Console:
             return
         if not t.started and not t.kiosk:
             out = self._play(game.EV_START_TOTAL, d[0] + d[1])
+            if out is not None:
+                out.dice = (d[0], d[1])  # the two dice of the start total, for the screen
         else:
             out = self._play(game.EV_ROLL, (d[0], d[1], d[2], d[3], d[4], d[5]))
         if out is None:
@@ -436,14 +472,31 @@ class Console:
             first = t.award_no - len(out.claims) + 1
             for k in range(len(out.claims)):
                 n = first + k
-                self.claims.append((out.won[k][0], out.claims[k], t.game_no, n, "%d-%d" % (t.game_no, n)))
+                self.claims.append((out.won[k][0], out.claims[k], t.game_no, n, "%d-%d" % (t.game_no, n),
+                                    t.bowl_id))
         self._show(V_RESULT)
+        t = self.table
+        if not self.claims and t is not None and not t.ended and (not t.kiosk or t.shakes_left):
+            self._rearm()  # the next shake may begin while the pages show: it is not lost
         self.led_t0 = self._t
         self._led(leds.pattern_for(out))  # the rank's show, even without a screen
-        if out.kind == game.EV_SPILL:
-            self.beeps.append((220, 400))
-        elif out.kind == game.EV_ROLL:
-            self.beeps.append((880 if out.won else 660, 120))
+        zy = out.kind == game.EV_ROLL and out.holder_after == out.seat and out.holder_before != out.seat
+        del self.beeps[:]  # the rattle's last clicks give way
+        self.tune(sound.tune_for(out, zy))
+        if out.ended:
+            self.tune(sound.GAME_END)
+
+    def tune(self, steps):
+        """Queue a tune of bobing/sound.py (nothing when the sound is off)."""
+        if self.settings.sound != "off":
+            for st in steps:
+                self.beeps.append(st)
+
+    @property
+    def duty(self):
+        """The PWM duty the tunes play at (the sound setting)."""
+        s = self.settings.sound
+        return sound.DUTY[0] if s == "on" else sound.DUTY[1] if s == "quiet" else 0
 
     def _after_result(self):
         if self.claims:
@@ -463,10 +516,14 @@ class Console:
             return
         v = self.view
         t = self.table
-        # a shake counts on the turn screen, while shaking, and from a look at the prizes
-        # (not while a kiosk waits for its next customer)
+        # a shake counts on the turn screen, while shaking, from a look at the prizes, and
+        # while a result shows (its pages give way to the next shake; not while a claim
+        # waits to be seen), never while a kiosk waits for the attendant
         waiting = t is not None and t.kiosk and not t.shakes_left
-        playing = (v == V_TURN or v == V_SHAKING or v == V_POOL) and not waiting
+        playing = (v == V_TURN or v == V_SHAKING or v == V_POOL or v == V_TABLE or
+                   v == V_RESULT and not self.claims) and not waiting
+        if v == V_RESULT and ev == shake.EV_JOLT:
+            return  # a knock while the result shows: it stays
         if ev == shake.EV_STUCK:
             self._say("accelerometer stuck: rolls by the OK button")
             self.has_sensor = False
@@ -504,7 +561,7 @@ class Console:
         self.detector = None
         self._say("accelerometer lost (%s): the OK button rolls" % why)
         self._notices.append((N_SENSOR, why[:21]))
-        if self.view in (V_TURN, V_SHAKING, V_POOL):
+        if self.view in (V_TURN, V_SHAKING, V_POOL, V_TABLE):
             self._next_notice_or(self._home())
 
     def lost_display(self, why):
@@ -513,7 +570,7 @@ class Console:
         self._say("display lost (%s): the LED ring shows the ranks" % why)
         self._led(leds.P_ERROR)
         self.led_t0 = self._t
-        self.beeps.append((440, 300))
+        self.tune(sound.ALERT)
 
     def battery(self, t_ms, mv):
         """The battery voltage in mV (None: the board cannot tell), from the app."""
@@ -531,7 +588,7 @@ class Console:
             self._bat_warned = True
             self._say("battery low (%d mV): charge soon" % mv)
             self._notices.append((N_BATTERY, "%d.%02d V" % (mv // 1000, mv % 1000 // 10)))
-            if self.view in (V_TURN, V_POOL, V_OVER, V_FINAL):
+            if self.view in (V_TURN, V_POOL, V_OVER, V_FINAL, V_GATE, V_TABLE):
                 self._next_notice_or(self._home())
 
     def _battery_empty(self):
@@ -552,6 +609,10 @@ class Console:
         self.has_display = True
         self.changed += 1
         self._say("display back")
+        # its "no display" notice was for the ring only: the screen has nothing to say for it
+        self._notices = [n for n in self._notices if n[0] != N_DISPLAY]
+        if self.view == V_NOTICE and self.arg[0] == N_DISPLAY:
+            self._next_notice_or(self._home())
 
     def buttons(self, t_ms, mask, t_us=0):
         """The buttons' levels (bit B_* set = pressed)."""
@@ -567,12 +628,20 @@ class Console:
         if v == V_SLEEP:
             return
         if v == V_NOTICE:
-            if b == B_OK or b == B_MENU:
+            if b == B_OK or b == B_MENU:  # the key that closes a notice does nothing else
                 self._notice_done()
+            return
+        if b == B_KEY:
+            from bobing import menu
+            menu.attendant(self)
             return
         if v == V_MENU or v == V_DIGITS or v == V_CONFIRM or v == V_SECRET:
             from bobing import menu
-            menu.key(self, b)
+            menu.key(self, b, kind)
+            return
+        if v == V_CLAIM and self._edit == "codes":  # a code shown again from the attendant's list
+            from bobing import menu
+            menu.key(self, b, kind)
             return
         if b == B_MENU:
             from bobing import menu
@@ -583,7 +652,6 @@ class Console:
             final_play.press(self, b, t_us)
             return
         t = self.table
-        waiting = t is not None and t.kiosk and not t.shakes_left and not t.ended
         if v == V_RESULT and b == B_OK:
             self._result_page_done()
         elif v == V_CLAIM and b == B_OK:
@@ -591,27 +659,57 @@ class Console:
         elif v == V_OVER and b == B_OK:
             from bobing import menu
             menu.ask_new_game(self)
-        elif v == V_POOL and waiting:
-            if b == B_OK and t.event and not t.stocked():
-                self._show(V_WAIT)  # the stock ran out under this screen
-            elif b == B_OK:
-                out = self._play(game.EV_CUSTOMER, None)
-                if out is not None:
-                    self._show(V_TURN)
+        elif v == V_OVER and b == B_NEXT and not t.kiosk:
+            self._show(V_TABLE, 1)  # who won what, a page a seat
+        elif v == V_TABLE:
+            if b == B_NEXT and self.arg < t.seats:
+                self._show(V_TABLE, self.arg + 1)
+            elif b == B_NEXT and not t.ended:
+                self._show(V_POOL)  # after the last seat: the prizes left
+            else:
+                self._show(self._home())
+        elif v == V_GATE:
+            if b == B_NEXT:
+                self._show(V_POOL)  # a look at the prizes left; OK alone never starts a customer
+            else:
+                self.tune(sound.KEY)
         elif v == V_POOL:
-            self._show(V_TURN)
+            self._show(self._home())
         elif v == V_TURN and b == B_OK and not self.has_sensor:
             if self.dice is not None:
                 self.dice.absorb(t_us & 0x3FFFFFFF, 0, 0, 0)  # the press time joins the pool
             self._roll(t_us)
         elif v == V_TURN and b == B_NEXT:
-            self._show(V_POOL)  # a look at the prizes left
+            if t is not None and not t.kiosk and t.started:
+                self._show(V_TABLE, 1)  # the prizes by seat, then the pool
+            else:
+                self._show(V_POOL)  # a look at the prizes left
+
+    def next_customer(self):
+        """The attendant starts the next customer's shakes (the key's or the PIN's
+        menu: never OK alone). -> True if a customer now shakes."""
+        t = self.table
+        if t is None or not t.kiosk or t.ended or t.shakes_left:
+            return False
+        if t.event and not t.stocked():
+            self._show(V_WAIT)  # the stock ran out under this screen
+            return False
+        out = self._play(game.EV_CUSTOMER, None)
+        if out is None:
+            return False
+        self._say("customer %d: the attendant started %d shakes" % (t.customer, t.shakes_left))
+        self._show(V_TURN)
+        return True
 
     def tick(self, t_ms):
         """Time passes (call it often: every 10-50 ms)."""
         self._t = t_ms
         v = self.view
         since = time.ticks_diff(t_ms, self._since)
+        if v == V_SHAKING and not self.beeps and self.settings.sound != "off":
+            click = self._rattle.next(t_ms)  # the dice knocking on the bowl, at irregular moments
+            if click is not None:
+                self.beeps.append(click)
         if time.ticks_diff(t_ms, self._frame_t) >= FRAME_MS:
             self._frame_t = t_ms
             if v == V_SHAKING or v == V_OVER:
@@ -623,10 +721,14 @@ class Console:
         elif v == V_NOTICE:
             if since >= NOTICE_MS:
                 self._notice_done()
+            elif self.arg[0] == N_LOCKED and since // 1000 != self.frame:
+                self.frame = since // 1000  # the lock counts down on the screen, a second a step
+                self.changed += 1
         elif v == V_FINAL:
             from bobing import final_play
             final_play.tick(self, t_ms)
-        elif v == V_POOL and since >= PAGE_MS:  # the screen shows page % its pages
+        elif (v == V_POOL or v == V_CLAIM) and since >= (CLAIM_PAGE_MS if v == V_CLAIM else PAGE_MS):
+            # the screen shows page % its pages (a claim: its text, then its QR code)
             self.page += 1
             self._since = t_ms
             self.changed += 1
@@ -638,7 +740,7 @@ class Console:
             self._show(V_SLEEP)
             return
         idle = self.settings.idle_min
-        if idle and v in (V_TURN, V_POOL, V_OVER, V_MENU, V_FINAL) and \
+        if idle and v in (V_TURN, V_POOL, V_OVER, V_MENU, V_FINAL, V_GATE, V_TABLE) and \
                 time.ticks_diff(t_ms, self._active) >= idle * 60000:
             self.sleep = True
             self._show(V_SLEEP)
@@ -649,6 +751,11 @@ class Console:
     _edit = None  # what the digit entry or confirmation edits
     _pin_fails = None  # wrong PINs since the last right one (PIN_FILE); None: not read yet
     _pin_lock = 0  # when the current lock started (a lock read from flash: at boot)
+    _authed = False  # the PIN or the attendant's key opened the menus now on show
+    _then = None  # after a menu's notice: where the menus go on (menu.after_notice), not the game
+    mode_lost = False  # settings.txt's mode could not be read (a kiosk's until the journal says otherwise)
+    pin_lost = False  # the PIN's record is damaged: the attendant's key sets a new one
+    pin_doubt = False  # settings.txt failed its checksum: the key may set a new PIN too
     final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final)
 
     def _time_limit(self, t_ms):
@@ -705,7 +812,7 @@ class Console:
         if evs:
             self._say("stock: grant %d applied: %s" % (s, " ".join(["%s=%d" % (c, n) for c, n in t.left()])))
         if not was and t.stocked() and self.view == V_WAIT:
-            self._show(V_POOL)
+            self._show(self._home())
 
     def stock_low(self):
         """-> True when an event game should ask the desk for more: no stock at
@@ -739,5 +846,11 @@ class Console:
             self._after_result()
 
     def _notice_done(self):
+        then = self._then
+        if then is not None and not self._notices:
+            self._then = None
+            from bobing import menu
+            menu.after_notice(self, then)  # e.g. a wrong PIN: the entry again, never the game under it
+            return
         self._next_notice_or(self._home())
 

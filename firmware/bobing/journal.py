@@ -456,9 +456,10 @@ class Scan:
         self.end = 0  # bytes of the good prefix (0: not even the header is good)
         self.size = 0
         self.problem = None
+        self.more = False  # stopped at its limit: records after .end not read yet
 
 
-def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None):
+def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None, limit=-1):
     """Read and replay one journal file. Never raises on bad data: the first problem
     found is in .problem, and .count/.end/.table describe the good prefix before it.
     game_id: the id the file name promises (0 = don't check). keep: a list that gets
@@ -468,10 +469,13 @@ def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None):
     the records before it are not read, nor kept). into: a Scan of this file to fill
     in; one that has read the header goes on from its .end: only the records
     appended since are read (the outbox follows the game being played so; the
-    caller knows it is still the same file, see outbox.Outbox)."""
+    caller knows it is still the same file, see outbox.Outbox). limit: replay at
+    most this many records (0: the header and checkpoint only), then stop with
+    .more set; the next call with `into` goes on from there (bounded steps)."""
     s = Scan() if into is None else into
     done = s.count
     s.problem = None
+    s.more = False
     who = "game %d" % game_id if game_id else path
     try:
         f = open(path, "rb")
@@ -480,10 +484,10 @@ def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None):
         return s
     try:
         if s.config is None:
-            _scan(f, s, game_id, who, secret, keep, path if checkpoint else None)
+            _scan(f, s, game_id, who, secret, keep, path if checkpoint else None, limit)
         else:
             f.seek(s.end)
-            _replay(f, s, who, keep)
+            _replay(f, s, who, keep, limit)
     except _Bad as e:
         s.problem = e.args[0]
     except OSError as e:
@@ -503,7 +507,7 @@ def _header_problem(code, text, game_id):
     return _Bad(Problem(code, text, game_id, -1))
 
 
-def _scan(f, s, game_id, who, secret, keep, path):
+def _scan(f, s, game_id, who, secret, keep, path, limit):
     h = f.read(_HEAD)
     if not MAGIC.startswith(h[:3]):
         raise _header_problem(BAD_CONFIG, "%s: not a Bo Bing journal (it does not start with %r)"
@@ -544,7 +548,7 @@ def _scan(f, s, game_id, who, secret, keep, path):
     s.end = _HEAD + n + 2
     if path is not None:
         _from_checkpoint(f, s, path[:-4] + CKPT, secret)
-    _replay(f, s, who, keep)
+    _replay(f, s, who, keep, limit)
 
 
 def _record_crc(w, c0, index):
@@ -555,8 +559,9 @@ def _record_crc(w, c0, index):
     return crc16(w, 4, 12, c0)
 
 
-def _replay(f, s, who, keep):
+def _replay(f, s, who, keep, limit=-1):
     gid = s.config.game_id
+    stop = s.count + limit if limit >= 0 else -1
     buf = bytearray(RECORD * _CHUNK)
     mv = memoryview(buf)
     w = bytearray(12)  # game id, index, record body: what a record's CRC covers
@@ -568,6 +573,9 @@ def _replay(f, s, who, keep):
         at = 0
         while at + RECORD <= got:
             i = s.count
+            if i == stop:
+                s.more = True
+                return
             w[8] = buf[at]
             w[9] = buf[at + 1]
             w[10] = buf[at + 2]
@@ -768,11 +776,17 @@ def _from_checkpoint(f, s, path, secret):
         return  # none yet (or a game from older firmware): the whole game is replayed
     b = b""
     if size <= _CK_MAX:  # a damaged size never makes a big read
-        c = open(path, "rb")
         try:
-            b = c.read(size)
-        finally:
-            c.close()
+            c = open(path, "rb")
+            try:
+                b = c.read(size)
+            finally:
+                c.close()
+        except OSError as e:  # the journal is the record: replay it, and let a new checkpoint be written
+            _unblock(path)
+            s.ck_note = "game %d: checkpoint not used (it cannot be read: %s); the whole game was replayed" % (
+                s.config.game_id, e)
+            return
     try:
         if len(b) < _CK_HEAD + 2 or size > _CK_MAX or b[0:3] != _CK_MAGIC:
             raise ValueError("not a checkpoint (%d bytes)" % size)
@@ -802,6 +816,18 @@ def _from_checkpoint(f, s, path, secret):
     s.table = t
     s.count = s.base = n
     s.end = at
+
+
+def _unblock(path):
+    """Remove what stands at a checkpoint's path and cannot be read as one (a
+    folder, a damaged entry), so that the next checkpoint can be written there."""
+    try:
+        os.remove(path)
+    except OSError:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
 
 
 def _describe(kind, arg):
@@ -858,12 +884,38 @@ def _size(path):
         return 0
 
 
+def _bowl_of(path):
+    """The bowl id in a journal's header ("" for a game without one, or a header
+    that cannot be read: such a game has no claims to send)."""
+    try:
+        f = open(path, "rb")
+        try:
+            h = f.read(_HEAD)
+            n = h[9] | (h[10] << 8) if len(h) == _HEAD else 0
+            rest = f.read(n + 2) if n <= _MAX_TEXT else b""
+        finally:
+            f.close()
+    except OSError:
+        return ""
+    if len(rest) < n + 2 or crc16(rest, 0, n, crc16(h)) != rest[n] | (rest[n + 1] << 8):
+        return ""
+    lines = bytes(rest[:n]).split(b"\n")
+    return lines[1].decode() if len(lines) > 1 else ""
+
+
 def prune(root, keep_bytes=KEEP_BYTES, current=0):
     """Before a new game: remove finished games (all on flash but `current`), oldest
     first, until they use at most keep_bytes. Set-aside .bad files are never
-    removed. -> ids removed."""
+    removed, nor a game with claims (a bowl id) at or after the outbox's cursor on
+    a bowl provisioned for an event (outbox.unsent_from): its awards have not all
+    reached the broker. Such games stay past the budget for as long as the broker
+    is away; when even a new game finds no room, the console says the flash is
+    full and the bowl plays on in the game it has. -> ids removed."""
+    from bobing import outbox  # the cursor's one reader
+    unsent = outbox.unsent_from(root)
     names = _listdir(root)
-    ids = [g for g in inventory(root)[0] if g != current]
+    ids = [g for g in inventory(root)[0] if g != current and not (
+        unsent and g >= unsent and _bowl_of(_join(root, _name(g, SUFFIX))))]
     sizes = []
     total = 0
     for gid in ids:
@@ -944,6 +996,8 @@ class Journal:
         _put32(self._buf, 0, config.game_id)
         self._crc0 = crc16(self._buf, 0, 4)
         self._rec = memoryview(self._buf)[8:14]
+        self._head = _size(self.path) - count * RECORD  # bytes before the first record
+        self._undo = False  # an append failed: its record may still reach the flash at close
         self._f = open(self.path, "ab")
 
     @property
@@ -970,6 +1024,7 @@ class Journal:
             _fsync(self._f)
         except OSError as e:
             self.failed = e
+            self._undo = True
             raise
         self.count += 1
 
@@ -1007,7 +1062,12 @@ class Journal:
 
     def close(self):
         """Close the file. After a failed write the close's own sync may fail too:
-        that is not raised (nothing more can be made durable; recover() knows)."""
+        that is not raised (nothing more can be made durable; recover() knows).
+        A record whose write failed is never left on flash: littlefs's close can
+        still commit it (a one-off error: the ESP32's partition driver raises and
+        the flash works again), so the file is cut back to the records before it
+        (the prefix copied and renamed over it, as a repair does). If even that
+        fails, recover() finds the record and the game resumes with it."""
         f = self._f
         self._f = None
         if f is not None:
@@ -1016,6 +1076,12 @@ class Journal:
             except OSError:
                 if self.failed is None:
                     raise
+        if self._undo:
+            self._undo = False
+            keep = self._head + self.count * RECORD
+            if _size(self.path) > keep:
+                from bobing import journal_fix  # only a failed write needs it
+                journal_fix.cut_back(self.path, keep)
 
 
 def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, counts=None, bowl_id="",
@@ -1053,8 +1119,21 @@ class Recovery:
 
 
 def recover(root, secret=None):
-    """Boot: find the current game, verify and replay it -> Recovery. Never raises:
-    whatever goes wrong becomes a Problem, and a new game can always start."""
+    """Boot: find the current game, verify and replay it -> Recovery. Never raises
+    on what is on flash: whatever goes wrong there becomes a Problem, and a new
+    game can always start. MemoryError is not the flash's fault: the heap is
+    collected and it is tried once more, then the MemoryError is raised with the
+    game left on flash as it is (never given up for a new, restocked one; on the
+    bowl the failed boot resets it, bowl.app.main, and it tries again)."""
+    try:
+        return _recover(root, secret)
+    except MemoryError:
+        import gc
+        gc.collect()
+        return _recover(root, secret)
+
+
+def _recover(root, secret):
     r = Recovery()
     try:
         for name in _listdir(root):
@@ -1086,6 +1165,10 @@ def recover(root, secret=None):
         if s.config is not None:
             r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base)
             r.journal.failed = stuck  # read-only until the repair can be done
+    except MemoryError:
+        if r.journal is not None:
+            r.journal.close()
+        raise
     except Exception as e:  # the boot path must go on: report, never crash
         r.journal = None
         r.problems.append(Problem(UNREADABLE, "recovery failed: %s %s" % (type(e).__name__, e)))

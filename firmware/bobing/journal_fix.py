@@ -57,6 +57,20 @@ def _copy(src, dst, start, stop):
         fi.close()
 
 
+def cut_back(path, keep):
+    """Cut a journal file back to its first `keep` bytes (a record whose write
+    failed, yet reached the flash). -> True when done; False (the file as it was,
+    no .tmp left) when the flash refused."""
+    tmp = path[:-4] + journal.TMP
+    try:
+        _copy(path, tmp, 0, keep)
+        os.rename(tmp, path)
+        return True
+    except OSError:
+        journal._discard(tmp)
+        return False
+
+
 def set_aside(root, s):
     """Move what follows the good prefix of s to a .bad file; keep the prefix.
     On a flash too full for the copies, finished games are pruned (oldest first)

@@ -10,10 +10,12 @@ import time
 from micropython import const
 
 from bobing import game, profiles, settings
-from bobing.console import (B_MENU, B_NEXT, B_OK, LANGS, MODES, N_FLASH, N_LOCKED, N_PIN, N_SETTINGS, PIN_LOCK_MS,
-                            PIN_TRIES, V_CONFIRM, V_DIGITS, V_MENU, V_SECRET, presets_for)
+from bobing.console import (B_MENU, B_NEXT, B_OK, LANGS, LONG, MODES, N_DONE, N_FLASH, N_LOCKED, N_PIN,
+                            N_PIN_DIFF, N_PIN_LOST, N_SETTINGS, PIN_LOCK_MS, PIN_TRIES, V_CLAIM, V_CONFIRM,
+                            V_DIGITS, V_MENU, V_SECRET, presets_for)
 
 _ADMIN = ("stock", "bowl_id", "secret", "pin", "final", "back")
+CODES = const(20)  # the last claim codes the attendant can show again
 
 # menu items: id -> (zh, en)
 _LABELS = {
@@ -24,11 +26,17 @@ _LABELS = {
     "kiosk": ("商场", "Kiosk"), "zh": ("中文", "Chinese"), "en": ("英文", "English"),
     "enter_pin": ("输入密码", "Enter PIN"), "confirm_new": ("开新局?", "Start a new game?"),
     "new_secret": ("换新密钥?", "New secret?"), "wrong_pin": ("密码错误", "Wrong PIN"),
-    "locked": ("请稍候", "Locked, wait"), "flash": ("存储失败", "Flash write failed"),
-    "main": ("菜单", "Menu"), "settings_bad": ("设置有误", "Settings reset"),
+    "locked": ("密码已锁定", "PIN locked"), "flash": ("存储失败", "Flash write failed"),
+    "main": ("菜单", "Menu"), "settings_bad": ("设置有误", "Settings damaged"),
     "battery": ("电量低", "Battery low"),
     "final": ("王中王", "Champion final"), "champions": ("人数", "Champions"),
     "start_final": ("开始王中王?", "Start the final?"), "end_final": ("结束王中王?", "End the final?"),
+    "customer": ("下一位顾客", "Next customer"), "codes": ("领奖码", "Claim codes"),
+    "attendant": ("服务员", "Attendant"), "old_pin": ("输入旧密码", "Old PIN"),
+    "new_pin": ("输入新密码", "New PIN"), "new_pin2": ("再输一次", "New PIN again"),
+    "pin_done": ("密码已改", "PIN changed"), "pin_diff": ("两次不一致", "PINs differ"),
+    "pin_lost": ("密码损坏", "PIN damaged"), "no_codes": ("还没有领奖码", "No codes yet"),
+    "sound": ("声音", "Sound"), "on": ("开", "On"), "quiet": ("小声", "Quiet"), "off": ("关", "Off"),
 }
 # preset names on the screen (the id itself for visitors)
 PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
@@ -39,36 +47,66 @@ def label(item, lang):
     return _LABELS[item][0 if lang == "zh" else 1]
 
 
-def key(c, b):
-    """A press of button b while a menu view (list, digits, confirm, secret) is on show."""
+def key(c, b, kind=1):
+    """A press of button b while a menu view (list, digits, confirm, secret, a code
+    shown again) is on show."""
     v = c.view
     if v == V_MENU:
         _menu_key(c, b)
     elif v == V_DIGITS:
-        _digits_key(c, b)
+        _digits_key(c, b, kind)
+    elif v == V_CLAIM:  # a code shown again: back to the list of codes
+        _codes(c, c._menu[2] if c._menu is not None and c._menu[0] == "codes" else 0)
     else:
         _confirm_key(c, b)
 
 
 def _main_items(c):
+    """The main list: the same settings in both modes, the admin items behind the PIN
+    (a kiosk's whole menu is behind it; its attendant items first)."""
     if c.settings.mode == "kiosk":
-        return ("new", "profile", "stock", "bowl_id", "secret", "pin", "mode", "lang", "back")
-    return ("new", "seats", "profile", "mode", "lang", "admin", "back")
+        t = c.table
+        first = ("customer", "codes") if t is not None and t.kiosk and not t.ended and not t.shakes_left \
+            else ("codes",)
+        return first + ("new", "profile", "mode", "lang", "sound", "admin", "back")
+    return ("new", "seats", "profile", "mode", "lang", "sound", "admin", "back")
 
 
 def open_menu(c):
     """MENU pressed while playing: the main list (kiosk: after the PIN)."""
     if c.settings.mode == "kiosk":
-        _ask_pin(c, "menu")
+        ask_pin(c, "menu")
     else:
         _list(c, "main", _main_items(c), 0)
+
+
+def attendant(c):
+    """The attendant's key (a magnet at the reed switch inside the case): on a kiosk,
+    the attendant's list (the next customer, the last codes; a new PIN when the
+    PIN's record is damaged). The key opens nothing else: the admin items keep
+    their PIN."""
+    lost = not c.settings.pin or c.pin_doubt
+    if c.settings.mode != "kiosk" and not lost:
+        c._say("attendant's key: a family bowl has no attendant")
+        return
+    t = c.table
+    items = ()
+    if t is not None and t.kiosk and not t.ended and not t.shakes_left:
+        items = ("customer",)
+    if c.settings.mode == "kiosk":
+        items += ("codes",)
+    if lost:
+        items += ("pin",)  # the PIN is lost (or in doubt): whoever holds the key may set one
+    c._edit = None
+    c._authed = False
+    _list(c, "attendant", items + ("back",), 0)
 
 
 def ask_new_game(c):
     """OK on the game-over screen: confirm a new game (kiosk: after the PIN, as
     from the menu: a new kiosk game is restocked from the settings)."""
     if c.settings.mode == "kiosk":
-        _ask_pin(c, "new")
+        ask_pin(c, "new")
     else:
         confirm(c, "confirm_new", "new")
 
@@ -89,6 +127,8 @@ def item_text(c, item):
         return label(item, c.lang)
     if c.lang == "zh" and item in PRESET_ZH:
         return PRESET_ZH[item]
+    if c._menu is not None and c._menu[0] == "codes" and isinstance(item, tuple):
+        return item[4]  # "game-award" (its code on the right, value_of)
     for k in _stock_classes(c):
         if k[0] == item:
             return k[1] if c.lang == "zh" else item
@@ -98,6 +138,8 @@ def item_text(c, item):
 def value_of(c, item):
     """The current value shown beside a menu item (text), or ''."""
     s = c.settings
+    if c._menu is not None and c._menu[0] == "codes":
+        return item[1] if isinstance(item, tuple) else ""
     if c._menu is not None and c._menu[0] == "stock" and item != "back":
         return "%d" % _stock_of(c, item)
     if item == "seats":
@@ -110,6 +152,8 @@ def value_of(c, item):
         return label(s.lang, c.lang)
     if item == "bowl_id":
         return s.bowl_id
+    if item == "sound":
+        return label(s.sound, c.lang)
     return ""
 
 
@@ -125,6 +169,25 @@ def _menu_key(c, b):
         return
     item = items[cur]
     s = c.settings
+    if mid == "codes":
+        if item == "back":
+            _close_menu(c, mid)
+        else:
+            c._edit = "codes"
+            c._show(V_CLAIM, item)
+        return
+    if item == "customer":
+        c.next_customer()
+        return
+    if item == "codes":
+        _codes(c, 0)
+        return
+    if mid == "attendant":
+        if item == "pin":
+            _digits(c, "new_pin", "0000", "pin_new")
+        else:
+            c._show(c._home())
+        return
     if mid == "main":
         if item == "back":
             c._show(c._home())
@@ -140,20 +203,20 @@ def _menu_key(c, b):
             _list(c, "mode", MODES, MODES.index(s.mode))
         elif item == "lang":
             _list(c, "lang", LANGS, LANGS.index(s.lang))
+        elif item == "sound":
+            _list(c, "sound", settings.SOUNDS, settings.SOUNDS.index(s.sound))
         elif item == "admin":
-            _ask_pin(c, "admin")
-        else:  # a kiosk's admin items sit in its main list
-            _admin_item(c, item)
+            ask_pin(c, "admin")
     elif mid == "admin":
         if item == "back":
-            _list(c, "main", _main_items(c), 0)
+            _main(c, "admin")
         else:
             _admin_item(c, item)
     elif mid == "stock":
         if item == "back":
             _close_menu(c, mid)
         else:
-            _digits(c, "stock", "%03d" % min(_stock_of(c, item), 999), "stock:" + item)
+            _digits(c, "stock:" + item, "%03d" % min(_stock_of(c, item), 999), "stock:" + item)
     else:  # a choice list: seats, profile, mode, lang
         if mid == "seats":
             s.seats = cur + 2
@@ -168,9 +231,45 @@ def _menu_key(c, b):
         elif mid == "lang":
             s.lang = item
             c.lang = item
+        elif mid == "sound":
+            s.sound = item
         settings.save(c)
         c._say("setting %s = %s (a new game uses it)" % (mid, item))
-        _list(c, "main", _main_items(c), 0)
+        _main(c, mid)
+
+
+def _main(c, item):
+    """Back to the main list, its cursor on `item` (a list keeps its place)."""
+    items = _main_items(c)
+    _list(c, "main", items, items.index(item) if item in items else 0)
+
+
+def recent_codes(c, n=CODES):
+    """The last n claim codes of this bowl's kiosk games, newest first, read back
+    from the journal (outbox.replay numbers them as the console did): [(class,
+    code, game no, award no, "game-award")]."""
+    from bobing import claim, journal, outbox
+    out = []
+    ids, _top = journal.inventory(c.root)
+    secret = c._secret()
+    for gid in reversed(ids):
+        s, t, awards = outbox.replay(journal._join(c.root, journal._name(gid, journal.SUFFIX)), gid)
+        if t is None or not t.kiosk or s.config is None:
+            continue
+        bowl = s.config.bowl_id
+        for k in range(len(awards) - 1, -1, -1):
+            num, cls, _customer = awards[k]
+            out.append((cls, claim.code(secret, bowl, gid, num, cls), gid, num, "%d-%d" % (gid, num), bowl))
+            if len(out) >= n:
+                return out
+    return out
+
+
+def _codes(c, cursor):
+    """The attendant's list of the last codes (OK shows one again, as it was)."""
+    c._edit = None
+    items = tuple(recent_codes(c)) + ("back",)
+    _list(c, "codes", items, min(cursor, len(items) - 1))
 
 
 def _admin_item(c, item):
@@ -182,8 +281,8 @@ def _admin_item(c, item):
         _digits(c, "bowl_id", s.bowl_id, "bowl_id")
     elif item == "secret":
         c._show(V_SECRET, s.secret)
-    elif item == "pin":
-        _digits(c, "pin", "0000", "pin")
+    elif item == "pin":  # the old PIN, then the new one twice
+        ask_pin(c, "pin_new")
     elif item == "final":  # 状元王中王 (bobing/final_play.py): start one, or end the one on
         if c.final is not None:
             confirm(c, "end_final", "final_end")
@@ -193,20 +292,22 @@ def _admin_item(c, item):
 
 def _close_menu(c, mid):
     """MENU (back) from list `mid`."""
-    if mid == "main":
+    if mid == "main" or mid == "attendant":
         c._show(c._home())
+    elif mid == "codes":
+        if c._authed:
+            _main(c, "codes")
+        else:
+            attendant(c)
     elif mid == "stock":
-        _back_to_admin(c)
+        _back_to_admin(c, "stock")
     else:
-        _list(c, "main", _main_items(c), 0)
+        _main(c, mid)
 
 
-def _back_to_admin(c):
-    """Where the admin items live: their own list (family), the main one (kiosk)."""
-    if c.settings.mode == "kiosk":
-        _list(c, "main", _main_items(c), 0)
-    else:
-        _list(c, "admin", _ADMIN, 0)
+def _back_to_admin(c, item="back"):
+    """The admin list, its cursor on `item` (where the attendant was)."""
+    _list(c, "admin", _ADMIN, _ADMIN.index(item) if item in _ADMIN else 0)
 
 
 def _stock_classes(c):
@@ -228,6 +329,11 @@ def _stock_items(c):
     return tuple(items)
 
 
+def stock_title(c, target):
+    """The digit entry's title for a class's stock: the class's name."""
+    return item_text(c, target[6:])
+
+
 # The PIN's lockout: every PIN_TRIES wrong PINs in a row lock the PIN for
 # PIN_LOCK_MS, doubled at each lock (1, 2, 4 ... 1024 minutes, then 1024 each
 # time). The count of wrong PINs is on flash (PIN_FILE), and a try is counted
@@ -240,6 +346,11 @@ _LOCK_DOUBLINGS = const(10)
 def lock_ms(fails):
     """How long a lock lasts after `fails` wrong PINs (a multiple of PIN_TRIES)."""
     return PIN_LOCK_MS << min(fails // PIN_TRIES - 1, _LOCK_DOUBLINGS)
+
+
+def tries_left(c):
+    """Wrong PINs still allowed before the next lock."""
+    return PIN_TRIES - _fails(c) % PIN_TRIES
 
 
 def _fails(c):
@@ -257,7 +368,7 @@ def _fails(c):
     return c._pin_fails
 
 
-def _locked_for(c):
+def locked_for(c):
     """ms left of the PIN's lock, 0 if it is not locked."""
     n = _fails(c)
     if not n or n % PIN_TRIES:
@@ -277,14 +388,41 @@ def _count_try(c, fails):
     return True
 
 
-def _ask_pin(c, then):
-    left = _locked_for(c)
-    if left:
-        c._notices.append((N_LOCKED, "%d min" % ((left + 59999) // 60000)))
+def ask_pin(c, then):
+    """The PIN entry, then `then` ("menu", "admin", "new", "pin_new"); in menus the
+    PIN opened, the admin items go on without asking again."""
+    if c._authed and then != "pin_new":  # (a new PIN always asks the old one)
+        _then(c, then)
+        return
+    if not c.settings.pin:
+        c._notices.append((N_PIN_LOST, ""))
+        c._next_notice_or(c._home())
+        return
+    if locked_for(c):
+        c._notices.append((N_LOCKED, ""))  # (the screen counts the lock down)
         c._next_notice_or(c._home())
         return
     n = settings.pin_parse(c.settings.pin)[0]
-    _digits(c, "enter_pin", "0" * n, "check_pin:" + then)
+    _digits(c, "old_pin" if then == "pin_new" else "enter_pin", "0" * n, "check_pin:" + then)
+
+
+def after_notice(c, then):
+    """A menu's notice was read: the admin list again, or the PIN entry again."""
+    if then == "list:admin":
+        _back_to_admin(c, "pin")
+    else:
+        ask_pin(c, then)
+
+
+def _then(c, then):
+    if then == "admin":
+        _back_to_admin(c, "stock")
+    elif then == "new":
+        confirm(c, "confirm_new", "new")
+    elif then == "pin_new":
+        _digits(c, "new_pin", "0000", "pin_new")
+    else:
+        _list(c, "main", _main_items(c), 0)
 
 
 def _check_pin(c, value, then):
@@ -295,19 +433,16 @@ def _check_pin(c, value, then):
         return
     if settings.pin_check(c.settings.pin, value):
         _count_try(c, 0)
-        if then == "admin":
-            _list(c, "admin", _ADMIN, 0)
-        elif then == "new":
-            confirm(c, "confirm_new", "new")
-        else:
-            _list(c, "main", _main_items(c), 0)
+        c._authed = True
+        _then(c, then)
         return
     c._say("wrong PIN (%d in a row)" % fails)
     if fails % PIN_TRIES == 0:
         c._pin_lock = c._t
-        c._notices.append((N_LOCKED, "%d min" % (lock_ms(fails) // 60000)))
+        c._notices.append((N_LOCKED, ""))
     else:
-        c._notices.append((N_PIN, ""))
+        c._notices.append((N_PIN, "%d" % (PIN_TRIES - fails % PIN_TRIES)))
+        c._then = then  # after the notice: the PIN entry again (then `then`), not the game under it
     c._next_notice_or(c._home())
 
 
@@ -316,23 +451,31 @@ def _digits(c, title, start, target):
     c._show(V_DIGITS, [title, bytearray(start.encode()), 0])
 
 
-def _digits_key(c, b):
+def _digits_key(c, b, kind=1):
     a = c.arg
     digits = a[1]
-    if b == B_MENU:  # cancel
-        target = c._edit
+    if b == B_MENU:
+        if a[2] > 0:  # back one digit
+            a[2] -= 1
+            c.changed += 1
+            return
+        target = c._edit  # on the first digit: cancel
         c._edit = None
         if target.startswith("check_pin:"):
             c._show(c._home())
         elif target.startswith("stock:"):
-            _list(c, "stock", _stock_items(c), 0)
+            _list(c, "stock", _stock_items(c), _stock_items(c).index(target[6:]))
+        elif target.startswith("pin_new") and not c._authed:
+            attendant(c)
         else:
-            _back_to_admin(c)
+            _back_to_admin(c, "pin" if target.startswith("pin") else target if target in _ADMIN else "back")
         return
-    if b == B_NEXT:
+    if b == B_NEXT:  # a press counts up, a long press down
         d = digits[a[2]] - 48
-        digits[a[2]] = 48 + (d + 1) % 10
+        digits[a[2]] = 48 + (d + (9 if kind == LONG else 1)) % 10
         c.changed += 1
+        return
+    if b != B_OK:
         return
     a[2] += 1
     c.changed += 1
@@ -356,18 +499,35 @@ def _digits_done(c, value):
         else:
             confirm(c, "start_final", "final:%d" % n)
         return
-    if target == "pin":
+    if target == "pin_new":
+        _digits(c, "new_pin2", "0000", "pin_new2:" + value)
+        return
+    if target.startswith("pin_new2:"):
+        if value != target[9:]:
+            c._notices.append((N_PIN_DIFF, ""))
+            c._then = "list:admin" if c._authed else None
+            c._next_notice_or(c._home())
+            return
         s.pin = settings.pin_record(value, c.urandom(16))
-    elif target == "bowl_id":
+        c.pin_lost = c.pin_doubt = False
+        settings.save(c)
+        _count_try(c, 0)
+        c._say("PIN changed")
+        c._notices.append((N_DONE, "pin"))
+        c._then = "list:admin" if c._authed else None
+        c._next_notice_or(c._home())
+        return
+    if target == "bowl_id":
         s.bowl_id = value
     elif target.startswith("stock:"):
         s.stock[target[6:]] = int(value)
     settings.save(c)
     c._say("setting %s changed (a new game uses it)" % target)
     if target.startswith("stock:"):
-        _list(c, "stock", _stock_items(c), 0)
+        items = _stock_items(c)
+        _list(c, "stock", items, items.index(target[6:]))
     else:
-        _back_to_admin(c)
+        _back_to_admin(c, target)
 
 
 def confirm(c, title, action):
@@ -381,19 +541,19 @@ def _confirm_key(c, b):
         if b == B_OK:
             confirm(c, "new_secret", "secret")
         else:
-            _back_to_admin(c)
+            _back_to_admin(c, "secret")
         return
     action = c._edit
     c._edit = None
     if b != B_OK:
         if action == "secret":
-            _back_to_admin(c)
+            _back_to_admin(c, "secret")
         else:
             c._show(c._home())
         return
     if action == "new":
         c._new_game()
-        c._show(c._home())
+        c._next_notice_or(c._home())  # a full flash says so
     elif action.startswith("final"):
         from bobing import final_play
         if action == "final_end":

@@ -241,32 +241,60 @@ def decode_ask(event, topic_b, payload):
 
 
 # ---- the cursor --------------------------------------------------------------
+# ROOT/outbox.cur: "v2 G N CRC\n", CRC the CRC-16 (journal.crc16) of "v2 G N" in
+# hex: every award of the games before G and awards 1..N of game G reached the
+# broker. A file that fails its checksum, or names a game past the newest on
+# flash, is damage and counts as none: everything the journal still holds is
+# sent again (the desk counts each award once), never skipped. A cursor of older
+# firmware ("v1 G N", no checksum) counts as none likewise.
+
+def _cursor_text(g, n):
+    return ("v2 %d %d" % (g, n)).encode()
+
 
 def read_cursor(root):
-    """-> (game_no, award_no) last acknowledged, (0, 0) for none. A damaged file
-    counts as none: everything the journal still holds is sent again (and counted
-    once by the desk), never skipped."""
+    """-> (game_no, award_no) last acknowledged, (0, 0) for none or damage."""
     try:
         with open(journal._join(root, CURSOR), "rb") as f:
-            p = f.read(40).split()
+            b = f.read(48)
     except OSError:
         return 0, 0
+    p = b.split()
     try:
-        if len(p) == 3 and p[0] == b"v1":
+        if len(p) == 4 and p[0] == b"v2":
             g, n = int(p[1]), int(p[2])
-            if 0 <= g <= journal.MAX_GAME_ID and n >= 0:
-                return g, n
+            t = _cursor_text(g, n)
+            if (b == t + (" %04x\n" % journal.crc16(t)).encode() and 0 <= n and 0 <= g <= journal.MAX_GAME_ID
+                    and (g or not n) and g <= journal.inventory(root)[1]):
+                return g, n  # exactly as written (one spelling), and not past the newest game
     except ValueError:
         pass
     return 0, 0
 
 
 def write_cursor(root, game_no, award_no):
+    t = _cursor_text(game_no, award_no)
     journal.write_whole(journal._join(root, CURSOR), journal._join(root, _TMP),
-                        (("v1 %d %d\n" % (game_no, award_no)).encode(),))
+                        (t, (" %04x\n" % journal.crc16(t)).encode()))
+
+
+def unsent_from(root):
+    """The oldest game that may hold awards the broker has not acknowledged, for
+    journal.prune to keep (with their games after it): 0 when this bowl is not
+    provisioned for an event (no ROOT/net.txt: nothing is ever sent, so nothing
+    waits), else the cursor's game (1 with no cursor: every game)."""
+    try:
+        import os
+        os.stat(journal._join(root, "net.txt"))
+    except OSError:
+        return 0
+    return read_cursor(root)[0] or 1
 
 
 # ---- the outbox ----------------------------------------------------------------
+
+STEP = const(64)  # journal records one next() replays at most: a bounded step beside the game loop
+
 
 class _Awards:
     """journal.scan's `keep` for the outbox: called after each event the scan
@@ -278,29 +306,16 @@ class _Awards:
         self.s = s
         self.after = after
         self.out = []
-        self.seen = 0  # awards replayed (a checkpoint covers the ones before)
 
     def append(self, _ev):
         t = self.s.table
         won = self.s.last.won
         if not won or not t.kiosk:
             return
-        self.seen += len(won)
         first = t.award_no - len(won) + 1
         for i in range(len(won)):
             if first + i > self.after:
                 self.out.append((first + i, won[i][0], self.s.last.customer))
-
-
-def _read(path, game_no, after, checkpoint):
-    s = journal.Scan()
-    a = _Awards(s, after)
-    journal.scan(path, game_no, keep=a, checkpoint=checkpoint, into=s)
-    if s.base and (s.table.award_no - a.seen > after
-                   or s.problem is not None and s.problem.code == journal.BAD_EVENT):
-        s = a = None  # the checkpoint is past awards asked for, or the table refuses what follows it
-        return _read(path, game_no, after, False)
-    return s, a
 
 
 def replay(path, game_no=0, after=0):
@@ -308,8 +323,11 @@ def replay(path, game_no=0, after=0):
     [(award_no, cls, customer), ...] numbered above `after`): the one place awards
     are numbered off a journal, exactly as the console numbers the claims it shows
     (the bowl's outbox and the desk's journal import both use it). A damaged tail
-    keeps the good prefix (scan.problem says what was wrong)."""
-    s, a = _read(path, game_no, after, False)
+    keeps the good prefix (scan.problem says what was wrong). The whole file at
+    once: for host tools (the bowl's Outbox reads in bounded steps)."""
+    s = journal.Scan()
+    a = _Awards(s, after)
+    journal.scan(path, game_no, keep=a, into=s)
     return s, s.table, a.out
 
 
@@ -331,47 +349,73 @@ def _record_at(path, at):
 class Outbox:
     """Awards still to be sent, from the journal, after the cursor.
     next() -> (topic, payload, game_no, award_no) or None; sent(game_no, award_no)
-    after the broker acknowledged it.
+    after the broker acknowledged it. None with .busy set: more of the journal
+    is still to be read, call again soon (the net task does so after a short
+    pause, the game's tasks running in between).
 
-    It follows the game being played without reading it again: the game read
-    last stays in RAM (its journal.Scan: the table and the good prefix of the
-    file) with its awards not yet sent, and when the file grows only the records
-    appended since are read and applied (bench/net_heap.py: what one roll costs,
-    whatever the game's length). The file is read again whole when it shrank,
-    when the record read last is no longer there as it was (repaired, replaced)
-    or when a damaged tail it stopped at changed. The first read of the game the
-    cursor is in starts from its checkpoint when that leaves out no award still
-    to send. A finished game (not the newest on flash: the journal only appends
-    to the newest) with nothing left to send is not read again until a reboot."""
+    It runs beside the game loop, after the watchdog has started, so each
+    next() is one bounded step: at most STEP records replayed (or one game's
+    header and checkpoint), whatever is on flash -- a kiosk game's backlog of
+    thousands of events, or a table bowl's finished games. A game that is not a
+    kiosk game with a bowl id has nothing to claim: only its header is read.
+    Finished games (all but the newest on flash: the journal only appends to
+    the newest) whose awards have all been acknowledged are passed for good: the
+    cursor moves to the next game's start (a table bowl's cursor moves too), so
+    a boot reads none of them again.
+
+    It follows the game being played without reading it again: the game being
+    read stays in RAM (its journal.Scan: the table and the good prefix of the
+    file) with its awards not yet sent, and when the file grows only the
+    records appended since are read (bench/net_heap.py: what one roll costs,
+    whatever the game's length). The file is read again from its start when it
+    shrank, when the record read last is no longer there as it was (repaired,
+    replaced) or when a damaged tail it stopped at changed. The first read of
+    the cursor's game starts from its checkpoint when that leaves out no award
+    still to send."""
 
     def __init__(self, root, event, secret):
         self.root = root
         self.event = check_name("event", event)
         self.secret = secret
         self.cursor = read_cursor(root)
+        self.busy = False  # the last next() stopped at its step with more to read
         self._game = 0  # the game whose awards are in _awards
         self._scan = None  # its journal.Scan, _awards its _Awards
         self._awards = None
         self._size = -1  # its file's size when read
         self._last = b""  # the RECORD bytes before _scan.end when read
         self._bad = b""  # and after it when the scan stopped at a problem
-        self._done = 0  # games up to this one are finished and have nothing left to send
+        self._whole = 0  # a game to read from its start: the table refused what followed its checkpoint
 
     def _load(self, gid):
+        """One bounded step of reading game gid."""
         path = journal._join(self.root, journal._name(gid, journal.SUFFIX))
         size = journal._size(path)
         s = self._scan
         if gid == self._game and s is not None:
-            if size == self._size and (s.problem is None or _record_at(path, s.end) == self._bad):
+            if not s.more and size == self._size and (s.problem is None or _record_at(path, s.end) == self._bad):
                 return  # as read (a damaged tail is not read again until it changes)
             if s.config is not None and size >= s.end and _record_at(path, s.end - RECORD) == self._last:
-                journal.scan(path, gid, keep=self._awards, into=s)  # only what was appended
+                if self._bowl():  # from where it stopped: what was appended, or the next step
+                    journal.scan(path, gid, keep=self._awards, into=s, limit=STEP)
+                    if s.base and s.problem is not None and s.problem.code == journal.BAD_EVENT:
+                        self._whole = gid  # refused by the table its checkpoint gave: the events decide
+                        self._scan = self._awards = None
+                        return
                 self._mark(path, size)
                 return
         cg, cn = self.cursor
+        after = cn if gid == cg else 0
         self._scan = self._awards = None  # the old game's table goes before the next is read
-        self._scan, self._awards = _read(path, gid, cn if gid == cg else 0, gid == cg and cn > 0)
-        self._game = gid
+        s = journal.Scan()
+        a = _Awards(s, after)
+        journal.scan(path, gid, keep=a, into=s, checkpoint=after > 0 and gid != self._whole, limit=0)
+        if s.base and s.table.award_no > after:  # the checkpoint is past awards still to send
+            s = a = None
+            s = journal.Scan()
+            a = _Awards(s, after)
+            journal.scan(path, gid, keep=a, into=s, limit=0)
+        self._scan, self._awards, self._game = s, a, gid
         self._mark(path, size)
 
     def _mark(self, path, size):
@@ -385,12 +429,18 @@ class Outbox:
         return s.config.bowl_id if s.config is not None and s.table.kiosk else ""
 
     def next(self):
+        self.busy = False
         cg, cn = self.cursor
         ids, _top = journal.inventory(self.root)
-        for gid in ids:
-            if gid < cg or gid <= self._done:
+        for i in range(len(ids)):
+            gid = ids[i]
+            if gid < cg:
                 continue
             self._load(gid)
+            s = self._scan
+            if s is None:  # to be read again from its start (next step)
+                self.busy = True
+                return None
             bowl = self._bowl()
             if bowl:  # else a table game, or one with no bowl id: nothing to claim
                 for n, cls, customer in self._awards.out:
@@ -399,8 +449,13 @@ class Outbox:
                     code = claim.code(self.secret, bowl, gid, n, cls)
                     return (topic(self.event, bowl, "award"), award_payload(gid, n, cls, customer, code),
                             gid, n)
-            if gid != ids[-1]:
-                self._done = gid  # finished, all sent: the journal never writes to it again
+            more = s.more and bowl  # a game with nothing to claim is not read past its header
+            if more or i + 1 < len(ids):
+                if not more:  # finished, all sent: the journal never writes to it again
+                    write_cursor(self.root, ids[i + 1], 0)
+                    self.cursor = (ids[i + 1], 0)
+                self.busy = True  # one step done: the next game (or the rest of this one) at the next call
+            return None
         return None
 
     def sent(self, game_no, award_no):

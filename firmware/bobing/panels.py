@@ -11,7 +11,7 @@ from bobing import console as C
 from bobing import menu
 
 _W = const(128)
-_ROWS = const(3)  # list rows under the title (16 px each)
+_ROWS = const(3)  # list rows under the title (16 px each: the title and three rows fill the 64)
 
 # error screens (console.N_SENSOR, N_RNG, N_JOURNAL are these kinds)
 ERR_SENSOR = const(1)  # no accelerometer answers
@@ -35,12 +35,17 @@ def draw(s, c):
         _digits(s, c)
     elif v == C.V_CONFIRM:
         _title(s, menu.label(c.arg, c.lang))
-        s._ec("OK: yes", 28)
-        s._ec("MENU: no", 42)
+        if s._zh:
+            s._t("确定:是", 16, 22)
+            s._t("菜单:否", 16, 42)
+        else:
+            s._ec("OK: yes", 28)
+            s._ec("MENU: no", 44)
     elif v == C.V_SECRET:
         _secret(s, c)
     elif v == C.V_CLAIM:
-        claim(s, c.table, c.arg[1], c.arg[0], c.arg[4])
+        a = c.arg
+        claim(s, c.table, a[1], a[0], a[4], a[5] if len(a) > 5 else None, c.page)
     elif v == C.V_NOTICE:
         if c.arg[0] in ERRORS:
             error(s, c.arg[0], c.arg[1])
@@ -51,6 +56,65 @@ def draw(s, c):
         s._ec("z z z", 28)
     elif v == C.V_WAIT:
         wait(s, c.table)
+    elif v == C.V_GATE:
+        gate(s, c.table)
+    elif v == C.V_TABLE:
+        seat_prizes(s, c.table, c.arg)
+
+
+def gate(s, t):
+    """A kiosk between customers: the next customer's shakes start only when
+    the attendant says so (the key, or the PIN's menu); prizes left below."""
+    fb = s.fb
+    fb.fill(0)
+    if s._zh:
+        s._tc("等待服务员", 2)
+        s._tc("开始下一位", 22)
+    else:
+        s._ec("Waiting for the", 2)
+        s._ec("attendant to let", 14)
+        s._ec("the next one in", 26)
+    if t is not None:
+        s._left(t)
+
+
+def seat_prizes(s, t, seat):
+    """A family game's prizes of one seat (a page a seat: NEXT goes on), the
+    classes two a row in Chinese, one a row for visitors."""
+    fb = s.fb
+    fb.fill(0)
+    zh = s._zh
+    if zh:  # "7号奖品      7/10"
+        s._t("奖品", s._seat(seat, 0, 0), 0)
+        right = _W - s._nw(t.seats) - 8
+        s._n(t.seats, s._e("/", s._n(seat, right - s._nw(seat), 4), 4), 4)
+    else:  # "Seat 7/10 prizes"
+        x = s._n(seat, s._e("Seat", 0, 0) + 8, 0)
+        s._e("prizes", s._n(t.seats, s._e("/", x, 0), 0) + 8, 0)
+    a = t.awards[seat]
+    k = 0
+    for cls in t.classes:
+        n = a[cls]
+        if not n:
+            continue
+        if zh:
+            x0 = 64 * (k % 2)
+            y = 16 + 16 * (k // 2)
+            if y > 48:
+                break
+            s._n(n, s._cls(t, cls, x0, y) + 2, y + 4)
+        else:
+            y = 10 + 9 * k
+            if y > 56:
+                break
+            s._cls(t, cls, 0, y)
+            s._n(n, _W - s._nw(n), y)
+        k += 1
+    if k == 0:
+        if zh:
+            s._tc("还没有奖品", 28)
+        else:
+            s._ec("no prize yet", 32)
 
 
 def wait(s, t):
@@ -81,35 +145,83 @@ def _label(s, i):
     return t[i]
 
 
-def claim(s, t, code, cls, ref):
-    """A kiosk award's claim code, big enough to read off at the counter,
-    with what the counter's verify-claim needs beside it: ref, the game and
-    award number as "17-3" (made by the console, so drawing allocates
-    nothing), and the prize class it pays (cls: a class id of t)."""
-    fb = s.fb
-    fb.fill(0)
-    zh = s._zh
-    w = _W - s._cls_w(t, cls)
-    s._cls(t, cls, w, 0 if zh else 8)
-    room = w - 4 if zh else _W  # the class sits beside the number (zh) or under it (en)
-    y = 4 if zh else 0
-    if 8 * (3 + len(ref)) <= room:
-        fb.text("No.", 0, y, 1)
-        fb.text(ref, 24, y, 1)
-    else:
-        fb.text(ref, 0, y, 1)
+QR_PREFIX = "BB1"  # the claim's QR text: BB1:<bowl>:<game>-<award>:<CLASS ID>:<code> (firmware/PROTOCOL.md)
+_qr = [None, None]  # the code encoded last and its modules: a claim's pages draw it again and again
+
+
+def qr_text(bowl, ref, cls, code):
+    """What the claim's QR code says (the desk scans it): upper case, so that it
+    is all QR alphanumeric characters."""
+    return "%s:%s:%s:%s:%s" % (QR_PREFIX, bowl, ref, cls.upper(), code)
+
+
+def claim(s, t, code, cls, ref, bowl=None, page=0):
+    """A kiosk award's claim, in two pages that take turns: the text (the bowl
+    id, No.game-award, the class in Chinese and its id, the code big enough to
+    read off) and a QR code of the same for the desk to scan. ref: "17-3"
+    (made by the console, so drawing it allocates nothing); cls: a class id of t."""
     n = len(code)
     if n > 16:
         raise ValueError("a claim code is at most 16 characters, got %r" % (code,))
+    fb = s.fb
+    fb.fill(0)
+    zh = s._zh
+    if bowl is None:
+        bowl = t.bowl_id
+    if page % 2:
+        _claim_qr(s, t, code, cls, ref, bowl)
+        return
+    if zh:  # "碗号0042   No.17-1" / "三红 sanhong" / the code, big
+        x = s._t(bowl, s._t("碗号", 0, 0), 0)
+        s._er(ref, _W, 4)
+        if x + 8 + 8 * (3 + len(ref)) <= _W:  # (a long bowl id leaves no room for "No.")
+            s._er("No.", _W - 8 * len(ref), 4)
+        x = s._cls(t, cls, 0, 17)
+        s._e(cls, x + 8, 21)
+    else:  # "Bowl 0042  No.17-1" / "sanhong" / the code, big
+        x = s._e(bowl, s._e("Bowl", 0, 0) + 8, 0)
+        s._er(ref, _W, 0)
+        if x + 8 + 8 * (3 + len(ref)) <= _W:
+            s._er("No.", _W - 8 * len(ref), 0)
+        s._e(cls, 0, 11)
+    y = 36 if zh else 23
     if n <= 8:
-        s._big(code, (_W - 16 * n) // 2, 19, 2, 3)
+        s._big(code, (_W - 16 * n) // 2, y, 2, 3)
     else:
-        s._ec(code, 28)
-    fb.hline(0, 45, _W, 1)
-    if zh:
-        s._tc(_label(s, 0), 48)
+        s._ec(code, y + 8)
+    if not zh:
+        s._ec(_label(s, 0), 54)
+
+
+def _claim_qr(s, t, code, cls, ref, bowl):
+    if _qr[0] is not code:  # (a new claim; its page drawn again allocates nothing)
+        from bobing import qr
+        _qr[1] = None
+        _qr[1] = qr.encode(qr_text(bowl, ref, cls, code))
+        _qr[0] = code
+    fb = s.fb
+    fb.fill_rect(_W - 62, 1, 62, 62, 1)  # three light modules of quiet zone round it
+    _draw_qr(fb, _qr[1], _W - 56, 7)
+    fb.text("No.", 0, 2, 1)
+    fb.text(ref, 24, 2, 1)
+    if s._zh:
+        s._cls(t, cls, 0, 12)
+        fb.text(code, 0, 32, 1)
+        s._t("凭码领奖", 0, 46)
     else:
-        s._ec(_label(s, 0), 52)
+        fb.text(cls, 0, 14, 1)
+        fb.text(code, 0, 30, 1)
+        fb.text("Show at", 0, 46, 1)
+        fb.text("counter", 0, 56, 1)
+
+
+def _draw_qr(fb, modules, x, y):
+    # (qr.draw, without importing qr for a page drawn again)
+    for r in range(25):
+        p = r * 25
+        for c in range(25):
+            if modules[p + c]:
+                fb.fill_rect(x + 2 * c, y + 2 * r, 2, 2, 0)
 
 
 def error(s, kind, detail=None):
@@ -145,11 +257,13 @@ def _title(s, text):
     fb = s.fb
     fb.fill(0)
     s._t(text, 0, 0)
-    fb.hline(0, 16, _W, 1)
+    for x in range(0, _W, 2):  # a dotted rule on the title's last pixel row
+        fb.pixel(x, 15, 1)
 
 
 def _menu(s, c):
-    """A list (menu or choice) with the cursor's row lit."""
+    """A list (menu or choice) with the cursor's row lit: the title and three
+    whole rows."""
     mid, items, cur = c.arg[0], c.arg[1], c.arg[2]
     _title(s, menu.title_of(c, mid))
     fb = s.fb
@@ -158,7 +272,7 @@ def _menu(s, c):
         i = first + r
         if i >= len(items):
             break
-        y = 18 + 16 * r
+        y = 16 + 16 * r
         on = i == cur
         if on:
             fb.fill_rect(0, y, _W, 16, 1)
@@ -166,33 +280,39 @@ def _menu(s, c):
         s._t(menu.item_text(c, items[i]), 2, y, col)
         value = menu.value_of(c, items[i])
         if value:
-            s._t(value, _W - 2 - s._tw(value), y, col)
+            s._t(value, _W - 3 - s._tw(value), y, col)
     if len(items) > _ROWS:  # where in the list: a thumb on the right edge
-        h = max(4, 46 * _ROWS // len(items))
-        fb.fill_rect(_W - 1, 18 + (46 - h) * first // max(1, len(items) - _ROWS), 1, h, 1)
+        h = max(4, 48 * _ROWS // len(items))
+        fb.fill_rect(_W - 1, 16 + (48 - h) * first // max(1, len(items) - _ROWS), 1, h, 1)
 
 
 def _digits(s, c):
     """Number entry: each digit in a box, the one being set lit; a PIN shows
-    '*' for the digits already entered."""
+    '*' for the digits already entered. A class's stock is titled with its name."""
     title, digits, pos = c.arg[0], c.arg[1], c.arg[2]
-    _title(s, menu.label(title, c.lang))
+    if title.startswith("stock:"):
+        _title(s, menu.stock_title(c, title))
+    else:
+        _title(s, menu.label(title, c.lang))
     fb = s.fb
     n = len(digits)
     w = 20
     x0 = (_W - n * w) // 2
-    hide = title == "enter_pin"
+    hide = title == "enter_pin" or title == "old_pin" or title.startswith("new_pin")
     for i in range(n):
         x = x0 + i * w
         if i == pos:
-            fb.fill_rect(x, 24, w - 4, 22, 1)
+            fb.fill_rect(x, 20, w - 4, 22, 1)
         else:
-            fb.rect(x, 24, w - 4, 22, 1)
+            fb.rect(x, 20, w - 4, 22, 1)
         ch = "*" if hide and i < pos else chr(digits[i])
         if hide and i > pos:
             ch = "-"
-        s._big(ch, x + 4, 28, 1, 2, 0 if i == pos else 1)
-    s._ec("NEXT +1   OK >", 54)
+        s._big(ch, x + 4, 24, 1, 2, 0 if i == pos else 1)
+    if s._zh:
+        s._t("下一:+1 长按:-1", 0, 47)
+    else:
+        s._ec("NEXT +1  hold -1", 52)
 
 
 def _secret(s, c):
@@ -201,21 +321,69 @@ def _secret(s, c):
     _title(s, menu.label("secret", c.lang))
     h = c.arg
     for i in range(0, len(h), 16):
-        s._ec(h[i:i + 16], 20 + 10 * (i // 16))
-    s._ec("id %s  OK: new" % c.settings.bowl_id, 54)
+        s._ec(h[i:i + 16], 18 + 9 * (i // 16))
+    if s._zh:
+        s.fb.text(c.settings.bowl_id, 0, 52, 1)
+        s._t("确定:换新", _W - s._tw("确定:换新"), 48)
+    else:
+        s._ec("id %s  OK: new" % c.settings.bowl_id, 55)
 
 
 # the title (a menu label) of every notice drawn here; tests/test_board.py checks that each of
 # console's text notices has one
 NOTICE_TITLES = {C.N_PIN: "wrong_pin", C.N_LOCKED: "locked", C.N_FLASH: "flash",
-                 C.N_SETTINGS: "settings_bad", C.N_BATTERY: "battery"}
+                 C.N_SETTINGS: "settings_bad", C.N_BATTERY: "battery", C.N_DONE: "pin_done",
+                 C.N_PIN_DIFF: "pin_diff", C.N_PIN_LOST: "pin_lost"}
 
 
 def _notice(s, c):
-    """A notice screen.py has no screen for: wrong PIN, locked, flash write, bad settings,
-    low battery."""
+    """A notice screen.py has no screen for: wrong PIN (tries left), the PIN's
+    lock (counting down), flash write, bad settings, low battery, PIN changed
+    or not, a damaged PIN."""
     kind, detail = c.arg
     _title(s, menu.label(NOTICE_TITLES[kind], c.lang))
-    if detail:
-        s.fb.text(detail[:16], 0, 28, 1)
-        s.fb.text(detail[16:32], 0, 38, 1)
+    zh = s._zh
+    fb = s.fb
+    if kind == C.N_PIN:  # "还可试2次" / "2 tries left"
+        if zh:
+            x = (_W - 64 - 8) // 2
+            s._t("次", s._t(detail, s._t("还可试", x, 26), 26), 26)
+        else:
+            s._ec(detail + (" try left" if detail == "1" else " tries left"), 30)
+        return
+    if kind == C.N_LOCKED:  # "请等 0:59" / "wait 0:59", counting down
+        left = (menu.locked_for(c) + 999) // 1000
+        m = left // 60
+        x = 24
+        if zh:
+            x = s._t("请等", 16, 26) + 8
+        else:
+            x = s._e("wait", 24, 30) + 8
+        y = 26 if zh else 22
+        x = s._bign(m, x, y, 1, 2)
+        fb.text(":", x, y + 4, 1)
+        s._bign(left % 60 // 10, x + 8, y, 1, 2)
+        s._bign(left % 10, x + 16, y, 1, 2)
+        if zh:
+            s._tc("再输入密码", 46)
+        else:
+            s._ec("then try again", 50)
+        return
+    if kind == C.N_PIN_DIFF:
+        if zh:
+            s._tc("密码未改", 28)
+        else:
+            s._ec("PIN not changed", 30)
+        return
+    if kind == C.N_PIN_LOST:
+        if zh:
+            s._tc("请用服务员钥匙", 22)
+            s._tc("设新密码", 42)
+        else:
+            s._ec("Set a new one", 26)
+            s._ec("with the", 36)
+            s._ec("attendant's key", 46)
+        return
+    if detail and kind != C.N_DONE:
+        fb.text(detail[:16], 0, 28, 1)
+        fb.text(detail[16:32], 0, 38, 1)

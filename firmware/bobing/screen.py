@@ -74,6 +74,14 @@ _L_NEXT_CUSTOMER = const(28)
 _L_THANKS = const(29)
 _L_YOU_WIN = const(30)
 _L_LAST_ROUND = const(31)
+_L_FIRST = const(32)
+_L_TOTAL_A = const(33)
+_L_TOTAL_B = const(34)
+_L_ALL_WON = const(35)
+_L_NOT_PAID = const(36)
+_L_TO_SHAKE = const(37)
+_L_TIE = const(38)
+_L_NOT_ABOVE = const(39)
 
 # The labels of each language as ONE "|"-separated text (as separate strings,
 # both languages' labels took 7 KB of the unix port's heap); set_lang() keeps
@@ -82,15 +90,16 @@ _ZH = (
     "号|第|轮|轮到|剩余奖品|状元|新游戏|人|摇碗定先手|摇碗中|"
     "得|追|无奖|状元归|状元仍归|停一轮|下一位|游戏结束|关灯抢饼|无状元|"
     "奖品|骰子出碗|本次作废|时间到|开始|位顾客|还有|次|请下一位顾客|谢谢参与|"
-    "|本轮后结束"
+    "|本轮后结束|先摇|共|点|已派完|此项不设奖||同分先到者得|未胜过"
 )
 _EN = (
-    "Seat|Round||Turn of|Prizes left|Zhuangyuan|"
+    "Seat|Round||Seat|Prizes left|Champion:|"
     "New game|players|Shake to start|shaking...|takes|from|"
-    "no prize|Zhuangyuan now|Zhuangyuan stays|sits out a turn|Next:|Game over|"
+    "No prize|Zhuangyuan now|Zhuangyuan stays|sits out a turn|Next:|Game over|"
     "LIGHTS OFF!|No Zhuangyuan|Prizes|Dice out of bowl|roll void|Time is up|"
     "Start|Customer|Shakes left||Next customer!|Thank you!|"
-    "You win|Last round"
+    "You win|Last round|starts|Total||all won|pays no prize here|to shake|Tie: first keeps|"
+    "does not beat"
 )
 
 # why a game ended (game.REASONS, in its order) -> Chinese, English
@@ -382,23 +391,24 @@ class Screen:
             if zh:
                 x = _W - 32 - self._seat_w(t.holder)
                 self._seat(t.holder, self._t(L[_L_ZY], x, 0), 0)
-            else:
-                self._e(L[_L_ZY], 0, 8)
-                self._n(t.holder, 88, 8)
+            else:  # "Champion: seat 5" (the 状元 so far)
+                x = self._e(L[_L_ZY], 0, 9) + (8 if t.holder < 10 else 0)
+                self._n(t.holder, self._e("seat", x, 9) + 8, 9)
         # middle: the seat to shake, big
-        w = self._nw(t.turn) * 3
         if zh:
+            w = self._nw(t.turn) * 3
             lw = self._tw(L[_L_TURN])
             x = (_W - lw - 4 - w - 4 - 16) // 2
             x = self._t(L[_L_TURN], x, 26) + 4
             x = self._bign(t.turn, x, 20, 3, 3) + 4
             self._t(L[_L_HAO], x, 26)
-        else:  # "Turn of / seat" stacked, then the number
-            lw = 8 * len(L[_L_TURN])
-            x = (_W - lw - 8 - w) // 2
-            self._e(L[_L_TURN], x, 23)
-            self._e("seat", x + lw - 32, 33)
-            self._bign(t.turn, x + lw + 8, 20, 3, 3)
+        else:  # "Seat 1 to / shake": the number big between
+            k = 3 if t.turn < 10 else 2
+            w = self._nw(t.turn) * k
+            x = (_W - 32 - 8 - w - 8 - 40) // 2
+            x = self._bign(t.turn, self._e(L[_L_TURN], x, 26) + 8, 22 if k == 2 else 18, k, k) + 8
+            self._e("to", x, 22)
+            self._e("shake", x, 32)
         self._left(t)
 
     def _left(self, t):
@@ -450,7 +460,12 @@ class Screen:
         call per animation frame (any int frame; the motion repeats)."""
         fb = self.fb
         fb.fill(0)
-        if self._zh:
+        if not t.turn:  # the start roll: no seat's turn yet
+            if self._zh:
+                self._tc(self._l[_L_SHAKE_START], 0)
+            else:
+                self._ec(self._l[_L_SHAKE_START], 4)
+        elif self._zh:
             x = self._seat(t.turn, 2, 0)
             self._t(self._l[_L_SHAKING], x + 4, 0)
         else:
@@ -492,11 +507,24 @@ class Screen:
                 x = self._rank(out.rank, x, 19)
                 if out.bonus:
                     self._rank(out.bonus, self._t("+", x, 19), 19)
+            elif not out.rank:  # nothing: no pinyin to puzzle over
+                self._ec(L[_L_NO_PRIZE], 24)
             else:  # pinyin, then the English gloss
                 x = self._rank(out.rank, (_W - w) // 2, 20)
                 if out.bonus:
                     self._rank(out.bonus, self._e("+", x, 20), 20)
                 self._ec(self._re[out.rank], 29)
+        elif out.dice:  # the start roll: seat 1's two dice and their total decide who begins
+            total = out.dice[0] + out.dice[1]
+            x = (_W - 17 - 4 - 17 - 8 - 8 - 8 - 2 * self._nw(total)) // 2
+            self._die(out.dice[0], x, 0, 17)
+            self._die(out.dice[1], x + 21, 0, 17)
+            x = self._bign(total, self._e("=", x + 46, 5) + 8, 1, 2, 2)
+            if zh:
+                x = self._t(L[_L_START], 16, 19) + 8
+                self._t(L[_L_TOTAL_B], self._n(total, self._t(L[_L_TOTAL_A], x, 19), 23), 19)
+            else:
+                self._n(total, self._e(L[_L_TOTAL_A], self._e(L[_L_START], 16, 24) + 8, 24) + 8, 24)
         else:
             # no dice: a spill (the roll is void), time up, or a start
             if out.kind == EV_SPILL:
@@ -558,9 +586,22 @@ class Screen:
             if n == k:
                 self._msg_seat(_L_ZY_STAYS, out.holder_after, False)
             n += 1
+            if out.holder_after != out.seat and out.kind == EV_ROLL:
+                if n == k:  # why not: an exact tie (the earlier stands), or a smaller 状元
+                    if out.rank == t.holder_rank and t.profile.options["zhuangyuan_tiebreak"] == "off":
+                        self._msg_line(self._l[_L_TIE])
+                    else:
+                        self._msg_seat(_L_NOT_ABOVE, out.holder_after, False)
+                n += 1
         elif not won and out.kind == EV_ROLL and out.rank and not zy:
-            if n == k:
-                self._msg_line(self._l[_L_NO_PRIZE])
+            if n == k:  # why: that class has run out, or this profile pays nothing for the rank
+                cls = t.class_of(out.rank) if hasattr(t, "class_of") else None
+                if cls is not None and not t.pool[cls]:
+                    self._msg_cls(t, cls, _L_ALL_WON)
+                elif cls is None and hasattr(t, "class_of"):
+                    self._msg_line(self._l[_L_NOT_PAID])
+                else:
+                    self._msg_line(self._l[_L_NO_PRIZE])
             n += 1
         for s in out.skipped:
             if n == k:
@@ -579,9 +620,23 @@ class Screen:
             n += 1
         elif t.turn and t.seats > 1:
             if n == k:
-                self._msg_seat(_L_NEXT, t.turn, False)
+                if out.kind == EV_ROLL or out.kind == EV_SPILL or out.kind == EV_TIMEUP:
+                    self._msg_seat(_L_NEXT, t.turn, False)
+                else:  # a start: "4号先摇" / "Seat 4 starts"
+                    self._msg_seat(_L_FIRST, t.turn, True)
             n += 1
         return n
+
+    def _msg_cls(self, t, cls, label):
+        # "三红已派完" / "San Hong all won"
+        s = self._l[label]
+        if self._zh:
+            x = (_W - self._cls_w(t, cls) - self._tw(s)) // 2
+            self._t(s, self._cls(t, cls, x, 39), 39)
+        else:
+            self._ec(self._l[_L_NO_PRIZE], 40)
+            x = (_W - self._cls_w(t, cls) - 8 - 8 * len(s)) // 2
+            self._e(s, self._cls(t, cls, x, 49) + 8, 49)
 
     def _msg_line(self, s):
         if self._zh:
@@ -636,6 +691,10 @@ class Screen:
         if label == _L_NEXT:
             x = (_W - 8 * len(s) - 8 - self._seat_w(seat)) // 2
             self._seat(seat, self._e(s, x, 44) + 8, 44)
+            return
+        if label == _L_FIRST:  # "Seat 4 starts"
+            x = (_W - self._seat_w(seat) - 8 - 8 * len(s)) // 2
+            self._e(s, self._seat(seat, x, 44) + 8, 44)
             return
         self._ec(s, 49 if seat_first else 40)
         self._seat(seat, (_W - self._seat_w(seat)) // 2, 40 if seat_first else 49)

@@ -1,7 +1,8 @@
 # The bowl's own files besides the journal, each small, each written
 # power-safely (a new file renamed over the old one: atomic on littlefs):
 #   settings.txt  key=value lines (console.Settings): mode, presets, seats,
-#                 language, the PIN's salted hash, bowl id, kiosk stock, sleep
+#                 language, the PIN's salted hash, bowl id, kiosk stock, sleep,
+#                 sound (on, quiet, off)
 #   claim.key     the kiosk's claim secret in hex (16-64 bytes), apart from the
 #                 settings so a settings dump does not show it with the PIN
 #   pin.txt       wrong PINs since the last right one (bobing/menu.py's lockout)
@@ -11,6 +12,17 @@
 # once. An older firmware's settings.txt held the PIN in digits and the secret:
 # both are moved on at boot (claim.key written first, so a power cut in between
 # loses neither). Loaded at boot (console.py drops it again) and by the menus.
+#
+# settings.txt ends with crc=XXXX (CRC-16 of the lines before it, as the journal
+# checks its records), so damage that still parses (a flipped hex digit of the
+# PIN's hash) is seen and said. Damage falls back to the SAFE side, never the
+# open one: a mode that cannot be read is a kiosk's unless the game on flash is
+# a family table's (console.py decides after the journal's recovery); a PIN
+# record that is damaged is never replaced by the default 1234: the PIN is
+# lost (said), and only the attendant's key inside the case sets a new one
+# (the key's list also offers it while a checksum failure puts the PIN in
+# doubt). A missing or damaged claim.key is said: codes made with a new secret
+# fail at the counter until the counter has it.
 from micropython import const
 
 import binascii
@@ -29,6 +41,7 @@ SECRET_BYTES = const(16)  # a new claim secret: 128 bits
 MIN_SECRET = const(16)  # claim.MIN_SECRET (tests/test_settings.py holds them equal; claim is not loaded at boot)
 MAX_SECRET = const(64)
 DEFAULT_PIN = "1234"
+SOUNDS = ("on", "quiet", "off")  # sound.LEVELS (settings does not load the sound's tunes)
 
 
 def number(v, lo, hi):
@@ -45,20 +58,38 @@ def _digits(v):
     return True
 
 
+def _crc(data):
+    from bobing import journal  # loaded already: the game lives in it
+    return journal.crc16(data)
+
+
 def text(s):
-    """Settings s as the lines of settings.txt."""
+    """Settings s as the lines of settings.txt, the checksum last."""
     st = ",".join(["%s=%d" % (k, s.stock[k]) for k in sorted(s.stock)])
-    return ("mode=%s\nprofile=%s\nkiosk_profile=%s\nseats=%d\nlang=%s\npin=%s\nbowl_id=%s\n"
-            "stock=%s\nidle_min=%d\n" % (s.mode, s.profile, s.kiosk_profile, s.seats, s.lang, s.pin,
-                                         s.bowl_id, st, s.idle_min))
+    body = ("mode=%s\nprofile=%s\nkiosk_profile=%s\nseats=%d\nlang=%s\npin=%s\nbowl_id=%s\n"
+            "stock=%s\nidle_min=%d\nsound=%s\n" % (s.mode, s.profile, s.kiosk_profile, s.seats, s.lang, s.pin,
+                                                   s.bowl_id, st, s.idle_min, s.sound))
+    return body + "crc=%04x\n" % _crc(body.encode())
+
+
+def check_crc(data):
+    """-> None when settings.txt bytes have no crc= line (an older firmware's
+    file), else whether the checksum holds."""
+    i = data.rfind(b"crc=")
+    if i < 0 or (i > 0 and data[i - 1] != 10):
+        return None
+    try:
+        return int(data[i + 4:].strip(), 16) == _crc(data[:i])
+    except ValueError:
+        return False
 
 
 def parse(s, data):
     """Read key=value lines (bytes) into Settings s; a bad line or value is
-    skipped (the default stays) -> ([problem, ...], old PIN in digits or None,
-    old secret or None)."""
+    skipped (the default stays) -> ([problem, ...], [old PIN in digits or None,
+    old secret or None, a pin line was there, a mode was read])."""
     bad = []
-    old = [None, None]
+    old = [None, None, False, False]  # old PIN, old secret, a pin line seen, a mode read
     for raw in data.split(b"\n"):
         try:
             line = raw.decode().strip()
@@ -72,6 +103,8 @@ def parse(s, data):
             continue
         k, v = line.split("=", 1)
         k = k.strip()
+        if k == "crc":
+            continue  # (check_crc)
         try:
             _set(s, k, v.strip(), old)
         except ValueError as e:
@@ -84,7 +117,7 @@ def parse(s, data):
                 bad.append("stock: %s is not a class of %s" % (c, s.kiosk_profile))
                 s.stock = {}
                 break
-    return bad, old[0], old[1]
+    return bad, old
 
 
 def _set(s, k, v, old):
@@ -92,6 +125,7 @@ def _set(s, k, v, old):
         if v not in MODES:
             raise ValueError("mode must be family or kiosk")
         s.mode = v
+        old[3] = True
     elif k == "profile" or k == "kiosk_profile":
         want = "family" if k == "profile" else "kiosk"
         if v not in profiles.preset_names() or \
@@ -105,6 +139,9 @@ def _set(s, k, v, old):
             raise ValueError("lang must be zh or en")
         s.lang = v
     elif k == "pin":
+        old[2] = True  # a PIN line was there (damaged or not: a damaged one is lost, never 1234)
+        if not v:
+            return  # lost before (and said then): the attendant's key sets a new one
         if _digits(v):  # in digits: an older firmware's file, or a PIN reset by hand
             check_pin(v)
             old[0] = v
@@ -129,6 +166,10 @@ def _set(s, k, v, old):
         s.stock = st
     elif k == "idle_min":
         s.idle_min = number(v, 0, IDLE_MAX_MIN)
+    elif k == "sound":
+        if v not in SOUNDS:
+            raise ValueError("sound must be on, quiet or off")
+        s.sound = v
     else:
         raise ValueError("no such setting")
 
@@ -255,11 +296,13 @@ def keep_aside(root, name):
 
 
 def boot(c):
-    """Console c's boot: settings.txt, claim.key and the PIN into c.settings."""
+    """Console c's boot: settings.txt, claim.key and the PIN into c.settings.
+    Sets c.mode_lost (the mode could not be read: a kiosk's until the journal says
+    otherwise) and c.pin_doubt (damage may have touched the PIN's record)."""
     s = c.settings
     root = c.root
     bad = []
-    old_pin = old_secret = None
+    old = [None, None, False, False]
     data = None
     try:
         data = read(root, SETTINGS_FILE)
@@ -267,8 +310,16 @@ def boot(c):
         bad.append("%s: %s" % (SETTINGS_FILE, e))
         data = b""  # (kept aside below)
     if data:
-        bad, old_pin, old_secret = parse(s, data)
-    dirty = bad or old_pin or old_secret or not s.pin
+        bad, old = parse(s, data)
+        if check_crc(data) is False:
+            bad.append("crc: the checksum does not match: a value may be wrong")
+            c.pin_doubt = True
+    old_pin, old_secret = old[0], old[1]
+    damaged = bool(bad)
+    if damaged and not old[3]:
+        s.mode = "kiosk"  # the safe side: the journal's game may say it was a family table's
+        c.mode_lost = True
+    dirty = bad or old_pin or old_secret or not s.pin and not old[2]
     if bad and data is not None:
         _aside(c, SETTINGS_FILE)
     key = None
@@ -276,15 +327,23 @@ def boot(c):
         key = read(root, SECRET_FILE)
         if key is not None:
             s.secret = secret_hex(key.decode().strip())
+        elif data and not old_secret:  # a bowl that had settings had its key
+            bad.append("%s: missing (a new secret is made: tell the counter)" % SECRET_FILE)
     except (OSError, ValueError) as e:  # (UnicodeError is a ValueError)
-        bad.append("%s: %s (a new secret is made)" % (SECRET_FILE, e))
+        bad.append("%s: %s (a new secret is made: tell the counter)" % (SECRET_FILE, e))
         _aside(c, SECRET_FILE)
         key = None
     if key is None:
         s.secret = old_secret or new_secret(c)
         save_secret(c)
-    if old_pin or not s.pin:
-        s.pin = pin_record(old_pin or DEFAULT_PIN, c.urandom(16))
+    if old_pin:
+        s.pin = pin_record(old_pin, c.urandom(16))
+    elif not s.pin and (old[2] or damaged):
+        c.pin_lost = True  # never the default: the attendant's key sets a new one
+        if damaged:
+            bad.append("pin: damaged: the attendant's key sets a new one")
+    elif not s.pin:
+        s.pin = pin_record(DEFAULT_PIN, c.urandom(16))  # a new bowl
     if bad:
         for line in bad:
             c._say("settings: %s (default kept)" % line)

@@ -24,7 +24,14 @@
 # LOST_MS, and does not answer when it is set up again (bowl.hw.reattach), is
 # reported lost, on what remains: no display -> the ring and the buzzer say so
 # and still show every rank; no accelerometer -> the screen says so and the
-# OK button rolls. A lost part is looked for every PROBE_MS and taken back.
+# OK button rolls. A lost part, or one missing at boot, is looked for every
+# PROBE_MS (one empty write first: on a stuck bus the ESP32's driver waits
+# 100 ms a byte, so nothing longer is tried) and taken back.
+#
+# A frame goes to the display in DATA_BYTES transfers with a sensor round
+# between them whenever one is due: the whole frame (1,044 bytes at 400 kHz,
+# >= 23.5 ms) in one transfer would hold 100 Hz sampling for two or three
+# periods while the dice are shaken.
 import gc
 
 from micropython import const
@@ -39,6 +46,10 @@ _ALL_ALIVE = const(3)
 LOST_MS = const(1000)  # an I2C part failing this long (and not answering a re-probe) is lost
 PROBE_MS = const(2000)  # a lost part is looked for again this often
 BATTERY_MS = const(5000)  # the battery is read this often (and at boot)
+# bytes of a frame per I2C transfer: ~0.9 ms each at 400 kHz, so the sensor is read on time between
+# them; and on a stuck bus the ESP32's legacy driver gives up on one after 100 ms x (1 + 32) = 3.3 s
+# (ports/esp32/machine_i2c.c), not 102 s for a whole frame: well within the watchdog
+DATA_BYTES = const(32)
 
 
 def _event(hw):
@@ -53,6 +64,9 @@ def _event(hw):
     from bowl import net
     try:
         cfg = net.read_config(hw.root)
+        if cfg is None:  # there, but it cannot be read (a folder, a flash error)
+            hw.say("net: net.txt cannot be read; playing offline")
+            return ""
         return cfg["event"] if cfg["stock"] == "desk" else ""
     except ValueError as e:
         hw.say("net: %s; playing offline" % e)
@@ -82,15 +96,21 @@ class App:
         self.running = True
         self.shown = 0  # frames sent to the display
         self._bad = [None, None]  # since when the accelerometer / display has failed (ms), or None
-        self._lost = [False, False]  # reported lost while playing: looked for every PROBE_MS
+        # lost while playing, or missing at boot: looked for every PROBE_MS
+        on_bus = hw.i2c is not None and hw._i2c_parts is not None
+        self._lost = [on_bus and hw.accel is None, on_bus and hw.display is None]
+        self._sample_t = t
+        self.net = None
         self._probe_t = t
         self._bat_t = t
         self.con.battery(t, hw.battery_mv())  # an empty cell: no roll, deep sleep
         self._flush_log()
         gc.collect()  # the boot's garbage (replaying the journal) goes before play begins
-        # The watchdog starts only now: machine.WDT cannot be stopped or slowed once
-        # started, and the boot's journal replay (bounded by checkpoints, but a whole
-        # old or damaged game when they are missing) is no hang to reset.
+        hw.booted()
+        # The watchdog starts only now: machine.WDT cannot be stopped once started (a
+        # new WDT(timeout=...) only reconfigures it: ports/esp32/machine_wdt.c), and the
+        # boot's journal replay (bounded by checkpoints, but a whole old or damaged game
+        # when they are missing) is no hang to reset.
         hw.start_watchdog()
 
     # ---------------------------------------------------------------- inputs
@@ -107,6 +127,7 @@ class App:
                 self.con.lost_sensor("%s" % e)
             return
         self._bad[0] = None
+        self._sample_t = t
         self.con.sample(t, xyz[0], xyz[1], xyz[2], hw.ticks_us())
 
     def _failing(self, t, k, part):
@@ -159,6 +180,8 @@ class App:
         for i in range(len(b)):
             if b[i].value() == 0:  # pulled up: pressed reads 0
                 mask |= 1 << i
+        if self.hw.key is not None and self.hw.key.value() == 0:
+            mask |= 1 << console.B_KEY  # the attendant's magnet at the reed switch
         self.con.buttons(t, mask, self.hw.ticks_us())
 
     # ---------------------------------------------------------------- outputs
@@ -172,7 +195,7 @@ class App:
             s.set_lang(c.lang)
         try:
             self._draw(s, c)
-            self.hw.display.show()
+            self._send(self.hw.display)
             self.shown += 1
             self._bad[1] = None
         except OSError as e:
@@ -181,6 +204,24 @@ class App:
                 self.screen = None
                 self.hw.display = None
                 c.lost_display("%s" % e)
+
+    def _send(self, d):
+        """The frame to the display in DATA_BYTES transfers, sampling between them
+        when due."""
+        hw = self.hw
+        if hw.i2c is None or not hasattr(d, "write_data"):  # not an SSD1306 on our bus: its own show()
+            d.show()
+            return
+        hw.i2c.writeto(d.addr, self._cmd)  # the whole panel: columns 0..127, pages 0..7
+        mv = memoryview(d.buffer)
+        for at in range(0, len(d.buffer), DATA_BYTES):
+            d.write_data(mv[at:at + DATA_BYTES])  # the panel's address moves on by itself
+            t = hw.ticks_ms()
+            if hw.ticks_diff(t, self._sample_t) >= SAMPLE_MS:
+                self.sensor_round(t)
+
+    # control byte 0x00: a command stream (SSD1306 datasheet 8.1.5.2); horizontal addressing
+    _cmd = b"\x00\x21\x00\x7f\x22\x00\x07"
 
     def _draw(self, s, c):
         v = c.view
@@ -232,9 +273,10 @@ class App:
             bz.duty_u16(0)
             self._beeping = False
         if not self._beeping and c.beeps:
-            hz, ms = c.beeps.pop(0)
-            bz.freq(hz)
-            bz.duty_u16(32768)
+            hz, ms = c.beeps.pop(0)  # (hz 0: a rest in a tune)
+            if hz:
+                bz.freq(hz)
+                bz.duty_u16(c.duty)
             self._beep_end = self.hw.ticks_add(t, ms)
             self._beeping = True
 
@@ -284,6 +326,21 @@ class App:
         self.hw.say("idle: deep sleep")
         self.hw.deepsleep()
 
+    def start_net(self):
+        """Provisioned (make provision: net.txt): the event network's own task
+        (bowl/net.py) -> its Net, or None."""
+        import os
+        try:
+            os.stat(self.hw.root + "/net.txt")
+        except OSError:
+            return None  # not provisioned: nothing of the network is loaded
+        try:
+            from bowl import net
+            self.net = net.start(self)
+        except OSError as e:  # the game never waits for the network: play on, say why
+            self.hw.say("net: %r; playing offline" % (e,))
+        return self.net
+
     # ---------------------------------------------------------------- asyncio
     async def _every(self, ms, work):
         import asyncio
@@ -297,16 +354,7 @@ class App:
         sensor = asyncio.create_task(self._every(SAMPLE_MS, self.sensor_round))
         ui = asyncio.create_task(self._every(UI_MS, self.ui_round))
         import os
-        try:
-            os.stat(self.hw.root + "/net.txt")
-        except OSError:
-            pass  # not provisioned: nothing of the network is loaded
-        else:
-            try:
-                from bowl import net  # provisioned (make provision): the event network's own task
-                net.start(self)
-            except OSError as e:  # the game never waits for the network: play on, say why
-                self.hw.say("net: %r; playing offline" % (e,))
+        self.start_net()
         t0 = self.hw.ticks_ms()
         while self.running:
             await asyncio.sleep(WDT_FEED_MS / 1000)

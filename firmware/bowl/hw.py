@@ -10,6 +10,8 @@
 #   pixels     NeoPixel-like: n, pixels[i] = (r, g, b), write()
 #   led_power  Pin-like switch of the ring's supply (value(1) = on) or None
 #   buttons    (MENU, NEXT, OK) Pin-like, value() == 0 while pressed
+#   key        the attendant's key (a reed switch), Pin-like, value() == 0 while
+#              the magnet is held to it; None on a board without one
 #   buzzer     PWM-like: freq(hz), duty_u16(d)
 #   wdt        has feed(); None until the app calls start_watchdog()
 #   root       folder of the bowl's files (journal, settings)
@@ -29,6 +31,7 @@ class Hardware:
         self.pixels = None
         self.led_power = None
         self.buttons = ()
+        self.key = None
         self.buzzer = None
         self.wdt = None
         self.root = "/data"
@@ -43,6 +46,10 @@ class Hardware:
         if isinstance(err, Exception):
             err = "%s %s" % (type(err).__name__, err)
         self.errors.append((part, err))
+
+    def booted(self):
+        """The app has booted (its first screen is next): the board may slow its
+        clock for play."""
 
     def start_watchdog(self):
         """Start the watchdog (self.wdt); once started it cannot be stopped.
@@ -106,8 +113,12 @@ def attach_i2c(hw, i2c, addr_display, addr_accel, make_display):
 def reattach(hw, part):
     """Bring I2C part "display" or "accel" up again on the kept bus (after bus
     errors: a chip that lost power needs its set-up again). Raises what the
-    driver raises (OSError when it does not answer)."""
+    driver raises (OSError when it does not answer). One empty write to the
+    part comes first: on a stuck bus the ESP32's I2C driver waits 100 ms a
+    byte (ports/esp32/machine_i2c.c), so a set-up of dozens of transfers would
+    hold the bowl for seconds; the probe costs 100 ms."""
     addr_display, addr_accel, make_display = hw._i2c_parts
+    hw.i2c.writeto(addr_display if part == "display" else addr_accel, b"")
     if part == "display":
         hw.display = make_display()
     else:

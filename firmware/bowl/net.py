@@ -5,10 +5,27 @@
 # shaking. umqtt.robust is not used: its reconnect loop sleeps blocking; here a
 # failure closes the socket and the task retries after BACKOFF_MS, awaiting.
 #
-# What blocks: umqtt.simple's socket calls, each bounded by SOCK_TIMEOUT_S (a
-# PUBACK on a LAN comes in milliseconds; a dead broker costs at most one
-# timeout, then the task backs off). WLAN.connect() does not block on the ESP32
-# port: it starts the association and isconnected() is polled.
+# What blocks, and for how long (the game's tasks wait meanwhile):
+#  - umqtt.simple's socket reads, each bounded by SOCK_TIMEOUT_S. umqtt's
+#    wait_msg() calls sock.setblocking(True) after every read, which on the
+#    ESP32 port removes the timeout (ports/esp32/modsocket.c: setblocking(True)
+#    waits for ever; the unix port keeps it): the client's socket is wrapped
+#    (_Bounded) so that setblocking(True) means "wait SOCK_TIMEOUT_S".
+#  - nothing waits for a PUBACK: a QoS 1 message is written and the task moves
+#    on; its PUBACK is read when it comes (check_msg, not waiting), and the
+#    cursor moves then. One message is in flight at a time; none acknowledged
+#    within ACK_MS drops the connection (it is sent again after reconnecting).
+#  - the broker's name is looked up on a thread of its own (the port's
+#    getaddrinfo releases the GIL, modsocket.c): mDNS takes 5 s for a *.local
+#    name nobody answers, then DNS. A dotted address needs no lookup; a found
+#    address is kept until a connection to it fails. Failures back off,
+#    doubling from BACKOFF_MS to BACKOFF_MAX_MS.
+#  - the connection itself: TCP connect and CONNACK, each within SOCK_TIMEOUT_S,
+#    then two SUBACKs (a few ms on a LAN once power save is off).
+# WLAN.connect() does not block on the ESP32 port: it starts the association
+# and isconnected() is polled. Power save goes off (WLAN.PM_NONE): with ESP-IDF's
+# default modem sleep the station wakes only for DTIM beacons, and each round
+# trip takes 100-600 ms.
 #
 # The shared stock (PROTOCOL.md "Shared stock"): the bowl subscribes to its own
 # allot topic (QoS 1; the desk's retained allot arrives on every subscribe),
@@ -31,9 +48,13 @@ from micropython import const
 
 from bobing import outbox
 
-SOCK_TIMEOUT_S = const(3)
+SOCK_TIMEOUT_S = const(2)
 WIFI_WAIT_MS = const(20000)  # association + DHCP, then give up and back off
+WIFI_TRIES = const(3)  # WLAN.config(reconnects=): the port then says why it gave up (status())
 BACKOFF_MS = const(5000)
+BACKOFF_MAX_MS = const(80000)
+ACK_MS = const(10000)  # a message the broker has not acknowledged by then: reconnect and send again
+LOOKUP_MS = const(30000)  # a name lookup not answered by then has failed
 STATUS_MS = const(30000)  # the retained status again: "last seen", and the MQTT keepalive
 KEEPALIVE_S = const(75)  # > 2 x STATUS_MS: the broker publishes the will after 1.5 x this
 IDLE_MS = const(200)
@@ -47,7 +68,10 @@ STAT_IDLE = const(1000)
 STAT_CONNECTING = const(1001)
 STAT_GOT_IP = const(1010)
 STAT_NO_AP_FOUND = const(201)
-STAT_WRONG_PASSWORD = const(202)
+STAT_WRONG_PASSWORD = const(202)  # AUTH_FAIL and CONNECTION_FAIL (205): the port's only mapping
+# a wrong passphrase usually ends the 4-way handshake by timing out (wifi_err_reason_t 15, or 204
+# HANDSHAKE_TIMEOUT), which the port passes through once the reconnects are used up
+_HANDSHAKE_REASONS = (15, 204)
 _KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock")
 
 
@@ -108,12 +132,65 @@ def status_payload(online, con=None, faults=()):
             % (FW_VERSION, g, left, f, con.battery_mv or 0)).encode()
 
 
+class _Bounded:
+    """The client's socket, whose setblocking(True) waits SOCK_TIMEOUT_S at most
+    (on the ESP32 port it would wait for ever: modsocket.c, socket_setblocking)."""
+
+    def __init__(self, sock):
+        self.sock = sock
+
+    def setblocking(self, flag):
+        self.sock.settimeout(SOCK_TIMEOUT_S if flag else 0)
+
+    def settimeout(self, t):
+        self.sock.settimeout(SOCK_TIMEOUT_S if t is None else t)
+
+    def read(self, n):
+        return self.sock.read(n)
+
+    def write(self, buf, n=-1):
+        return self.sock.write(buf) if n < 0 else self.sock.write(buf, n)
+
+    def setsockopt(self, *args):
+        self.sock.setsockopt(*args)
+
+    def close(self):
+        self.sock.close()
+
+
+def _numeric(host):
+    p = host.split(".")
+    if len(p) != 4:
+        return False
+    for x in p:
+        if not x or not x.isdigit():
+            return False
+    return True
+
+
+def _spawn(fn, args, done):
+    """fn(*args) on a thread of its own; done((True, result) or (False, error)) there."""
+    def work():
+        try:
+            r = (True, fn(*args))
+        except Exception as e:  # OSError from the lookup, MemoryError
+            r = (False, e)
+        done(r)
+    try:
+        import _thread
+    except ImportError:  # a port without threads: the lookup waits inline
+        work()
+        return
+    _thread.start_new_thread(work, ())
+
+
 class Net:
     """The publisher. mqtt_class: umqtt.simple.MQTTClient (or a test's);
     may_send() -> False while a shake is in progress. stock: the console (allot(),
     grant_s(), stock_low(), table): grants in, asks out; None: awards only."""
 
-    def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, mqtt_class=None, stock=None):
+    def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, mqtt_class=None, stock=None,
+                 sockets=None, spawn=None):
         self.cfg = cfg
         self.box = box
         self.bowl_id = outbox.check_name("bowl id", bowl_id)
@@ -137,6 +214,13 @@ class Net:
         self._desk_topic = outbox.topic(cfg["event"], "desk", "status").encode()
         self.desk_seen = False  # the desk's retained status came: its subscription exists
         self._waiting_said = False
+        self.sockets = sockets  # the socket module for name lookups (None: the port's own)
+        self.spawn = spawn or _spawn
+        self._addr = None  # the broker's address found by the last lookup
+        self._found = None  # a lookup's answer: (True, address) or (False, error)
+        self._fails = 0  # failures in a row (the backoff doubles with them)
+        self._inflight = None  # (pid, kind, key, ticks_ms sent) of the message awaiting its PUBACK
+        self._pid = 0
 
     async def _wifi(self, ticks_ms, ticks_diff):
         import asyncio
@@ -144,15 +228,25 @@ class Net:
         if w.isconnected():
             return True
         w.active(True)
+        try:
+            w.config(pm=w.PM_NONE)  # round trips of ms, not DTIM beacons (network_wlan.c: PM_NONE)
+            w.config(reconnects=WIFI_TRIES)  # then status() says why it gave up, not "connecting"
+        except (AttributeError, ValueError, OSError) as e:
+            self.say("net: wifi config refused: %s" % e)
         w.connect(self.cfg["ssid"], self.cfg["password"])
         t0 = ticks_ms()
         while ticks_diff(ticks_ms(), t0) < WIFI_WAIT_MS:
             if w.isconnected():
                 return True
             s = w.status()
-            if s == STAT_WRONG_PASSWORD or s == STAT_NO_AP_FOUND:
-                self.say("net: wifi %r: %s" % (self.cfg["ssid"], "wrong password" if s == STAT_WRONG_PASSWORD
-                                               else "network not found"))
+            if s == STAT_WRONG_PASSWORD or s == STAT_NO_AP_FOUND or s in _HANDSHAKE_REASONS:
+                if s == STAT_NO_AP_FOUND:
+                    why = "network not found"
+                elif s == STAT_WRONG_PASSWORD:
+                    why = "wrong password"
+                else:
+                    why = "wrong password? (the handshake timed out, reason %d): check net.txt's password=" % s
+                self.say("net: wifi %r: %s" % (self.cfg["ssid"], why))
                 w.disconnect()
                 return False
             await asyncio.sleep(IDLE_MS / 1000)
@@ -160,28 +254,120 @@ class Net:
         w.disconnect()
         return False
 
-    def _connect(self):
+    async def _address(self, asyncio, ticks_ms, ticks_diff):
+        """The broker's address, looked up off the game's loop -> str, or None (said)."""
+        host = self.cfg["broker"]
+        if _numeric(host):
+            return host
+        if self._addr is not None:
+            return self._addr
+        self._found = None
+        sockets = self.sockets
+        if sockets is None:
+            import socket as sockets
+        self.spawn(sockets.getaddrinfo, (host, self.cfg["port"]), self._got)
+        t0 = ticks_ms()
+        while self._found is None:
+            if ticks_diff(ticks_ms(), t0) >= LOOKUP_MS:
+                self.say("net: no answer for %r in %d s" % (host, LOOKUP_MS // 1000))
+                return None
+            await asyncio.sleep(IDLE_MS / 1000)
+        ok, v = self._found
+        if not ok:
+            self.say("net: cannot find the broker %r (%s): check net.txt's broker= (an address such as"
+                     " 192.168.1.10 needs no lookup)" % (host, v))
+            return None
+        self._addr = v[0][-1][0]
+        return self._addr
+
+    def _got(self, found):
+        self._found = found
+
+    def _connect(self, addr):
         c = self.cfg
-        m = self.mqtt_class("bowl-" + self.bowl_id, c["broker"], c["port"], c["user"] or None,
+        m = self.mqtt_class("bowl-" + self.bowl_id, addr, c["port"], c["user"] or None,
                             c["mqtt_password"] or None, KEEPALIVE_S)
         m.set_last_will(self._status_topic, status_payload(False), True, 1)
         m.connect(True, SOCK_TIMEOUT_S)
+        m.sock = _Bounded(m.sock)
         self.client = m
+        self._inflight = None
         # umqtt writes a PUBLISH in four small writes: with Nagle's algorithm on, the later ones
-        # wait for the broker's delayed ACK (40 ms on Linux), and so does the PUBACK the send
-        # blocks on (tests/test_mqtt.py saw the game's loop slowed to half). IPPROTO_TCP 6 and
-        # TCP_NODELAY 1 are the values of Linux and of lwIP (extmod/modlwip.c); the unix port's
-        # socket module does not name them.
+        # wait for the broker's delayed ACK (40 ms on Linux). IPPROTO_TCP 6 and TCP_NODELAY 1 are
+        # the values of Linux and of lwIP (extmod/modlwip.c); the unix port's socket module does
+        # not name them.
         try:
             m.sock.setsockopt(6, 1, 1)
         except OSError:
             pass
-        m.publish(self._status_topic, self.status(), True, 1)
         m.set_callback(self._on_msg)
         m.subscribe(self._desk_topic, 1)  # retained: comes now (or during a later call)
         if self.stock is not None:
             m.subscribe(self._allot_topic, 1)  # the retained allot comes now (or during a later call)
-        m.sock.settimeout(SOCK_TIMEOUT_S)
+        self._publish(self._status_topic, self.status(), True, "status", None)
+
+    def _publish(self, topic, msg, retain, kind, key):
+        """Write a QoS 1 PUBLISH (as umqtt.simple's publish does) and do not wait:
+        its PUBACK is taken in by take_in()."""
+        m = self.client
+        self._pid = self._pid % 65535 + 1
+        pid = self._pid
+        if isinstance(topic, str):
+            topic = topic.encode()
+        pkt = bytearray(b"\x32\0\0\0\0")
+        if retain:
+            pkt[0] |= 1
+        sz = 2 + len(topic) + 2 + len(msg)
+        i = 1
+        while sz > 0x7F:
+            pkt[i] = (sz & 0x7F) | 0x80
+            sz >>= 7
+            i += 1
+        pkt[i] = sz
+        s = m.sock
+        s.write(pkt, i + 1)
+        pkt[0] = len(topic) >> 8
+        pkt[1] = len(topic) & 0xFF
+        s.write(pkt, 2)
+        s.write(topic)
+        pkt[0] = pid >> 8
+        pkt[1] = pid & 0xFF
+        s.write(pkt, 2)
+        s.write(msg)
+        self._inflight = (pid, kind, key, self._now())
+
+    def _now(self):
+        import time
+        return time.ticks_ms()
+
+    def take_in(self):
+        """What the broker sent, without waiting for more (a few messages at most):
+        PUBACKs, the desk's status, allots."""
+        m = self.client
+        for _ in range(8):
+            op = m.check_msg()
+            if op is None:
+                return
+            if op == 0x40:  # PUBACK: umqtt returns its first byte only
+                sz = m.sock.read(1)
+                pid = m.sock.read(2)
+                if sz != b"\x02" or pid is None or len(pid) != 2:
+                    raise OSError("a PUBACK that is not one")
+                self._acked(pid[0] << 8 | pid[1])
+            elif op == 0x90:  # a SUBACK after its subscribe gave up waiting
+                m.sock.read(4)
+
+    def _acked(self, pid):
+        f = self._inflight
+        if f is None or f[0] != pid:
+            return
+        self._inflight = None
+        kind, key = f[1], f[2]
+        if kind == "award":
+            self.box.sent(key[0], key[1])
+            self.sent += 1
+        elif kind == "news":
+            self.news[0].sent(key)
 
     def _on_msg(self, topic_b, msg):
         """A message from the broker (umqtt's callback): the desk's status or allot."""
@@ -207,15 +393,14 @@ class Net:
             self.say("net: allot %d ignored: not newer than grant %d" % (s, self.stock.grant_s()))
 
     def poll(self, now, ticks_diff):
-        """Between sends: take in what the broker has for us (one message at most,
-        not waiting), and ask for stock when the console says it runs low."""
-        m = self.client
-        m.check_msg()
-        m.sock.settimeout(SOCK_TIMEOUT_S)  # check_msg leaves the socket blocking without a bound
+        """Between sends: take in what the broker has for us (not waiting), and
+        ask for stock when the console says it runs low."""
+        self.take_in()
         st = self.stock
-        if st is not None and st.stock_low() and (self._asked is None or ticks_diff(now, self._asked) >= ASK_MS):
+        if (self._inflight is None and st is not None and st.stock_low()
+                and (self._asked is None or ticks_diff(now, self._asked) >= ASK_MS)):
             self._asked = now
-            m.publish(self._ask_topic, outbox.ask_payload(st.grant_s(), st.table.left()), False, 1)
+            self._publish(self._ask_topic, outbox.ask_payload(st.grant_s(), st.table.left()), False, "ask", None)
             self.asks += 1
             self.say("net: asked for stock (grant %d)" % st.grant_s())
 
@@ -240,45 +425,69 @@ class Net:
                 pass
 
     def send_one(self):
-        """Publish the next award (QoS 1, waits for its PUBACK), then move the
-        cursor. -> True if one was sent. OSError when the connection fails."""
+        """Publish the next award (QoS 1) unless a message is in flight; the cursor
+        moves when its PUBACK comes. -> True if one was sent, or the outbox stopped at a
+        step with more to read (one bounded step per call). OSError when the connection
+        fails."""
+        if self._inflight is not None:
+            return False
         item = self.box.next()
         if item is None:
-            return False
+            return self.box.busy  # still reading the journal (one bounded step a call): on soon
         tp, payload, g, n = item
-        self.client.publish(tp, payload, False, 1)
-        self.box.sent(g, n)
-        self.sent += 1
+        self._publish(tp, payload, False, "award", (g, n))
         return True
 
     def send_news(self):
-        """Publish the next champion or final message (QoS 1, waits for its PUBACK);
-        -> True if one was sent. OSError when the connection fails."""
-        if self.news is None:
+        """Publish the next champion or final message (QoS 1) unless one is in
+        flight -> True if one was sent. OSError when the connection fails."""
+        if self.news is None or self._inflight is not None:
             return False
         rep, con = self.news
         item = rep.next(con)
         if item is None:
             return False
-        self.client.publish(item[0], item[1], item[2], 1)
-        rep.sent(item[3])
+        self._publish(item[0], item[1], item[2], "news", item[3])
         return True
+
+    def _backoff_ms(self):
+        self._fails += 1
+        ms = BACKOFF_MS
+        for _ in range(self._fails - 1):
+            if ms >= BACKOFF_MAX_MS:
+                break
+            ms *= 2
+        return min(ms, BACKOFF_MAX_MS)
 
     async def run(self, ticks_ms, ticks_diff, alive=None):
         """The task: until self.running is False (or alive() is), then the
         connection is dropped (the broker publishes the will: "on":0)."""
         import asyncio
+        self._now = ticks_ms
         last_status = ticks_ms()
         while self.running and (alive is None or alive()):
             try:
                 if self.client is None:
-                    if not await self._wifi(ticks_ms, ticks_diff):
-                        await asyncio.sleep(BACKOFF_MS / 1000)
+                    addr = None
+                    if await self._wifi(ticks_ms, ticks_diff):
+                        addr = await self._address(asyncio, ticks_ms, ticks_diff)
+                    if addr is None:
+                        await asyncio.sleep(self._backoff_ms() / 1000)
                         continue
-                    self._connect()
+                    try:
+                        self._connect(addr)
+                    except Exception:
+                        self._addr = None  # looked up again next time: the address may have moved
+                        raise
+                    self._fails = 0
                     self.say("net: connected to %s:%d" % (self.cfg["broker"], self.cfg["port"]))
                     last_status = ticks_ms()
-                if not self.desk_seen:
+                self.take_in()
+                f = self._inflight
+                if f is not None:
+                    if ticks_diff(ticks_ms(), f[3]) >= ACK_MS:
+                        raise OSError("no PUBACK in %d s" % (ACK_MS // 1000))
+                elif not self.desk_seen:
                     if not self._waiting_said:
                         self._waiting_said = True
                         self.say("net: no desk has listened on this broker yet (%s): awards wait in the journal"
@@ -286,18 +495,19 @@ class Net:
                 elif self.may_send() and (self.send_one() or self.send_news()):
                     await asyncio.sleep(SEND_GAP_MS / 1000)
                     continue
-                if ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
-                    self.client.publish(self._status_topic, self.status(), True, 1)
+                if self._inflight is None and ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
+                    self._publish(self._status_topic, self.status(), True, "status", None)
                     last_status = ticks_ms()
                 self.poll(ticks_ms(), ticks_diff)
-                await asyncio.sleep(IDLE_MS / 1000)
+                await asyncio.sleep((SEND_GAP_MS if self._inflight is not None else IDLE_MS) / 1000)
             except Exception as e:
                 # OSError from the socket, IndexError when umqtt reads b"" from a closed one,
                 # AssertionError from its checks of the broker's replies, MQTTException when
                 # the broker refuses the connection (bad user or password): all the same here
-                self.say("net: %s; retrying in %d s" % (self._why(e), BACKOFF_MS // 1000))
+                ms = self._backoff_ms()
+                self.say("net: %s; retrying in %d s" % (self._why(e), ms // 1000))
                 self.close()
-                await asyncio.sleep(BACKOFF_MS / 1000)
+                await asyncio.sleep(ms / 1000)
         self.close()
 
 
@@ -325,7 +535,8 @@ def start(app):
     from bobing import champions
     box = outbox.Outbox(hw.root, cfg["event"], con._secret())
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda: status_payload(True, con, hw.errors),
-              lambda: not champions.busy(con), stock=con if cfg["stock"] == "desk" else None)
+              lambda: not champions.busy(con), stock=con if cfg["stock"] == "desk" else None,
+              sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     import asyncio
     asyncio.create_task(net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running))

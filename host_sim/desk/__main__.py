@@ -11,7 +11,7 @@
                                   (total per class); without CLASS=N, what is granted so far
   migrate, showmigrations, ...    Django's own commands
 
-The desk's folder is $BOBING_DESK_DIR (default build/desk): desk.sqlite3, secret_key."""
+The desk's folder is $BOBING_DESK_DIR (default data/desk): desk.sqlite3, secret_key."""
 import os
 import sys
 
@@ -34,7 +34,7 @@ def main(argv=None):
             call_command("migrate", interactive=False, verbosity=0)  # a fresh or older database: up to date
         execute_from_command_line(argv)
     except DatabaseError as e:
-        print("error: the desk's database (%s): %s" % (os.environ.get("BOBING_DESK_DIR") or "build/desk", e),
+        print("error: the desk's database (%s): %s" % (os.environ.get("BOBING_DESK_DIR") or "data/desk", e),
               file=sys.stderr)
         return 1
     return 0

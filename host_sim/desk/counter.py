@@ -13,6 +13,7 @@ from .models import Award, Bowl, CheckLimit, Redemption
 
 FREE_FAILURES = 5  # wrong codes an attendant may type before the desk slows down
 MAX_WAIT = 60  # seconds: then one guess a minute, 2^40 codes take two million years
+FORGIVE = datetime.timedelta(minutes=30)  # a quiet half hour (no wrong code) starts the count afresh
 
 
 class Claim:
@@ -44,18 +45,10 @@ def wait_left(user):
     return max(0, int(left + 0.999))
 
 
-def _failed(user):
-    with transaction.atomic():
-        lim, _ = CheckLimit.objects.get_or_create(user=user)
-        lim.failures += 1
-        over = lim.failures - FREE_FAILURES
-        if over > 0:
-            lim.wait_until = timezone.now() + datetime.timedelta(seconds=min(MAX_WAIT, 2 ** (over - 1)))
-        lim.save()
-
-
-def _succeeded(user):
-    CheckLimit.objects.filter(user=user).update(failures=0, wait_until=None)
+def _wait(failures):
+    """The wait after the failures-th wrong code: 2 s after the first one over the free ones, then 4, 8, ... 60."""
+    over = failures - FREE_FAILURES
+    return datetime.timedelta(seconds=min(MAX_WAIT, 2 ** over)) if over > 0 else None
 
 
 class Slow(Exception):
@@ -63,9 +56,50 @@ class Slow(Exception):
 
 
 def _guard(user):
-    w = wait_left(user)
-    if w:
-        raise Slow("Too many wrong codes from this attendant: wait %d s before the next check." % w)
+    """Take the attendant's next check, in one transaction (BEGIN IMMEDIATE: two
+    counters queue here): Slow while a wait runs; else the check is counted as a
+    failure until it succeeds, and, past the free ones, the wait starts now, so a
+    check sent at the same moment from another page is refused, not let through.
+    -> (the wait set, the last failure before: both taken back by a success)."""
+    now = timezone.now()
+    with transaction.atomic():
+        lim, _ = CheckLimit.objects.get_or_create(user=user)
+        if lim.wait_until is not None and lim.wait_until > now:
+            w = int((lim.wait_until - now).total_seconds() + 0.999)
+            raise Slow("Too many wrong codes from this attendant: wait %d s before the next check." % w)
+        before = lim.last_failed
+        if before is None or now - before > FORGIVE:
+            lim.failures = 0
+        lim.failures += 1
+        lim.last_failed = now
+        w = _wait(lim.failures)
+        lim.wait_until = now + w if w else None
+        lim.save()
+        return lim.wait_until, before
+
+
+def _failed(user):
+    """A wrong code: it was counted by _guard; its wait runs from now."""
+    with transaction.atomic():
+        lim = CheckLimit.objects.get(user=user)
+        w = _wait(lim.failures)
+        if w:
+            lim.wait_until = timezone.now() + w
+            lim.save(update_fields=["wait_until"])
+
+
+def _succeeded(user, reserved):
+    """A right code: not a failure after all. The count is not reset (checking a
+    code that exists does not buy more guesses); only this check's own wait goes."""
+    wait, before = reserved
+    with transaction.atomic():
+        lim = CheckLimit.objects.get(user=user)
+        lim.failures = max(0, lim.failures - 1)
+        if wait is not None and lim.wait_until == wait:
+            lim.wait_until = None
+        if lim.last_failed is not None and before is not None and lim.failures:
+            lim.last_failed = before
+        lim.save(update_fields=["failures", "wait_until", "last_failed"])
 
 
 def find(user, text):
@@ -73,7 +107,7 @@ def find(user, text):
     the bowl's secret at the import), or None (counted as a failed check).
     ValueError for text that is not a code (counted too). Slow if the attendant
     must wait."""
-    _guard(user)
+    reserved = _guard(user)
     try:
         code = claim.normalize(text)
     except ValueError as e:
@@ -83,7 +117,7 @@ def find(user, text):
     if a is None:
         _failed(user)
         return None
-    _succeeded(user)
+    _succeeded(user, reserved)
     return Claim(a.bowl, a.game_no, a.award_no, a.cls, code, a)
 
 
@@ -92,7 +126,7 @@ def check(user, text, bowl_id, game_no, award_no, cls):
     Claim if the bowl's secret says the code is right, else None (a failed
     check). Slow if the attendant must wait; ValueError for a malformed code
     or an unknown bowl (counted as failed checks)."""
-    _guard(user)
+    reserved = _guard(user)
     try:
         code = claim.normalize(text)
         bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
@@ -110,7 +144,7 @@ def check(user, text, bowl_id, game_no, award_no, cls):
     if not ok:
         _failed(user)
         return None
-    _succeeded(user)
+    _succeeded(user, reserved)
     return Claim(bowl, game_no, award_no, cls, code, award)
 
 

@@ -1,22 +1,48 @@
 """Django settings of the prize desk. Everything that differs between a laptop at
 the counter and a test comes from the environment:
 
-  BOBING_DESK_DIR    the desk's folder: desk.sqlite3 (one file, WAL mode) and
+  BOBING_DESK_DIR    the desk's folder (mode 0700): desk.sqlite3 (one file, WAL
+                     mode; it and its WAL 0600: they hold the bowls' secrets) and
                      secret_key (made from os.urandom on first start). Default:
-                     build/desk in the repository.
-  BOBING_DESK_HOSTS  host names the desk answers to, comma-separated (default "*":
-                     it is reached by the laptop's address on the counter's network)
+                     data/desk in the repository (git-ignored; `make clean` keeps it).
+  BOBING_DESK_HOSTS  host names the desk answers to, comma-separated. Default:
+                     this computer's own names (localhost, its host name); `serve`
+                     adds the address it listens on (every address of this
+                     computer for 0.0.0.0). Any other Host header is refused.
 """
 import os
 import secrets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DATA_DIR = os.path.abspath(os.environ.get("BOBING_DESK_DIR") or os.path.join(ROOT, "build", "desk"))
+
+
+def data_dir(environ):
+    """The desk's folder: outside build/, which `make clean` removes with the database in it."""
+    return os.path.abspath(environ.get("BOBING_DESK_DIR") or os.path.join(ROOT, "data", "desk"))
+
+
+DATA_DIR = data_dir(os.environ)
+DB_PATH = os.path.join(DATA_DIR, "desk.sqlite3")
+
+
+def _private_files():
+    """The folder 0700 and the database made 0600 before SQLite opens it: SQLite gives
+    its -wal and -shm files the database file's mode (os_unix.c, findCreateFileMode)."""
+    os.makedirs(DATA_DIR, mode=0o700, exist_ok=True)
+    try:
+        os.chmod(DATA_DIR, 0o700)
+    except OSError:
+        pass  # not ours (a shared folder named by BOBING_DESK_DIR): the files still are
+    os.close(os.open(DB_PATH, os.O_WRONLY | os.O_CREAT, 0o600))
+    for suffix in ("", "-wal", "-shm"):  # an older desk's 0644 files
+        try:
+            os.chmod(DB_PATH + suffix, 0o600)
+        except FileNotFoundError:
+            pass
 
 
 def _secret_key():
     """Signs sessions and CSRF tokens: real entropy, kept beside the database."""
-    os.makedirs(DATA_DIR, exist_ok=True)
     path = os.path.join(DATA_DIR, "secret_key")
     try:
         with open(path) as f:
@@ -29,9 +55,20 @@ def _secret_key():
         return key
 
 
+def _own_hosts():
+    import socket
+    names = ["localhost", "127.0.0.1", "[::1]"]
+    try:
+        names.append(socket.gethostname())
+    except OSError:
+        pass
+    return names
+
+
+_private_files()
 SECRET_KEY = _secret_key()
 DEBUG = False  # never a traceback on a page
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("BOBING_DESK_HOSTS", "*").split(",") if h.strip()]
+ALLOWED_HOSTS = [h.strip() for h in os.environ.get("BOBING_DESK_HOSTS", "").split(",") if h.strip()] or _own_hosts()
 
 INSTALLED_APPS = [
     "django.contrib.auth",
@@ -39,6 +76,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "host_sim.desk",
+    "axes",  # logins limited and logged (logins.py)
 ]
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -51,7 +89,19 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",  # every page but the login
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "host_sim.desk.headers.Headers",  # no-store for logged-in pages, the CSP
+    "axes.middleware.AxesMiddleware",  # a locked-out login's page (logins.py)
 ]
+# axes' backend first: a locked-out address is refused before any password is hashed
+AUTHENTICATION_BACKENDS = ["host_sim.desk.logins.Backend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = 0.25  # hours
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_CLIENT_IP_CALLABLE = "host_sim.desk.logins.client_ip"
+AXES_LOCKOUT_CALLABLE = "host_sim.desk.logins.locked_out"
+AXES_RESET_ON_SUCCESS = False  # one's own login must not buy guesses at another's password
+AXES_ENABLE_ADMIN = False
+AXES_SENSITIVE_PARAMETERS = []  # the log names the user and the address (never the password)
 ROOT_URLCONF = "host_sim.desk.urls"
 TEMPLATES = [{
     "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -68,7 +118,7 @@ WSGI_APPLICATION = "host_sim.desk.wsgi.application"
 DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.path.join(DATA_DIR, "desk.sqlite3"),
+        "NAME": DB_PATH,
         "OPTIONS": {
             # Two counters at once: writers take the lock at BEGIN (no upgrade
             # deadlock), wait up to 20 s for it; WAL lets pages read meanwhile;
@@ -128,8 +178,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # each line once: one handler, the root's (so waitress's logging.basicConfig() adds none);
+    # our loggers pass their lines up to it and have none of their own
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
-        "desk": {"handlers": ["stderr"], "level": "INFO"},
-        "django.request": {"handlers": ["stderr"], "level": "ERROR"},
+        "desk": {"level": "INFO"},
+        "axes": {"level": "WARNING"},  # each failed login, each lockout
+        "django.request": {"level": "ERROR"},
     },
 }

@@ -19,6 +19,8 @@ def test_drawing_every_screen_allocates_nothing():
         screen_cases.draw(s, method, args)
     bad = []
     for name, lang, method, args in screen_cases.CASES:
+        if [p for p in screen_cases.DRAWN_PER_KEY if name.startswith(p)]:
+            continue  # (drawn once per key press: screen_cases.DRAWN_PER_KEY)
         s.set_lang(lang)
         micropython.heap_lock()
         try:

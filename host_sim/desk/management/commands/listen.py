@@ -3,7 +3,6 @@ awards and bowl status from the MQTT broker (firmware/PROTOCOL.md) into the
 desk's database, until stopped (Ctrl-C). The broker's password, if any, comes
 from $MQTT_PASSWORD. Run it beside `serve`."""
 import asyncio
-import logging
 import os
 
 from django.core.management.base import BaseCommand, CommandError
@@ -29,7 +28,6 @@ class Command(BaseCommand):
             outbox.check_name("event", event)
         except ValueError as e:
             raise CommandError("--event: %s" % e)
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
         from host_sim.desk import bus
         self.stdout.write("listening to %s:%s for event %s (Ctrl-C stops)" % (host, port, event))
         self.stdout.flush()

@@ -1,11 +1,42 @@
 """serve: serve the desk with waitress, a production WSGI server (threads, no
 reload). Like every desk command, it first brings the database up to this
 version's schema (migrate), keeping its data."""
+import os
+import socket
+
 from django.core.management.base import BaseCommand, CommandError
 
 # waitress answers anything larger with its own plain-text 413; up to this the desk
 # answers with its own page (middleware.py; it takes 1 MB journals)
 MAX_BODY = 64 << 20
+
+
+def _addresses():
+    """This computer's IPv4 addresses: its host name's, and the one its default route
+    leaves by (a UDP socket's connect sends nothing)."""
+    out = set()
+    try:
+        out.update(a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET))
+    except OSError:
+        pass
+    for probe in ("10.255.255.255", "192.168.255.255"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                out.add(s.getsockname()[0])
+        except OSError:
+            pass
+    return sorted(out)
+
+
+def _answer_to(host):
+    """The Host names the desk answers to (settings.ALLOWED_HOSTS): with
+    BOBING_DESK_HOSTS unset, its own names plus the address it listens on."""
+    from django.conf import settings
+    if os.environ.get("BOBING_DESK_HOSTS", "").strip():
+        return
+    extra = _addresses() if host in ("", "0.0.0.0") else [host]
+    settings.ALLOWED_HOSTS = list(dict.fromkeys(settings.ALLOWED_HOSTS + extra))
 
 
 class Command(BaseCommand):
@@ -22,6 +53,7 @@ class Command(BaseCommand):
             raise CommandError("--listen %r: write it as HOST:PORT, e.g. 127.0.0.1:8000" % listen)
         if not 1 <= threads <= 64:
             raise CommandError("--threads %d: 1..64" % threads)
+        _answer_to(host)
         import waitress
 
         from host_sim.desk.wsgi import application

@@ -1,0 +1,411 @@
+# The bowl's time budget on the ESP32's terms: the simulated bowl (host_sim/
+# hal.py) with its clock paying what each step costs the chip at the board's
+# clock: the CPU, I2C at 400 kHz, the LED ring, flash writes (littlefs's
+# measured programs and erases at a typical 4 MB SPI NOR's times), the
+# network's waits (host_sim/fake_wlan.py: in-memory broker, power save as
+# bowl/net.py sets it). The CPU: the firmware's CPU time on CPython (this
+# thread's, so other processes' load does not count), times R (how much
+# slower the 32-bit frozen MicroPython build is on the same work:
+# bench/budget_calib.py on both, the least of many runs), times FACTOR (the
+# ESP32 at 240 MHz against that build: hardware/timing.md's CoreMark ratio),
+# scaled to the clock board.py sets. Run by `make bench` (after `make mp`):
+#   python bench/budget.py [FACTOR]
+# Prints one line per path, `budget PATH worst_step_ms=N limit_ms=M` (the
+# longest round of the app's tasks on that path, in ESP32 ms), then the
+# sampling gap while shaking, settle to screen, boot and first boot, and last
+# "budget: all within" or "budget: over: ...".
+import gc
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, "tests")
+sys.path.insert(0, ".")
+import host_sim  # noqa: E402,F401  (the firmware's shim)
+from host_sim import fake_wlan, hal  # noqa: E402
+
+import budget_calib  # noqa: E402
+from bobing import console as C  # noqa: E402
+from bobing import game, journal  # noqa: E402
+from test_bowl_e2e import Stream  # noqa: E402
+
+MP = "build/mp/unix32-frozen/micropython"
+FACTOR = int(sys.argv[1]) if len(sys.argv) > 1 else 30  # hardware/timing.md: CoreMark ratio at 240 MHz
+STEP_LIMIT_MS = 1000
+GAP_LIMIT_MS = 20
+SETTLE_LIMIT_MS = 150
+BOOT_LIMIT_MS = 1000
+EVENT = "midautumn"
+DESK = "bobing/midautumn/desk/status"
+NET = "ssid=hall\npassword=mooncake88\nbroker=10.0.0.2\nevent=midautumn\nstock=%s\n"
+
+_n = [0]
+_RUN = "%d" % os.getpid()
+
+
+def new_root(name):
+    _n[0] += 1
+    root = "/tmp/bobing-budget-%s-%s-%d" % (_RUN, name, _n[0])
+    try:
+        os.mkdir(root)
+    except OSError:
+        pass
+    for f in os.listdir(root):
+        os.remove(root + "/" + f)
+    return root
+
+
+class Watch:
+    """The rounds of a simulated bowl: the longest, per path."""
+
+    def __init__(self, sim):
+        self.sim = sim
+        self.worst = 0
+        sim.on_round = self.round
+
+    def round(self, t0, t1):
+        d = t1 - t0
+        if d > self.worst:
+            self.worst = d
+
+    def take(self):
+        w = self.worst
+        self.worst = 0
+        return (w + 999) // 1000
+
+
+CPU = [FACTOR]  # ESP32 us at 240 MHz per CPython CPU us (set by calibrate())
+
+
+def calibrate():
+    cpy = budget_calib.least_us()
+    p = subprocess.run([MP, "bench/budget_calib.py"], capture_output=True, text=True, timeout=600)
+    mp = int(p.stdout.split()[-1])
+    CPU[0] = FACTOR * mp / cpy
+    print("calibration: the same work %d us on the frozen MicroPython build, %d us on CPython: R %.2f;"
+          " ESP32 us per CPython us at 240 MHz %.1f, at the board's %d MHz %.1f"
+          % (mp, cpy, mp / cpy, CPU[0], hal.board.CPU_HZ // 1000000, CPU[0] * 240000000 / hal.board.CPU_HZ))
+
+
+def make_sim(root, seed, air=None, cpu=True):
+    return hal.Sim(root, urandom=Stream(seed), air=air, cpu_factor=CPU[0] if cpu else 0, flash=True)
+
+
+def boot_ms(sim):
+    """From the reset to the first frame's end, ms."""
+    b = sim.board
+    shows = b.disp.shows
+    end = [None]
+    prev = sim.on_round
+
+    def rnd(t0, t1):
+        if end[0] is None and b.disp.shows > shows:
+            end[0] = t1
+        if prev is not None:
+            prev(t0, t1)
+    sim.on_round = rnd
+    sim.step(10)
+    n = 0
+    while end[0] is None and n < 300:
+        sim.step(10)
+        n += 1
+    sim.on_round = prev
+    if end[0] is None:
+        return 99999
+    return (end[0] - b.reset_at * 1000 + 999) // 1000
+
+
+def press(sim, *buttons):
+    for x in buttons:
+        sim.press(x, 150)  # held as a person does: a round that runs long does not miss it
+        sim.step(300)
+
+
+def goto(sim, item):
+    c = sim.console
+    for _ in range(len(c.arg[1])):
+        if c.arg[1][c.arg[2]] == item:
+            press(sim, "ok")
+            return
+        press(sim, "next")
+    raise RuntimeError("%r not in the menu %r (view %s, resets %s)" % (item, c.arg, C.VIEW_IDS[c.view], sim.resets))
+
+
+def enter(sim, digits):
+    c = sim.console
+    for d in digits:
+        cur = c.arg[1][c.arg[2]] - 48
+        for _ in range((int(d) - cur) % 10):
+            press(sim, "next")
+        press(sim, "ok")
+
+
+def roll(sim, settle):
+    """One shake to its result; settle: [worst settle-to-screen ms]."""
+    c = sim.console
+    b = sim.board
+    rolled = c.rolled
+    t_roll = [None]
+    prev = sim.on_round
+
+    def rnd(t0, t1):
+        if prev is not None:
+            prev(t0, t1)
+        if t_roll[0] is None and c.rolled != rolled:
+            t_roll[0] = t0  # the round whose sample settled the shake
+            shows[0] = b.disp.shows
+        elif t_roll[0] is not None and shows[0] is not None and c.view == C.V_RESULT and b.disp.shows > shows[0]:
+            shows[0] = None
+            settle[0] = max(settle[0], (t1 - t_roll[0] + 999) // 1000)
+    shows = [None]
+    sim.on_round = rnd
+    sim.shake()
+    sim.run_until(lambda s: s.console.view in (C.V_RESULT, C.V_NOTICE, C.V_CLAIM) and c.rolled != rolled, 20000)
+    if shows[0] is not None and c.view == C.V_RESULT:  # the result frame went in the rolling round
+        settle[0] = max(settle[0], 0)
+    if t_roll[0] is not None and shows[0] is not None:
+        sim.step(200)
+    sim.on_round = prev
+
+
+def skip_pages(sim):
+    c = sim.console
+    n = 0
+    while c.view in (C.V_RESULT, C.V_CLAIM) and n < 12:
+        press(sim, "next" if c.view == C.V_RESULT else "ok")
+        n += 1
+    while c.view in (C.V_RESULT, C.V_CLAIM, C.V_NOTICE) and n < 24:
+        press(sim, "ok")
+        n += 1
+
+
+def event_air():
+    br = fake_wlan.FakeBroker()
+    br.retain(DESK, b'{"v":1,"on":1}')
+    return fake_wlan.Air({"hall": "mooncake88"}, broker=br), br
+
+
+def finished_games(sim, events):
+    """Whole ten-seat games on the bowl's flash until `events` finished events
+    (the bowl's own id and secret), then the bowl is off."""
+    c = sim.console
+    bowl, secret = c.settings.bowl_id, c._secret()
+    root = sim.board.root
+    c.j.close()
+    total = 0
+    seed = 1
+    while total < events:
+        j = journal.start(root, bowl_id=bowl, secret=secret)
+        rnd = Stream(seed)
+        seed += 1
+        j.play(game.EV_START_SEAT, 1)
+        while not j.table.ended:
+            b = rnd(6)
+            j.play(game.EV_ROLL, [x % 6 + 1 for x in b])
+        total += j.table.events
+        j.close()
+        gc.collect()
+    j = journal.start(root, bowl_id=bowl, secret=secret)  # the game the bowl is at
+    j.close()
+    return total
+
+
+def kiosk_backlog(sim, events):
+    """A kiosk game of `events` events on flash (the bowl's id and secret; its
+    awards unsent), stocked for it, then the bowl is off."""
+    c = sim.console
+    bowl, secret = c.settings.bowl_id, c._secret()
+    root = sim.board.root
+    c.j.close()
+    j = journal.start(root, "kiosk", None, 1, {"zhuangyuan": 40, "duitang": 100, "sanhong": 200, "sijin": 400,
+                                               "erju": 800, "yixiu": 1600}, bowl, secret)
+    rnd = Stream(99)
+    while j.table.events < events and not j.table.ended:
+        if j.table.shakes_left == 0:
+            j.play(game.EV_CUSTOMER, None)
+        else:
+            j.play(game.EV_ROLL, [x % 6 + 1 for x in rnd(6)])
+    n = j.table.events, j.table.award_no
+    j.close()
+    return n
+
+
+def main():
+    out = []
+    over = []
+    settle = [0]
+
+    def path(name, ms, limit=STEP_LIMIT_MS):
+        out.append("budget %s worst_step_ms=%d limit_ms=%d" % (name, ms, limit))
+        print(out[-1])
+        if ms > limit:
+            over.append("%s %d > %d ms" % (name, ms, limit))
+
+    try:
+        print("host load average:", open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        pass
+    calibrate()
+    # warm up: every module the paths import is imported once (the bowl's are frozen)
+    root = new_root("warm")
+    open(root + "/net.txt", "w").write(NET % "bowl")
+    air, br = event_air()
+    sim = make_sim(root, 9, air, cpu=False)
+    sim.step(3000)
+    roll(sim, [0])
+    skip_pages(sim)
+    press(sim, "menu")
+    press(sim, "menu")
+    del sim
+    gc.collect()
+
+    # first power-on: a new bowl (settings, secret, journal created)
+    sim = make_sim(new_root("first"), 1)
+    w = Watch(sim)
+    first = boot_ms(sim)
+    path("first_power_on", max(w.take(), first))
+    # roll and result pages, on the board's clock; the sampling gap while shaking
+    sim.board.gap_shaking_us = 0
+    rolls_worst = 0
+    pages_worst = 0
+    for _ in range(6):
+        roll(sim, settle)
+        rolls_worst = max(rolls_worst, w.take())
+        skip_pages(sim)
+        pages_worst = max(pages_worst, w.take())
+    path("roll", rolls_worst)
+    path("result_pages", pages_worst)
+    gap = (sim.board.gap_shaking_us + 999) // 1000
+    # sleep: idle until the bowl sleeps
+    w.take()
+    sim.run_until(lambda s: s.asleep, 900000)
+    path("sleep", w.take() if sim.asleep else 99999)
+    # boot after a whole game on flash
+    sim.press("ok")
+    sim.step(50)
+    finished_games(sim, 300)
+    sim.power_cut()
+    boot = boot_ms(sim)
+    path("boot", max(w.take(), boot))
+    root = sim.board.root
+    del sim, w
+    gc.collect()
+
+    # journal repair: the current game's journal with a damaged tail
+    sim = make_sim(root, 2)
+    w = Watch(sim)
+    sim.step(100)
+    for _ in range(3):
+        roll(sim, settle)
+        skip_pages(sim)
+    name = [f for f in os.listdir(root) if f.endswith(journal.SUFFIX)]
+    name.sort()
+    f = open(root + "/" + name[-1], "ab")
+    f.write(b"\x07\x99\x00\x13\x37\xff\xfe")
+    f.close()
+    sim.power_cut()
+    repair = boot_ms(sim)
+    sim.step(2000)
+    path("journal_repair", max(w.take(), repair))
+    del sim, w
+    gc.collect()
+
+    # the 状元王中王 final on a bowl: four champions, six rolls
+    sim = make_sim(new_root("final"), 3)
+    w = Watch(sim)
+    sim.step(100)
+    press(sim, "menu")
+    goto(sim, "admin")
+    enter(sim, "1234")
+    goto(sim, "final")
+    enter(sim, "04")
+    press(sim, "ok")
+    w.take()
+    for _ in range(6):
+        c = sim.console
+        if c.final is None or c.final.final.ended:
+            break
+        sim.shake()
+        sim.run_until(lambda s: s.console.final.phase != 1, 20000)
+        press(sim, "ok")
+    path("final", w.take())
+    del sim, w
+    gc.collect()
+
+    # net send: an event kiosk's awards going out as they are won
+    root = new_root("net")
+    open(root + "/net.txt", "w").write(NET % "bowl")
+    air, br = event_air()
+    sim = make_sim(root, 4, air)
+    w = Watch(sim)
+    sim.step(3000)
+    press(sim, "menu")
+    goto(sim, "mode")
+    goto(sim, "kiosk")
+    goto(sim, "new")
+    press(sim, "ok")
+    w.take()
+    c = sim.console
+    for _ in range(8):
+        if c.view != C.V_TURN:
+            press(sim, "ok")
+        roll(sim, settle)
+        skip_pages(sim)
+    sim.step(3000)
+    path("net_send", w.take())
+    gap = max(gap, (sim.board.gap_shaking_us + 999) // 1000)
+    del sim, w, air, br
+    gc.collect()
+
+    # outbox catch-up: a kiosk backlog of 3,000 events, then the network comes
+    root = new_root("backlog")
+    sim = make_sim(root, 5)
+    sim.step(100)
+    events, awards = kiosk_backlog(sim, 3000)
+    del sim
+    gc.collect()
+    open(root + "/net.txt", "w").write(NET % "bowl")
+    air, br = event_air()
+    sim = make_sim(root, 5, air)
+    w = Watch(sim)
+    sim.step(60000)
+    sent = len([t for t, _p, _r in br.published if t.endswith("/award")])
+    print("backlog: %d events, %d awards, %d sent in 60 s, resets %s" % (events, awards, sent, sim.resets))
+    path("outbox_catch_up", w.take() if not sim.resets else 99999)
+    del sim, w, air, br
+    gc.collect()
+
+    # a bowl holding 8,000 finished events, then provisioned for an event
+    root = new_root("held")
+    sim = make_sim(root, 6)
+    sim.step(100)
+    held = finished_games(sim, 8000)
+    del sim
+    gc.collect()
+    open(root + "/net.txt", "w").write(NET % "desk")
+    air, br = event_air()
+    sim = make_sim(root, 6, air)
+    w = Watch(sim)
+    sim.step(30000)
+    print("held: %d finished events; resets %s" % (held, sim.resets))
+    path("provisioned_8000", w.take() if not sim.resets else 99999)
+    del sim, w, air, br
+    gc.collect()
+
+    print("budget sampling worst_gap_ms=%d" % gap)
+    if gap > GAP_LIMIT_MS:
+        over.append("sampling gap %d > %d ms" % (gap, GAP_LIMIT_MS))
+    print("budget settle_to_screen_ms=%d" % settle[0])
+    if settle[0] > SETTLE_LIMIT_MS:
+        over.append("settle to screen %d > %d ms" % (settle[0], SETTLE_LIMIT_MS))
+    print("budget boot_ms=%d" % boot)
+    if boot > BOOT_LIMIT_MS:
+        over.append("boot %d > %d ms" % (boot, BOOT_LIMIT_MS))
+    print("budget first_boot_ms=%d" % first)
+    if first > BOOT_LIMIT_MS:
+        over.append("first boot %d > %d ms" % (first, BOOT_LIMIT_MS))
+    print("budget: all within" if not over else "budget: over: " + "; ".join(over))
+
+
+main()

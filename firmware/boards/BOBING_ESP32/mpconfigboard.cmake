@@ -1,0 +1,11 @@
+# The bowl's ESP32 board for MicroPython v1.28.0's ports/esp32, modelled on its
+# boards/ESP32_GENERIC (a WROOM module, no PSRAM: the BOM's FireBeetle 2 ESP32-E):
+#   make -C ports/esp32 BOARD_DIR=/path/to/this/repo/firmware/boards/BOBING_ESP32
+# BOARD_VARIANT=SPIRAM builds the same for a board with PSRAM (WROVER, FireBeetle N16R2).
+# SDKCONFIG_DEFAULTS paths are relative to ports/esp32 (its CMakeLists reads them there).
+set(SDKCONFIG_DEFAULTS
+    boards/sdkconfig.base
+    boards/sdkconfig.ble
+)
+
+set(MICROPY_FROZEN_MANIFEST ${MICROPY_BOARD_DIR}/manifest.py)

@@ -1,0 +1,229 @@
+# The bowl on the ESP32's terms (host_sim/hal.py's clock pays the chip's time:
+# I2C at 400 kHz, the LED ring, the network's waits; fake_wlan fails as the
+# ESP32 port fails). Every check is on the simulator's clock: the CPU is free
+# here (cpu_factor 0), so nothing depends on the host's load; bench/budget.py
+# adds the CPU's time.
+import errno
+
+from bobing import console as C
+from bobing import outbox
+from host_sim import fake_wlan, hal
+from test_bowl import press, roll, to_kiosk
+from test_bowl_e2e import Stream
+
+EVENT = "midautumn"
+NET = "ssid=mall\npassword=secret123\nbroker=%s\nevent=midautumn\nstock=bowl\n"
+DESK = "bobing/midautumn/desk/status"
+
+
+def event_sim(tmp_path, broker="10.0.0.2", names=None, networks=None, **kw):
+    (tmp_path / "net.txt").write_text(NET % broker)
+    br = fake_wlan.FakeBroker()
+    br.retain(DESK, b'{"v":1,"on":1}')
+    air = fake_wlan.Air(networks or {"mall": "secret123"}, broker=br, names=names)
+    sim = hal.Sim(str(tmp_path), urandom=Stream(1), air=air, **kw)
+    sim.step(100)
+    return sim, air, br
+
+
+def play_awards(sim, n, max_rolls=60):
+    """Kiosk customers until the game has made n awards."""
+    to_kiosk(sim)
+    c = sim.console
+    for _ in range(max_rolls):
+        if c.table.award_no >= n:
+            return
+        if c.view != C.V_TURN:
+            press(sim, "ok")
+        roll(sim)
+    raise AssertionError("only %d awards in %d rolls" % (c.table.award_no, max_rolls))
+
+
+def awards_published(br):
+    return [t for t, _p, _r in br.published if t.endswith("/award")]
+
+
+# ---- the display and the sensor
+
+def test_sampling_keeps_its_rate_while_frames_are_drawn_and_sent(tmp_path):
+    sim = hal.Sim(str(tmp_path), urandom=Stream(3))
+    sim.step(200)
+    b = sim.board
+    shows = b.disp.shows
+    for _ in range(3):
+        roll(sim)
+    assert b.disp.shows > shows + 6, "frames were not sent while playing"
+    # a whole frame in one transfer (1,044 bytes at 400 kHz, >= 23.5 ms) would leave a gap of 24+ ms
+    assert 0 < b.gap_shaking_us <= 20000, b.gap_shaking_us
+    assert sim.resets == []
+
+
+def test_the_panel_shows_what_the_chunked_transfer_sent(tmp_path):
+    sim = hal.Sim(str(tmp_path), urandom=Stream(3))
+    sim.step(200)
+    d = sim.board.disp
+    assert bytes(d.shown) == bytes(d.buffer) and any(d.shown)
+
+
+# ---- parts on a failing bus
+
+def test_a_stuck_bus_is_reported_lost_not_a_watchdog_reset(tmp_path):
+    sim = hal.Sim(str(tmp_path), urandom=Stream(4))
+    sim.step(200)
+    sim.log()
+    sim.board.bus.stuck = True  # a part holds SDA low: the legacy driver waits 100 ms a byte
+    sim.step(20000)
+    lines = sim.log()
+    assert sim.resets == [], (sim.resets, lines)
+    assert any("display lost" in line for line in lines), lines
+    assert any("accelerometer lost" in line for line in lines), lines
+    assert not sim.console.has_display and not sim.console.has_sensor
+    sim.board.bus.stuck = False  # freed: both come back within a probe period
+    sim.step(5000)
+    assert sim.console.has_display and sim.console.has_sensor and sim.resets == []
+
+
+def test_parts_missing_at_boot_are_looked_for_again(tmp_path):
+    sim = hal.Sim(str(tmp_path), display=False, accel=False, urandom=Stream(5))
+    sim.step(3000)
+    c = sim.console
+    assert not c.has_display and not c.has_sensor and sim.board.disp.shows == 0
+    sim.board.disp.present = True  # plugged back in (a loose connector)
+    sim.board.chip.present = True
+    sim.step(3000)
+    assert c.has_display and c.has_sensor and sim.board.disp.shows >= 1
+    assert sim.board.accel is not None and sim.resets == []
+
+
+def test_a_failure_arming_wake_on_motion_sleeps_on_a_timer(tmp_path):
+    sim = hal.Sim(str(tmp_path), urandom=Stream(6))
+    sim.step(200)
+    accel = sim.board.accel
+
+    def arm_wake(*a, **kw):
+        raise OSError(errno.ETIMEDOUT)
+    accel.arm_wake = arm_wake
+    sim.console.sleep = True  # the console asks for deep sleep (idle, or an empty cell)
+    sim.step(20)
+    assert sim.asleep and sim.resets == [], sim.resets
+    assert any("wake on shake not armed" in line for line in sim.log())
+    sim.step(hal.board.SLEEP_RETRY_MS + 100)
+    assert sim.resets == ["timer"] and not sim.asleep
+
+
+# ---- the network task on the ESP32's sockets
+
+def test_a_broker_silent_mid_burst_costs_a_timeout_not_a_hang(tmp_path):
+    sim, air, br = event_sim(tmp_path)
+    br.acks_left = 2  # the status and the first award are acknowledged, then the broker says nothing
+    play_awards(sim, 4)
+    sim.step(30000)
+    assert sim.hangs == 0 and sim.resets == [], (sim.hangs, sim.resets)
+    assert outbox.read_cursor(str(tmp_path))[1] == 1
+    assert any("no PUBACK" in line or "ETIMEDOUT" in line or "110" in line for line in sim.board.lines), \
+        sim.board.lines[-8:]
+    br.silent = False  # the broker answers again: the rest goes after a reconnect
+    br.acks_left = None
+    sim.step(120000)
+    assert outbox.read_cursor(str(tmp_path))[1] == sim.console.table.award_no
+    assert sim.hangs == 0 and sim.resets == []
+
+
+def test_the_strict_socket_waits_for_ever_after_setblocking_true():
+    br = fake_wlan.FakeBroker()
+    br.silent = True
+    air = fake_wlan.Air({}, clock=fake_wlan.Clock(), broker=br)
+    s = fake_wlan._SocketModule(air, None).socket()
+    s.connect(("10.0.0.2", 1883))
+    s.settimeout(2)
+    try:
+        s.read(1)
+        raise AssertionError("a silent broker answered")
+    except OSError as e:
+        assert e.args[0] == fake_wlan.ETIMEDOUT and air.clock.now() >= 2000
+    s.setblocking(True)  # on the ESP32 port: no timeout any more (modsocket.c)
+    try:
+        s.read(1)
+        raise AssertionError("a silent broker answered")
+    except fake_wlan.Hang:
+        pass
+
+
+def test_awards_do_not_hold_the_game_loop_and_power_save_goes_off(tmp_path):
+    sim, air, br = event_sim(tmp_path)
+    play_awards(sim, 3)
+    b = sim.board
+    b.gap_max_us = 0
+    sim.step(5000)
+    assert air.pm == fake_wlan.PM_NONE
+    assert len(awards_published(br)) == sim.console.table.award_no >= 3
+    assert b.gap_max_us <= 20000, b.gap_max_us  # a PUBACK waited for on power save: 100-600 ms
+
+
+def test_a_name_lookup_never_holds_the_game_loop(tmp_path):
+    # nobody answers desk.local: mDNS waits 5 s, then DNS 10 s (a reset on the game's loop)
+    sim, air, br = event_sim(tmp_path, broker="desk.local")
+    b = sim.board
+    b.gap_max_us = 0
+    sim.step(40000)
+    assert sim.resets == [] and air.lookups >= 1, sim.resets
+    assert b.gap_max_us <= 20000, b.gap_max_us
+    assert any("cannot find the broker 'desk.local'" in line for line in b.lines), b.lines[-5:]
+    lookups = air.lookups
+    sim.step(20000)
+    assert air.lookups <= lookups + 1, "lookups are not backing off"
+
+
+def test_a_found_name_is_kept_and_the_awards_go(tmp_path):
+    sim, air, br = event_sim(tmp_path, broker="desk.local", names={"desk.local": "10.0.0.2"})
+    play_awards(sim, 2)
+    sim.step(3000)
+    assert len(awards_published(br)) == sim.console.table.award_no and air.lookups == 1
+    assert sim.resets == []
+
+
+def test_a_wrong_wifi_password_says_wrong_password(tmp_path):
+    # a wrong WPA2 passphrase ends in reason 15 (4-way handshake timeout), not 202
+    sim, air, br = event_sim(tmp_path, networks={"mall": "other-pass"})
+    assert air.wrong_reason == 15
+    sim.step(30000)
+    assert any("wrong password?" in line for line in sim.board.lines), sim.board.lines[-5:]
+    assert sim.resets == []
+
+
+def test_a_bus_stuck_in_the_middle_of_a_frame_is_no_watchdog_reset(tmp_path):
+    sim = hal.Sim(str(tmp_path), urandom=Stream(7))
+    sim.step(200)
+    b = sim.board
+    bus = b.bus
+    real = bus.writeto
+
+    def writeto(addr, buf, stop=True):
+        # the bus sticks 2 ms into the next frame's data, whatever is on the wire then
+        if addr == hal.ADDR_OLED and buf[0] == 0x40 and bus.stuck_at is None:
+            bus.stuck_at = b.now_us() + 2000
+        return real(addr, buf, stop)
+    bus.writeto = writeto
+    sim.shake()  # new screens to send
+    sim.step(20000)
+    assert bus.stuck and sim.resets == [], sim.resets
+    assert any("display lost" in line for line in sim.log())
+
+
+# ---- the boot's clock
+
+def test_the_boot_replays_at_240_mhz_and_plays_at_the_boards_clock(tmp_path, monkeypatch):
+    from bobing import journal
+    sim = hal.Sim(str(tmp_path), urandom=Stream(8))
+    sim.step(200)
+    roll(sim)
+    seen = []
+    real = journal.recover
+
+    def recover(*a, **kw):
+        seen.append(sim.board.esp.hz)
+        return real(*a, **kw)
+    monkeypatch.setattr(journal, "recover", recover)
+    sim.power_cut()
+    assert seen == [240000000], seen  # ESP-IDF starts the ESP32 at 160 MHz: board.py sets 240 first
+    assert sim.board.esp.hz == hal.board.CPU_HZ == 160000000
