@@ -89,6 +89,7 @@ class CheckLimit(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     failures = models.PositiveIntegerField(default=0)
     wait_until = models.DateTimeField(null=True, blank=True)
+    last_failed = models.DateTimeField(null=True, blank=True)  # a quiet spell after it forgives the count
 
 
 class BowlStatus(models.Model):
