@@ -142,6 +142,7 @@ bench: $(STAMP) mp
 	$(PY) bench/plan_bench.py
 	$(PY) bench/desk_bench.py
 	$(PY) bench/allot_bench.py
+	$(PY) bench/desk_flood.py
 	$(PY) bench/app_heap.py
 	$(PY) bench/event_load.py
 	$(PY) bench/image_size.py

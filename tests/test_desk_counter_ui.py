@@ -163,19 +163,19 @@ def test_drawing_the_final_warns_of_tables_playing_and_drawing_again_asks():
     c = login()
     page = c.get("/final").content.decode()
     assert 'id="playing"' in page and "Still playing: F2" in page and 'id="playing-ok"' in page
-    r = c.post("/final/draw", follow=True)
+    r = c.post("/final/draw", {"bowl": "F1"}, follow=True)
     assert "Tables still playing: F2" in r.content.decode()
     assert not Champion.objects.filter(final_no__isnull=False).exists()
     Champion.objects.filter(bowl__bowl_id="F2").update(ended=True)
-    r = c.post("/final/draw", follow=True)
+    r = c.post("/final/draw", {"bowl": "F1"}, follow=True)
     assert "Order drawn: 2 champions" in r.content.decode()
     first = dict(Champion.objects.values_list("bowl__bowl_id", "final_no"))
     page = c.get("/final").content.decode()
     assert "Draw the order again" in page and 'id="again-ok"' in page
-    r = c.post("/final/draw", follow=True)
+    r = c.post("/final/draw", {"bowl": "F1"}, follow=True)
     assert "drawn already" in r.content.decode()
     assert dict(Champion.objects.values_list("bowl__bowl_id", "final_no")) == first
-    r = c.post("/final/draw", {"again_ok": "1"}, follow=True)
+    r = c.post("/final/draw", {"again_ok": "1", "bowl": "F1"}, follow=True)
     assert "Order drawn: 2 champions" in r.content.decode()
     # on a phone the champion number is the second column (the dice and seat are the ones hidden)
     head = re.search(r'<table id="champions".*?</tr>', page, re.S).group(0)
