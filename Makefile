@@ -136,12 +136,14 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) -X heapsize=2M bench/boot_bench.py
 	$(MP32_FROZEN) -X heapsize=56K bench/timing_boot.py
 	$(MP32_FROZEN) bench/net_heap.py
+	$(MP32_FROZEN) -X heapsize=2M bench/outbox_bench.py
 	$(PY) bench/net_app_heap.py
 	$(PY) bench/sim_bench.py
 	$(PY) bench/window_idle.py
 	$(PY) bench/plan_bench.py
 	$(PY) bench/desk_bench.py
 	$(PY) bench/allot_bench.py
+	$(PY) bench/desk_flood.py
 	$(PY) bench/app_heap.py
 	$(PY) bench/event_load.py
 	$(PY) bench/image_size.py

@@ -116,7 +116,7 @@ class Board(Hardware):
         uncalibrated divider reading below any cell that still runs the bowl)."""
         if self._vbat is None:
             return None
-        mv = self.battery_pin_uv() * self._vbat_ratio // 10000000
+        mv = self.battery_pin_uv() // 1000 * self._vbat_ratio // 10000  # < 2**30: a small int, no heap
         if not self._vbat_cal and mv < VBAT_PLAUSIBLE_MV:
             if not self._vbat_said:
                 self._vbat_said = True

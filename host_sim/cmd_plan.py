@@ -50,7 +50,7 @@ class Progress:
 
     def __call__(self, states, n, left):
         now = time.monotonic()
-        if n and now - self.last < self.every:
+        if (n or not self.tty) and now - self.last < self.every:  # elsewhere: only a run that takes a while
             return
         self.last = now
         line = ("计算中 planning: %d 种奖池状态 pool states, %d 次 rolls, %.1f%% 未结束 not over yet, %.0f s"
@@ -89,34 +89,42 @@ def run(args):
     return 0
 
 
+def _pad(s, n):
+    # to n terminal columns (a Chinese character takes two)
+    return s + " " * (n - sum(2 if ord(c) > 0x2e7f else 1 for c in s))
+
+
 def text(r, within=()):
-    unit = "customer" if r["mode"] == "kiosk" else "round"
-    who = ("kiosk, %d shakes a customer" % r["rolls_per_round"] if r["mode"] == "kiosk"
-           else "%d seats" % r["seats"])
+    unit = "顾客 customers" if r["mode"] == "kiosk" else "轮 rounds"
+    who = ("商场 kiosk, %d shakes a customer" % r["rolls_per_round"] if r["mode"] == "kiosk"
+           else "%d 人 seats" % r["seats"])
     pool = ", ".join("%s %d" % kv for kv in r["classes"].items())
     if r["provisional"]:
         pool += "; %s %d held to the end (its count does not change the length)" % (
             r["provisional"], r["provisional_count"])
     lines = [
-        "Plan for profile %s (%s): prizes %s" % (r["profile"], who, pool),
-        "One roll takes %g s%s." % (r["seconds_per_roll"],
-                                    ", time limit %d min" % r["time_limit"] if r["time_limit"] else ""),
+        "规划 Plan for profile %s (%s): 奖品 prizes %s" % (r["profile"], who, pool),
+        "每次 One roll takes %g s%s." % (r["seconds_per_roll"],
+                                       ", 限时 time limit %d min" % r["time_limit"] if r["time_limit"] else ""),
         "",
-        "%-9s %8s %8s %8s %8s" % ("", "mean", "p50", "p90", "p99"),
-        "%-9s %8.1f %8d %8d %8d" % ("rolls", r["mean_rolls"], r["p50_rolls"], r["p90_rolls"], r["p99_rolls"]),
-        "%-9s %8.1f %8d %8d %8d" % (unit + "s", r["mean_rounds"], r["p50_rounds"], r["p90_rounds"],
+        "%s %8s %8s %8s %8s" % (_pad("", 14), "mean", "p50", "p90", "p99"),
+        "%s %8.1f %8d %8d %8d" % (_pad("次 rolls", 14), r["mean_rolls"], r["p50_rolls"], r["p90_rolls"],
+                                     r["p99_rolls"]),
+        "%s %8.1f %8d %8d %8d" % (_pad(unit, 14), r["mean_rounds"], r["p50_rounds"], r["p90_rounds"],
                                      r["p99_rounds"]),
-        "%-9s %8.1f %8.1f %8.1f %8.1f" % ("minutes", r["mean_minutes"], r["p50_minutes"], r["p90_minutes"],
-                                          r["p99_minutes"]),
+        "%s %8.1f %8.1f %8.1f %8.1f" % (_pad("分钟 minutes", 14), r["mean_minutes"], r["p50_minutes"],
+                                            r["p90_minutes"], r["p99_minutes"]),
         "",
     ]
     marks = set("%g" % m for m in within)
     for m, p in r["p_over_within"].items():
-        lines.append("P(over within %4s min) = %6.2f%%%s" % (m, 100 * p, "  <-" if m in marks else ""))
+        lines.append("%4s 分钟内结束 P(over within %4s min) = %6.2f%%%s" % (m, m, 100 * p,
+                                                                     "  <-" if m in marks else ""))
     if r["p_ends_at_once"]:
-        lines.append("Ends at once (六勃红 take_all / 黑六勃 grab): %.2f%% of games" % (100 * r["p_ends_at_once"]))
+        lines.append("一次结束 Ends at once (六勃红 take_all / 黑六勃 grab): %.2f%% of games"
+                     % (100 * r["p_ends_at_once"]))
     lines.append("")
-    lines.append("Exact: dynamic programming over %d pool states, %d rolls pushed, %.2f s "
+    lines.append("精确计算 Exact: dynamic programming over %d pool states, %d rolls pushed, %.2f s "
                  "(mass dropped %.1e; nobody spills)."
                  % (r["states"], r["trigger_rolls_computed"], r["seconds_to_plan"], r["mass_dropped"]))
     return "\n".join(lines)

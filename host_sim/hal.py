@@ -24,7 +24,11 @@
 # by the real driver (bowl/mpu6050.py); the display is a real FrameBuffer
 # (the unix port's framebuf, host_sim/framebuf.py on CPython) and is only
 # seen when show() is called; the ring only lights while its supply switch is
-# on; the watchdog reboots the bowl when the app stops feeding it; deep sleep
+# on; machine.Pin accepts only the GPIOs of the chosen build (Sim(build=...):
+# ESP32_GENERIC or ESP32_GENERIC-SPIRAM, which lacks 16/17); the battery is read
+# through the board's divider and a noisy, miscalibrated ADC (Divider), and the
+# cell drains faster and sags while the radio is on; the brown-out detector
+# resets the chip at ESP-IDF's 2.43 V; the watchdog reboots the bowl when the app stops feeding it; deep sleep
 # refuses to sleep when the MPU6050 is not armed to wake it; waking is a
 # reset, so the app starts again from the journal.
 #
@@ -269,7 +273,7 @@ class FakePWM:
         self.hz = 0
         self.duty = 0
         self.tones = 0
-        self.events = []  # (hz, duty) at each duty change, for the simulator's speaker (drained there)
+        self.events = None  # a list to keep (hz, duty) at each change in: the window's speaker drains it
 
     def freq(self, hz=None):
         if hz is None:
@@ -281,7 +285,7 @@ class FakePWM:
             return self.duty
         if d and not self.duty:
             self.tones += 1
-        if d != self.duty or d:
+        if self.events is not None:
             self.events.append((self.hz, d))
             del self.events[:-64]
         self.duty = d
@@ -610,13 +614,14 @@ class Divider:
 
     def pin_mv(self, cell_mv):
         """The voltage the divider puts on GPIO34 (no reading error)."""
-        low = self.r2 if self.r_in is None else self.r2 * self.r_in // (self.r2 + self.r_in)
-        return cell_mv * low // (self.r1 + low)
+        r1, r2 = self.r1 // 1000, self.r2 // 1000  # in kOhm: small ints, no heap on MicroPython
+        low = r2 if self.r_in is None else r2 * (self.r_in // 1000) // (r2 + self.r_in // 1000)
+        return cell_mv * low // (r1 + low)
 
     def read_mv(self, cell_mv):
         """One ADC sample, in whole mV as adc_cali_raw_to_voltage() gives it."""
-        self._n = (self._n * 1103515245 + 12345) & 0x7FFFFFFF
-        noise = (self._n >> 8) % (2 * self.noise_mv + 1) - self.noise_mv if self.noise_mv else 0
+        self._n = (self._n * 75 + 74) % 65537  # small ints only: no heap on MicroPython
+        noise = self._n % (2 * self.noise_mv + 1) - self.noise_mv if self.noise_mv else 0
         v = self.pin_mv(cell_mv) + self.offset_mv + noise
         return min(max(v, 0), 3100)
 
@@ -900,12 +905,22 @@ class Battery:
             ua += ring.n * self.LED_DARK_UA + lit * self.LED_UA // 255
         return ua
 
+    def _net(self):
+        # the network task's radio (Sim(air=...): a fake_wlan.WLAN in SimBoard.wlan), if it is on
+        w = getattr(self.board, "wlan", None)
+        return w if w is not None and w.active() else None
+
+    def radio_on(self):
+        """The radio is on: for a secret (FakeESP32.active) or for the network."""
+        return self.board.esp.radio or self._net() is not None
+
     def radio_ua(self):
         """The Wi-Fi radio's average current now (0 while it is off)."""
-        esp = self.board.esp
-        if not esp.radio:
+        if not self.radio_on():
             return 0
-        return self.RADIO_UA if esp.pm == esp.PM_NONE else self.RADIO_PS_UA
+        w = self._net()
+        pm = w.air.pm if w is not None else self.board.esp.pm  # WLAN.config(pm=): one radio setting
+        return self.RADIO_UA if pm == FakeESP32.PM_NONE else self.RADIO_PS_UA
 
     def mv(self):
         return self.ocv_mv() - self.load_ua() * self.R_MOHM // 1000000
@@ -915,7 +930,7 @@ class Battery:
 
     def rail_low_mv(self):
         """The rail at its lowest now: during a transmit burst while the radio is on."""
-        burst = self.RADIO_TX_UA - self.radio_ua() if self.board.esp.radio else 0
+        burst = self.RADIO_TX_UA - self.radio_ua() if self.radio_on() else 0
         return min(VDD_MV, self.mv() - burst * self.R_MOHM // 1000000 - self.DROPOUT_MV)
 
     def drain(self, ms):

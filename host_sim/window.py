@@ -59,7 +59,11 @@ class Speaker:
     def feed(self, pwm):
         """Play the PWM's changes since the last call: the tone it is left on, or a
         click's short tone that began and ended within one frame."""
-        if pwm is None or not pwm.events:
+        if pwm is None:
+            return
+        if pwm.events is None:
+            pwm.events = []  # (the PWM keeps its changes only for a listener)
+        if not pwm.events:
             return
         events = pwm.events[:]
         del pwm.events[:]

@@ -26,9 +26,9 @@ def test_the_gauge_averages_the_adcs_noise(tmp_path):
     single = [adc.read_uv() // 1000 * board.VBAT_DIVIDER for _ in range(40)]
     assert max(single) - min(single) >= 40  # one sample scatters by tens of mV at the cell
     gauged = [reading(sim) for _ in range(40)]
-    assert max(gauged) - min(gauged) <= 30, gauged  # one sample x 2 (the old gauge) spread ~80 mV
+    assert max(gauged) - min(gauged) <= 50, gauged  # one sample x 2 (the old gauge) spreads ~80 mV
     true = sim.board.battery.mv()
-    assert all(abs(g - true) <= 25 for g in gauged), (true, gauged)
+    assert all(abs(g - true) <= 30 for g in gauged), (true, gauged)
 
 
 def test_a_full_cell_reads_full_over_the_boards_tolerances(tmp_path):
@@ -122,6 +122,12 @@ def test_the_radio_draws_the_cell_and_sags_the_rail(tmp_path):
     assert bat.rail_mv() - bat.rail_low_mv() == (240000 - 129000) * bat.R_MOHM // 1000000  # transmit peaks
     b.esp.active(False)
     assert bat.load_ua() == off and bat.rail_low_mv() == bat.rail_mv()
+    from host_sim import fake_wlan
+    b.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, fake_wlan.Air({"event": "password1"}))
+    b.wlan.active(True)  # the network task's radio, with ESP-IDF's default power save
+    assert bat.load_ua() - off == 45000
+    b.wlan.config(pm=b.wlan.PM_NONE)
+    assert bat.load_ua() - off == 129000
 
 
 def test_a_flat_cell_is_stopped_by_the_gauge_the_brown_out_detector_is_lower(tmp_path):

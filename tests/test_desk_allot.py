@@ -61,6 +61,17 @@ def test_stock_command_sets_totals_and_refuses_bad_input(capsys):
     assert "duitang             5      5        5            0" in capsys.readouterr().out
 
 
+_games = [1000]
+
+
+def pay(bowl_id, **paid):
+    """The bowl paid these awards ({class: n}); the desk has them (they arrive before its ask)."""
+    from host_sim.desk.ingest import ingest
+    _games[0] += 1
+    awards = [c for c, n in paid.items() for _ in range(n)]
+    ingest(bowl_id, _games[0], [(i + 1, c, i + 1) for i, c in enumerate(awards)], None, source="mqtt")
+
+
 def test_policy_first_status_ask_low_mark_stale_and_future_asks():
     call_command("stock", "--event", "po-1", "zhuangyuan=2", "duitang=10", "yixiu=100", "--step", "yixiu=20",
                  "--step", "duitang=4", "--step", "zhuangyuan=1")
@@ -73,14 +84,17 @@ def test_policy_first_status_ask_low_mark_stale_and_future_asks():
     raised, what, p = allot.answer("po-1", "PO-1", 1, {"zhuangyuan": 1, "duitang": 2, "yixiu": 6})
     assert not raised and payload(p)["s"] == 1 and "republished s=1" in what
     # yixiu at a quarter of its step, duitang 1 of 4 (step // 4 = 1): both raised, the 状元 (step 1) is not empty
+    pay("PO-1", duitang=3, yixiu=15)
     raised, what, p = allot.answer("po-1", "PO-1", 1, {"zhuangyuan": 1, "duitang": 1, "yixiu": 5})
     assert raised and payload(p) == {"v": 1, "s": 2, "grant": [["zhuangyuan", 1], ["duitang", 8], ["yixiu", 40]]}
     # the same ask again (replayed, or sent before s=2 arrived): the grant on its way counts, nothing new
     raised, what, p = allot.answer("po-1", "PO-1", 1, {"zhuangyuan": 1, "duitang": 1, "yixiu": 5})
     assert not raised and payload(p)["s"] == 2
     # stale, and empty: the 状元 is low even counting s=2's grant (raised), 对堂 and 一秀 are not
+    pay("PO-1", zhuangyuan=1)
     raised, what, p = allot.answer("po-1", "PO-1", 1, {"zhuangyuan": 0, "duitang": 0, "yixiu": 0})
     assert raised and payload(p)["grant"] == [["zhuangyuan", 2], ["duitang", 8], ["yixiu", 40]]
+    pay("PO-1", zhuangyuan=1, duitang=5, yixiu=25)
     raised, what, p = allot.answer("po-1", "PO-1", 3, {})  # up to date and empty: 对堂 has only 2 left
     assert raised and payload(p)["grant"] == [["zhuangyuan", 2], ["duitang", 10], ["yixiu", 60]]
     # an s the desk never granted (a desk database older than the bowl's): refused, nothing raised
@@ -94,11 +108,29 @@ def test_policy_first_status_ask_low_mark_stale_and_future_asks():
     raised, what, p = allot.answer("po-1", "PO-2", 0, {}, first=True)
     assert payload(p)["grant"] == [["yixiu", 20]]
     for _ in range(10):
+        pay("PO-2", yixiu=20)
         allot.answer("po-1", "PO-2", grants("po-1")["PO-2"][0], {})
     assert grants("po-1")["PO-2"] == (2, {"yixiu": 40})
     tot = allot.granted(allot.current(Event.objects.get(name="po-1")))
     assert tot == {"zhuangyuan": 2, "duitang": 10, "yixiu": 100}
     assert allot.answer("po-1", "PO-2", grants("po-1")["PO-2"][0], {})[0] is False  # all granted
+
+
+def test_an_ask_claiming_empty_stock_raises_nothing_the_desk_has_no_awards_for():
+    """Before: one bowl repeating asks that claimed empty stock moved most of the event's
+    stock into its own grant (yixiu 25 -> 175 of 200 in 11 s)."""
+    call_command("stock", "--event", "gr-1", "yixiu=200", "--step", "yixiu=25")
+    deskkit.bowl("GR-1", SECRET)
+    assert allot.answer("gr-1", "GR-1", 0, {}, first=True)[0]
+    for _ in range(20):
+        s = grants("gr-1")["GR-1"][0]
+        assert allot.answer("gr-1", "GR-1", s, {"yixiu": 0})[0] is False
+    assert grants("gr-1")["GR-1"] == (1, {"yixiu": 25})
+    pay("GR-1", yixiu=18)  # 7 left by the desk's record: still not low (the low mark is 25 // 4 = 6)
+    assert allot.answer("gr-1", "GR-1", 1, {"yixiu": 0})[0] is False
+    pay("GR-1", yixiu=1)  # 6 left: low, the ask is granted
+    assert allot.answer("gr-1", "GR-1", 1, {"yixiu": 6})[0] is True
+    assert grants("gr-1")["GR-1"] == (2, {"yixiu": 50})
 
 
 

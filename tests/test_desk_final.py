@@ -54,7 +54,9 @@ def test_champions_and_the_final_on_the_desk_page(mp_build, broker, listener, tm
     c = _login()
     page = c.get("/final").content.decode()
     assert "0101" in page and "0102" in page and "四红 sihong" in page and "五子登科 wuzi" in page
-    assert c.post("/final/draw", {"playing_ok": "1"}).status_code == 302
+    c.post("/final/draw", {"playing_ok": "1"})  # the final's bowl not named: nothing drawn
+    assert not Champion.objects.exclude(final_no=None).exists()
+    assert c.post("/final/draw", {"playing_ok": "1", "bowl": "0109"}).status_code == 302
     order = {x.bowl.bowl_id: x.final_no for x in Champion.objects.select_related("bowl")}
     assert sorted(order.values()) == [1, 2], order
     by_no = {n: b for b, n in order.items()}
@@ -86,11 +88,19 @@ def test_champions_and_the_final_on_the_desk_page(mp_build, broker, listener, tm
     for topic, payload in (("bobing/%s/0101/champion" % EVENT, b'{"v":1,"g":1,"seat":99,"end":0}'),
                            ("bobing/%s/0109/finalroll" % EVENT, b'{"v":1,"id":321,"i":5,"k":1,"r":2}'),
                            ("bobing/%s/nobody/final" % EVENT,
-                            b'{"v":1,"id":1,"n":2,"round":1,"turn":1,"ev":0,"win":0}')):
+                            b'{"v":1,"id":1,"n":2,"round":1,"turn":1,"ev":0,"win":0}'),
+                           # a table's bowl (not the final's) publishing a final: before, a false winner
+                           ("bobing/%s/0101/final" % EVENT,
+                            b'{"v":1,"id":5,"n":2,"round":1,"turn":0,"ev":1,"win":1,"dice":[4,4,4,4,4,4],'
+                            b'"rank":"liubohong"}'),
+                           ("bobing/%s/0101/finalroll" % EVENT,
+                            b'{"v":1,"id":5,"i":1,"k":1,"r":1,"dice":[4,4,4,4,4,4],"rank":"liubohong"}')):
         subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-q", "1", "-t", topic, "-s"],
                        input=payload, check=True, timeout=10)
-    assert listener.wait(n + 3)[n:] == ["refused"] * 3
-    assert Import.objects.filter(source="mqtt").count() - before == 3
+    assert listener.wait(n + 5)[n:] == ["refused"] * 5
+    assert Import.objects.filter(source="mqtt").count() - before == 5
+    assert not Final.objects.filter(bowl__bowl_id="0101").exists()
+    assert "not the final's bowl" in Import.objects.filter(source="mqtt").order_by("-id").first().message
     assert Final.objects.get(fid=321).rolls == f.rolls and Champion.objects.get(bowl__bowl_id="0101").seat == 3
 
 

@@ -65,6 +65,8 @@ def test_the_final_page_follows_the_party(browser, tmp_path):  # noqa: F811
         # the tables' games are still on: the page says so, and the MC draws anyway (the box)
         assert "0101" in d.find_element(By.ID, "playing").text
         d.find_element(By.ID, "playing-ok").click()
+        from selenium.webdriver.support.ui import Select
+        Select(d.find_element(By.ID, "final-bowl")).select_by_value("0109")  # the final's bowl
         d.find_element(By.ID, "draw").click()
         assert "Order drawn: 2 champions" in d.find_element(By.CSS_SELECTOR, ".msg.success").text
         rows = d.find_elements(By.CSS_SELECTOR, "#champions tr")[1:]

@@ -194,12 +194,31 @@ class PahoBowl:
         self.send("status", {"v": 1, "on": 1, "fw": "1", "g": 1, "left": [list(x) for x in left], "faults": [],
                              "bat": bat})
 
-    def ask(self, s=None, left=()):
+    def ask(self, s=None, left=(), pay=True):
+        """pay: first the awards that took its grant down to left reach the desk (a bowl's
+        awards go out before its ask; the desk grants from its own record of them)."""
+        if pay and self.allots:
+            paid_down_to(self.event, self.bowl_id, self.grant(), dict(left))
         self.send("ask", {"v": 1, "s": self.s if s is None else s, "left": [list(x) for x in left]})
 
     def stop(self):
         self.c.loop_stop()
         self.c.disconnect()
+
+
+def paid_down_to(event, bowl_id, grant, left):
+    """The desk receives the awards that took the bowl's grant down to left ({class: n})."""
+    from host_sim.desk import allot
+    from host_sim.desk.ingest import ingest
+    from host_sim.desk.models import Bowl, Event
+    paid = allot.awarded(Event.objects.get(name=event), Bowl.objects.get(bowl_id=bowl_id))
+    owed = [c for c, n in grant.items() for _ in range(n - left.get(c, 0) - paid.get(c, 0))]
+    if owed:
+        _game[0] += 1
+        ingest(bowl_id, _game[0], [(i + 1, c, i + 1) for i, c in enumerate(owed)], None, source="mqtt")
+
+
+_game = [0]
 
 
 def until(test, timeout=20):
@@ -295,7 +314,7 @@ def test_a_replayed_or_stale_ask_raises_nothing_and_bad_asks_are_refused(broker)
         assert until(lambda: len(b.allots) >= 5) and {a["s"] for a in b.allots[2:]} == {2}
         before = Import.objects.filter(source="mqtt", ok=False).count()
         for s, left in ((9, []), (-1, []), (2, [["duitang", "x"]]), (2, {"duitang": 1})):
-            b.ask(s, left)
+            b.ask(s, left, pay=False)
         b.send("ask", {"v": 2, "s": 2, "left": []})
         PahoBowl(broker.port, ev, "ghost").ask(0, [])
         assert lst.wait(11)[5:] == ["refused"] * 6
@@ -324,6 +343,7 @@ def test_the_listener_republishes_every_allot_at_start_and_says_it_is_on_or_gone
     for b in ("ER-1", "ER-2"):
         deskkit.bowl(b, SECRET)
         allot.answer(ev, b, 0, {}, first=True)
+    paid_down_to(ev, "ER-2", {"sanhong": 2, "yixiu": 5}, {})  # it paid all of s=1's grant
     allot.answer(ev, "ER-2", 1, {})  # ER-2 is at s=2; nothing was ever published
 
     def retained(topic):

@@ -5,7 +5,7 @@
 # it runs low (the ask bowl/net.py publishes).
 from bobing import game, journal
 from bobing import console as C
-from test_bowl import goto, new_sim, press, roll, to_kiosk
+from test_bowl import goto, key, new_sim, press, roll, to_kiosk
 
 NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=midautumn\n"
 
@@ -31,10 +31,13 @@ def test_an_event_kiosk_waits_for_stock_then_plays_on_its_grant(tmp_path):
     assert t.events == 0 and c.view == C.V_WAIT
     assert c.allot(2, (("sanhong", 4), ("yixiu", 8))) and not c.allot(2, (("yixiu", 9),))
     sim.step(100)
-    assert t.grant_s == 2 and t.pool["yixiu"] == 8 and c.view == C.V_POOL and bytes(sim.frame) != waiting
+    assert t.grant_s == 2 and t.pool["yixiu"] == 8 and c.view == C.V_GATE and bytes(sim.frame) != waiting
     assert not c.stock_low()
     assert any("grant 2 applied" in line for line in sim.board.lines)
     assert not c.allot(1, (("yixiu", 99),))  # older than the one applied
+    press(sim, "ok")  # OK alone starts no customer
+    assert c.view == C.V_GATE and t.customer == 0
+    key(sim)  # the attendant's key: the next customer
     press(sim, "ok")
     assert c.view == C.V_TURN and t.customer == 1
     # a grant that arrives while the customer shakes waits until he is done shaking
@@ -113,7 +116,7 @@ def test_stock_bowl_in_net_txt_keeps_the_kiosk_on_its_own_stock(tmp_path):
     sim = new_sim(tmp_path)
     to_kiosk(sim)
     c = sim.console
-    assert c.event == "" and not c.table.event and c.table.stocked() and c.view == C.V_POOL
+    assert c.event == "" and not c.table.event and c.table.stocked() and c.view == C.V_GATE
     from bowl import net
     assert net.parse_config(NET)["stock"] == "desk"
     try:

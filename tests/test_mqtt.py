@@ -210,10 +210,11 @@ def test_award_payload_round_trip_and_identity():
 def test_cursor_is_written_whole_and_a_damaged_one_resends_everything(tmp_path):
     root = str(tmp_path)
     assert outbox.read_cursor(root) == (0, 0)
+    journal.start(root, game_id=17).close()
     outbox.write_cursor(root, 17, 3)
-    assert outbox.read_cursor(root) == (17, 3) and sorted(os.listdir(root)) == ["outbox.cur"]
-    for junk in (b"", b"v1 17", b"v1 x 3", b"17 3\n", b"v1 17 -1\n", b"\xff" * 10):
-        with open(os.path.join(root, "outbox.cur"), "wb") as f:
+    assert outbox.read_cursor(root) == (17, 3) and os.listdir(os.path.join(root, "outbox")) == ["cursor"]
+    for junk in (b"", b"v1 17", b"v1 x 3", b"17 3\n", b"v1 17 -1\n", b"\xff" * 10, b"v1 17 3\n"):
+        with open(os.path.join(root, outbox.CURSOR), "wb") as f:
             f.write(junk)
         assert outbox.read_cursor(root) == (0, 0), junk
 

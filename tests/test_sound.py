@@ -11,7 +11,7 @@ from test_bowl import new_sim, press, goto
 def _tones(sim, ms):
     """What the buzzer played over ms: [(hz, duty)] at each tone's start."""
     pwm = sim.board.pwm
-    del pwm.events[:]
+    pwm.events = []
     sim.step(ms)
     return [e for e in pwm.events if e[1]]
 
@@ -54,7 +54,7 @@ def test_a_prize_plays_its_tune_and_quiet_plays_it_softer(tmp_path):
     out = c.j.play(game.EV_ROLL, (4, 1, 2, 3, 5, 6))  # 一秀: a prize
     c._reveal(out)
     loud = _tones(sim, 600)
-    assert [hz for hz, d in loud] == [hz for hz, ms in sound.PRIZE if hz]
+    assert [hz for hz, d in loud] == [hz for hz, ms in sound.steps(sound.PRIZE) if hz]
     assert {d for hz, d in loud} == {sound.DUTY[0]}
     press(sim, "menu")
     goto(sim, "sound")
@@ -64,7 +64,7 @@ def test_a_prize_plays_its_tune_and_quiet_plays_it_softer(tmp_path):
     out = c.j.play(game.EV_ROLL, (1, 2, 3, 5, 6, 6))
     c._reveal(out)
     soft = _tones(sim, 600)
-    assert [hz for hz, d in soft] == [hz for hz, ms in sound.NO_PRIZE if hz]
+    assert [hz for hz, d in soft] == [hz for hz, ms in sound.steps(sound.NO_PRIZE) if hz]
     assert {d for hz, d in soft} == {sound.DUTY[1]}
     c.settings.sound = "off"
     c._reveal(c.j.play(game.EV_ROLL, (4, 1, 2, 3, 5, 6)))

@@ -489,8 +489,7 @@ class Console:
     def tune(self, steps):
         """Queue a tune of bobing/sound.py (nothing when the sound is off)."""
         if self.settings.sound != "off":
-            for st in steps:
-                self.beeps.append(st)
+            sound.queue(self.beeps, steps)
 
     @property
     def duty(self):

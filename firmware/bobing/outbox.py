@@ -3,8 +3,8 @@
 # journal (journal.scan, numbered by game.Table exactly as the console numbers
 # the claims it shows) and handed out in order after a cursor -- the identity
 # (game, award number) of the last award the broker acknowledged (MQTT PUBACK).
-# The cursor lives in its own small file, ROOT/outbox.cur, written to
-# outbox.tmp and renamed over it (as the journal writes a new game), so a
+# The cursor lives in its own small file, ROOT/outbox/cursor, written to
+# cursor.tmp and renamed over it (as the journal writes a new game), so a
 # power cut leaves the old cursor or the new one, never half of one. A cut
 # between the PUBACK and the rename sends that award again; the desk counts an
 # award once by its identity (bowl, game, award number), so a re-send is
@@ -23,8 +23,12 @@ VERSION = const(1)  # payload format ("v"); a newer one is refused by name, neve
 MAX_PAYLOAD = const(256)  # bytes; an award is ~80, anything larger is refused unread
 MAX_NAME = const(32)  # event, bowl and class names: characters (check_name)
 _BAD_CHARS = "/+#\"\\"
-CURSOR = "outbox.cur"
-_TMP = "outbox.tmp"
+# In a folder of its own: littlefs rewrites (compacts) a folder's metadata as it
+# fills, and the games' folder holds many files (bench/outbox_bench.py: ~30,000
+# reads for one commit there with 43 games); the cursor is written at every award.
+_DIR = "outbox"
+CURSOR = "outbox/cursor"
+_TMP = "outbox/cursor.tmp"
 PREFIX = "bobing"
 
 
@@ -241,7 +245,7 @@ def decode_ask(event, topic_b, payload):
 
 
 # ---- the cursor --------------------------------------------------------------
-# ROOT/outbox.cur: "v2 G N CRC\n", CRC the CRC-16 (journal.crc16) of "v2 G N" in
+# ROOT/outbox/cursor: "v2 G N CRC\n", CRC the CRC-16 (journal.crc16) of "v2 G N" in
 # hex: every award of the games before G and awards 1..N of game G reached the
 # broker. A file that fails its checksum, or names a game past the newest on
 # flash, is damage and counts as none: everything the journal still holds is
@@ -274,8 +278,13 @@ def read_cursor(root):
 
 def write_cursor(root, game_no, award_no):
     t = _cursor_text(game_no, award_no)
-    journal.write_whole(journal._join(root, CURSOR), journal._join(root, _TMP),
-                        (t, (" %04x\n" % journal.crc16(t)).encode()))
+    parts = (t, (" %04x\n" % journal.crc16(t)).encode())
+    try:
+        journal.write_whole(journal._join(root, CURSOR), journal._join(root, _TMP), parts)
+    except OSError:
+        import os
+        os.mkdir(journal._join(root, _DIR))  # the first cursor (else this raises: the flash's error)
+        journal.write_whole(journal._join(root, CURSOR), journal._join(root, _TMP), parts)
 
 
 def unsent_from(root):
@@ -293,7 +302,8 @@ def unsent_from(root):
 
 # ---- the outbox ----------------------------------------------------------------
 
-STEP = const(64)  # journal records one next() replays at most: a bounded step beside the game loop
+STEP = const(32)  # journal records one next() replays at most: a bounded step beside the game loop
+_PASS = const(16)  # finished games without claims passed in one step (their headers read)
 
 
 class _Awards:
@@ -432,30 +442,46 @@ class Outbox:
         self.busy = False
         cg, cn = self.cursor
         ids, _top = journal.inventory(self.root)
-        for i in range(len(ids)):
+        i = 0
+        while i < len(ids) and ids[i] < cg:
+            i += 1
+        passed = 0
+        item = None
+        while i < len(ids):
             gid = ids[i]
-            if gid < cg:
+            bowl = ""
+            if gid == self._game or journal._bowl_of(journal._join(self.root, journal._name(gid, journal.SUFFIX))):
+                self._load(gid)  # a game with claims: its table, STEP records at most
+                if self._scan is None:  # to be read again from its start (next step)
+                    self.busy = True
+                    break
+                bowl = self._bowl()
+                if bowl:
+                    item = self._first(gid, bowl, cg, cn)
+                    if item is not None:
+                        break
+                    if self._scan.more:
+                        self.busy = True
+                        break
+            if i + 1 == len(ids):
+                break  # the newest game: followed as it grows
+            i += 1  # finished (the journal only appends to the newest), all sent: passed for good
+            passed += 1
+            cg, cn = ids[i], 0
+            if bowl or passed == _PASS:
+                self.busy = True  # one game read with its table, or _PASS headers, a step
+                break
+        if passed:
+            write_cursor(self.root, cg, 0)  # once a step: a write on flash is a littlefs commit
+            self.cursor = (cg, 0)
+        return item
+
+    def _first(self, gid, bowl, cg, cn):
+        for n, cls, customer in self._awards.out:
+            if gid == cg and n <= cn:
                 continue
-            self._load(gid)
-            s = self._scan
-            if s is None:  # to be read again from its start (next step)
-                self.busy = True
-                return None
-            bowl = self._bowl()
-            if bowl:  # else a table game, or one with no bowl id: nothing to claim
-                for n, cls, customer in self._awards.out:
-                    if gid == cg and n <= cn:
-                        continue
-                    code = claim.code(self.secret, bowl, gid, n, cls)
-                    return (topic(self.event, bowl, "award"), award_payload(gid, n, cls, customer, code),
-                            gid, n)
-            more = s.more and bowl  # a game with nothing to claim is not read past its header
-            if more or i + 1 < len(ids):
-                if not more:  # finished, all sent: the journal never writes to it again
-                    write_cursor(self.root, ids[i + 1], 0)
-                    self.cursor = (ids[i + 1], 0)
-                self.busy = True  # one step done: the next game (or the rest of this one) at the next call
-            return None
+            code = claim.code(self.secret, bowl, gid, n, cls)
+            return topic(self.event, bowl, "award"), award_payload(gid, n, cls, customer, code), gid, n
         return None
 
     def sent(self, game_no, award_no):

@@ -195,12 +195,28 @@ def _mask_bit(mask, r, c):
     return ((r + c) % 2 + (r * c) % 3) % 2 == 0
 
 
-def _apply_mask(m, f, mask):
+def _mask_table(mask, out):
+    """out[p] = 1 where `mask` flips module p (data modules only are flipped: the
+    caller ANDs with the function map). Every mask repeats every 12 rows and
+    columns, so a 12 x 12 tile is computed and repeated (few calls on a slow CPU)."""
+    tile = bytearray(144)
+    for r in range(12):
+        for c in range(12):
+            tile[r * 12 + c] = 1 if _mask_bit(mask, r, c) else 0
     for r in range(SIZE):
+        t = (r % 12) * 12
+        p = r * SIZE
         for c in range(SIZE):
-            p = r * SIZE + c
-            if not f[p] and _mask_bit(mask, r, c):
-                m[p] ^= 1
+            out[p + c] = tile[t + c % 12]
+
+
+def _apply_mask(m, f, mask, table=None):
+    if table is None:
+        table = bytearray(SIZE * SIZE)
+        _mask_table(mask, table)
+    for p in range(SIZE * SIZE):
+        if table[p] and not f[p]:
+            m[p] ^= 1
 
 
 def _format_bits(mask):
@@ -281,14 +297,16 @@ def encode(text, mask=-1):
     _place(m, f, cw)
     if mask < 0:
         best = -1
+        table = bytearray(SIZE * SIZE)
         for k in range(8):
-            _apply_mask(m, f, k)
+            _mask_table(k, table)
+            _apply_mask(m, f, k, table)
             _draw_format(m, k)
             p = _penalty(m)
             if best < 0 or p < best:
                 best = p
                 mask = k
-            _apply_mask(m, f, k)  # masks are XOR: applying again takes it off
+            _apply_mask(m, f, k, table)  # masks are XOR: applying again takes it off
     elif not 0 <= mask <= 7:
         raise ValueError("QR mask %r: 0..7, or -1 for the best" % (mask,))
     _apply_mask(m, f, mask)

@@ -1,9 +1,9 @@
-# What the bowl sounds like, as data: the piezo's tunes as (hz, ms) steps
-# (hz 0 = a rest), and the dice's rattle while the bowl is shaken. Pure logic:
+# What the bowl sounds like, as data: the piezo's tunes (steps of a tone or a
+# rest), and the dice's rattle while the bowl is shaken. Pure logic:
 # the console queues steps into Console.beeps, the app (bowl/app.py) plays
 # them on the buzzer's PWM one after the other, the simulator's window the
-# same through pygame. Nothing here allocates while it plays: every step is
-# one of the tuples below.
+# same through pygame. A tune's steps are made when it is queued; the rattle's
+# clicks are the constant tuples below (nothing allocated while shaking).
 #
 # The rattle: six dice knocking on porcelain are short, bright clicks at
 # irregular moments, closer together while the bowl is shaken hard. A click is
@@ -19,15 +19,29 @@ from bobing import game
 LEVELS = ("on", "quiet", "off")
 DUTY = (32768, 2048, 0)
 
-# tunes
-PRIZE = ((1319, 70), (0, 20), (1568, 70), (0, 20), (2093, 120))  # E6 G6 C7: a prize
-NO_PRIZE = ((523, 90), (0, 30), (392, 160))  # C5 G4: down, soft
-ZHUANGYUAN = ((1047, 90), (1319, 90), (1568, 90), (2093, 180), (0, 60), (1568, 90), (2093, 360))  # fanfare
-GAME_END = ((784, 150), (0, 40), (1047, 150), (0, 40), (1319, 150), (0, 40), (2093, 500))
-SPILL = ((220, 400),)  # the dice are out of the bowl
-ALERT = ((440, 300),)  # a notice: something to read
-KEY = ((330, 80),)  # a key that does nothing here (OK at the attendant's screen)
+# tunes: two bytes a step, the frequency in 20 Hz and the length in 10 ms (0 Hz: a rest);
+# bytes are the least heap a tune can take on a bowl that loads this file into RAM
+PRIZE = b"\x42\x07\x00\x02\x4e\x07\x00\x02\x69\x0c"  # E6 G6 C7: a prize
+NO_PRIZE = b"\x1a\x09\x00\x03\x14\x10"  # C5 G4: down, soft
+ZHUANGYUAN = b"\x34\x09\x42\x09\x4e\x09\x69\x12\x00\x06\x4e\x09\x69\x24"  # the 状元's fanfare
+GAME_END = b"\x27\x0f\x00\x04\x34\x0f\x00\x04\x42\x0f\x00\x04\x69\x32"
+SPILL = b"\x0b\x28"  # 220 Hz: the dice are out of the bowl
+ALERT = b"\x16\x1e"  # 440 Hz: a notice, something to read
+KEY = b"\x10\x08"  # a key that does nothing here (OK at the attendant's screen)
 CLICKS = ((3700, 8), (4100, 8), (3300, 12), (4500, 6))  # the rattle's clicks (the UI round is 20 ms)
+
+
+def queue(beeps, tune):
+    """Append a tune's (hz, ms) steps to beeps (made when the tune is queued, not
+    while it plays) -> beeps."""
+    for i in range(0, len(tune), 2):
+        beeps.append((tune[i] * 20, tune[i + 1] * 10))
+    return beeps
+
+
+def steps(tune):
+    return queue([], tune)
+
 
 GAP_MIN_MS = const(25)
 GAP_SPAN_MS = const(110)  # a click every 25-135 ms
@@ -67,4 +81,4 @@ def tune_for(out, zhuangyuan):
         return PRIZE
     if out.kind == game.EV_ROLL:
         return NO_PRIZE
-    return ()
+    return b""

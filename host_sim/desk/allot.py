@@ -16,15 +16,19 @@ step; for a step under 4: none left) gets min(step_c, total_c - granted_c)
 more; step_c is the event's setting or ceil(total_c / (2 * bowls)), at least
 1. A bowl's stock is what it says in its ask, plus what the desk granted it
 since the grant that ask was based on (a stale or replayed ask does not look
-low because of a grant still on its way)."""
+low because of a grant still on its way), but never less than the desk's own
+record says: its grant minus the awards the desk received from it since the
+event started (an ask claiming empty stock without awards to show for it
+raises nothing)."""
 import math
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from bobing import outbox, profiles
 
-from .models import Allot, Bowl, Event, EventClass
+from .models import Allot, Award, Bowl, Event, EventClass
 
 
 class StockError(ValueError):
@@ -33,12 +37,25 @@ class StockError(ValueError):
 
 def class_order():
     """Every prize class the firmware knows, highest first (the order of the
-    firmware's prize specs), -> {class: position}."""
+    firmware's prize specs), -> {class: position} (made once; do not change it)."""
+    if _ORDER:
+        return _ORDER
     order = {}
     for name in profiles.prize_names():
         for cid, _zh, _n, _ranks in profiles.prize_spec(name)["classes"]:
             order.setdefault(cid, len(order))
-    return order
+    _ORDER.update(order)
+    return _ORDER
+
+
+_ORDER = {}
+
+
+def unknown_classes(classes):
+    """The names among classes that are no prize class of the firmware's (a message that
+    names one is refused: it would be stored and shown)."""
+    pos = class_order()
+    return [c for c in classes if c not in pos]
 
 
 def as_list(d):
@@ -54,6 +71,12 @@ def current(event):
                                 .values_list("bowl__bowl_id", "seq", "grant")):
         out[bowl_id] = (seq, dict(grant))
     return out
+
+
+def awarded(ev, bowl):
+    """{class: awards of the bowl the desk has, seen since the event started} (as the
+    bowls page counts them)."""
+    return dict(Award.objects.filter(bowl=bowl, seen__gte=ev.started).values_list("cls").annotate(n=Count("id")))
 
 
 def granted(cur):
@@ -131,10 +154,14 @@ def answer(event_name, bowl_id, s, left, first=False):
         elif s == seq:
             based = mine
         have = granted(cur)
+        paid = awarded(ev, bowl)
         new = dict(mine)
         raised = {}
         for c, (total, step) in steps(ev).items():
-            stock = left.get(c, 0) + mine.get(c, 0) - based.get(c, 0)  # plus grants still on their way
+            said = left.get(c, 0) + mine.get(c, 0) - based.get(c, 0)  # plus grants still on their way
+            # the desk's own record bounds the claim: a bowl cannot have paid awards the desk never
+            # received (its awards go out before its asks, on one connection, in order)
+            stock = max(said, mine.get(c, 0) - paid.get(c, 0))
             more = min(step, total - have.get(c, 0))
             if more > 0 and stock <= step // 4:
                 new[c] = mine.get(c, 0) + more

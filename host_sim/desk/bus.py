@@ -19,6 +19,7 @@ it already has once."""
 import asyncio
 import logging
 import socket
+import time
 
 import aiomqtt
 from django.db import DatabaseError, close_old_connections
@@ -26,12 +27,13 @@ from django.utils import timezone
 
 from bobing import outbox
 
-from . import allot, finals
+from . import allot, finals, mqttlog
 from .ingest import Refused, ingest
-from .models import Allot, Bowl, BowlStatus, Event, Import
+from .models import Allot, Bowl, BowlStatus, Event
 
 log = logging.getLogger("desk")
 RETRY_S = 2
+FLUSH_S = 1  # refusals are written at most this often (mqttlog.py)
 
 
 def _secret_of(bowl_id):
@@ -39,10 +41,48 @@ def _secret_of(bowl_id):
     return bytes(b.secret) if b is not None else None
 
 
-def _refuse(topic, text):
-    Import.objects.create(at=timezone.now(), source="mqtt", name=str(topic)[:200], message=text[:2000])
-    log.warning("mqtt: refused %s: %s", str(topic)[:80], text)
-    return "refused"
+class Secrets:
+    """The bowls' secrets, read again in a thread once a second, and before a refusal by
+    secrets older than FRESH_S, so that an award whose code does not match is refused in the event loop,
+    with no thread and no database work: a flood of them cannot hold up real awards."""
+    MAX_AGE_S = 1.0
+    FRESH_S = 0.25  # a refusal is decided on secrets at most this old (a few rereads a second in a flood)
+
+    def __init__(self):
+        self.by_bowl, self.read_at = {}, None
+
+    def stale(self, now):
+        return self.read_at is None or now - self.read_at > self.MAX_AGE_S
+
+    def reread(self, now):
+        close_old_connections()
+        self.by_bowl = {b: bytes(s) for b, s in Bowl.objects.values_list("bowl_id", "secret")}
+        self.read_at = now
+
+
+def refused_early(event, topic, payload, secrets):
+    """An award the desk can refuse without its database (malformed, another event's,
+    a code its bowl's secret does not make) -> the reason, else None (handle() decides,
+    rereading the secret: a bowl added or given a new secret since the last read)."""
+    if not str(topic).endswith("/award"):
+        return None
+    try:
+        outbox.decode_award(event, topic, payload, lambda b: secrets.by_bowl.get(b, b""))
+    except ValueError as e:
+        bowl = str(topic).split("/")[-2:-1]
+        if bowl and bowl[0] not in secrets.by_bowl:
+            return None  # not known at the last read: handle() looks again
+        return str(e)
+    return None
+
+
+_refuse = mqttlog.refuse  # kept in memory, written once a second (a flood costs no write each)
+
+
+def _known_classes(pairs):
+    bad = allot.unknown_classes([c for c, _n in pairs])
+    if bad:
+        raise ValueError("prize class %r is not one of the firmware's classes" % bad[0][:40])
 
 
 def _answer(event, topic, bowl_id, s, left, first):
@@ -69,6 +109,7 @@ def handle(event, topic, payload):
     if t.endswith("/status"):
         try:
             bowl_id, st = outbox.decode_status(event, topic, payload)
+            _known_classes(st.get("left") or [])
         except ValueError as e:
             return _refuse(topic, str(e)), []
         bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
@@ -89,6 +130,7 @@ def handle(event, topic, payload):
     if t.endswith("/ask"):
         try:
             bowl_id, s, left = outbox.decode_ask(event, topic, payload)
+            _known_classes(left)
         except ValueError as e:
             return _refuse(topic, str(e)), []
         return _answer(event, topic, bowl_id, s, left, False)
@@ -97,7 +139,7 @@ def handle(event, topic, payload):
     except ValueError as e:
         return _refuse(topic, str(e)), []
     try:
-        r = ingest(a.bowl_id, a.game_no, [(a.award_no, a.cls, a.customer)], None, "mqtt", str(topic))
+        r = ingest(a.bowl_id, a.game_no, [(a.award_no, a.cls, a.customer)], None, "mqtt", str(topic), event=event)
     except Refused:
         return "refused", []  # ingest() wrote the reason to the import log
     return ("award" if r.new else "known"), []
@@ -125,6 +167,30 @@ async def listen(host, port, event, username=None, password=None, ready=None, se
     subscribed; seen(result) is called after each message (tests)."""
     topics = [(outbox.every_bowl(event, leaf), 1) for leaf in ("award", "status", "ask") + finals.LEAVES]
     own = outbox.topic(event, "desk", "status")
+    flusher = asyncio.create_task(_flusher())
+    try:
+        await _listen(host, port, event, username, password, ready, seen, topics, own)
+    finally:
+        flusher.cancel()
+        await asyncio.to_thread(_flush)
+
+
+def _flush():
+    close_old_connections()
+    try:
+        mqttlog.flush()
+    except DatabaseError as e:
+        log.error("mqtt: the refusals could not be written (%s)", e)
+
+
+async def _flusher():
+    while True:
+        await asyncio.sleep(FLUSH_S)
+        await asyncio.to_thread(_flush)
+
+
+async def _listen(host, port, event, username, password, ready, seen, topics, own):
+    secrets = Secrets()
     while True:
         client = aiomqtt.Client(host, port, identifier="desk-" + event, clean_session=False,
                                 username=username, password=password,
@@ -144,11 +210,23 @@ async def listen(host, port, event, username=None, password=None, ready=None, se
                     if m.topic.value == own:  # our own status, through the status subscription
                         client._client.ack(m.mid, m.qos)
                         continue
-                    r, pub = await asyncio.to_thread(handle, event, m.topic.value, m.payload)
+                    now = time.monotonic()
+                    if secrets.stale(now):
+                        await asyncio.to_thread(secrets.reread, now)
+                    why = refused_early(event, m.topic.value, m.payload, secrets)
+                    if why is not None and now - secrets.read_at > Secrets.FRESH_S:  # a secret changed just now?
+                        await asyncio.to_thread(secrets.reread, now)
+                        why = refused_early(event, m.topic.value, m.payload, secrets)
+                    if why is not None:
+                        r, pub = mqttlog.refuse(m.topic.value, why), []
+                    else:
+                        r, pub = await asyncio.to_thread(handle, event, m.topic.value, m.payload)
                     for t, p in pub:  # committed: now the bowl may have it
                         await client.publish(t, p, qos=1, retain=True)
                     client._client.ack(m.mid, m.qos)
                     if seen is not None:
+                        if r == "refused":
+                            await asyncio.to_thread(_flush)  # (tests look for the reason at once)
                         seen(r)
         except aiomqtt.MqttError as e:
             log.warning("mqtt: %s; connecting again in %d s", e, RETRY_S)

@@ -16,16 +16,14 @@ from django.utils.translation import ngettext
 
 from bobing import champions, rules
 
-from .models import Bowl, Champion, Final, Import
+from . import mqttlog
+from .models import Bowl, Champion, Final, FinalBowl
 
 log = logging.getLogger("desk")
 LEAVES = ("champion", "final", "finalroll")
 
 
-def _refuse(topic, text):
-    Import.objects.create(at=timezone.now(), source="mqtt", name=str(topic)[:200], message=text[:2000])
-    log.warning("mqtt: refused %s: %s", str(topic)[:80], text)
-    return "refused"
+_refuse = mqttlog.refuse
 
 
 def handle(event, topic, payload):
@@ -42,6 +40,11 @@ def handle(event, topic, payload):
     bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
     if bowl is None:
         return _refuse(topic, "bowl %r is not known here" % bowl_id)
+    if leaf != "champion":
+        named = FinalBowl.objects.select_related("bowl").first()
+        if named is None or named.bowl_id != bowl.pk:
+            return _refuse(topic, "bowl %s is not the final's bowl (%s): its %s is not taken" % (
+                bowl_id, "the draw named %s" % named.bowl.bowl_id if named else "no draw has named one yet", leaf))
     now = timezone.now()
     with transaction.atomic():
         if leaf == "champion":
@@ -94,6 +97,8 @@ def page(request):
     ctx = {"champions": [{"c": c, "rank": _rank(c.rank), "dice": "".join(str(x) for x in c.dice) if c.dice else ""}
                          for c in rows],
            "finals": finals, "drawn": bool(by_no),
+           "bowls": list(Bowl.objects.order_by("bowl_id").values_list("bowl_id", flat=True)),
+           "final_bowl": getattr(FinalBowl.objects.select_related("bowl").first(), "bowl", None),
            "playing": [c.bowl.bowl_id for c in rows if not c.ended],
            "can_draw": not any(f["rolls"] for f in finals)}
     return render(request, "desk/final.html", ctx)
@@ -101,8 +106,9 @@ def page(request):
 
 @require_POST
 def draw(request):
-    """Draw the final's order among the tables that have a 状元: champion 1..n. Refused
-    once a final has rolls (the bowl is already calling those numbers)."""
+    """Draw the final's order among the tables that have a 状元: champion 1..n, and name
+    the final's bowl (only its final and finalroll are taken). Refused once a final has
+    rolls (the bowl is already calling those numbers)."""
     if Final.objects.exclude(rolls={}).exists():
         messages.error(request, _("A final is under way: its order stays as drawn."))
         return redirect("final")
@@ -117,7 +123,16 @@ def draw(request):
         messages.error(request, _("The order is drawn already: tick the box to draw it again "
                                   "(every champion's number changes)."))
         return redirect("final")
+    if not Champion.objects.filter(seat__gt=0).exists():
+        messages.error(request, _("No table has reported a 状元 yet."))
+        return redirect("final")
+    final_bowl = Bowl.objects.filter(bowl_id=request.POST.get("bowl", "")).first()
+    if final_bowl is None:
+        messages.error(request, _("Choose the final's bowl: only its final is shown here."))
+        return redirect("final")
     with transaction.atomic():
+        FinalBowl.objects.all().delete()
+        FinalBowl.objects.create(bowl=final_bowl, named=timezone.now())
         rows = list(Champion.objects.select_for_update().filter(seat__gt=0))
         Champion.objects.update(final_no=None)
         secrets.SystemRandom().shuffle(rows)

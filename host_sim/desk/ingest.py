@@ -16,18 +16,24 @@ import os
 import tempfile
 
 from django.db import transaction
+from django.db.models import Count, F
 from django.utils import timezone
 
 from bobing import claim, journal, outbox
 from host_sim.replay_journal import game_id_of
 
-from .models import Award, Bowl, Game, Import, Redemption
+from . import allot
+from .models import Award, Bowl, Event, Game, Import, Redemption
 
 log = logging.getLogger("desk")
 
 
 class Refused(ValueError):
     """Input the desk will not record; str() says why, for the page and the log."""
+
+
+class OverStock(Refused):
+    """An award beyond what the desk granted the bowl, or beyond the event's total."""
 
 
 class GameState:
@@ -53,21 +59,23 @@ class Result:
         self.message = message
 
 
-def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha256="", user=None, note=""):
+def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha256="", user=None, note="",
+           event=None):
     """Record awards of one game of one bowl. awards: (award_no, cls, customer)
     triples. state: a GameState, or None. note: added to the message (a damaged
     journal's problem). -> Result. Refused (logged, nothing recorded) for an
     unknown bowl, or an award whose class contradicts what the desk has (a
     different game under the same number?). An award's code is made here with
     the bowl's secret as the desk has it now: import a game before telling the
-    desk the bowl's next secret."""
+    desk the bowl's next secret. event: the event whose shared stock bounds the
+    awards of a bowl it granted stock to (OverStock beyond its grant or the total)."""
     now = timezone.now()
     entry = Import(at=now, source=source, name=name[:200], sha256=sha256, bowl_id=str(bowl_id)[:32],
                    game_no=game_no if isinstance(game_no, int) and game_no > 0 else 0,
                    by=user if user is not None and user.is_authenticated else None)
     try:
         with transaction.atomic():
-            r = _ingest(bowl_id, game_no, awards, state, source, now)
+            r = _ingest(bowl_id, game_no, awards, state, source, now, event)
             if note:
                 r.message += " (%s)" % note
             entry.new_awards, entry.known_awards, entry.message, entry.ok = r.new, r.known, r.message, True
@@ -76,13 +84,44 @@ def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha2
     except Refused as e:
         entry.message = str(e)
         entry.save()
+        if isinstance(e, OverStock):
+            Bowl.objects.filter(bowl_id=bowl_id).update(refused_over=F("refused_over") + 1,
+                                                        refused_note=str(e)[:200])
         log.warning("import refused: %s: %s", name or source, e)
         raise
     (log.warning if note else log.info)("import %s: %s", name or source, r.message)
     return r
 
 
-def _ingest(bowl_id, game_no, awards, state, source, now):
+def _within_stock(event, bowl, new):
+    """OverStock if the awards new (Award rows) take the bowl beyond its cumulative grant
+    of a class, or the event's bowls beyond the event's total. Counted as the bowls page
+    counts: the awards of the event's bowls seen since the event started."""
+    ev = Event.objects.filter(name=event).first()
+    if ev is None or not new:
+        return
+    cur = allot.current(ev)
+    if bowl.bowl_id not in cur:
+        return  # a kiosk on its own stock: not the event's to bound
+    grant = cur[bowl.bowl_id][1]
+    totals = {c: t for c, (t, _step) in allot.steps(ev).items()}
+    adding = {}
+    for a in new:
+        adding[a.cls] = adding.get(a.cls, 0) + 1
+    since = Award.objects.filter(seen__gte=ev.started, cls__in=list(adding))
+    mine = dict(since.filter(bowl=bowl).values_list("cls").annotate(n=Count("id")))
+    every = dict(since.filter(bowl__bowl_id__in=list(cur)).values_list("cls").annotate(n=Count("id")))
+    for c, n in adding.items():
+        if mine.get(c, 0) + n > grant.get(c, 0):
+            raise OverStock("bowl %s: %d more %s would make %d, beyond its grant of %d (event %s): refused"
+                            % (bowl.bowl_id, n, c, mine.get(c, 0) + n, grant.get(c, 0), event))
+        if every.get(c, 0) + n > totals.get(c, 0):
+            raise OverStock("bowl %s: %d more %s would make %d for the event's bowls, beyond the event's total "
+                            "of %d (event %s): refused" % (bowl.bowl_id, n, c, every.get(c, 0) + n,
+                                                           totals.get(c, 0), event))
+
+
+def _ingest(bowl_id, game_no, awards, state, source, now, event=None):
     if not isinstance(game_no, int) or not 1 <= game_no <= journal.MAX_GAME_ID:
         raise Refused("game number %r: must be 1..%d" % (game_no, journal.MAX_GAME_ID))
     try:
@@ -103,6 +142,9 @@ def _ingest(bowl_id, game_no, awards, state, source, now):
         if award_no in known:
             n_known += 1
             continue
+        if allot.unknown_classes([cls]):
+            raise Refused("award %r: prize class %r is not one of the firmware's classes; nothing was imported"
+                          % (award_no, str(cls)[:40]))
         try:
             code = claim.code(secret, bowl.bowl_id, game_no, award_no, cls)
         except ValueError as e:
@@ -110,6 +152,8 @@ def _ingest(bowl_id, game_no, awards, state, source, now):
         known[award_no] = cls
         new.append(Award(bowl=bowl, game_no=game_no, award_no=award_no, cls=cls, customer=customer,
                          code=code, source=source, seen=now))
+    if event is not None:
+        _within_stock(event, bowl, new)
     Award.objects.bulk_create(new)
     if state is not None:
         g = Game.objects.filter(bowl=bowl, game_no=game_no).first()
@@ -124,6 +168,12 @@ def _ingest(bowl_id, game_no, awards, state, source, now):
     return Result(bowl_id, game_no, len(new), n_known, msg)
 
 
+def _plain(text, path, name):
+    """The firmware's words for a page: the file's own name, never the desk's temporary
+    path; the magic as it is written, not as a Python bytes literal."""
+    return text.replace(path, os.path.basename(name or "journal")).replace(repr(journal.MAGIC), journal.MAGIC.decode())
+
+
 def read_journal(path, name=None):
     """A journal file -> (config, [(award_no, cls, customer), ...], GameState, problem
     text or None). The firmware reads it (journal.scan: checksums, settings, every
@@ -132,7 +182,7 @@ def read_journal(path, name=None):
     a file with no good header is Refused."""
     s, t, awards = outbox.replay(path, game_id_of(name or path))
     if s.config is None:
-        raise Refused(s.problem.text if s.problem else "not a journal")
+        raise Refused(_plain(s.problem.text, path, name) if s.problem else "not a journal")
     cfg = s.config
     if not t.kiosk:
         raise Refused("game %d is a table game (profile %s): only kiosk games have claim codes"
@@ -140,12 +190,17 @@ def read_journal(path, name=None):
     if not cfg.bowl_id:
         raise Refused("game %d names no bowl: set the bowl id on the bowl (管理 > 碗号) before a new game"
                       % cfg.game_id)
+    if cfg.plays and not Event.objects.filter(name=cfg.stock[0]).exists():
+        raise Refused("game %d is a game of event %r, which this desk does not hold (its events: %s)"
+                      % (cfg.game_id, cfg.stock[0][:32],
+                         ", ".join(Event.objects.order_by("name").values_list("name", flat=True)) or "none"))
     stock = [[c, t.initial[c]] for c in t.classes]
     left = [[c, t.pool[c]] for c in t.classes]
     state = GameState(cfg.profile, stock, left, t.customer, s.count, t.ended, cfg.overrides)
     problem = None
     if s.problem is not None:
-        problem = "the journal is damaged: %s; the %d events before it were read" % (s.problem.text, s.count)
+        problem = "the journal is damaged: %s; the %d events before it were read" % (
+            _plain(s.problem.text, path, name), s.count)
     return cfg, awards, state, problem
 
 

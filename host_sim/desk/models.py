@@ -12,6 +12,10 @@ class Bowl(models.Model):
     bowl_id = models.CharField(max_length=32, unique=True)
     secret = models.BinaryField()
     added = models.DateTimeField(auto_now_add=True)
+    # awards over the network refused as beyond the bowl's grant or the event's total (the bowls
+    # page flags it: a bowl paying what it was never granted is broken or its secrets leaked)
+    refused_over = models.PositiveIntegerField(default=0)
+    refused_note = models.CharField(max_length=200, blank=True)
 
     def __str__(self):
         return self.bowl_id
@@ -81,6 +85,7 @@ class Import(models.Model):
     message = models.TextField(blank=True)
     ok = models.BooleanField(default=False)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    repeats = models.PositiveIntegerField(default=1)  # the same refusal, this many times (mqttlog.py)
 
 
 class CheckLimit(models.Model):
@@ -89,6 +94,7 @@ class CheckLimit(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     failures = models.PositiveIntegerField(default=0)
     wait_until = models.DateTimeField(null=True, blank=True)
+    last_failed = models.DateTimeField(null=True, blank=True)  # a quiet spell after it forgives the count
 
 
 class BowlStatus(models.Model):
@@ -137,6 +143,13 @@ class Final(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "fid"], name="one_final")]
 
+
+
+class FinalBowl(models.Model):
+    """The bowl the MC named as the 状元王中王's when drawing the order: only its final and
+    finalroll messages are taken (one row)."""
+    bowl = models.ForeignKey(Bowl, on_delete=models.CASCADE)
+    named = models.DateTimeField()
 
 
 class Event(models.Model):

@@ -6,7 +6,7 @@ from django.views.static import serve
 
 from host_sim.desk.settings import STATIC_DIR
 
-from . import finals, views
+from . import finals, mqttlog, views
 
 urlpatterns = [
     path("", views.home, name="counter"),
@@ -19,6 +19,7 @@ urlpatterns = [
     path("final", finals.page, name="final"),
     path("final/draw", finals.draw, name="final_draw"),
     path("bowls", views.bowls, name="bowls"),
+    path("mqtt", mqttlog.page, name="mqtt"),
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
     path("logout", views.logout_page, name="logout"),
     # the language switch on every page (the login page's too): Django's view, by POST

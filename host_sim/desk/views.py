@@ -387,6 +387,7 @@ def event_view(event_name=None):
             .values_list("cls").annotate(n=Count("id")))
         for r in allot.overview(ev):
             r["awarded"], r["redeemed"] = won.get(r["cls"], 0), out.get(r["cls"], 0)
+            r["over"] = r["awarded"] > r["total"]  # journals of another day, or a forged award: look
             classes.append(r)
     bowls = []
     status = {s.bowl_id: s for s in BowlStatus.objects.all()}
@@ -397,7 +398,8 @@ def event_view(event_name=None):
         ago = int((now - st.seen).total_seconds()) if st else None
         bowls.append({"bowl": b.bowl_id, "st": st, "ago": ago, "online": bool(st and st.online and ago <= SILENT_S),
                       "silent": bool(st and st.online and ago > SILENT_S),
-                      "last": last, "s": seq, "grant": allot.as_list(grant)})
+                      "last": last, "s": seq, "grant": allot.as_list(grant),
+                      "refused_over": b.refused_over, "refused_note": b.refused_note})
     return {"event": ev, "classes": classes, "bowls": bowls, "now": now, "silent_s": SILENT_S,
             "events": [e.name for e in events]}
 

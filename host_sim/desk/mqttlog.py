@@ -1,0 +1,74 @@
+"""The MQTT side's log of refused messages, cheap under a flood: a refusal is
+kept in memory (refuse()) and written by flush() at most once a second, one
+Import row (source "mqtt") per topic with its first reason and how many times
+it came (`repeats`); the log gets at most LOG_PER_S lines a second and then one line
+saying how many more were refused. A flood of invalid messages therefore costs
+no database write each, and real awards behind it are stored within a second or
+two (bench/desk_flood.py). A refusal lost in a crash before its flush loses no
+award: the message was refused anyway. The MQTT page (view below) shows these
+rows and the accepted awards' rows; the Import page shows the journals."""
+import logging
+import threading
+import time
+
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from .models import Import
+
+log = logging.getLogger("desk")
+LOG_PER_S = 5  # refusal lines a second in the log; the rest are counted
+MAX_ROWS = 50  # distinct (topic, reason) rows one flush writes; more are counted in the last
+
+_lock = threading.Lock()
+_pending = {}  # topic -> [first seen, count, first reason]
+_said = [0, 0, 0]  # [second, lines logged in it, refusals not logged]
+
+
+def refuse(topic, text):
+    """Record one refused message (written at the next flush(): per topic, its first
+    reason and how many came) -> "refused"."""
+    key = str(topic)[:200]
+    now = time.time()
+    with _lock:
+        row = _pending.get(key)
+        if row is None:
+            _pending[key] = [timezone.now(), 1, text[:2000]]
+        else:
+            row[1] += 1
+        sec = int(now)
+        if _said[0] != sec:
+            if _said[2]:
+                log.warning("mqtt: %d more messages refused in that second (the MQTT page lists them)", _said[2])
+            _said[:] = [sec, 0, 0]
+        if _said[1] < LOG_PER_S:
+            _said[1] += 1
+            log.warning("mqtt: refused %s: %s", key[:80], text)
+        else:
+            _said[2] += 1
+    return "refused"
+
+
+def flush():
+    """Write what was refused since the last flush (one transaction) -> rows written."""
+    with _lock:
+        if not _pending:
+            return 0
+        items = sorted(_pending.items(), key=lambda kv: kv[1][0])
+        _pending.clear()
+    if len(items) > MAX_ROWS:
+        more = sum(n for _k, (_at, n, _t) in items[MAX_ROWS - 1:])
+        items = items[:MAX_ROWS - 1] + [("(various)", [items[MAX_ROWS - 1][1][0], more,
+                                                      "%d more messages refused on other topics" % more])]
+    Import.objects.bulk_create([Import(at=at, source="mqtt", name=topic, repeats=n,
+                                       message=text if n == 1 else "%s (and %d more like it)" % (text, n - 1))
+                                for topic, (at, n, text) in items])
+    return len(items)
+
+
+@require_http_methods(["GET"])
+def page(request):
+    """The MQTT activity: awards received and messages refused, newest first."""
+    rows = Import.objects.filter(source="mqtt").order_by("-id")[:100]
+    return render(request, "desk/mqtt.html", {"rows": rows})
