@@ -349,8 +349,10 @@ def test_the_bowl_survives_a_broker_that_answers_nonsense(mp_build, tmp_path, an
         stop.append(1)
         t.join(5)
         srv.close()
-    said = [ln for ln in p.stdout.splitlines() if ln.startswith("net: ") and "retrying in 5 s" in ln]
+    # each failed try says why and backs off: 5 s, then 10 s (bowl/net.py's backoff doubles)
+    said = [ln for ln in p.stdout.splitlines() if ln.startswith("net: ") and "retrying in " in ln]
     assert p.returncode == 0 and len(said) >= 2 and "sent 0 cursor 0 0" in p.stdout, p.stdout + p.stderr
+    assert said[0].endswith("retrying in 5 s") and said[1].endswith("retrying in 10 s"), said
     if answer[:1] == b"\x20" and answer[1:2] == b"\x02":
         assert all("refused user ''" in ln for ln in said), said
     else:

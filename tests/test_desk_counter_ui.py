@@ -17,7 +17,6 @@ FOLDER = deskkit.setup()
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from host_sim.desk import codes  # noqa: E402
 from host_sim.desk.ingest import GameState, ingest, ingest_file  # noqa: E402
 from host_sim.desk.models import Award, BowlStatus, Champion, Game, Import, Redemption  # noqa: E402
 
@@ -48,6 +47,7 @@ def test_a_full_width_or_lower_case_code_is_found():
                   "\u3000" + shown[2][3].lower() + " "):  # an ideographic space from the input method
         r = c.post("/check", {"code": typed})
         assert r.status_code == 200 and 'id="handover"' in r.content.decode(), typed
+    from host_sim.desk import codes
     assert codes.normalize("ａｂｃｄ－１２３４") == "ABCD-1234"
 
 
@@ -76,6 +76,7 @@ def test_the_claim_screens_qr_text_is_checked_as_the_full_form():
                      ("BB1:W3:1-1:GOLD:ABCD1234", "does not know")):
         r = c.post("/check", {"code": bad})
         assert r.status_code == 400 and why in r.content.decode(), bad
+    from host_sim.desk import codes
     assert codes.parse_qr("ABCD-1234") is None
     assert codes.parse_qr("BB1:0001:2-1:ZHUANGYUAN:9AVF2S2Q") == {
         "bowl": "0001", "game": "2", "award": "1", "cls": "zhuangyuan", "code": "9AVF2S2Q"}

@@ -76,7 +76,7 @@ def test_every_page_is_chinese_with_no_english_sentence_left():
     st = GameState("kiosk", [["zhuangyuan", 2], ["yixiu", 9]], [["zhuangyuan", 1], ["yixiu", 4]], 8, 30, False)
     ingest("Z1", 7, [], st)
     c = client()
-    for url in ("/", "/import", "/stock", "/forecast?bowl=Z1", "/bowls", "/final", "/logout", "/nothing-here",
+    for url in ("/", "/import", "/mqtt", "/stock", "/forecast?bowl=Z1", "/bowls", "/final", "/logout", "/nothing-here",
                 "/forecast?bowl=nobody"):
         page = c.get(url).content.decode()
         left = english_left(page)

@@ -147,10 +147,11 @@ def test_command_line_errors_are_clear(desk):
 def test_oversized_uploads_are_refused_before_they_are_read(desk):
     s, shown = desk
     c = deskkit.Browserless(s.url).login("amy")
-    status, page = c.upload("/import", "g00000001.bbj", b"BBJ" + b"\0" * (2 << 20))
-    assert status == 200 and "a journal is at most" in page and "Nothing was imported" in page
+    for size in (2 << 20, 50 << 20):  # the desk's own page, translated, its body never read
+        status, page = c.upload("/import", "g00000001.bbj", b"BBJ" + b"\0" * size)
+        assert status == 413 and "<h1>Too large</h1>" in page and "Nothing was imported" in page
     try:  # waitress itself, beyond the server's body limit: 413, and it closes the connection
-        status, page = c.upload("/import", "g00000001.bbj", b"BBJ" + b"\0" * (5 << 20))
+        status, page = c.upload("/import", "g00000001.bbj", b"BBJ" + b"\0" * (65 << 20))
         assert status == 413
     except OSError as e:
         assert "reset" in str(e).lower() or "broken pipe" in str(e).lower(), e
