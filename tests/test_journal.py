@@ -447,7 +447,11 @@ def test_a_family_bowl_starting_games_never_loads_the_outbox():
     broker: pruning on any other keeps the outbox (and claim) out of the heap."""
     root = _root()
     _game(root, 10)
+    import bobing
+    # unloaded, also from the package (CPython's `from bobing import outbox` takes the
+    # package's attribute without importing again)
     saved = sys.modules.pop("bobing.outbox", None)
+    attr = bobing.__dict__.pop("outbox", None)
     try:
         journal.start(root, seats=4, keep_bytes=0).close()
         assert "bobing.outbox" not in sys.modules
@@ -457,6 +461,8 @@ def test_a_family_bowl_starting_games_never_loads_the_outbox():
     finally:
         if saved is not None:
             sys.modules["bobing.outbox"] = saved
+        if attr is not None:
+            bobing.outbox = attr
 
 
 def test_game_ids_are_never_reused():
