@@ -253,6 +253,10 @@ class FakeI2C:
         if c is not None:
             c.i2c_us(wire)
 
+    def _done(self):
+        if self.clock is not None:
+            self.clock.io_end()  # the fake's own work is not the bowl's
+
     def _dev(self, addr):
         if self.glitches:
             self.glitches -= 1
@@ -265,7 +269,9 @@ class FakeI2C:
     def scan(self):
         for a in range(0x08, 0x78):  # the port probes each address with an empty write
             self._cost(1, 0)
-        return sorted(a for a in self.devices if self.devices[a].present)
+        found = sorted(a for a in self.devices if self.devices[a].present)
+        self._done()
+        return found
 
     def writeto_mem(self, addr, memaddr, buf, addrsize=8):
         if addrsize != 8:
@@ -274,6 +280,7 @@ class FakeI2C:
         d = self._dev(addr)
         self.log.append(("w", addr, memaddr, bytes(buf)))
         d.mem_write(memaddr, buf)
+        self._done()
 
     def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
         if addrsize != 8:
@@ -284,6 +291,7 @@ class FakeI2C:
             self.clock.sampled(addr)
         d.mem_read_into(memaddr, buf)
         self.log.append(("r", addr, memaddr, bytes(buf)))
+        self._done()
 
     def readfrom_mem(self, addr, memaddr, nbytes, addrsize=8):
         buf = bytearray(nbytes)
@@ -295,6 +303,7 @@ class FakeI2C:
         self._cost(1, len(buf))
         d = self._dev(addr)
         d.write(buf)
+        self._done()
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):
@@ -306,6 +315,7 @@ class FakeI2C:
     def readfrom_into(self, addr, buf, stop=True):
         self._cost(1, len(buf))
         self._dev(addr).read_into(buf)
+        self._done()
 
     def readfrom(self, addr, nbytes, stop=True):
         buf = bytearray(nbytes)

@@ -262,6 +262,8 @@ class FakeNeoPixel:
             self.clock.io_us(self.n * LED_US + LED_LATCH_US)  # the RMT sends it; the call waits
         powered = self.power is None or self.power.value()
         self.shown = [self[i] if powered else (0, 0, 0) for i in range(self.n)]
+        if self.clock is not None:
+            self.clock.io_end()
 
 
 class FakePWM:
@@ -308,10 +310,13 @@ PAGE_PROGRAM_US = 700  # GD25Q32C datasheet: tPP 0.7 ms typical (256-byte page)
 SECTOR_ERASE_US = 45000  # W25Q32JV datasheet: tSE 45 ms typical (4 KB)
 PROGRAMS_PER_WRITE = 11  # littlefs per closed write: bench/journal_bench.py measured 11.1 a roll
 ERASES_PER_WRITE = 1  # and 1.02 sector erases a roll
+GC_US = 3000  # a MicroPython collection of the bowl's ~110 KB heap at 240 MHz (assumption, not measured)
 
 
 def _host_us():
-    # CPython: this thread's CPU time (other processes' load does not count); MicroPython: wall time
+    # CPython: this thread's CPU time (other processes' load does not count; the host's file
+    # system calls do: the flash is charged apart, so files cost a little twice); MicroPython:
+    # wall time
     if hasattr(time, "thread_time_ns"):
         return time.thread_time_ns() // 1000
     return time.ticks_us()
@@ -363,18 +368,31 @@ class _SideClock:
 
 
 class _Metered:
-    # a file opened for writing: its close costs flash time
+    # a file opened for writing: its close costs flash time; the host's own file system
+    # calls are not the bowl's CPU
     def __init__(self, f, board):
         self._f = f
         self._board = board
 
-    def close(self):
-        self._f.close()
+    def write(self, data):
         b = self._board
+        if b is not None:
+            b.cpu()
+        n = self._f.write(data)
+        if b is not None:
+            b.io_end()
+        return n
+
+    def close(self):
+        b = self._board
+        if b is not None:
+            b.cpu()
+        self._f.close()
         if b is not None:
             self._board = None
             b.flash_writes += 1
             b.charge_us(PROGRAMS_PER_WRITE * PAGE_PROGRAM_US + ERASES_PER_WRITE * SECTOR_ERASE_US)
+            b.io_end()
 
     def __enter__(self):
         return self
@@ -530,6 +548,13 @@ class Pad:
         if v is not None:
             self.reg = 1 if v else 0
             return None
+        sim = self.esp.sim
+        sim.cpu()
+        r = self._level()
+        sim.io_end()  # a register read on the chip: the fake's Python is not the bowl's CPU
+        return r
+
+    def _level(self):
         mv = self.mv()
         if mv is None or VIL_MV < mv < VIH_MV:
             self.esp.undefined[self.n] = mv  # no valid logic level: the reading is luck
@@ -606,12 +631,18 @@ class FakeADC:
     adc_cali_raw_to_voltage()'s whole mV x 1000 (ports/esp32/adc.c, madcblock_read_uv_helper),
     one noisy sample a call."""
 
-    def __init__(self, divider, cell_mv):
+    def __init__(self, divider, cell_mv, clock=None):
         self.divider = divider
         self.cell_mv = cell_mv
+        self.clock = clock
 
     def read_uv(self):
-        return self.divider.read_mv(self.cell_mv()) * 1000
+        if self.clock is not None:
+            self.clock.cpu()
+        uv = self.divider.read_mv(self.cell_mv()) * 1000
+        if self.clock is not None:
+            self.clock.io_end()  # the fake's Python is not the bowl's CPU
+        return uv
 
     def read_u16(self):
         return min(65535, self.divider.read_mv(self.cell_mv()) * 65535 // 3100)  # ~3.1 V full scale
@@ -708,7 +739,7 @@ class FakeESP32:
     def _adc(self, pin, atten=0):
         if pin.n != board.PIN_VBAT:
             raise OSError("nothing to measure on GPIO%d" % pin.n)
-        return FakeADC(self.sim.divider, self.sim.battery.mv)
+        return FakeADC(self.sim.divider, self.sim.battery.mv, self.sim)
 
     def WDT(self, id=0, timeout=5000):
         return WDT(self.sim, id, timeout)
@@ -926,6 +957,9 @@ class SimBoard(board.Board):
     """The parts, on a simulated clock, brought up by board.py's own bring_up()
     on the simulated ESP32 (FakeESP32) at every reset. Sim drives it; tests may
     poke the parts: chip (the accelerometer), disp, ring, pwm, bus, esp (pads)."""
+    _cpu_t = None  # (class defaults: a bare board in the tests counts no CPU time)
+    cpu_factor = 0
+    _rate = 0
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False,
                  accel_id=0x68, build="ESP32_GENERIC", cpu_factor=0, flash=False):
@@ -935,6 +969,7 @@ class SimBoard(board.Board):
         self.ms = t0 & (TICKS_PERIOD - 1)
         self._us = 0  # charged time not yet a whole ms
         self.cpu_factor = cpu_factor  # ESP32 us at 240 MHz per host us of firmware work; 0: free
+        self._rate = cpu_factor  # the factor now (Sim: another while the app draws)
         self._cpu_t = None  # host us when the firmware's CPU time began to count, or None
         self.flash = flash
         self.flash_writes = 0
@@ -1026,7 +1061,7 @@ class SimBoard(board.Board):
         if self._cpu_t is not None:
             now = _host_us()
             d = _host_diff(now, self._cpu_t)
-            self.charge_us(int(d * self.cpu_factor * 240 // (self.esp.hz // 1000000)))
+            self.charge_us(int(d * self._rate * 240 // (self.esp.hz // 1000000)))
             self._cpu_t = now
 
     def cpu_on(self, on):
@@ -1050,6 +1085,11 @@ class SimBoard(board.Board):
 
     def i2c_us(self, us):
         self.io_us(us)
+
+    def io_end(self):
+        """A fake's own work ends here: the firmware's CPU time counts again from now."""
+        if self._cpu_t is not None:
+            self._cpu_t = _host_us()
 
     def sampled(self, addr):
         """The accelerometer is read now: the chip gets its sample for this time."""
@@ -1083,7 +1123,9 @@ class SimBoard(board.Board):
         board = self
 
         def metered(path, mode="r", *args, **kw):
+            board.cpu()
             f = real_open(path, mode, *args, **kw)
+            board.io_end()
             if ("w" in mode or "a" in mode or "+" in mode) and isinstance(path, str) \
                     and path.startswith(board.root):
                 return _Metered(f, board)
@@ -1150,10 +1192,12 @@ class Sim:
     sleep) start a new App over the same parts and the same flash."""
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, urandom=None, t0=0, accel_id=0x68,
-                 build="ESP32_GENERIC", air=None, cpu_factor=0, flash=False):
+                 build="ESP32_GENERIC", air=None, cpu_factor=0, flash=False, draw_factor=None):
         self.board = SimBoard(root, display, accel, leds, buzzer, t0, accel_id=accel_id, cpu_factor=cpu_factor,
                               build=build,
                               flash=flash)
+        # drawing may cost otherwise (CPython draws on host_sim/framebuf.py, in Python)
+        self.draw_factor = cpu_factor if draw_factor is None else draw_factor
         self.board.feeder = self._feed_to
         self.board.shaking = self._shaking
         self._fed_t = self.board.ms - TICK_MS
@@ -1282,18 +1326,32 @@ class Sim:
                 self._starved()
 
     def _meter(self):
-        # flash=True: files the firmware writes cost flash time
-        if not self.board.flash:
-            return None
-        import builtins
-        real = builtins.open
-        builtins.open = self.board.open_metered(real)
-        return real
+        # flash=True: files the firmware writes cost flash time; with the CPU measured, a
+        # garbage collection costs what MicroPython's does on the chip, not CPython's
+        b = self.board
+        saved = [None, None]
+        if b.cpu_factor and sys.implementation.name != "micropython":
+            saved[1] = gc.collect
 
-    def _unmeter(self, real):
-        if real is not None:
+            def collect(*a):
+                b.cpu()
+                r = saved[1]()
+                b.charge_us(GC_US * 240000000 // b.esp.hz)
+                b.io_end()
+                return r
+            gc.collect = collect
+        if b.flash:
             import builtins
-            builtins.open = real
+            saved[0] = builtins.open
+            builtins.open = b.open_metered(saved[0])
+        return saved
+
+    def _unmeter(self, saved):
+        if saved[0] is not None:
+            import builtins
+            builtins.open = saved[0]
+        if saved[1] is not None:
+            gc.collect = saved[1]
 
     def _net_round(self):
         """The network task's turn, when its sleep is over (asyncio on the bowl)."""
@@ -1370,6 +1428,8 @@ class Sim:
             self._unmeter(meter)
         b._charge()  # the boot's CPU time (the journal's replay) has passed
         self.boot_done_ms = b.ms
+        if b.cpu_factor and self.draw_factor != b.cpu_factor:
+            self._time_drawing()
         self._net_co = None
         self._threads = []
         if b.wlan is not None:
@@ -1392,6 +1452,21 @@ class Sim:
     def _shaking(self):
         # the detector is following a shake (console view "shaking"): samples then matter most
         return self.app is not None and self.app.con.view == _console.V_SHAKING
+
+    def _time_drawing(self):
+        b = self.board
+        app = self.app
+        real = app._draw
+
+        def draw(s, c):
+            b.cpu()
+            b._rate = self.draw_factor
+            try:
+                real(s, c)
+            finally:
+                b.cpu()
+                b._rate = b.cpu_factor
+        app._draw = draw
 
     def _app_running(self):
         return self.app is not None and self.app.running

@@ -34,7 +34,8 @@ def play_awards(sim, n, max_rolls=60):
         if c.table.award_no >= n:
             return
         if c.view != C.V_TURN:
-            press(sim, "ok")
+            c.next_customer()  # the attendant starts the next customer (the key's menu)
+            sim.step(100)
         roll(sim)
     raise AssertionError("only %d awards in %d rolls" % (c.table.award_no, max_rolls))
 
@@ -115,8 +116,10 @@ def test_a_failure_arming_wake_on_motion_sleeps_on_a_timer(tmp_path):
 
 def test_a_broker_silent_mid_burst_costs_a_timeout_not_a_hang(tmp_path):
     sim, air, br = event_sim(tmp_path)
-    br.acks_left = 2  # the status and the first award are acknowledged, then the broker says nothing
+    air.up = False  # the awards wait in the journal, then go as a burst
     play_awards(sim, 4)
+    br.acks_left = 2  # the status and the first award are acknowledged, then the broker says nothing
+    air.up = True
     sim.step(30000)
     assert sim.hangs == 0 and sim.resets == [], (sim.hangs, sim.resets)
     assert outbox.read_cursor(str(tmp_path))[1] == 1

@@ -468,6 +468,9 @@ class Net:
         while self.running and (alive is None or alive()):
             try:
                 if self.client is None:
+                    if not self.may_send():  # connecting waits on the broker (2 x SOCK_TIMEOUT_S at
+                        await asyncio.sleep(IDLE_MS / 1000)  # most): never while a shake is followed
+                        continue
                     addr = None
                     if await self._wifi(ticks_ms, ticks_diff):
                         addr = await self._address(asyncio, ticks_ms, ticks_diff)
