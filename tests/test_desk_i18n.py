@@ -152,3 +152,25 @@ def test_messages_are_translated():
     from django.core.files.uploadedfile import SimpleUploadedFile
     r = c.post("/import", {"journal": SimpleUploadedFile("g00000001.bbj", b"hello")}, follow=True)
     assert "什么都没有导入" in r.content.decode()
+
+
+def test_the_import_log_says_refusals_and_damage_in_chinese():
+    """Before: the import log showed the desk's refusals and the firmware's damage texts in
+    English only ("bowl 'nobody' is not known to the desk...", "...fails its checksum...")."""
+    import pytest
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from host_sim.desk.ingest import Refused
+    with pytest.raises(Refused, match="not known to the desk"):  # the log stays English
+        ingest("nobody-zh", 1, [(1, "yixiu", 1)])
+    deskkit.bowl("Z3", SECRET)
+    path, _shown = deskkit.kiosk_game(os.path.join(FOLDER, "flash-Z3"), "Z3", SECRET, 20, 7)
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    data[-3] ^= 0x55  # the last record's checksum fails
+    c = client()
+    r = c.post("/import", {"journal": SimpleUploadedFile("g00000001.bbj", bytes(data))}, follow=True)
+    page = r.content.decode()
+    assert "服务台不认识碗 'nobody-zh'" in text_of(page) and "<code>python -m host_sim.desk addbowl nobody-zh" in page and "日志已损坏（记录已损坏）" in text_of(page)
+    assert not english_left(page), english_left(page)
+    en = text_of(client("en").get("/import").content.decode())
+    assert "bowl 'nobody-zh' is not known to the desk" in en and "fails its checksum" in en

@@ -17,9 +17,9 @@ from django.test import Client  # noqa: E402
 from host_sim.desk import settings as desk_settings  # noqa: E402
 
 
-def login(name="sec-amy"):
+def login(name="sec-amy", lang=None):
     deskkit.attendant(name)
-    c = Client()
+    c = Client(HTTP_ACCEPT_LANGUAGE=lang) if lang else Client()
     assert c.login(username=name, password=deskkit.PASSWORD)
     return c
 
@@ -251,7 +251,9 @@ def test_awards_beyond_the_grant_or_the_total_are_refused_and_flagged():
     assert _mqtt_award(ev, "SEC-H", 8, 1, "zhuangyuan") == "refused"
     assert "beyond its grant" in Bowl.objects.get(bowl_id="SEC-H").refused_note
     assert Award.objects.filter(bowl__bowl_id__in=["SEC-G", "SEC-H"], cls="zhuangyuan").count() == 6
-    page = login().get("/bowls?event=%s" % ev).content.decode()
+    page = login().get("/bowls?event=%s" % ev).content.decode()  # Chinese first
+    assert "2 个奖被拒绝：超出发放额度" in page and "超过总数！" in page
+    page = login(lang="en").get("/bowls?event=%s" % ev).content.decode()
     assert "2 awards refused: beyond its grant" in page and "more than the total!" in page
 
 

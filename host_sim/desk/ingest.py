@@ -18,18 +18,45 @@ import tempfile
 from django.db import transaction
 from django.db.models import Count, F
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from bobing import claim, journal, outbox
 from host_sim.replay_journal import game_id_of
 
 from . import allot
-from .models import Award, Bowl, Event, Game, Import, Redemption
+from .models import Award, Bowl, Event, Game, Import, Redemption, render_parts
 
 log = logging.getLogger("desk")
 
 
 class Refused(ValueError):
-    """Input the desk will not record; str() says why, for the page and the log."""
+    """Input the desk will not record. msgid: the English (marked gettext_noop for the catalogue)
+    with %(name)s for args; str() is the English, for the log; shown() in the page's
+    language. parts ([[msgid, args]]) is what the import log keeps, to translate when shown."""
+
+    def __init__(self, msgid, **args):
+        self.parts = [[msgid, args]]
+        super().__init__(render_parts(self.parts, str))
+
+    def shown(self):
+        return render_parts(self.parts, gettext)
+
+
+# the firmware's kinds of damage (journal.Problem.code), as the desk says them
+PROBLEM_KIND = {
+    journal.TRUNCATED: gettext_noop("a record cut short"),
+    journal.BAD_CHECKSUM: gettext_noop("a record damaged"),
+    journal.NEWER_VERSION: gettext_noop("a newer firmware's game"),
+    journal.OTHER_GAME: gettext_noop("another game's file"),
+    journal.BAD_CONFIG: gettext_noop("the game's settings are invalid"),
+    journal.BAD_EVENT: gettext_noop("an invalid event"),
+    journal.UNREADABLE: gettext_noop("the file cannot be read"),
+    journal.FLASH_FULL: gettext_noop("the flash is full"),
+}
+
+
+def _kind(problem):
+    return [PROBLEM_KIND.get(problem.code, gettext_noop("damaged"))]
 
 
 class OverStock(Refused):
@@ -51,19 +78,27 @@ class GameState:
 
 
 class Result:
-    def __init__(self, bowl_id, game_no, new, known, message):
+    def __init__(self, bowl_id, game_no, new, known, parts):
         self.bowl_id = bowl_id
         self.game_no = game_no
         self.new = new
         self.known = known
-        self.message = message
+        self.parts = parts
+
+    @property
+    def message(self):
+        """The English, for the log and the command line."""
+        return render_parts(self.parts, str)
+
+    def shown(self):
+        return render_parts(self.parts, gettext)
 
 
-def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha256="", user=None, note="",
+def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha256="", user=None, note=None,
            event=None):
     """Record awards of one game of one bowl. awards: (award_no, cls, customer)
-    triples. state: a GameState, or None. note: added to the message (a damaged
-    journal's problem). -> Result. Refused (logged, nothing recorded) for an
+    triples. state: a GameState, or None. note: [msgid, args] added to the message (a
+    damaged journal's problem). -> Result. Refused (logged, nothing recorded) for an
     unknown bowl, or an award whose class contradicts what the desk has (a
     different game under the same number?). An award's code is made here with
     the bowl's secret as the desk has it now: import a game before telling the
@@ -77,12 +112,13 @@ def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha2
         with transaction.atomic():
             r = _ingest(bowl_id, game_no, awards, state, source, now, event)
             if note:
-                r.message += " (%s)" % note
+                r.parts.append(note)
             entry.new_awards, entry.known_awards, entry.message, entry.ok = r.new, r.known, r.message, True
+            entry.parts = r.parts
             entry.customers = state.customers if state is not None else 0
             entry.save()
     except Refused as e:
-        entry.message = str(e)
+        entry.message, entry.parts = str(e), e.parts
         entry.save()
         if isinstance(e, OverStock):
             Bowl.objects.filter(bowl_id=bowl_id).update(refused_over=F("refused_over") + 1,
@@ -113,22 +149,25 @@ def _within_stock(event, bowl, new):
     every = dict(since.filter(bowl__bowl_id__in=list(cur)).values_list("cls").annotate(n=Count("id")))
     for c, n in adding.items():
         if mine.get(c, 0) + n > grant.get(c, 0):
-            raise OverStock("bowl %s: %d more %s would make %d, beyond its grant of %d (event %s): refused"
-                            % (bowl.bowl_id, n, c, mine.get(c, 0) + n, grant.get(c, 0), event))
+            raise OverStock(gettext_noop("bowl %(bowl)s: %(n)d more %(cls)s would make %(sum)d, beyond its grant of "
+                               "%(grant)d (event %(event)s): refused"), bowl=bowl.bowl_id, n=n, cls=c,
+                            sum=mine.get(c, 0) + n, grant=grant.get(c, 0), event=event)
         if every.get(c, 0) + n > totals.get(c, 0):
-            raise OverStock("bowl %s: %d more %s would make %d for the event's bowls, beyond the event's total "
-                            "of %d (event %s): refused" % (bowl.bowl_id, n, c, every.get(c, 0) + n,
-                                                           totals.get(c, 0), event))
+            raise OverStock(gettext_noop("bowl %(bowl)s: %(n)d more %(cls)s would make %(sum)d for the event's bowls, "
+                               "beyond the event's total of %(total)d (event %(event)s): refused"),
+                            bowl=bowl.bowl_id, n=n, cls=c, sum=every.get(c, 0) + n, total=totals.get(c, 0),
+                            event=event)
 
 
 def _ingest(bowl_id, game_no, awards, state, source, now, event=None):
     if not isinstance(game_no, int) or not 1 <= game_no <= journal.MAX_GAME_ID:
-        raise Refused("game number %r: must be 1..%d" % (game_no, journal.MAX_GAME_ID))
+        raise Refused(gettext_noop("game number %(game)s: must be 1..%(max)d"), game=repr(game_no), max=journal.MAX_GAME_ID)
     try:
         bowl = Bowl.objects.get(bowl_id=bowl_id)
     except Bowl.DoesNotExist:
-        raise Refused("bowl %r is not known to the desk: add it with its secret first "
-                      "(python -m host_sim.desk addbowl %s --secret-hex HEX)" % (bowl_id, bowl_id or "ID"))
+        raise Refused(gettext_noop("bowl %(bowl)s is not known to the desk: add it with its secret first "
+                                   "(%(command)s)"), bowl=repr(bowl_id),
+                      command={"code": "python -m host_sim.desk addbowl %s --secret-hex HEX" % (bowl_id or "ID")})
     secret = bytes(bowl.secret)
     known = {a.award_no: a.cls for a in Award.objects.filter(bowl=bowl, game_no=game_no)}
     redeemed = {r.award_no: r.cls for r in Redemption.objects.filter(bowl=bowl, game_no=game_no)}
@@ -137,18 +176,20 @@ def _ingest(bowl_id, game_no, awards, state, source, now, event=None):
     for award_no, cls, customer in awards:
         had = known.get(award_no) or redeemed.get(award_no)
         if had is not None and had != cls:
-            raise Refused("bowl %s game %d award %d is %s here but %s in this import: a different "
-                          "game under the same number? Nothing was imported" % (bowl_id, game_no, award_no, had, cls))
+            raise Refused(gettext_noop("bowl %(bowl)s game %(game)d award %(award)d is %(had)s here but %(cls)s in this "
+                             "import: a different game under the same number? Nothing was imported"),
+                          bowl=bowl_id, game=game_no, award=award_no, had=had, cls=cls)
         if award_no in known:
             n_known += 1
             continue
         if allot.unknown_classes([cls]):
-            raise Refused("award %r: prize class %r is not one of the firmware's classes; nothing was imported"
-                          % (award_no, str(cls)[:40]))
+            raise Refused(gettext_noop("award %(award)s: prize class %(cls)s is not one of the firmware's classes; "
+                             "nothing was imported"), award=repr(award_no), cls=repr(str(cls)[:40]))
         try:
             code = claim.code(secret, bowl.bowl_id, game_no, award_no, cls)
         except ValueError as e:
-            raise Refused("award %r of class %r: %s" % (award_no, cls, e))
+            raise Refused(gettext_noop("award %(award)s of class %(cls)s%(why)s"), award=repr(award_no), cls=repr(cls),
+                          why={"en": ": " + str(e)})
         known[award_no] = cls
         new.append(Award(bowl=bowl, game_no=game_no, award_no=award_no, cls=cls, customer=customer,
                          code=code, source=source, seen=now))
@@ -163,9 +204,10 @@ def _ingest(bowl_id, game_no, awards, state, source, now, event=None):
             g.profile, g.options, g.stock, g.left = state.profile, state.options, state.stock, state.left
             g.customers, g.events, g.ended, g.updated = state.customers, state.events, state.ended, now
             g.save()
-    msg = "bowl %s game %d: %d new award%s, %d already known" % (
-        bowl_id, game_no, len(new), "" if len(new) == 1 else "s", n_known)
-    return Result(bowl_id, game_no, len(new), n_known, msg)
+    msg = (gettext_noop("bowl %(bowl)s game %(game)d: %(new)d new award, %(known)d already known") if len(new) == 1 else
+           gettext_noop("bowl %(bowl)s game %(game)d: %(new)d new awards, %(known)d already known"))
+    return Result(bowl_id, game_no, len(new), n_known,
+                  [[msg, {"bowl": bowl_id, "game": game_no, "new": len(new), "known": n_known}]])
 
 
 def _plain(text, path, name):
@@ -176,31 +218,35 @@ def _plain(text, path, name):
 
 def read_journal(path, name=None):
     """A journal file -> (config, [(award_no, cls, customer), ...], GameState, problem
-    text or None). The firmware reads it (journal.scan: checksums, settings, every
+    [msgid, args] or None). The firmware reads it (journal.scan: checksums, settings, every
     event through game.Table); the awards are numbered by the same Table as on the
     bowl. A damaged tail leaves the good prefix (problem says what was wrong);
     a file with no good header is Refused."""
     s, t, awards = outbox.replay(path, game_id_of(name or path))
     if s.config is None:
-        raise Refused(_plain(s.problem.text, path, name) if s.problem else "not a journal")
+        if s.problem is None:
+            raise Refused(gettext_noop("not a journal"))
+        raise Refused(gettext_noop("the journal cannot be read (%(kind)s)%(detail)s"), kind=_kind(s.problem),
+                      detail={"en": ": " + _plain(s.problem.text, path, name)})
     cfg = s.config
     if not t.kiosk:
-        raise Refused("game %d is a table game (profile %s): only kiosk games have claim codes"
-                      % (cfg.game_id, cfg.profile))
+        raise Refused(gettext_noop("game %(game)d is a table game (profile %(profile)s): only kiosk games have claim codes"),
+                      game=cfg.game_id, profile=cfg.profile)
     if not cfg.bowl_id:
-        raise Refused("game %d names no bowl: set the bowl id on the bowl (管理 > 碗号) before a new game"
-                      % cfg.game_id)
+        raise Refused(gettext_noop("game %(game)d names no bowl: set the bowl id on the bowl (管理 > 碗号) before a new game"),
+                      game=cfg.game_id)
     if cfg.plays and not Event.objects.filter(name=cfg.stock[0]).exists():
-        raise Refused("game %d is a game of event %r, which this desk does not hold (its events: %s)"
-                      % (cfg.game_id, cfg.stock[0][:32],
-                         ", ".join(Event.objects.order_by("name").values_list("name", flat=True)) or "none"))
+        raise Refused(gettext_noop("game %(game)d is a game of event %(event)s, which this desk does not hold "
+                         "(its events: %(events)s)"), game=cfg.game_id, event=repr(cfg.stock[0][:32]),
+                      events=", ".join(Event.objects.order_by("name").values_list("name", flat=True)) or "-")
     stock = [[c, t.initial[c]] for c in t.classes]
     left = [[c, t.pool[c]] for c in t.classes]
     state = GameState(cfg.profile, stock, left, t.customer, s.count, t.ended, cfg.overrides)
     problem = None
     if s.problem is not None:
-        problem = "the journal is damaged: %s; the %d events before it were read" % (
-            _plain(s.problem.text, path, name), s.count)
+        problem = [gettext_noop("(the journal is damaged (%(kind)s)%(detail)s; the %(count)d events before it were read)"),
+                   {"kind": _kind(s.problem), "detail": {"en": ": " + _plain(s.problem.text, path, name)},
+                    "count": s.count}]
     return cfg, awards, state, problem
 
 
@@ -217,12 +263,12 @@ def ingest_journal(data, name, source="upload", user=None):
             cfg, awards, state, problem = read_journal(path, base)
         except Refused as e:
             Import.objects.create(at=timezone.now(), source=source, name=base[:200], sha256=sha,
-                                  message=str(e), by=user if user is not None and user.is_authenticated else None)
+                                  message=str(e), parts=e.parts, by=user if user is not None and user.is_authenticated else None)
             log.warning("import refused: %s: %s", base, e)
             raise
     finally:
         os.remove(path)
-    return ingest(cfg.bowl_id, cfg.game_id, awards, state, source, base, sha, user, problem or "")
+    return ingest(cfg.bowl_id, cfg.game_id, awards, state, source, base, sha, user, problem)
 
 
 def ingest_file(path, user=None, source="command"):
@@ -230,11 +276,11 @@ def ingest_file(path, user=None, source="command"):
     try:
         size = os.path.getsize(path)
     except OSError as e:
-        raise Refused("%s: %s" % (path, e.strerror or e))
+        raise Refused(gettext_noop("%(path)s cannot be read%(why)s"), path=path, why={"en": ": " + str(e.strerror or e)})
     from django.conf import settings
     if size > settings.MAX_JOURNAL_BYTES:
-        raise Refused("%s is %d bytes; a journal is at most %d (is it a journal?)"
-                      % (path, size, settings.MAX_JOURNAL_BYTES))
+        raise Refused(gettext_noop("%(path)s is %(size)d bytes; a journal is at most %(max)d (is it a journal?)"),
+                      path=path, size=size, max=settings.MAX_JOURNAL_BYTES)
     with open(path, "rb") as f:
         return ingest_journal(f.read(), path, source, user)
 

@@ -4,6 +4,9 @@ claim code's signed message, and here (unique constraints, so a repeated import
 or two counters at once cannot make a second row)."""
 from django.conf import settings
 from django.db import models
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext
 
 
 class Bowl(models.Model):
@@ -71,6 +74,31 @@ class Redemption(models.Model):
         indexes = [models.Index(fields=["at"])]
 
 
+def render_parts(parts, tr, html=False):
+    """[[msgid, args], ...] -> text, each msgid through tr (gettext, or str for the English).
+    An argument given as [msgid] is a word of the catalogue, translated too; one given as
+    {"en": text} (the firmware's own English detail) is shown on English pages only; one
+    given as {"code": text} is a command, in <code> when html (escaped HTML then)."""
+    english = tr is str or (get_language() or "en").startswith("en")
+    esc = conditional_escape if html else str
+
+    def arg(v):
+        if isinstance(v, list):
+            return esc(tr(v[0]))
+        if isinstance(v, dict):
+            if "code" in v:
+                return format_html("<code>{}</code>", v["code"]) if html else v["code"]
+            return esc(v.get("en", "")) if english else ""
+        return esc(v) if isinstance(v, str) else v
+    out = []
+    for msgid, args in parts:
+        if args:
+            out.append(esc(tr(msgid)) % {k: arg(v) for k, v in args.items()})
+        else:
+            out.append(esc(tr(msgid)))
+    return " ".join(out)
+
+
 class Import(models.Model):
     """The log of every ingestion attempt, accepted or refused."""
     at = models.DateTimeField()
@@ -86,6 +114,12 @@ class Import(models.Model):
     ok = models.BooleanField(default=False)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     repeats = models.PositiveIntegerField(default=1)  # the same refusal, this many times (mqttlog.py)
+    # message as [[msgid, args], ...] (ingest.Text): translated when shown, in the reader's language
+    parts = models.JSONField(default=list, blank=True)
+
+    def shown(self):
+        """The message in the language of the page (message itself: the English, for the log)."""
+        return mark_safe(render_parts(self.parts, gettext, html=True)) if self.parts else self.message
 
 
 class CheckLimit(models.Model):

@@ -189,14 +189,14 @@ def import_journal(request):
             try:
                 r = ingest_journal(f.read(), f.name, "upload", request.user)
             except Refused as e:
-                messages.error(request, _("%(name)s: %(why)s. Nothing was imported.") % {"name": f.name, "why": e})
+                messages.error(request, _("%(name)s: %(why)s. Nothing was imported.") % {"name": f.name, "why": e.shown()})
             except OperationalError as e:
                 return _db_trouble(request, e)
             else:
                 text = _("%(name)s: %(new)d new awards, %(known)d already known.") % {
                     "name": f.name, "new": r.new, "known": r.known}
                 if "(" in r.message:  # a damaged journal: what was wrong, in the firmware's words
-                    text += " (%s)" % r.message
+                    text += " (%s)" % r.shown()
                 messages.success(request, text)
             return redirect("import")
         status = 400
