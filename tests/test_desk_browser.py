@@ -223,6 +223,7 @@ def test_the_desk_in_chinese_and_english_with_a_full_width_code_a_qr_photo_and_a
     and is told she did it herself; a photo of the claim screen's QR code fills the
     form; a 50 MB upload gets the desk's own page. Every page is shot in both languages."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
     d = browser
     s, path, shown = desk
     tmp = str(tmp_path)
@@ -237,6 +238,9 @@ def test_the_desk_in_chinese_and_english_with_a_full_width_code_a_qr_photo_and_a
     pages = {}
     for lang in ("zh", "en"):
         d.find_element(By.ID, "lang-" + lang).click()
+        # the switch answers with a redirect that sets the cookie: wait for it before the next page
+        WebDriverWait(d, 10).until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang")
+                                   .lower().startswith(lang))
         want = {"zh": "兑换领奖码", "en": "Redeem a claim code"}[lang]
         d.get(s.url + "/")
         assert want in d.find_element(By.TAG_NAME, "h1").text
