@@ -45,12 +45,24 @@ DESK = "bobing/midautumn/desk/status"
 NET = "ssid=hall\npassword=mooncake88\nbroker=10.0.0.2\nevent=midautumn\nstock=%s\n"
 
 _n = [0]
-_RUN = "%d" % (time.ticks_ms() if ON_MP else os.getpid())
+_BASE = []  # the run's own folder, made at the first new_root()
+
+
+def _base():
+    if not _BASE:
+        if ON_MP:  # the unix port has no tempfile: a folder under the project's build/
+            b = "build/budget-%d" % time.ticks_ms()
+            os.mkdir(b)
+        else:
+            import tempfile
+            b = tempfile.mkdtemp(prefix="bobing-budget-")
+        _BASE.append(b)
+    return _BASE[0]
 
 
 def new_root(name):
     _n[0] += 1
-    root = "/tmp/bobing-budget-%s-%s-%d" % (_RUN, name, _n[0])
+    root = "%s/%s-%d" % (_base(), name, _n[0])
     try:
         os.mkdir(root)
     except OSError:
