@@ -38,17 +38,30 @@ def test_make_test_shows_durations_and_test_fast_deselects_the_marked(tmp_path):
     assert "make -s mp" not in fast and "ports/unix" not in fast  # no MicroPython build
 
 
-def _collected(marks, *files):
-    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                        "-m", marks] + ["tests/" + f for f in files], cwd=ROOT, capture_output=True,
-                       text=True, timeout=300)
-    assert p.returncode in (0, 5), p.stdout[-2000:] + p.stderr[-2000:]  # 5: nothing selected
-    return {line.split(":")[0].split("/")[-1] for line in p.stdout.splitlines() if re.search(r": \d+$", line)}
+PLUGIN = """
+def pytest_collection_finish(session):
+    for item in session.items:
+        print("MARKS", item.path.name, " ".join(sorted({m.name for m in item.iter_markers()})))
+"""
 
 
-def test_markers_come_from_the_fixtures_and_files_a_test_uses():
-    files = ("test_mqtt.py", "test_desk_browser.py", "test_framebuf_standin.py", "test_rules.py")
-    assert _collected("micropython", *files) == {"test_mqtt.py", "test_framebuf_standin.py"}
-    assert _collected("broker", *files) == {"test_mqtt.py", "test_desk_browser.py"}
-    assert _collected("browser", *files) == {"test_desk_browser.py"}
-    assert "test_rules.py" in _collected("not slow and not micropython and not broker and not browser", *files)
+def test_markers_come_from_the_fixtures_and_files_a_test_uses(tmp_path):
+    (tmp_path / "show_marks.py").write_text(PLUGIN)
+    files = ["tests/" + f for f in ("test_mqtt.py", "test_desk_browser.py", "test_framebuf_standin.py",
+                                    "test_rules.py", "test_desk_server.py")]
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-p", "show_marks", "-p",
+                        "no:cacheprovider"] + files, cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    marks = {}
+    for line in p.stdout.splitlines():
+        if line.startswith("MARKS "):
+            name, _, ms = line[6:].partition(" ")
+            marks.setdefault(name, set()).update(ms.split())
+    assert {"micropython", "broker"} <= marks["test_mqtt.py"]  # mp_build, broker fixtures
+    assert {"broker", "browser"} <= marks["test_desk_browser.py"]
+    assert "micropython" in marks["test_framebuf_standin.py"]  # by its file
+    assert "slow" in marks["test_desk_server.py"] and "slow" in marks["test_rules.py"]  # one slow test there
+    fast = [line for line in p.stdout.splitlines() if line.startswith("MARKS test_rules.py") and
+            not ({"slow", "micropython", "broker", "browser"} & set(line.split()[2:]))]
+    assert fast  # the rest of test_rules.py stays in make test-fast
