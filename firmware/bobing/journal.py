@@ -126,7 +126,7 @@ FLASH_FULL = "flash_full"  # a damaged game that could not be repaired for lack 
 # How each event kind's argument is stored (format 1).
 _DICE_KINDS = (game.EV_ROLL,)
 _INT_KINDS = (game.EV_START_SEAT, game.EV_START_TOTAL)
-_NONE_KINDS = (game.EV_SPILL, game.EV_TIMEUP, game.EV_CUSTOMER)
+_NONE_KINDS = (game.EV_SPILL, game.EV_TIMEUP)
 
 
 def _crc_table():
@@ -204,6 +204,12 @@ def arg_code(kind, arg):
         if arg is not None:
             raise ValueError("event kind %d takes no argument (None), got %r" % (kind, arg))
         return 0
+    if kind == game.EV_CUSTOMER:  # None: the profile's shakes (0 on flash); n: shakes the desk granted
+        if arg is None:
+            return 0
+        if not isinstance(arg, int) or isinstance(arg, bool) or not 1 <= arg <= 255:
+            raise ValueError("a customer's shakes are None or 1..255, got %r" % (arg,))
+        return arg
     if kind == game.EV_STOCK:
         if not isinstance(arg, int) or isinstance(arg, bool) or not 1 <= arg <= game.MAX_SEQ:
             raise ValueError("a grant number is 1..%d, got %r" % (game.MAX_SEQ, arg))
@@ -235,6 +241,10 @@ def arg_value(kind, v):
         if v:
             raise ValueError("argument %d where none belongs" % v)
         return None
+    if kind == game.EV_CUSTOMER:
+        if v > 255:
+            raise ValueError("a customer of %d shakes" % v)
+        return v or None
     if kind == game.EV_STOCK:
         if not v:
             raise ValueError("grant number 0")
