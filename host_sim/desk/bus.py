@@ -19,6 +19,7 @@ it already has once."""
 import asyncio
 import logging
 import socket
+import struct
 import time
 
 import aiomqtt
@@ -189,6 +190,47 @@ async def _flusher():
         await asyncio.to_thread(_flush)
 
 
+ACK_BATCH = 10  # at most half the broker's window (cmd_broker: max_inflight_messages 20), so it keeps sending
+PUBACK = 0x40
+
+
+def _ack(paho, msgs):
+    """Acknowledge msgs (QoS 1 PUBACKs, in the order received) in one socket write, queued
+    as paho queues a packet for its event loop (paho 2.2's _packet_queue without its wake-up
+    byte to a socket pair aiomqtt does not read): paho's ack() costs two system calls a
+    message, which under a flood on a loaded machine were most of the listener's time."""
+    mids = [m.mid for m in msgs if m.qos == 1]
+    if mids:
+        packet = b"".join(struct.pack("!BBH", PUBACK, 2, mid) for mid in mids)
+        paho._out_packet.append({"command": PUBACK, "mid": 0, "qos": 0, "pos": 0, "to_process": len(packet),
+                                 "packet": packet, "info": None})
+        paho._call_socket_register_write()
+
+
+async def _one(event, own, client, m, secrets, seen):
+    """One message: refused in the event loop when its code cannot be its bowl's, else
+    handle() in a thread; its allots published after the commit. Acknowledged by the caller."""
+    if m.topic.value == own:  # our own status, through the status subscription
+        return
+    now = time.monotonic()
+    if secrets.stale(now):
+        await asyncio.to_thread(secrets.reread, now)
+    why = refused_early(event, m.topic.value, m.payload, secrets)
+    if why is not None and now - secrets.read_at > Secrets.FRESH_S:  # a secret changed just now?
+        await asyncio.to_thread(secrets.reread, now)
+        why = refused_early(event, m.topic.value, m.payload, secrets)
+    if why is not None:
+        r, pub = mqttlog.refuse(m.topic.value, why), []
+    else:
+        r, pub = await asyncio.to_thread(handle, event, m.topic.value, m.payload)
+    for t, p in pub:  # committed: now the bowl may have it
+        await client.publish(t, p, qos=1, retain=True)
+    if seen is not None:
+        if r == "refused":
+            await asyncio.to_thread(_flush)  # (tests look for the reason at once)
+        seen(r)
+
+
 async def _listen(host, port, event, username, password, ready, seen, topics, own):
     secrets = Secrets()
     while True:
@@ -207,27 +249,20 @@ async def _listen(host, port, event, username, password, ready, seen, topics, ow
                 if ready is not None:
                     ready.set()
                 async for m in client.messages:
-                    if m.topic.value == own:  # our own status, through the status subscription
-                        client._client.ack(m.mid, m.qos)
-                        continue
-                    now = time.monotonic()
-                    if secrets.stale(now):
-                        await asyncio.to_thread(secrets.reread, now)
-                    why = refused_early(event, m.topic.value, m.payload, secrets)
-                    if why is not None and now - secrets.read_at > Secrets.FRESH_S:  # a secret changed just now?
-                        await asyncio.to_thread(secrets.reread, now)
-                        why = refused_early(event, m.topic.value, m.payload, secrets)
-                    if why is not None:
-                        r, pub = mqttlog.refuse(m.topic.value, why), []
-                    else:
-                        r, pub = await asyncio.to_thread(handle, event, m.topic.value, m.payload)
-                    for t, p in pub:  # committed: now the bowl may have it
-                        await client.publish(t, p, qos=1, retain=True)
-                    client._client.ack(m.mid, m.qos)
-                    if seen is not None:
-                        if r == "refused":
-                            await asyncio.to_thread(_flush)  # (tests look for the reason at once)
-                        seen(r)
+                    # every message already received, handled in turn and acknowledged in one write
+                    batch = [m]
+                    while len(batch) < ACK_BATCH:
+                        try:
+                            batch.append(client._queue.get_nowait())
+                        except asyncio.QueueEmpty:
+                            break
+                    acks = []
+                    try:
+                        for m in batch:
+                            await _one(event, own, client, m, secrets, seen)
+                            acks.append(m)
+                    finally:  # what was handled is acknowledged, even if a later one failed
+                        _ack(client._client, acks)
         except aiomqtt.MqttError as e:
             log.warning("mqtt: %s; connecting again in %d s", e, RETRY_S)
         except DatabaseError as e:
