@@ -25,6 +25,7 @@ import time
 import aiomqtt
 from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from bobing import outbox
 
@@ -61,29 +62,64 @@ class Secrets:
         self.read_at = now
 
 
+WRONG_CODE = gettext_noop("bowl %(bowl)s award %(game)s-%(award)s: its code does not match the bowl's secret "
+                          "(a forged or damaged award)")
+NOT_KNOWN = gettext_noop("bowl %(bowl)s is not known here: add it with its secret first")
+BAD_CLASS = gettext_noop("prize class %(cls)s is not one of the firmware's classes")
+
+
 def refused_early(event, topic, payload, secrets):
     """An award the desk can refuse without its database (malformed, another event's,
-    a code its bowl's secret does not make) -> the reason, else None (handle() decides,
-    rereading the secret: a bowl added or given a new secret since the last read)."""
+    a code its bowl's secret does not make) -> (msgid, args) for mqttlog.refuse, else None
+    (handle() decides, rereading the secret: a bowl added or given a new secret since the last read)."""
     if not str(topic).endswith("/award"):
         return None
+    asked = []
+
+    def secret_of(b):
+        asked.append(secrets.by_bowl.get(b, b""))
+        return asked[0]
     try:
-        outbox.decode_award(event, topic, payload, lambda b: secrets.by_bowl.get(b, b""))
+        outbox.decode_award(event, topic, payload, secret_of)
     except ValueError as e:
         bowl = str(topic).split("/")[-2:-1]
         if bowl and bowl[0] not in secrets.by_bowl:
             return None  # not known at the last read: handle() looks again
-        return str(e)
+        return _award_refusal(topic, payload, e, asked)
     return None
+
+
+def _award_refusal(topic, payload, error, asked):
+    """An award the firmware's decoder refused -> (msgid, args). asked: the secret it asked
+    for; it asks only once the message is well formed, and then only the code is left to fail."""
+    if asked:
+        import json
+        d = json.loads(payload)
+        return WRONG_CODE, {"bowl": str(topic).split("/")[-2], "game": d.get("g"), "award": d.get("n")}
+    return mqttlog.BAD_MESSAGE, _bad(topic, error)
+
+def _bad(topic, error):
+    return {"leaf": [mqttlog.LEAF.get(str(topic).rsplit("/", 1)[-1], mqttlog.OTHER)],
+            "detail": {"en": ": " + str(error)}}
 
 
 _refuse = mqttlog.refuse  # kept in memory, written once a second (a flood costs no write each)
 
 
+class _BadClass(ValueError):
+    pass
+
+
 def _known_classes(pairs):
     bad = allot.unknown_classes([c for c, _n in pairs])
     if bad:
-        raise ValueError("prize class %r is not one of the firmware's classes" % bad[0][:40])
+        raise _BadClass(bad[0][:40])
+
+
+def _refuse_value(topic, e):
+    if isinstance(e, _BadClass):
+        return _refuse(topic, BAD_CLASS, cls=str(e))
+    return mqttlog.bad_message(topic, e)
 
 
 def _answer(event, topic, bowl_id, s, left, first):
@@ -91,7 +127,7 @@ def _answer(event, topic, bowl_id, s, left, first):
     try:
         raised, what, payload = allot.answer(event, bowl_id, s, dict(left), first)
     except allot.StockError as e:
-        return _refuse(topic, str(e)), []
+        return _refuse(topic, gettext_noop("the stock request was refused%(detail)s"), detail={"en": ": " + str(e)}), []
     log.info("mqtt: bowl %s %s: %s", bowl_id, "came online" if first else "asked", what)
     return ("granted" if raised else "answered"), (
         [(outbox.topic(event, bowl_id, "allot"), payload)] if payload is not None else [])
@@ -112,10 +148,10 @@ def handle(event, topic, payload):
             bowl_id, st = outbox.decode_status(event, topic, payload)
             _known_classes(st.get("left") or [])
         except ValueError as e:
-            return _refuse(topic, str(e)), []
+            return _refuse_value(topic, e), []
         bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
         if bowl is None:
-            return _refuse(topic, "bowl %r is not known here" % bowl_id), []
+            return _refuse(topic, NOT_KNOWN, bowl=bowl_id), []
         row = BowlStatus.objects.filter(bowl=bowl).first() or BowlStatus(bowl=bowl)
         row.online, row.seen = bool(st["on"]), timezone.now()
         if st["on"]:
@@ -133,12 +169,20 @@ def handle(event, topic, payload):
             bowl_id, s, left = outbox.decode_ask(event, topic, payload)
             _known_classes(left)
         except ValueError as e:
-            return _refuse(topic, str(e)), []
+            return _refuse_value(topic, e), []
         return _answer(event, topic, bowl_id, s, left, False)
+    asked = []
+
+    def secret_of(b):
+        asked.append(_secret_of(b))
+        return asked[0]
     try:
-        a = outbox.decode_award(event, topic, payload, _secret_of)
+        a = outbox.decode_award(event, topic, payload, secret_of)
     except ValueError as e:
-        return _refuse(topic, str(e)), []
+        if asked and asked[0] is None:
+            return _refuse(topic, NOT_KNOWN, bowl=str(topic).split("/")[-2]), []
+        msgid, args = _award_refusal(topic, payload, e, asked)
+        return _refuse(topic, msgid, **args), []
     try:
         r = ingest(a.bowl_id, a.game_no, [(a.award_no, a.cls, a.customer)], None, "mqtt", str(topic), event=event)
     except Refused:
@@ -220,7 +264,7 @@ async def _one(event, own, client, m, secrets, seen):
         await asyncio.to_thread(secrets.reread, now)
         why = refused_early(event, m.topic.value, m.payload, secrets)
     if why is not None:
-        r, pub = mqttlog.refuse(m.topic.value, why), []
+        r, pub = mqttlog.refuse(m.topic.value, why[0], **why[1]), []
     else:
         r, pub = await asyncio.to_thread(handle, event, m.topic.value, m.payload)
     for t, p in pub:  # committed: now the bowl may have it
