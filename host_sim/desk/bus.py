@@ -13,10 +13,12 @@ Exactly once: the subscription is durable (client id desk-<event>, clean
 session off, QoS 1: the broker keeps what arrives while the desk is away), and
 a message is acknowledged only after ingest() has committed it or refused it
 for good (paho's manual acknowledgement; aiomqtt 2.5 does not offer it, so its
-paho client is reached directly). A desk killed or failing between receipt and
+paho client is reached directly; the messages already received are acknowledged
+together, in one write: _ack()). A desk killed or failing between receipt and
 commit gets the message again at its next connection; ingest() counts a copy
 it already has once."""
 import asyncio
+import json
 import logging
 import socket
 import struct
@@ -93,10 +95,10 @@ def _award_refusal(topic, payload, error, asked):
     """An award the firmware's decoder refused -> (msgid, args). asked: the secret it asked
     for; it asks only once the message is well formed, and then only the code is left to fail."""
     if asked:
-        import json
         d = json.loads(payload)
         return WRONG_CODE, {"bowl": str(topic).split("/")[-2], "game": d.get("g"), "award": d.get("n")}
     return mqttlog.BAD_MESSAGE, _bad(topic, error)
+
 
 def _bad(topic, error):
     return {"leaf": [mqttlog.LEAF.get(str(topic).rsplit("/", 1)[-1], mqttlog.OTHER)],
