@@ -16,10 +16,11 @@
 # One fixed mask, MASK, and no penalty scoring: the mask a symbol uses is in
 # its format information, and a reader must undo whichever of the eight it
 # finds (ISO/IEC 18004:2015 7.8: the penalty only picks the one easiest to
-# read). Scoring all eight was most of the encoding's time (10-26 ms of it on
-# the 32-bit unix build, over a second on the ESP32). Mask 0, the checkerboard, scores lowest on average on
-# claim texts (random BB1 claims: 494 mean penalty against 503-640 for the
-# others), and tests/test_qr.py has zxing-cpp read the drawn screen for many.
+# read). Scoring all eight was most of the encoding's time (10-26 ms on the
+# 32-bit unix build, up to a second on the ESP32). Mask 0, the checkerboard,
+# scores lowest on average on claim texts (random BB1 claims: 494 mean penalty
+# against 503-640 for the others), and tests/test_qr.py has zxing-cpp read the
+# drawn screen for many.
 #
 # Allocation-light: the codewords, the division's work space and the rows are
 # allocated once at import and reused (encode's result is valid until the
