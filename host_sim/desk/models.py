@@ -244,3 +244,11 @@ class ShakeGrant(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "gid"], name="one_shake_grant")]
+
+
+class AttendantLanguage(models.Model):
+    """The language an attendant chose with the switch while logged in: their pages are in it
+    on any device, from the login on (middleware.attendant_language); without one, the
+    browser's cookie or Accept-Language decides."""
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="desk_language")
+    language = models.CharField(max_length=10)
