@@ -173,7 +173,7 @@ def handle(event, topic, payload):
         try:
             return shakegrants.acked(event, topic, payload), []
         except ValueError as e:
-            return _refuse(topic, str(e)), []
+            return mqttlog.bad_message(topic, e), []
     if t.endswith("/ask"):
         try:
             bowl_id, s, left = outbox.decode_ask(event, topic, payload)
