@@ -432,6 +432,9 @@ class Net:
         if self._inflight is not None:
             return False
         item = self.box.next()
+        notes = self.box.notes
+        while notes:
+            self.say(notes.pop(0))
         if item is None:
             return self.box.busy  # still reading the journal (one bounded step a call): on soon
         tp, payload, g, n = item
