@@ -95,3 +95,18 @@ def test_worse_damage_is_reported_and_the_outbox_goes_on_from_the_checkpoint():
     j.close()
     more = _drain(root, box, [])[0]
     assert a1 > a0 and more == [(1, k) for k in range(a0 + 1, a1 + 1)], (a0, a1, more)
+
+
+def test_the_console_finds_it_after_the_boot_and_says_so():
+    from bobing import console as C
+    root, path = _game()
+    _flip(path, BAD, (0, 0, 0x10))
+    c = C.Console(root, 1000, lambda k: bytes(k), has_sensor=False)
+    assert not [line for line in c.log if "record %d" % BAD in line]  # the boot does not see it
+    for k in range(CK // 16 + 2):
+        c.tick(1000 + 20 * k)
+    said = [line for line in c.log if "record %d" % BAD in line]
+    assert len(said) == 1 and "mended" in said[0], c.log
+    assert (C.N_JOURNAL, journal.BAD_CHECKSUM) in c._notices or c.view == C.V_NOTICE
+    s = journal.scan(path, 1, SECRET)
+    assert s.problem is None and s.count >= N

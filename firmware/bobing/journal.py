@@ -1151,7 +1151,11 @@ class Journal:
                 finally:
                     f.close()
             finally:
-                self._f = open(self.path, "ab")
+                try:
+                    self._f = open(self.path, "ab")
+                except OSError as e:
+                    self.failed = e  # no more events until recover() (append says so)
+                    raise
             return Problem(BAD_CHECKSUM, "game %d: record %d (before the checkpoint at record %d, not read at "
                            "boot) failed its checksum by one bit: mended on flash" % (gid, i, self._chk_end), gid, i)
         return Problem(BAD_CHECKSUM, "game %d: record %d (before the checkpoint at record %d, not read at boot) "
