@@ -5,8 +5,8 @@
 # network's waits (host_sim/fake_wlan.py: in-memory broker, power save as
 # bowl/net.py sets it). The CPU: the firmware's work counted (host_sim/hal.py
 # count_work: lines of firmware Python and framebuf calls) at fixed ESP32 costs
-# (hardware/timing.md), scaled to the clock board.py sets, so that every run
-# prints the same figures whatever the host's load. Run by `make bench`:
+# (hardware/timing.md), scaled to the clock board.py sets, so that the figures
+# do not move with the host's load. Run by `make bench`:
 #   python bench/budget.py
 # (on the frozen MicroPython build it times itself instead, x FACTOR.)
 # Prints one line per path, `budget PATH worst_step_ms=N limit_ms=M` (the

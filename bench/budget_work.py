@@ -1,6 +1,6 @@
 # The fixed CPU costs of host_sim/hal.py's counted work (LINE_NS, CALL_NS,
 # FB_CALL_NS), from three pieces: bench/budget_calib.py's logic (a game's rolls
-# and the dice hash: call-heavy), a claim's QR code (bobing/qr.py: tight loops)
+# and the dice hash: call-heavy), the journal's CRC-16 over 2 KB (tight loops)
 # and budget_calib's drawing (host_sim/screen_cases.py's screens): on the 32-bit
 # frozen MicroPython build the time of each piece from the same start (the least
 # of REPS runs, wall time: the run least disturbed by other processes), on
@@ -8,7 +8,7 @@
 # counts them). Run from the project's top folder:
 #   python bench/budget_work.py     (runs the MicroPython half itself)
 # Each time x 30 (hardware/timing.md, the CoreMark ratio) in ESP32 ns at 240 MHz;
-# the cost a line and a call solve logic and QR exactly; a framebuf call gets
+# the cost a line and a call solve logic and CRC exactly; a framebuf call gets
 # what remains of the drawing's time after its lines and calls.
 import sys
 import time
@@ -81,16 +81,18 @@ def counted(work):
     return n
 
 
-QR_TEXT = "BOBING:5F-12-345-ABCD1234"  # a claim's length
+_BLOCK = bytearray(2048)
+for _i in range(2048):
+    _BLOCK[_i] = _i & 255
 
 
-def qr(s, buf):
-    from bobing import qr as q
-    q.encode(QR_TEXT)
+def crc(s, buf):
+    from bobing import journal
+    journal.crc16(_BLOCK)
 
 
 if __name__ == "__main__":
-    pieces = (budget_calib.logic, qr, budget_calib.draw)
+    pieces = (budget_calib.logic, crc, budget_calib.draw)
     if sys.implementation.name == "micropython":
         print(" ".join([str(mp_us(p)) for p in pieces]))
     else:
@@ -102,7 +104,7 @@ if __name__ == "__main__":
         line_ns = (mp[0] * c2 - mp[1] * c1) // (l1 * c2 - l2 * c1)
         call_ns = (mp[0] - l1 * line_ns) // c1
         fb_ns = max(0, (mp[2] - l3 * line_ns - c3 * call_ns) // max(1, f3))
-        for name, t, (n_l, n_c, n_f) in zip(("logic", "qr", "drawing"), p.stdout.split()[-3:],
+        for name, t, (n_l, n_c, n_f) in zip(("logic", "crc", "drawing"), p.stdout.split()[-3:],
                                              ((l1, c1, 0), (l2, c2, 0), (l3, c3, f3))):
             print("%s: %s us on the frozen build; %d lines, %d calls, %d framebuf calls" % (name, t, n_l, n_c, n_f))
         print("LINE_NS = %d  CALL_NS = %d  FB_CALL_NS = %d  (ESP32 ns at 240 MHz)" % (line_ns, call_ns, fb_ns))

@@ -321,11 +321,11 @@ GC_US = 3000  # a MicroPython collection of the bowl's ~110 KB heap at 240 MHz (
 # (C on the bowl; host_sim/framebuf.py's Python is not counted). The costs
 # (hardware/timing.md, "The CPU: counted work"; bench/budget_work.py) fit the
 # 32-bit frozen MicroPython build's times for three pieces -- the game's logic
-# (call-heavy), a QR code (tight loops) and the screens -- times the CoreMark
-# ratio 30 at 240 MHz. A line alone would be off by 3x between the first two.
-LINE_NS = 1350  # ESP32 ns at 240 MHz per line of firmware Python
-CALL_NS = 50800  # per call of a firmware function (its frame, arguments, what it allocates)
-FB_CALL_NS = 82900  # per framebuf call (a glyph's blit, a rectangle, a line of text)
+# (call-heavy), the journal's CRC-16 (tight loops) and the screens -- times the
+# CoreMark ratio 30 at 240 MHz. A line alone is off by 3-4x between the first two.
+LINE_NS = 1935  # ESP32 ns at 240 MHz per line of firmware Python
+CALL_NS = 40100  # per call of a firmware function (its frame, arguments, what it allocates)
+FB_CALL_NS = 68200  # per framebuf call (a glyph's blit, a rectangle, a line of text)
 _work = [0, False]  # ns counted, counting on
 _FW = os.path.dirname(os.path.abspath(board.__file__)) if hasattr(os.path, "abspath") else ""
 _FB = getattr(framebuf, "__file__", "")
