@@ -266,3 +266,23 @@ def test_counted_cpu_gives_the_same_clock_at_every_run(tmp_path):
         assert p.returncode == 0, p.stderr[-2000:]
         out.append([int(x) for x in p.stdout.split()[-3:]])
     assert out[0] == out[1] and out[0][0] > out[2][0], out
+
+
+def test_reconnecting_to_a_silent_broker_holds_no_round_long(tmp_path):
+    # the broker takes the connection and never answers (CONNACK never comes): each attempt's
+    # wait is bounded short, so the game's rounds go on between the attempts
+    sim, air, br = event_sim(tmp_path)
+    sim.step(3000)
+    air.up = False  # the connection drops; when the radio is back the broker is silent
+    sim.step(3000)
+    br.silent = True
+    air.up = True
+    worst = [0]
+
+    def rnd(t0, t1):
+        worst[0] = max(worst[0], t1 - t0)
+    sim.on_round = rnd
+    sim.step(40000)
+    assert any("net:" in line for line in sim.board.lines[-20:]), sim.board.lines[-8:]
+    assert sim.resets == [] and sim.hangs == 0
+    assert worst[0] <= 1000000, worst[0]  # us: no round over a second (the watchdog allows 8)
