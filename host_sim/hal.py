@@ -327,7 +327,7 @@ LINE_NS = 1935  # ESP32 ns at 240 MHz per line of firmware Python
 CALL_NS = 40100  # per call of a firmware function (its frame, arguments, what it allocates)
 FB_CALL_NS = 68200  # per framebuf call (a glyph's blit, a rectangle, a line of text)
 _work = [0, False]  # ns counted, counting on
-_FW = os.path.dirname(os.path.abspath(board.__file__)) if hasattr(os.path, "abspath") else ""
+_FW = os.path.dirname(os.path.abspath(board.__file__)) if hasattr(os, "path") else ""  # (CPython only)
 _FB = getattr(framebuf, "__file__", "")
 
 
@@ -347,9 +347,23 @@ def _trace(frame, event, arg):
     return None
 
 
+_host_ticks = []  # time.ticks_us, ticks_ms as they were before count_work(True)
+
+
 def count_work(on):
-    """Charge the firmware's counted work (on) instead of the host's CPU time."""
-    _work[1] = on and hasattr(sys, "settrace")
+    """Charge the firmware's counted work (on) instead of the host's CPU time.
+    The firmware's own time.ticks_us/ticks_ms (the host's clock on CPython, read
+    e.g. as noise for the claim secret) then follow the counted work, so that
+    nothing of the host's timing enters the run."""
+    on = on and hasattr(sys, "settrace")
+    if on and not _host_ticks:
+        _host_ticks[:] = [time.ticks_us, time.ticks_ms]
+        time.ticks_us = lambda: (_work[0] // 1000) & (TICKS_PERIOD - 1)
+        time.ticks_ms = lambda: (_work[0] // 1000000) & (TICKS_PERIOD - 1)
+    elif not on and _host_ticks:
+        time.ticks_us, time.ticks_ms = _host_ticks
+        del _host_ticks[:]
+    _work[1] = on
 
 
 def _host_us():
