@@ -770,6 +770,11 @@ class Console:
             self._since = t_ms
             self.changed += 1
         self._time_limit(t_ms)
+        if self.j is not None and v != V_SHAKING:
+            p = self.j.check_step()  # a few of the records the boot's checkpoint covered
+            if p is not None:
+                self._say("journal: %s" % p.text)
+                self._notices.append((N_JOURNAL, p.code))
         if self._allot is not None and v != V_SHAKING and v != V_SLEEP:
             self._apply_allot()
         if self._grant is not None and v == V_GATE:

@@ -20,8 +20,10 @@
 #    name nobody answers, then DNS. A dotted address needs no lookup; a found
 #    address is kept until a connection to it fails. Failures back off,
 #    doubling from BACKOFF_MS to BACKOFF_MAX_MS.
-#  - the connection itself: TCP connect and CONNACK, each within SOCK_TIMEOUT_S,
-#    then two SUBACKs (a few ms on a LAN once power save is off).
+#  - the connection itself: TCP connect and CONNACK, each within CONNECT_S (a
+#    broker that takes the connection and never answers holds a round 0.8 s at
+#    most, then the attempt backs off), then two SUBACKs (a few ms on a LAN once
+#    power save is off).
 # WLAN.connect() does not block on the ESP32 port: it starts the association
 # and isconnected() is polled. Power save goes off (WLAN.PM_NONE): with ESP-IDF's
 # default modem sleep the station wakes only for DTIM beacons, and each round
@@ -56,6 +58,7 @@ from micropython import const
 from bobing import outbox
 
 SOCK_TIMEOUT_S = const(2)
+CONNECT_S = 0.4  # TCP connect, then CONNACK: each a few ms on a LAN with power save off
 WIFI_WAIT_MS = const(20000)  # association + DHCP, then give up and back off
 WIFI_TRIES = const(3)  # WLAN.config(reconnects=): the port then says why it gave up (status())
 BACKOFF_MS = const(5000)
@@ -298,7 +301,7 @@ class Net:
         m = self.mqtt_class("bowl-" + self.bowl_id, addr, c["port"], c["user"] or None,
                             c["mqtt_password"] or None, KEEPALIVE_S)
         m.set_last_will(self._status_topic, status_payload(False), True, 1)
-        m.connect(True, SOCK_TIMEOUT_S)
+        m.connect(True, CONNECT_S)
         m.sock = _Bounded(m.sock)
         self.client = m
         self._inflight = None
@@ -471,6 +474,9 @@ class Net:
         if self._inflight is not None:
             return False
         item = self.box.next()
+        notes = self.box.notes
+        while notes:
+            self.say(notes.pop(0))
         if item is None:
             return self.box.busy  # still reading the journal (one bounded step a call): on soon
         tp, payload, g, n = item
@@ -507,7 +513,7 @@ class Net:
         while self.running and (alive is None or alive()):
             try:
                 if self.client is None:
-                    if not self.may_send():  # connecting waits on the broker (2 x SOCK_TIMEOUT_S at
+                    if not self.may_send():  # connecting waits on the broker (2 x CONNECT_S at
                         await asyncio.sleep(IDLE_MS / 1000)  # most): never while a shake is followed
                         continue
                     addr = None
