@@ -19,6 +19,11 @@
 #           game, passing it on untouched to the next) followed by " EVENT BOWL
 #           S CLASS=G:L,...": the desk's grant number S applied so far, per
 #           class the cumulative grant G and the stock L the game starts with.
+#           Format 3 (a game given the kiosk's claim secret) is format 2's
+#           header and records with seals among the records: slots of kinds
+#           SEAL.. holding an HMAC with the claim secret over everything before
+#           them, for the prize desk to check (bobing/seal.py). A seal takes
+#           record places (indices), and the table's event count counts them.
 #   records RECORD (6) bytes per event: kind (1 byte), argument (24 bits LE:
 #           a seat or a total as is; a roll as six 3-bit faces, die i at bit
 #           3*i; a grant number s (EV_STOCK) as is; a grant (EV_GRANT) as class
@@ -84,8 +89,15 @@ import os
 
 from bobing import game, profiles, rules
 
-FORMAT = const(2)  # the newest format this firmware reads and writes; newer ones are set aside, never guessed at
+FORMAT = const(3)  # the newest format this firmware reads and writes; newer ones are set aside, never guessed at
 _PLAIN = const(1)  # the format of a game without an event's stock (older firmware reads it)
+_STOCKED = const(2)  # a game with an event's stock, without seals
+SEALED = const(3)  # a game with a claim secret: sealed for the desk (bobing/seal.py)
+SEAL = const(0x10)  # a seal's record slots have kinds SEAL, SEAL + 1, SEAL + 2 (events are 1..8)
+SEAL_SLOTS = const(3)
+# A sealed journal leaves at most this many records after its last seal (a seal's
+# resume after a reboot reads them back).
+SEAL_EVERY = 32
 RECORD = const(6)  # bytes per event on flash
 _HEAD = const(11)  # fixed part of the header, before the config text
 _MAX_TEXT = const(1024)  # config text bytes at most (a damaged length field never makes a big read)
@@ -263,7 +275,7 @@ class Config:
         self.game_id = game_id
         self.stock = stock
         self.plays = plays
-        self.version = version or (FORMAT if stock else _PLAIN)
+        self.version = version or (_STOCKED if stock else _PLAIN)
 
     def check(self):
         """Canonicalise the overrides; ValueError saying what is wrong."""
@@ -583,6 +595,12 @@ def _replay(f, s, who, keep, limit=-1):
             if _record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
                 raise _Bad(Problem(BAD_CHECKSUM, "%s: record %d fails its checksum" % (who, i), gid, i))
             kind = buf[at]
+            if SEAL <= kind < SEAL + SEAL_SLOTS and s.config.version >= SEALED:
+                table.events += 1  # a seal's place: the desk checks it (bobing/seal.py), the game does not
+                s.count = i + 1
+                s.end += RECORD
+                at += RECORD
+                continue
             try:
                 arg = arg_value(kind, buf[at + 1] | (buf[at + 2] << 8) | (buf[at + 3] << 16))
             except ValueError as e:
@@ -993,7 +1011,7 @@ class Journal:
     game.Outcome of the latest event (after a reboot: the roll that stands and is
     shown again), or None."""
 
-    def __init__(self, root, config, table, count, last=None, ck=0):
+    def __init__(self, root, config, table, count, last=None, ck=0, sealer=None, sealed=0):
         self.root = root
         self.config = config
         self.table = table
@@ -1010,16 +1028,20 @@ class Journal:
         self._rec = memoryview(self._buf)[8:14]
         self._head = _size(self.path) - count * RECORD  # bytes before the first record
         self._undo = False  # an append failed: its record may still reach the flash at close
+        self._ev = count - 1  # index of the latest event's record (seals come after it)
+        self._sealer = sealer  # a sealed journal's running MAC (bobing/seal.py), else None
+        self._sealed = sealed  # records before the end of the last seal
         self._f = open(self.path, "ab")
 
     @property
     def game_id(self):
         return self.config.game_id
 
-    def append(self, kind, arg):
+    def append(self, kind, arg, seal=False):
         """Write one event durably: returns only after the flash commit. Does not
         touch the table (see play). ValueError for an event that cannot be stored;
-        OSError from the filesystem (the journal is then marked failed)."""
+        OSError from the filesystem (the journal is then marked failed). seal: a
+        sealed journal's seal follows it, in the same commit."""
         if self.failed is not None:
             raise OSError("journal write failed earlier (%s); recover() to resume" % (self.failed,))
         v = arg_code(kind, arg)
@@ -1031,14 +1053,23 @@ class Journal:
         c = _record_crc(b, self._crc0, self.count)
         b[12] = c & 255
         b[13] = c >> 8
+        sl = self._sealer
+        if sl is not None:
+            sl.update(self._rec)
         try:
             self._f.write(self._rec)
+            if seal and sl is not None:
+                self._f.write(sl.seal(self.count + 1))
             _fsync(self._f)
         except OSError as e:
             self.failed = e
             self._undo = True
             raise
+        self._ev = self.count
         self.count += 1
+        if seal and sl is not None:
+            self.count += SEAL_SLOTS
+            self._sealed = self.count
 
     def play(self, kind, arg):
         """Apply an event to the table, then journal it; -> the game.Outcome, safe to
@@ -1054,7 +1085,12 @@ class Journal:
         except ValueError:
             self._state = None
             raise
-        self.append(kind, arg)
+        seal = self._sealer is not None and (
+            t.ended or kind == game.EV_STOCK or (t.kiosk and not t.shakes_left)
+            or self.count + 1 - self._sealed >= SEAL_EVERY)
+        self.append(kind, arg, seal)
+        if seal:
+            t.events += SEAL_SLOTS  # the seal's places: the event count stays the record count
         self.last = out
         return out
 
@@ -1062,7 +1098,7 @@ class Journal:
         # The state taken before the last event, bound to that event's record (still
         # in the record buffer): a boot then replays at least that event, so the
         # roll that stands is there to show again.
-        n = self.count - 1
+        n = self._ev
         b = checkpoint_bytes(self.config.game_id, n, self._rec, self._state)
         self._state = None
         try:
@@ -1107,13 +1143,21 @@ def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, count
         game_id = top + 1
     elif game_id <= top:
         raise ValueError("game id %d is taken: ids here go up to %d" % (game_id, top))
-    cfg = Config(profile, overrides, seats, counts, bowl_id, game_id, stock=stock, plays=plays)
+    cfg = Config(profile, overrides, seats, counts, bowl_id, game_id, stock=stock, plays=plays,
+                 version=SEALED if secret is not None else None)
     cfg.check()
     table = new_table(cfg, secret)
     prune(root, keep_bytes)
     path = _join(root, _name(game_id, SUFFIX))
-    _write_new(path, (cfg.encode(),))
-    return Journal(root, cfg, table, 0)
+    head = cfg.encode()
+    if secret is None:
+        _write_new(path, (head,))
+        return Journal(root, cfg, table, 0)
+    from bobing import seal  # a kiosk's claim secret: the desk can check its journal
+    sl, first = seal.first(secret, head)
+    _write_new(path, (head, first))
+    table.events = SEAL_SLOTS
+    return Journal(root, cfg, table, SEAL_SLOTS, sealer=sl, sealed=SEAL_SLOTS)
 
 
 class Recovery:
@@ -1175,7 +1219,13 @@ def _recover(root, secret):
                 r.problems.append(Problem(FLASH_FULL, "game %d: flash full: resumed as it stands, no new "
                                           "events until room is made" % gid, gid, s.count))
         if s.config is not None:
-            r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base)
+            sl, sealed = None, 0
+            if s.config.version >= SEALED and secret is not None and s.count:
+                from bobing import seal
+                sl, sealed = seal.resume(path, s.end - s.count * RECORD, s.count, secret, gid)
+                if sl is None:
+                    r.notes.append("game %d: no seal found: its next records go unsealed" % gid)
+            r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base, sl, sealed)
             r.journal.failed = stuck  # read-only until the repair can be done
     except MemoryError:
         if r.journal is not None:
