@@ -597,6 +597,7 @@ def _replay(f, s, who, keep, limit=-1):
             kind = buf[at]
             if SEAL <= kind < SEAL + SEAL_SLOTS and s.config.version >= SEALED:
                 table.events += 1  # a seal's place: the desk checks it (bobing/seal.py), the game does not
+                _replayed[0] -= 1  # (not an event replayed)
                 s.count = i + 1
                 s.end += RECORD
                 at += RECORD
