@@ -161,19 +161,22 @@ def peek(path):
 class Checked:
     """verify()'s answer: `end` bytes of the file are authenticated (header and
     `sealed` record slots); `tail` record slots after them are not (a partial slot
-    counts as one)."""
+    counts as one); `bad`: why the rest is not (a seal that does not match), or None."""
 
-    def __init__(self, end, sealed, tail):
+    def __init__(self, end, sealed, tail, bad=None):
         self.end = end
         self.sealed = sealed
         self.tail = tail
+        self.bad = bad
 
 
 def verify(path, secret):
     """Check a format-3 journal's seals with the bowl's secret -> Checked. ValueError
-    (saying where) if it is not format 3, or a seal does not match: written without
-    this secret, or altered after it was written (a seal cut short at the end is
-    not: the records before it are simply not authenticated yet)."""
+    (saying why) if it is not format 3, or its first seal (the header's) does not
+    match: not written with this secret. A later seal that does not match (damaged
+    or altered after the seal before it) ends the authenticated part there
+    (Checked.bad says where); a seal cut short at the end only leaves the records
+    before it unauthenticated for now."""
     fmt, gid, _bowl = peek(path)
     if fmt < journal.SEALED:
         raise ValueError("journal format %d carries no seals" % fmt)
@@ -194,11 +197,15 @@ def verify(path, secret):
         want = None
         sealed = -1
         tail = 0
-        while True:
+        bad = None
+        while bad is None:
             got = journal._fill(f, mv)
             at = 0
             while at + _RECORD <= got:
                 k = buf[at]
+                bad = _slot(k, part, i, sealed)
+                if bad is not None:
+                    break
                 if part == 0 and k == journal.SEAL:
                     want = s.tag()
                 if k == journal.SEAL + part and want is not None:
@@ -206,22 +213,32 @@ def verify(path, secret):
                     part += 1
                     if part == _SLOTS:
                         if _tag_of(got_seal, 0) != want:
-                            raise ValueError("seal at record %d does not match the bowl's secret" % (i - _SLOTS + 1))
+                            bad = "the seal at record %d does not match" % (i - _SLOTS + 1)
+                            break
                         sealed = i + 1
                         s.begin(want)
                         part = 0
                         want = None
-                elif part or journal.SEAL <= k < journal.SEAL + 16:
-                    raise ValueError("record %d: a seal out of place" % i)
                 else:
                     s.update(mv[at:at + _RECORD])
                 i += 1
                 at += _RECORD
-            if got < len(buf):
+            if bad is None and got < len(buf):
                 tail = i + (1 if got > at else 0)
                 break
     finally:
         f.close()
     if sealed < 0:
-        raise ValueError("the header's seal is missing")
-    return Checked(head + sealed * _RECORD, sealed, tail - sealed)
+        raise ValueError(bad if bad is not None else "the header's seal is missing")
+    return Checked(head + sealed * _RECORD, sealed, max(0, tail - sealed), bad)
+
+
+def _slot(k, part, i, sealed):
+    """Why slot i (kind k) cannot be where it is, with `part` slots of a seal read, or None."""
+    if part and k != journal.SEAL + part:
+        return "record %d: a seal cut off by another record" % i
+    if not part and journal.SEAL < k < journal.SEAL + 16:
+        return "record %d: a seal out of place" % i
+    if sealed < 0 and i >= _SLOTS:
+        return "the header's seal does not match"
+    return None

@@ -268,6 +268,7 @@ def _authentic(path, base, unsealed_ok, user):
         return []  # a newer firmware's: refused as such by the reading
     if fmt < journal.SEALED:
         if not unsealed_ok:
+            read_journal(path, base)  # only to refuse with the firmware's reason first (a table game...)
             raise Refused(gettext_noop("this journal is in an old format (%(format)d) without the bowl's seal, so "
                                        "the desk cannot tell it from a forged one; only a supervisor can accept it "
                                        "(tick \"%(accept)s\")"), format=fmt, accept=[ACCEPT_LABEL])
@@ -285,7 +286,11 @@ def _authentic(path, base, unsealed_ok, user):
         raise Refused(gettext_noop("the journal's seal does not match bowl %(bowl)s's secret: it was not written "
                                    "by that bowl, or was changed after (%(why)s)"), bowl=bowl_id,
                       why={"en": _plain(str(e), path, base)})
-    os.truncate(path, checked.end)  # what follows the last seal is not read at all
+    os.truncate(path, checked.end)  # what follows the last good seal is not read at all
+    if checked.bad is not None:
+        return [[gettext_noop("(the journal fails its seal after its first %(n)d records: damaged, or changed "
+                              "after it was written; only what the seals before it authenticate was read%(why)s)"),
+                 {"n": checked.sealed, "why": {"en": ": " + checked.bad}}]]
     if checked.tail:
         return [[gettext_noop("(%(n)d records after the journal's last seal are not authenticated yet and were "
                               "left out: copy the journal again after the customer's turn)"), {"n": checked.tail}]]
