@@ -284,8 +284,8 @@ def _authentic(path, base, unsealed_ok, user):
         checked = seal.verify(path, bytes(bowl.secret))
     except ValueError as e:
         raise Refused(gettext_noop("the journal's seal does not match bowl %(bowl)s's secret: it was not written "
-                                   "by that bowl, or was changed after (%(why)s)"), bowl=bowl_id,
-                      why={"en": _plain(str(e), path, base)})
+                                   "by that bowl, or was changed after%(why)s"), bowl=bowl_id,
+                      why={"en": " (%s)" % _plain(str(e), path, base)})
     os.truncate(path, checked.end)  # what follows the last good seal is not read at all
     if checked.bad is not None:
         return [[gettext_noop("(the journal fails its seal after its first %(n)d records: damaged, or changed "
