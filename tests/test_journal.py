@@ -622,7 +622,8 @@ def test_an_unusable_checkpoint_is_not_used_and_nothing_is_lost():
     st = bytearray(good[20:-2])
     st[-1] += 1  # one more prize of the last class than there ever was
     over = journal.new_table(j.config, SECRET)  # a game over at the checkpoint: the events after it are refused
-    journal.restore_state(over, good, 20, len(good) - 2, n)
+    journal.restore_state(over, good, 20, len(good) - 2, journal.state_events(good, 20, len(good) - 2, n,
+                                                                            j.config.version))
     over.ended = True
     over.reason = "stock_out"
     cases = [("refused", _crafted_checkpoint(good, state=journal.table_state(over))),

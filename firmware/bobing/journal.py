@@ -23,7 +23,7 @@
 #           header and records with seals among the records: slots of kinds
 #           SEAL.. holding an HMAC with the claim secret over everything before
 #           them, for the prize desk to check (bobing/seal.py). A seal takes
-#           record places (indices), and the table's event count counts them.
+#           record places (indices), not events: the game never sees it.
 #   records RECORD (6) bytes per event: kind (1 byte), argument (24 bits LE:
 #           a seat or a total as is; a roll as six 3-bit faces, die i at bit
 #           3*i; a grant number s (EV_STOCK) as is; a grant (EV_GRANT) as class
@@ -596,8 +596,7 @@ def _replay(f, s, who, keep, limit=-1):
                 raise _Bad(Problem(BAD_CHECKSUM, "%s: record %d fails its checksum" % (who, i), gid, i))
             kind = buf[at]
             if SEAL <= kind < SEAL + SEAL_SLOTS and s.config.version >= SEALED:
-                table.events += 1  # a seal's place: the desk checks it (bobing/seal.py), the game does not
-                _replayed[0] -= 1  # (not an event replayed)
+                _replayed[0] -= 1  # a seal's place: the desk checks it (bobing/seal.py), the game does not
                 s.count = i + 1
                 s.end += RECORD
                 at += RECORD
@@ -777,6 +776,21 @@ def restore_state(t, b, at, end, events):
     t._set_holder(holder)
 
 
+def state_events(b, at, end, n, version):
+    """The events a checkpoint's state at record n must be after: n, or in a sealed
+    journal (seals take record places, not events) its own count when the records
+    between can be seals: a header seal, and at most one after each event."""
+    if version >= SEALED:
+        try:
+            e = _Reader(b, at, end).num(n)
+        except ValueError:
+            return n
+        d = n - e
+        if d % SEAL_SLOTS == 0 and SEAL_SLOTS <= d <= SEAL_SLOTS * (e + 1):
+            return e
+    return n
+
+
 def checkpoint_bytes(game_id, n, rec, state):
     """A checkpoint file: the state after n events, record n as on flash (6 bytes)."""
     b = _frame(_CK_MAGIC, _CK_FORMAT, _CK_HEAD, state)
@@ -826,7 +840,7 @@ def _from_checkpoint(f, s, path, secret):
         if n < 1 or len(rec) != RECORD or rec != b[12:18]:
             raise ValueError("the journal has no record %d as it names" % n)
         t = new_table(s.config, secret)
-        restore_state(t, b, _CK_HEAD, _CK_HEAD + m, n)
+        restore_state(t, b, _CK_HEAD, _CK_HEAD + m, state_events(b, _CK_HEAD, _CK_HEAD + m, n, s.config.version))
     except ValueError as e:
         s.ck_note = "game %d: checkpoint not used (%s); the whole game was replayed" % (s.config.game_id, e)
         f.seek(s.end)
@@ -1090,8 +1104,6 @@ class Journal:
             t.ended or kind == game.EV_STOCK or (t.kiosk and not t.shakes_left)
             or self.count + 1 - self._sealed >= SEAL_EVERY)
         self.append(kind, arg, seal)
-        if seal:
-            t.events += SEAL_SLOTS  # the seal's places: the event count stays the record count
         self.last = out
         return out
 
@@ -1157,7 +1169,6 @@ def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, count
     from bobing import seal  # a kiosk's claim secret: the desk can check its journal
     sl, first = seal.first(secret, head)
     _write_new(path, (head, first))
-    table.events = SEAL_SLOTS
     return Journal(root, cfg, table, SEAL_SLOTS, sealer=sl, sealed=SEAL_SLOTS)
 
 
