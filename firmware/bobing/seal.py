@@ -141,11 +141,11 @@ def peek(path):
     header is not a journal's or fails its checksum."""
     f = open(path, "rb")
     try:
-        h = f.read(journal._HEAD)
-        if len(h) < journal._HEAD or h[0:3] != journal.MAGIC:
+        h = f.read(journal.HEAD)
+        if len(h) < journal.HEAD or h[0:3] != journal.MAGIC:
             raise ValueError("not a journal (it does not start with BBJ and a whole header)")
         n = h[9] | (h[10] << 8)
-        rest = f.read(n + 2) if n <= journal._MAX_TEXT else b""
+        rest = f.read(n + 2) if n <= journal.MAX_TEXT else b""
     finally:
         f.close()
     if len(rest) < n + 2 or journal.crc16(rest, 0, n, journal.crc16(h)) != rest[n] | (rest[n + 1] << 8):
@@ -182,7 +182,7 @@ def verify(path, secret):
         raise ValueError("journal format %d carries no seals" % fmt)
     f = open(path, "rb")
     try:
-        h = f.read(journal._HEAD)
+        h = f.read(journal.HEAD)
         rest = f.read((h[9] | (h[10] << 8)) + 2)
         head = len(h) + len(rest)
         s = Sealer(secret, gid)
