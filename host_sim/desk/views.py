@@ -22,8 +22,8 @@ from host_sim import plan
 
 from . import allot, chart, codes, counter, forecast as fc
 from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names
-from .ingest import Refused, ingest_journal, supervisor
-from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption
+from .ingest import OVER_GRANT, OVER_TOTAL, Refused, ingest_journal, supervisor
+from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption, render_parts
 
 log = logging.getLogger("desk")
 
@@ -371,6 +371,16 @@ STATUS_EVERY_S = 30
 SILENT_S = 3 * STATUS_EVERY_S
 
 
+def _over_note(bowl):
+    """The bowl's latest award refused beyond its grant or the event's total, in the page's
+    language (Bowl.refused_note keeps the English, for the log)."""
+    for parts in (Import.objects.filter(bowl_id=bowl.bowl_id, ok=False).order_by("-id")
+                  .values_list("parts", flat=True)[:50]):
+        if parts and parts[0][0] in (OVER_GRANT, OVER_TOTAL):
+            return render_parts(parts, _)
+    return bowl.refused_note
+
+
 def event_view(event_name=None):
     """What the bowls page shows: the event (the one named, else the newest),
     its totals per class (total, granted to bowls, awarded and redeemed since
@@ -401,7 +411,7 @@ def event_view(event_name=None):
         bowls.append({"bowl": b.bowl_id, "st": st, "ago": ago, "online": bool(st and st.online and ago <= SILENT_S),
                       "silent": bool(st and st.online and ago > SILENT_S),
                       "last": last, "s": seq, "grant": allot.as_list(grant),
-                      "refused_over": b.refused_over, "refused_note": b.refused_note})
+                      "refused_over": b.refused_over, "refused_note": _over_note(b) if b.refused_over else ""})
     return {"event": ev, "classes": classes, "bowls": bowls, "now": now, "silent_s": SILENT_S,
             "events": [e.name for e in events]}
 
@@ -414,3 +424,51 @@ def bowls(request):
     if request.GET.get("part"):
         return render(request, "desk/bowls_part.html", ctx)
     return render(request, "desk/bowls.html", ctx)
+
+
+def shake_states():
+    """A grant's state as the counter reads it (Chinese first)."""
+    return {"new": _("waiting to be sent"), "sent": _("sent, the bowl has not answered"),
+            "got": _("the bowl has it"), "used": _("used: the customer shook"), "no": _("refused by the bowl")}
+
+
+@require_http_methods(["GET", "POST"])
+def shakes_page(request):
+    """Shakes granted at the counter (shakegrants.py): the form, and the record
+    of grants with what each bowl answered."""
+    from .forms import ShakeForm
+    from .models import ShakeGrant
+    from . import shakegrants
+    ev = Event.objects.order_by("-started").first()
+    form = ShakeForm(request.POST) if request.method == "POST" else ShakeForm(
+        initial={"event": ev.name if ev else "", "shakes": 3})
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            g = shakegrants.grant(request.user.get_username(), d["event"], d["bowl"], d["shakes"], d["ref"])
+        except ValueError as e:
+            messages.error(request, str(e))
+        else:
+            log.info("shakes: grant %d of %d shakes to bowl %s (%s) by %s", g.gid, g.n, d["bowl"], d["ref"],
+                     request.user)
+            messages.success(request, _("%(n)d shakes granted to bowl %(bowl)s (grant %(gid)d).")
+                             % {"n": g.n, "bowl": d["bowl"], "gid": g.gid})
+            return redirect("shakes")
+    states = shake_states()
+    rows = [(g, states.get(g.state, g.state)) for g in
+            ShakeGrant.objects.select_related("bowl").order_by("-at", "-pk")[:50]]
+    return render(request, "desk/shakes.html", {"form": form, "rows": rows},
+                  status=400 if request.method == "POST" else 200)
+
+
+def language(request):
+    """The language switch: Django's set_language (the browser's cookie); a logged-in
+    attendant's choice is also kept as theirs (models.AttendantLanguage), for every device."""
+    from django.utils.translation import check_for_language
+    from django.views.i18n import set_language
+    from .models import AttendantLanguage
+    response = set_language(request)
+    code = request.POST.get("language") if request.method == "POST" else None
+    if code and check_for_language(code) and request.user.is_authenticated:
+        AttendantLanguage.objects.update_or_create(user=request.user, defaults={"language": code})
+    return response
