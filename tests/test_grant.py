@@ -248,7 +248,7 @@ def _awarded(root):
     tot = {}
     ids, _top = journal.inventory(root)
     for gid in ids:
-        _s, _t, aw = outbox.replay(journal._join(root, journal._name(gid, journal.SUFFIX)), gid)
+        _s, _t, aw = outbox.replay(journal.path_of(root, gid), gid)
         for _n, cls, _k in aw:
             tot[cls] = tot.get(cls, 0) + 1
     return tot

@@ -600,8 +600,8 @@ def _crafted_checkpoint(data, n=None, gid=None, state=None, version=None, rec=No
     """A checkpoint with the given fields changed and a valid checksum."""
     m = data[18] | (data[19] << 8)
     old_state = data[20:20 + m]
-    b = journal.checkpoint_bytes(journal._get32(data, 4) if gid is None else gid,
-                                 journal._get32(data, 8) if n is None else n,
+    b = journal.checkpoint_bytes(journal.get32(data, 4) if gid is None else gid,
+                                 journal.get32(data, 8) if n is None else n,
                                  data[12:18] if rec is None else rec,
                                  old_state if state is None else state)
     if version is not None:
@@ -615,7 +615,7 @@ def test_an_unusable_checkpoint_is_not_used_and_nothing_is_lost():
     j, evs = _kiosk_game(root, 200)
     ck = _path(root, "g00000001.bbc")
     good = _read(ck)
-    n = journal._get32(good, 8)
+    n = journal.get32(good, 8)
     full = _vars(_full(j.path, 1)[0].table)
     flipped = bytearray(good)
     flipped[25] ^= 4

@@ -87,7 +87,16 @@
 from micropython import const
 import os
 
-from bobing import game, profiles, rules
+from bobing import game, profiles, rules, store
+# The file layer's old names here, for modules not yet converted to bobing.store.
+_join = store.join
+_listdir = store.listdir
+_size = store.size
+_fill = store.fill
+_fsync = store.fsync
+_discard = store.discard
+write_whole = store.write_whole
+_write_new = store.write_new
 
 FORMAT = const(3)  # the newest format this firmware reads and writes; newer ones are set aside, never guessed at
 _PLAIN = const(1)  # the format of a game without an event's stock (older firmware reads it)
@@ -109,7 +118,7 @@ _CHUNK = const(32)  # records per read while replaying
 MAGIC = b"BBJ"
 SUFFIX = ".bbj"
 BAD = ".bad"
-TMP = ".tmp"
+TMP = store.TMP
 CKPT = ".bbc"  # the game's checkpoint
 _CK_MAGIC = b"BBC"
 _CK_FORMAT = const(1)
@@ -168,14 +177,16 @@ def crc16(buf, start=0, end=-1, crc=0xFFFF):
     return crc
 
 
-def _put32(buf, at, v):
+def put32(buf, at, v):
+    """v as u32 LE into buf[at:at + 4] (the record codec's fields)."""
     buf[at] = v & 255
     buf[at + 1] = (v >> 8) & 255
     buf[at + 2] = (v >> 16) & 255
     buf[at + 3] = (v >> 24) & 255
 
 
-def _get32(buf, at):
+def get32(buf, at):
+    """The u32 LE at buf[at:at + 4]."""
     return buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24)
 
 
@@ -339,7 +350,7 @@ class Config:
         if n > _MAX_TEXT:
             raise ValueError("the game's settings take %d bytes; at most %d fit" % (n, _MAX_TEXT))
         h = _frame(MAGIC, self.version, _HEAD, text)
-        _put32(h, 4, self.game_id)
+        put32(h, 4, self.game_id)
         h[8] = self.seats
         _seal(h)
         return h
@@ -455,18 +466,6 @@ class _Bad(Exception):
     pass
 
 
-def _fill(f, mv):
-    """Read until mv is full or the file ends; -> bytes read."""
-    got = 0
-    n = len(mv)
-    while got < n:
-        k = f.readinto(mv[got:])
-        if not k:
-            break
-        got += k
-    return got
-
-
 class Scan:
     """A journal file read and replayed up to its first problem."""
 
@@ -557,7 +556,7 @@ def _scan(f, s, game_id, who, secret, keep, path, limit, mend):
     c = crc16(rest, 0, n, crc16(h))
     if c != rest[n] | (rest[n + 1] << 8):
         raise _header_problem(BAD_CHECKSUM, "%s: the header (game settings) fails its checksum" % who, game_id)
-    gid = _get32(h, 4)
+    gid = get32(h, 4)
     if game_id and gid != game_id:
         raise _header_problem(OTHER_GAME, "%s: the file holds game %d, not game %d (copied or renamed "
                               "from another game?)" % (who, gid, game_id), game_id)
@@ -578,11 +577,11 @@ def _scan(f, s, game_id, who, secret, keep, path, limit, mend):
     _replay(f, s, who, keep, limit, mend)
 
 
-def _record_crc(w, c0, index):
+def record_crc(w, c0, index):
     # What a record's CRC covers, the one place it is said: w[0:4] the game id
     # (already folded into c0 = crc16(w, 0, 4)), w[4:8] the record's index (set
     # here), w[8:12] its body. A record from another game or another place fails.
-    _put32(w, 4, index)
+    put32(w, 4, index)
     return crc16(w, 4, 12, c0)
 
 
@@ -598,7 +597,7 @@ def mend_record(w, c0, i, rec, at=0):
         rec[at + (k >> 3)] ^= 1 << (k & 7)
         for j in range(4):
             w[8 + j] = rec[at + j]
-        if _record_crc(w, c0, i) == rec[at + 4] | (rec[at + 5] << 8):
+        if record_crc(w, c0, i) == rec[at + 4] | (rec[at + 5] << 8):
             try:
                 arg_value(rec[at], rec[at + 1] | (rec[at + 2] << 8) | (rec[at + 3] << 16))
                 return True
@@ -621,11 +620,11 @@ def check_records(path, game_id, start, stop):
             return start
         f.seek(_HEAD + (h[9] | (h[10] << 8)) + 2 + start * RECORD)
         buf = bytearray(RECORD * (stop - start))
-        got = _fill(f, memoryview(buf))
+        got = store.fill(f, memoryview(buf))
     finally:
         f.close()
     w = bytearray(12)
-    _put32(w, 0, game_id)
+    put32(w, 0, game_id)
     c0 = crc16(w, 0, 4)
     at = 0
     for i in range(start, stop):
@@ -633,7 +632,7 @@ def check_records(path, game_id, start, stop):
             return i
         for j in range(4):
             w[8 + j] = buf[at + j]
-        if _record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
+        if record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
             return i
         at += RECORD
     return -1
@@ -645,11 +644,11 @@ def _replay(f, s, who, keep, limit=-1, mend=False):
     buf = bytearray(RECORD * _CHUNK)
     mv = memoryview(buf)
     w = bytearray(12)  # game id, index, record body: what a record's CRC covers
-    _put32(w, 0, gid)
+    put32(w, 0, gid)
     c0 = crc16(w, 0, 4)
     table = s.table
     while True:
-        got = _fill(f, mv)
+        got = store.fill(f, mv)
         at = 0
         while at + RECORD <= got:
             i = s.count
@@ -660,7 +659,7 @@ def _replay(f, s, who, keep, limit=-1, mend=False):
             w[9] = buf[at + 1]
             w[10] = buf[at + 2]
             w[11] = buf[at + 3]
-            if _record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
+            if record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
                 if mend and mend_record(w, c0, i, buf, at):
                     if s.mended is None:
                         s.mended = []
@@ -867,8 +866,8 @@ def state_events(b, at, end, n, version):
 def checkpoint_bytes(game_id, n, rec, state):
     """A checkpoint file: the state after n events, record n as on flash (6 bytes)."""
     b = _frame(_CK_MAGIC, _CK_FORMAT, _CK_HEAD, state)
-    _put32(b, 4, game_id)
-    _put32(b, 8, n)
+    put32(b, 4, game_id)
+    put32(b, 8, n)
     b[12:18] = rec
     _seal(b)
     return b
@@ -904,9 +903,9 @@ def _from_checkpoint(f, s, path, secret):
         if crc16(b, 0, _CK_HEAD + m) != b[_CK_HEAD + m] | (b[_CK_HEAD + m + 1] << 8):
             raise ValueError("it fails its checksum")
         gid = s.config.game_id
-        if _get32(b, 4) != gid:
-            raise ValueError("it is game %d's" % _get32(b, 4))
-        n = _get32(b, 8)
+        if get32(b, 4) != gid:
+            raise ValueError("it is game %d's" % get32(b, 4))
+        n = get32(b, 8)
         at = s.end + n * RECORD
         f.seek(at)
         rec = f.read(RECORD)
@@ -944,12 +943,17 @@ def _describe(kind, arg):
 
 # --- the folder of games -------------------------------------------------------
 
-def _join(root, name):
-    return root + "/" + name if root else name
-
-
-def _name(game_id, suffix):
+def file_name(game_id, suffix):
+    """A game's file name: gNNNNNNNN + suffix (SUFFIX, CKPT, BAD, TMP)."""
     return "g%08d%s" % (game_id, suffix)
+
+
+def path_of(root, game_id, suffix=SUFFIX):
+    """A game's file in folder root (its journal by default)."""
+    return store.join(root, file_name(game_id, suffix))
+
+
+_name = file_name  # the old name, for modules not yet converted
 
 
 def id_of(name):
@@ -959,19 +963,11 @@ def id_of(name):
     return int(name[1:9])
 
 
-def _listdir(root):
-    try:
-        return os.listdir(root)
-    except OSError:
-        os.mkdir(root)
-        return []
-
-
 def inventory(root):
     """-> (ids of games with a journal, oldest first; highest id of any game file)."""
     ids = []
     top = 0
-    for name in _listdir(root):
+    for name in store.listdir(root):
         gid = id_of(name)
         if not gid:
             continue
@@ -983,14 +979,7 @@ def inventory(root):
     return ids, top
 
 
-def _size(path):
-    try:
-        return os.stat(path)[6]
-    except OSError:
-        return 0
-
-
-def _bowl_of(path):
+def bowl_of(path):
     """The bowl id in a journal's header ("" for a game without one, or a header
     that cannot be read: such a game has no claims to send)."""
     try:
@@ -1013,7 +1002,7 @@ def provisioned(root):
     """A bowl provisioned for an event (ROOT/net.txt, make provision): the only kind
     whose awards go to a broker."""
     try:
-        os.stat(_join(root, "net.txt"))
+        os.stat(store.join(root, "net.txt"))
         return True
     except OSError:
         return False
@@ -1031,13 +1020,13 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
     if provisioned(root):  # only then can awards wait: a family bowl never loads the outbox
         from bobing import outbox  # the cursor's one reader
         unsent = outbox.unsent_from(root)
-    names = _listdir(root)
+    names = store.listdir(root)
     ids = [g for g in inventory(root)[0] if g != current and not (
-        unsent and g >= unsent and _bowl_of(_join(root, _name(g, SUFFIX))))]
+        unsent and g >= unsent and bowl_of(path_of(root, g)))]
     sizes = []
     total = 0
     for gid in ids:
-        n = _size(_join(root, _name(gid, SUFFIX)))
+        n = store.size(path_of(root, gid))
         sizes.append(n)
         total += n
     removed = []
@@ -1045,53 +1034,17 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
         if total <= keep_bytes:
             break
         remove_checkpoint(root, ids[i], names)  # first: a checkpoint never outlives its journal
-        os.remove(_join(root, _name(ids[i], SUFFIX)))
+        os.remove(path_of(root, ids[i]))
         total -= sizes[i]
         removed.append(ids[i])
     return removed
 
 
-_SYNC = getattr(os, "fsync", None)  # CPython: also push the host OS's cache to disk
-
-
-def _fsync(f):
-    f.flush()
-    if _SYNC is not None and hasattr(f, "fileno"):
-        _SYNC(f.fileno())
-
-
 def remove_checkpoint(root, game_id, names=None):
     """Remove a game's checkpoint if it has one (names: the folder's listing)."""
-    name = _name(game_id, CKPT)
-    if name in (names if names is not None else _listdir(root)):
-        os.remove(_join(root, name))
-
-
-def _discard(path):
-    try:
-        os.remove(path)
-    except OSError:
-        pass
-
-
-def write_whole(path, tmp, parts):
-    """Power-safe: write the bytes of `parts` to tmp, flush them to flash, then
-    rename tmp over path (littlefs renames atomically: the old file or the new,
-    never half of one). The journal's checkpoints and new games, the outbox's
-    cursor and the settings files all go through here."""
-    f = open(tmp, "wb")
-    try:
-        for p in parts:
-            f.write(p)
-        _fsync(f)
-    finally:
-        f.close()
-    os.rename(tmp, path)
-
-
-def _write_new(path, parts):
-    """Write a journal file (.bbj, .bbc) from scratch via its .tmp."""
-    write_whole(path, path[:-4] + TMP, parts)
+    name = file_name(game_id, CKPT)
+    if name in (names if names is not None else store.listdir(root)):
+        os.remove(store.join(root, name))
 
 
 class Journal:
@@ -1105,16 +1058,16 @@ class Journal:
         self.table = table
         self.count = count  # records on flash
         self.last = last
-        self.path = _join(root, _name(config.game_id, SUFFIX))
+        self.path = path_of(root, config.game_id)
         self.failed = None
         self.ck = ck  # events the checkpoint on flash covers (0: none)
         self._state = None  # the table before the last event, to checkpoint at the next
         # Preallocated record buffer: game id, index, then the 6 bytes written.
         self._buf = bytearray(14)
-        _put32(self._buf, 0, config.game_id)
+        put32(self._buf, 0, config.game_id)
         self._crc0 = crc16(self._buf, 0, 4)
         self._rec = memoryview(self._buf)[8:14]
-        self._head = _size(self.path) - count * RECORD  # bytes before the first record
+        self._head = store.size(self.path) - count * RECORD  # bytes before the first record
         self._undo = False  # an append failed: its record may still reach the flash at close
         self._ev = count - 1  # index of the latest event's record (seals come after it)
         self._sealer = sealer  # a sealed journal's running MAC (bobing/seal.py), else None
@@ -1142,7 +1095,7 @@ class Journal:
         b[9] = v & 255
         b[10] = (v >> 8) & 255
         b[11] = v >> 16
-        c = _record_crc(b, self._crc0, self.count)
+        c = record_crc(b, self._crc0, self.count)
         b[12] = c & 255
         b[13] = c >> 8
         sl = self._sealer
@@ -1152,7 +1105,7 @@ class Journal:
             self._f.write(self._rec)
             if seal and sl is not None:
                 self._f.write(sl.seal(self.count + 1))
-            _fsync(self._f)
+            store.fsync(self._f)
         except OSError as e:
             self.failed = e
             self._undo = True
@@ -1196,7 +1149,7 @@ class Journal:
         finally:
             f.close()
         w = bytearray(12)
-        _put32(w, 0, gid)
+        put32(w, 0, gid)
         if len(rec) == RECORD and mend_record(w, crc16(w, 0, 4), i, rec):
             self._f.close()  # every append is flushed: nothing pending
             self._f = None
@@ -1205,7 +1158,7 @@ class Journal:
                 try:
                     f.seek(at)
                     f.write(rec)
-                    _fsync(f)
+                    store.fsync(f)
                 finally:
                     f.close()
             finally:
@@ -1249,9 +1202,9 @@ class Journal:
         b = checkpoint_bytes(self.config.game_id, n, self._rec, self._state)
         self._state = None
         try:
-            _write_new(self.path[:-4] + CKPT, (b,))
+            store.write_new(self.path[:-4] + CKPT, (b,))
         except OSError:
-            _discard(self.path[:-4] + TMP)
+            store.discard(self.path[:-4] + TMP)
             raise
         self.ck = n
 
@@ -1274,7 +1227,7 @@ class Journal:
         if self._undo:
             self._undo = False
             keep = self._head + self.count * RECORD
-            if _size(self.path) > keep:
+            if store.size(self.path) > keep:
                 from bobing import journal_fix  # only a failed write needs it
                 journal_fix.cut_back(self.path, keep)
 
@@ -1295,14 +1248,14 @@ def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, count
     cfg.check()
     table = new_table(cfg, secret)
     prune(root, keep_bytes)
-    path = _join(root, _name(game_id, SUFFIX))
+    path = path_of(root, game_id)
     head = cfg.encode()
     if secret is None:
-        _write_new(path, (head,))
+        store.write_new(path, (head,))
         return Journal(root, cfg, table, 0)
     from bobing import seal  # a kiosk's claim secret: the desk can check its journal
     sl, first = seal.first(secret, head)
-    _write_new(path, (head, first))
+    store.write_new(path, (head, first))
     return Journal(root, cfg, table, SEAL_SLOTS, sealer=sl, sealed=SEAL_SLOTS)
 
 
@@ -1338,15 +1291,15 @@ def recover(root, secret=None):
 def _recover(root, secret):
     r = Recovery()
     try:
-        for name in _listdir(root):
+        for name in store.listdir(root):
             if name.endswith(TMP):
-                os.remove(_join(root, name))
+                os.remove(store.join(root, name))
                 r.removed.append(name)
         ids, top = inventory(root)
         if not ids or ids[-1] != top:
             return r  # no game, or the newest one was set aside whole: start a new one
         gid = ids[-1]
-        path = _join(root, _name(gid, SUFFIX))
+        path = path_of(root, gid)
         s = scan(path, gid, secret, checkpoint=True)
         if s.base and s.problem is not None and s.problem.code == BAD_EVENT:
             # refused by the table the checkpoint gave: trust the events, not the checkpoint
