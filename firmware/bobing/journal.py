@@ -215,12 +215,7 @@ def arg_code(kind, arg):
     """An event's argument as the 24-bit field of its record; ValueError for a bad pair."""
     if kind in _DICE_KINDS:
         rules.check_dice(arg)
-        v = 0
-        s = 0
-        for d in arg:
-            v |= d << s
-            s += 3
-        return v
+        return game.dice_code(arg)
     if kind in _INT_KINDS:
         if not isinstance(arg, int) or isinstance(arg, bool) or not 1 <= arg <= 255:
             raise ValueError("event kind %d takes a number 1..255, got %r" % (kind, arg))
@@ -250,14 +245,7 @@ def arg_code(kind, arg):
 def arg_value(kind, v):
     """The 24-bit field of a record back to the event's argument; ValueError if impossible."""
     if kind in _DICE_KINDS:
-        dice = []
-        for _ in range(6):
-            d = v & 7
-            if not 1 <= d <= 6:
-                raise ValueError("a die reads %d" % d)
-            dice.append(d)
-            v >>= 3
-        return tuple(dice)
+        return game.dice_of(v)
     if kind in _INT_KINDS:
         if not 1 <= v <= 255:
             raise ValueError("argument %d out of range 1..255" % v)
@@ -702,151 +690,20 @@ def _replay(f, s, who, keep, limit=-1, mend=False):
 # whatever the game's length. Layout: "BBC", checkpoint format (1 byte), game id
 # (u32 LE), n (u32 LE), a copy of record n as on flash (6 bytes: the event played
 # right after the state; its CRC binds game id and index), state length m (u16 LE),
-# m bytes of state, CRC-16 of all that (u16 LE). The state is unsigned LEB128
-# numbers: events turn round first final_round pos customer shakes_left award_no
-# flags(started, ended, prizes_out) reason pending holder; per prize class: pool
-# grabbed; per seat: locked skip zseq zdice(a roll's 24-bit code, 0 = none) and
-# its awards per class. Order keys and ranks are recomputed from the dice.
+# m bytes of state, CRC-16 of all that (u16 LE). The state is game.Table's
+# snapshot() (its layout is said there), read back by Table.restore.
 # The state is taken before event n is applied and written when event n + 1 is
 # played, before that one is applied (so a boot always replays at least the
 # event that stands, to show it again, and a failed write leaves no trace of
 # the new event), as a new file renamed over the old one (a power cut leaves
-# the old checkpoint or the new, never a torn one). It is only a shortcut: the journal stays the whole record (tools replay it
-# all). A checkpoint that is missing (a game from older firmware), torn, of a
-# newer format, of another game, ahead of the journal, whose record n differs
-# from the journal's, whose state is impossible (prizes not conserved, a seat
-# out of range), or from which the table refuses the events after it, is not used: the boot replays the whole game and says why in the
-# log (Scan.ck_note); nothing is lost. Repairing a journal removes its checkpoint.
-
-def _put_var(b, v):
-    while v > 127:
-        b.append((v & 127) | 128)
-        v >>= 7
-    b.append(v)
-
-
-def _reason_code(r):
-    return 0 if r is None else game.REASONS.index(r) + 1
-
-
-def table_state(t):
-    """The table's state after its events, as checkpoint bytes."""
-    b = bytearray()
-    for v in (t.events, t.turn, t.round, t.first, t.final_round, t._pos, t.customer, t.shakes_left,
-              t.award_no, int(t.started) | int(t.ended) << 1 | int(t.prizes_out) << 2,
-              _reason_code(t.reason), _reason_code(t._pending), t.holder):
-        _put_var(b, v)
-    if t.event:  # the grants applied in this game: an event game's own layout
-        _put_var(b, t.grant_s)
-        for c in t.classes:
-            _put_var(b, t.granted[c])
-    for c in t.classes:
-        _put_var(b, t.pool[c])
-        _put_var(b, t.grabbed[c])
-    for seat in range(1, t.seats + 1):
-        d = t._zdice[seat]
-        for v in (t._locked[seat], t._skip[seat], t._zseq[seat], 0 if d is None else arg_code(game.EV_ROLL, d)):
-            _put_var(b, v)
-        a = t.awards[seat]
-        for c in t.classes:
-            _put_var(b, a[c])
-    return b
-
-
-class _Reader:
-    def __init__(self, b, at, end):
-        self.b = b
-        self.at = at
-        self.end = end
-
-    def num(self, top):
-        """The next number, which must be 0..top."""
-        v = 0
-        s = 0
-        while True:
-            if self.at >= self.end or s > 28:
-                raise ValueError("the state is cut short")
-            x = self.b[self.at]
-            self.at += 1
-            v |= (x & 127) << s
-            s += 7
-            if x < 128:
-                break
-        if v > top:
-            raise ValueError("a value %d where at most %d fits" % (v, top))
-        return v
-
-
-def _reason_of(code):
-    return None if code == 0 else game.REASONS[code - 1]
-
-
-def restore_state(t, b, at, end, events):
-    """Set a fresh table t to the state in b[at:end] after `events` events;
-    ValueError (t then half set: drop it) if the state cannot be that game's."""
-    r = _Reader(b, at, end)
-    n = t.seats
-    big = 1 << 30
-    if r.num(big) != events:
-        raise ValueError("the state is not after %d events" % events)
-    t.events = events
-    t.turn = r.num(n)
-    t.round = r.num(big)
-    t.first = r.num(n)
-    t.final_round = r.num(t.round)
-    t._pos = r.num(n)
-    t.customer = r.num(big)
-    t.shakes_left = r.num(t.kiosk_shakes if t.kiosk else 0)
-    t.award_no = r.num(big)
-    f = r.num(7)
-    t.started = bool(f & 1)
-    t.ended = bool(f & 2)
-    t.prizes_out = bool(f & 4)
-    t.reason = _reason_of(r.num(len(game.REASONS)))
-    t._pending = _reason_of(r.num(len(game.REASONS)))
-    holder = r.num(n)
-    had = {}  # per class: prizes this game has had (its start and what grants raised)
-    for c in t.classes:
-        had[c] = t.initial[c]
-    if t.event:
-        t.grant_s = r.num(game.MAX_SEQ)
-        for c in t.classes:
-            g = r.num(game.MAX_GRANT)
-            if g < t.granted[c]:
-                raise ValueError("the %s grant went down" % c)
-            had[c] += g - t.granted[c]
-            t.granted[c] = g
-    left = {}
-    for c in t.classes:
-        t.pool[c] = r.num(had[c])
-        t.grabbed[c] = r.num(had[c])
-        left[c] = had[c] - t.pool[c] - t.grabbed[c]
-    for seat in range(1, n + 1):
-        t._locked[seat] = r.num(big)
-        t._skip[seat] = r.num(1)
-        t._zseq[seat] = r.num(events)
-        code = r.num((1 << 24) - 1)
-        if code:
-            d = arg_value(game.EV_ROLL, code)
-            v = t.rules.evaluate(d)
-            t._zdice[seat] = d
-            t._zkey[seat] = rules.key_of(v)
-            t._zrank[seat] = rules.rank_of(v)
-        a = t.awards[seat]
-        for c in t.classes:
-            a[c] = r.num(big)
-            left[c] -= a[c]
-        if t._sweep >= 0 and t._locked[seat] > a[t.classes[t._sweep]]:
-            raise ValueError("seat %d has more swept prizes than prizes" % seat)
-    for c in t.classes:
-        if left[c]:
-            raise ValueError("the %s prizes do not add up to the %d there were" % (c, had[c]))
-    if r.at != end:
-        raise ValueError("%d bytes too many" % (end - r.at))
-    if holder and not t._zdice[holder]:
-        raise ValueError("the 状元 holder has no 状元 roll")
-    t._set_holder(holder)
-
+# the old checkpoint or the new, never a torn one). It is only a shortcut: the
+# journal stays the whole record (tools replay it all). A checkpoint that is
+# missing (a game from older firmware), torn, of a newer format, of another
+# game, ahead of the journal, whose record n differs from the journal's, whose
+# state is impossible (prizes not conserved, a seat out of range), or from which
+# the table refuses the events after it, is not used: the boot replays the whole
+# game and says why in the log (Scan.ck_note); nothing is lost. Repairing a
+# journal removes its checkpoint.
 
 def state_events(b, at, end, n, version):
     """The events a checkpoint's state at record n must be after: n, or in a sealed
@@ -854,7 +711,7 @@ def state_events(b, at, end, n, version):
     between can be seals: a header seal, and at most one after each event."""
     if version >= SEALED:
         try:
-            e = _Reader(b, at, end).num(n)
+            e = game.snapshot_events(b, at, end, n)
         except ValueError:
             return n
         d = n - e
@@ -912,7 +769,7 @@ def _from_checkpoint(f, s, path, secret):
         if n < 1 or len(rec) != RECORD or rec != b[12:18]:
             raise ValueError("the journal has no record %d as it names" % n)
         t = new_table(s.config, secret)
-        restore_state(t, b, _CK_HEAD, _CK_HEAD + m, state_events(b, _CK_HEAD, _CK_HEAD + m, n, s.config.version))
+        t.restore(b, _CK_HEAD, _CK_HEAD + m, state_events(b, _CK_HEAD, _CK_HEAD + m, n, s.config.version))
     except ValueError as e:
         s.ck_note = "game %d: checkpoint not used (%s); the whole game was replayed" % (s.config.game_id, e)
         f.seek(s.end)
@@ -1181,7 +1038,7 @@ class Journal:
         if self._state is not None:
             self._checkpoint()  # before anything of this event: an OSError leaves no trace of it
         if self.count + 1 - self.ck >= CHECKPOINT_EVERY:
-            self._state = table_state(t)  # as it stands before this event
+            self._state = t.snapshot()  # as it stands before this event
         try:
             out = t.apply(kind, arg)
         except ValueError:
