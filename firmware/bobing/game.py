@@ -23,8 +23,8 @@
 # cumulative grant (the pool grows by the difference, never shrinks), EV_STOCK
 # records the grant's sequence number s once all its classes are in. Stock out
 # does not end an event game: no customer starts until a grant comes.
-# Final: the 状元王中王 between table champions (RULES.md §7), in bobing/final.py
-# (game.Final still finds it).
+# Final: the 状元王中王 between table champions (RULES.md §7) is bobing/final.py's
+# Final.
 from micropython import const
 
 from bobing import profiles, rules
