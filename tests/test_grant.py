@@ -8,6 +8,7 @@ import sys
 
 from bobing import game, journal, outbox
 from game_check import Lcg
+from journal_probes import log_lines
 from ramflash import fresh_root as _root  # a fresh folder (on the unix port: a littlefs on a RAM flash)
 
 MP = sys.implementation.name == "micropython"
@@ -282,7 +283,7 @@ def test_awards_never_exceed_the_grant_whatever_the_network_does():
                 elif x < 16:  # power cut / reboot
                     j.close()
                     r = journal.recover(root)
-                    assert not r.problems, r.log_lines()
+                    assert not r.problems, log_lines(r)
                     j = r.journal
                 elif x < 17 or j.table.ended:  # the attendant starts a new game
                     j = _start(root, j)

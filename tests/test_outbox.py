@@ -11,6 +11,7 @@ import sys
 
 from bobing import claim, game, journal, outbox
 from game_check import Lcg
+from journal_probes import log_lines
 from ramflash import RamFlash
 
 MP = sys.implementation.name == "micropython"
@@ -143,7 +144,7 @@ def _session(seed, steps):
             if rnd(2):
                 _next(box)  # it reads the damaged tail first
             rec = journal.recover(root, SECRET)
-            assert rec.problems and rec.journal is not None, rec.log_lines()
+            assert rec.problems and rec.journal is not None, log_lines(rec)
             j = rec.journal
             repairs += 1
     if j is not None:

@@ -135,8 +135,7 @@ def replayed():
     """Events replayed by scan() since power-up (the simulator charges boot time by it)."""
     return _replayed[0]
 
-# Problem codes: a screen shows journal_fix.SCREEN_TEXT[code] (Problem.screen), the log
-# gets Problem.text.
+# Problem codes (Problem.code: what kind of damage; Problem.text says it for the log).
 TRUNCATED = "truncated"
 BAD_CHECKSUM = "bad_checksum"
 NEWER_VERSION = "newer_version"
@@ -432,7 +431,7 @@ def carried(j, event="", bowl_id=""):
 
 
 class Problem:
-    """Something wrong found on flash. `code` for the screen, `text` for the log."""
+    """Something wrong found on flash: `code` (TRUNCATED ...), `text` for the log."""
 
     def __init__(self, code, text, game_id=0, record=-1):
         self.code = code
@@ -440,11 +439,6 @@ class Problem:
         self.game_id = game_id
         self.record = record  # index of the first bad record; -1 = the header
         self.moved_to = None  # file that now holds the bytes not kept
-
-    def screen(self, lang=0):
-        """Short text for the display: lang 0 = Chinese, 1 = English."""
-        from bobing.journal_fix import SCREEN_TEXT
-        return SCREEN_TEXT[self.code][lang]
 
     def __repr__(self):
         return "Problem(%r, %r)" % (self.code, self.text)
@@ -1125,9 +1119,6 @@ class Recovery:
         self.problems = []
         self.removed = []
         self.notes = []  # log lines about things that lost nothing (an unused checkpoint)
-
-    def log_lines(self):
-        return [p.text for p in self.problems] + self.notes
 
 
 def recover(root, secret=None):

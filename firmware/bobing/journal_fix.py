@@ -4,20 +4,6 @@
 import os
 
 from bobing import journal, store
-from bobing.journal import (BAD_CHECKSUM, BAD_CONFIG, BAD_EVENT, FLASH_FULL, NEWER_VERSION, OTHER_GAME,
-                            TRUNCATED, UNREADABLE)
-
-# what a screen shows for each Problem code: (Chinese, English)
-SCREEN_TEXT = {
-    TRUNCATED: ("记录不完整", "record cut short"),
-    BAD_CHECKSUM: ("记录已损坏", "record damaged"),
-    NEWER_VERSION: ("新版记录", "newer firmware's game"),
-    OTHER_GAME: ("非本局记录", "another game's file"),
-    BAD_CONFIG: ("设置无效", "game settings invalid"),
-    BAD_EVENT: ("记录无效", "invalid event"),
-    UNREADABLE: ("无法读取", "flash unreadable"),
-    FLASH_FULL: ("无存储空间", "flash full"),
-}
 
 
 def _free_bad_name(root, gid):

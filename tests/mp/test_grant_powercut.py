@@ -17,6 +17,7 @@ from bobing import game, journal, outbox
 import sys
 sys.path.append("tests")  # the runner's working folder is the repo
 from game_check import Lcg  # noqa: E402
+from journal_probes import log_lines  # noqa: E402
 from ramflash import RamFlash  # noqa: E402
 
 NBLOCKS = 24
@@ -159,7 +160,7 @@ def _check(k, torn):
     _mount(dev)
     try:
         r = journal.recover(ROOT)
-        assert not r.problems, "cut %d: %s" % (k, r.log_lines())
+        assert not r.problems, "cut %d: %s" % (k, log_lines(r))
         j = r.journal
         if j is None:  # the cut came before the first game's header was on flash
             assert done == 0, "cut %d: no game after %d steps" % (k, done)

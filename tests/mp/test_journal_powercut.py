@@ -20,6 +20,7 @@ from bobing import game, journal
 
 sys.path.append("tests")  # the runner's working folder is the repo
 from game_check import Lcg  # noqa: E402
+from journal_probes import log_lines  # noqa: E402
 from ramflash import RamFlash  # noqa: E402
 
 NBLOCKS = 24
@@ -170,7 +171,7 @@ def _check(k, torn, resume):
             r = journal.recover(ROOT)
         except Exception as e:
             raise AssertionError("cut %d: recover raised %r" % (k, e))
-        assert not r.problems and not r.notes, "cut %d: %s" % (k, r.log_lines())
+        assert not r.problems and not r.notes, "cut %d: %s" % (k, log_lines(r))
         replayed = journal.replayed() - r0
         _TMP_SEEN[0] += len(r.removed)
         assert replayed <= CK + 1, (
