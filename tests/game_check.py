@@ -170,7 +170,7 @@ def random_options(rnd):
     """A random value of every game option and every ranking option."""
     o = {}
     for name in GAME_OPTIONS + profiles.RANK_OPTIONS:
-        allowed = profiles.OPTIONS[name][1]
+        allowed = profiles.options()[name][1]
         if allowed[0] == "int":
             o[name] = allowed[1] + rnd(min(allowed[2] - allowed[1], 5) + 1)
         elif allowed[0] == "+":

@@ -12,7 +12,7 @@ from bobing import claim, final, game, profiles, rules
 
 
 def _option_strategy(name):
-    allowed = profiles.OPTIONS[name][1]
+    allowed = profiles.options()[name][1]
     if name == "time_limit":
         return st.sampled_from([0, 30])
     if allowed[0] == "int":
@@ -33,7 +33,7 @@ OPTIONS = st.fixed_dictionaries(dict((n, _option_strategy(n)) for n in OPTION_NA
        seed=st.integers(0, 2 ** 32 - 1), p_spill=st.integers(0, 250), p_special=st.integers(0, 600),
        p_timeup=st.integers(0, 25), secret=st.sampled_from([None, b"bowl-secret-16byte"]))
 def test_random_games_keep_every_invariant(options, seats, counts, seed, p_spill, p_special, p_timeup, secret):
-    spec = profiles.PRIZES[options["prizes"]]
+    spec = profiles.prizes()[options["prizes"]]
     if counts is not None:
         counts = dict(zip([c[0] for c in spec["classes"]], counts))
     t, ref = gc.new_pair(options, seats, counts, secret)
@@ -41,7 +41,7 @@ def test_random_games_keep_every_invariant(options, seats, counts, seed, p_spill
 
 
 @settings(max_examples=100, deadline=None)
-@given(preset=st.sampled_from(sorted(profiles.PRESETS)), seats=st.integers(2, 12),
+@given(preset=st.sampled_from(sorted(profiles.presets())), seats=st.integers(2, 12),
        seed=st.integers(0, 2 ** 32 - 1), p_special=st.integers(0, 40))
 def test_whole_games_of_every_preset(preset, seats, seed, p_special):
     # full prize counts, mostly fair dice: long games that run to their real end
@@ -83,12 +83,12 @@ def test_contract_surface():
 
 
 def test_every_preset_has_valid_prizes_and_builds():
-    for name in sorted(profiles.PRESETS):
+    for name in sorted(profiles.presets()):
         prof = profiles.Profile(name)
         profiles.check_prizes(prof.prizes, rules.RANK_IDS)
         t = game.Table(prof, 6)
         assert len(t.classes) >= 3 and all(t.class_zh[c] for c in t.classes)
-    for spec in profiles.PRIZES.values():
+    for spec in profiles.prizes().values():
         profiles.check_prizes(spec, rules.RANK_IDS)
     # RULES.md §7 counts
     corp = game.Table("corporate_simple", 10)
@@ -102,7 +102,7 @@ def test_every_preset_has_valid_prizes_and_builds():
 
 
 def test_bad_prize_specs_are_refused():
-    good = profiles.PRIZES["standard"]
+    good = profiles.prizes()["standard"]
     bad = [
         dict(good, classes=good["classes"] + (("yixiu", "一秀", 1, ""),)),
         dict(good, classes=(("a", "甲", -1, "yixiu"),), provisional=None, sweep=None),

@@ -93,12 +93,12 @@ def test_golden_games_cover_every_option_value():
         prof = cmd_replay.profile_from(ns)
         for name in COVERED:
             v = prof[name]
-            if profiles.OPTIONS[name][1][0] == "+":
+            if profiles.options()[name][1][0] == "+":
                 seen[name].update(v.split("+"))
             else:
                 seen[name].add(v)
     for name in COVERED:
-        default, allowed = profiles.OPTIONS[name]
+        default, allowed = profiles.options()[name]
         if allowed[0] == "int":
             assert default in seen[name] and len(seen[name]) >= 2, (name, seen[name])
         else:

@@ -18,7 +18,7 @@ def test_sample_of_random_games_every_option():
         rnd = Lcg(seed)
         o = gc.random_options(rnd)
         seats = rnd(12) + 1
-        spec = profiles.PRIZES[o["prizes"]]
+        spec = profiles.prizes()[o["prizes"]]
         counts = gc.random_counts([c[0] for c in spec["classes"]], rnd) if rnd(2) else None
         secret = b"sample secret 16" if rnd(2) else None
         t, ref = gc.new_pair(o, seats, counts, secret)

@@ -15,8 +15,8 @@ def test_every_character_the_firmware_uses_has_a_glyph():
 
 
 def test_display_tables_are_covered_at_run_time():
-    texts = list(rules.RANK_ZH) + list(rules.TIER_ZH) + list(scr._ZH) + list(scr._REASON_ZH)
-    for spec in getattr(profiles, "PRIZES", {}).values():
+    texts = list(rules.rank_names("zh")) + list(rules.TIER_ZH) + list(scr._ZH) + list(scr._REASON_ZH)
+    for spec in profiles.prizes().values():
         texts += [c[1] for c in spec["classes"]]
     for t in texts:
         for ch in t:

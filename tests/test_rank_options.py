@@ -16,7 +16,7 @@ SAMPLE = [[4, 4, 4, 4, 5, 5], [4, 4, 4, 4, 6, 3], [6, 6, 6, 6, 6, 5], [2, 2, 2, 
 
 
 def values(name):
-    allowed = profiles.OPTIONS[name][1]
+    allowed = profiles.options()[name][1]
     if allowed[0] == "int":
         return [allowed[1], allowed[2]]
     return list(allowed[1] if allowed[0] == "+" else allowed)
@@ -31,9 +31,9 @@ def results(prof):
 
 def test_rank_options_are_exactly_those_that_rank():
     base_v, base_cmp = results(profiles.Profile())
-    for name in profiles.OPTIONS:
+    for name in profiles.options():
         for v in values(name):
-            if v == profiles.OPTIONS[name][0]:
+            if v == profiles.options()[name][0]:
                 continue
             got_v, got_cmp = results(profiles.Profile("xiamen", {name: v}))
             changed = [x & 0xFF for x in got_v] != [x & 0xFF for x in base_v] or got_cmp != base_cmp

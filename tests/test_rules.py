@@ -70,9 +70,9 @@ def test_three_pairs_counts():
 def option_variants():
     """Every preset, then every value of every ranking option (one at a time),
     every non-empty set of 对堂 patterns, and combinations where options meet."""
-    out = [profiles.Profile(p) for p in sorted(profiles.PRESETS)]
+    out = [profiles.Profile(p) for p in sorted(profiles.presets())]
     for name in profiles.RANK_OPTIONS:
-        allowed = profiles.OPTIONS[name][1]
+        allowed = profiles.options()[name][1]
         if allowed[0] == "+":
             vals = allowed[1]
             values = []
@@ -191,8 +191,8 @@ def test_bad_options_are_clear_errors():
 def test_names_for_every_rank():
     n = len(rules.RANK_IDS)
     assert n == 13
-    assert len(rules.RANK_ZH) == len(rules.RANK_PINYIN) == len(rules.RANK_EN) == n
-    assert rules.RANK_ZH[rules.CHAJINHUA] == "状元插金花"
+    assert len(rules.rank_names("zh")) == len(rules.rank_names("pinyin")) == len(rules.rank_names("en")) == n
+    assert rules.rank_names("zh")[rules.CHAJINHUA] == "状元插金花"
     assert rules.rank_code("chajinhua") == rules.CHAJINHUA
     assert rules.TIER_IDS[rules.tier(rules.CHAJINHUA)] == "zhuangyuan"
     assert rules.TIER_IDS[rules.tier(rules.DUITANG)] == "duitang"
@@ -331,8 +331,8 @@ def test_defaults_of_the_new_options():
     # the defaults are RULES.md §1-3 as they were: every existing test and golden file stands
     for name, default in (("sihong_key", "sum"), ("wuzi_key", "face_then_kicker"), ("heiliubo_key", "face"),
                           ("zhuangyuan_tiebreak", "on"), ("combined", "on")):
-        assert profiles.OPTIONS[name][0] == default
+        assert profiles.options()[name][0] == default
         assert profiles.Profile()[name] == default
-    for p in profiles.PRESETS.values():
+    for p in profiles.presets().values():
         for name in ("sihong_key", "heiliubo_key", "zhuangyuan_tiebreak"):
             assert name not in p

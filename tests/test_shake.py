@@ -166,7 +166,7 @@ def test_spill_option_values():
     assert shake.spill_mg("off") == 0
     assert shake.spill_mg("6g") == 6000
     assert shake.spill_mg(profiles.Profile().options["spill_detect"]) == 0  # off by default
-    for v in profiles.OPTIONS["spill_detect"][1][1:]:
+    for v in profiles.options()["spill_detect"][1][1:]:
         assert shake.spill_mg(v) >= 3000
     try:
         shake.spill_mg("5000")

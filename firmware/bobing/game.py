@@ -6,7 +6,7 @@
 #     t = Table(profile, seats)          # profile: profiles.Profile or preset name
 #     out = t.apply(EV_ROLL, dice)       # -> Outcome; ValueError for a bad event
 #
-# Prize classes come from the profile's prize spec (profiles.PRIZES): a rank
+# Prize classes come from the profile's prize spec (profiles.prize_spec): a rank
 # pays the class that lists it. Tiers 1-5 are first come, first served; an
 # exhausted class pays by option when_exhausted. The provisional 状元 class
 # (standard spec) is handed to the holder only when the game ends; the holder

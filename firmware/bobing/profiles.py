@@ -5,8 +5,8 @@
 #
 # The tables below are text, decoded when asked (option(), preset(),
 # prize_spec()): as tuples and dicts they took some 16 KB of heap on the
-# MicroPython unix port, as text about 2. OPTIONS, PRESETS and PRIZES are
-# still there for tools and tests, as dicts built on each access. Each table
+# MicroPython unix port, as text about 2. options(), presets() and prizes()
+# build them as dicts for tools and tests, a new one each call. Each table
 # starts with a newline, so every line is found as "\n" + its first word.
 
 # Options, one a line: name, default, then what is allowed:
@@ -144,7 +144,7 @@ def _firsts(text):
 
 
 def _allowed(w):
-    # words of an _OPTIONS line -> (default, allowed) as OPTIONS has them
+    # words of an _OPTIONS line -> (default, allowed) as options() has them
     if w[2] == "int":
         return int(w[1]), ("int", int(w[3]), int(w[4]))
     if w[2] == "+":
@@ -209,14 +209,30 @@ def prize_spec(name):
             "sweep": None if w[2] == "-" else w[2]}
 
 
+def options():
+    """Every option as a new dict {name: (default, allowed)} (tools and tests:
+    the firmware asks option())."""
+    return dict([(n, option(n)) for n in option_names()])
+
+
+def presets():
+    """Every preset as a new dict {name: its options}."""
+    return dict([(n, preset(n)) for n in preset_names()])
+
+
+def prizes():
+    """Every prize spec as a new dict {name: spec}."""
+    return dict([(n, prize_spec(n)) for n in prize_names()])
+
+
 def __getattr__(name):
-    # the tables as dicts, for tools and tests (the firmware asks option() etc.)
+    # the old table names, until the host's tools are converted to the functions
     if name == "OPTIONS":
-        return dict([(n, option(n)) for n in option_names()])
+        return options()
     if name == "PRESETS":
-        return dict([(n, preset(n)) for n in preset_names()])
+        return presets()
     if name == "PRIZES":
-        return dict([(n, prize_spec(n)) for n in prize_names()])
+        return prizes()
     raise AttributeError(name)
 
 

@@ -30,10 +30,9 @@ CHAJINHUA = const(12)  # 状元插金花: four 4s and two 1s
 
 RANK_IDS = ("none", "yixiu", "erju", "sijin", "sanhong", "duitang", "sihong",
             "wuzi", "wuhong", "heiliubo", "biandijin", "liubohong", "chajinhua")
-# Rank names, "|"-separated in code order: RANK_ZH, RANK_PINYIN and RANK_EN
-# are tuples built when asked for (see __getattr__ below; as 39 strings they
-# cost some 3 KB of heap on the unix port, and the screen keeps only the
-# language it shows).
+# Rank names, "|"-separated in code order: rank_names("zh"/"pinyin"/"en") makes
+# the tuple when asked (as 39 strings they cost some 3 KB of heap on the unix
+# port, and the screen keeps only the language it shows).
 _RANK_ZH = "无|一秀|二举|四进|三红|对堂|四红|五子登科|五红|黑六勃|遍地锦|六勃红|状元插金花"
 _RANK_PINYIN = ("Wu|Yi Xiu|Er Ju|Si Jin|San Hong|Dui Tang|Si Hong|Wu Zi|Wu Hong|Hei Liu Bo|Bian Di Jin|"
                 "Liu Bo Hong|Cha Jin Hua")
@@ -54,10 +53,6 @@ _ZY_ORDERS = {
 }
 
 _counts = bytearray(7)  # scratch: how many dice show each face (index 1..6)
-
-
-def rank_id(code):
-    return RANK_IDS[code]
 
 
 def rank_code(rank):
@@ -258,10 +253,6 @@ class Rules:
         check_dice(dice)
         return self.evaluate(dice)
 
-    def classify(self, dice):
-        """Rank code of a (validated) roll."""
-        return self.score(dice) & 15
-
     def describe(self, dice):
         """A JSON-ready dict: dice, rank id, bonus ids, order as a list."""
         v = self.score(dice)
@@ -274,12 +265,27 @@ class Rules:
         }
 
 
+def rank_names(which):
+    """The names of every rank code, in code order: which = "zh", "pinyin" or
+    "en". A new tuple on every call (the names are kept as one string each):
+    keep the one you use."""
+    if which == "zh":
+        t = _RANK_ZH
+    elif which == "pinyin":
+        t = _RANK_PINYIN
+    elif which == "en":
+        t = _RANK_EN
+    else:
+        raise ValueError("rank names %r: zh, pinyin or en" % (which,))
+    return tuple(t.split("|"))
+
+
 def __getattr__(name):
-    # RANK_ZH, RANK_PINYIN, RANK_EN: the names of every rank code, as tuples
+    # the old table names, until the host's tools are converted to rank_names()
     if name == "RANK_ZH":
-        return tuple(_RANK_ZH.split("|"))
+        return rank_names("zh")
     if name == "RANK_PINYIN":
-        return tuple(_RANK_PINYIN.split("|"))
+        return rank_names("pinyin")
     if name == "RANK_EN":
-        return tuple(_RANK_EN.split("|"))
+        return rank_names("en")
     raise AttributeError(name)

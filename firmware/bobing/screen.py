@@ -132,8 +132,8 @@ class Screen:
         self._zh = zh
         # this language's labels, rank names (Chinese, or pinyin and English) and reasons
         self._l = tuple((_ZH if zh else _EN).split("|"))
-        self._rn = rules.RANK_ZH if zh else rules.RANK_PINYIN
-        self._re = None if zh else rules.RANK_EN
+        self._rn = rules.rank_names("zh" if zh else "pinyin")
+        self._re = None if zh else rules.rank_names("en")
         self._why = tuple((_REASON_ZH if zh else _REASON_EN).split("|"))
 
     # ---------------------------------------------------------------- text
