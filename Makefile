@@ -174,6 +174,8 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) -X heapsize=2M bench/boot_bench.py
 	$(MP32_FROZEN) -X heapsize=56K bench/timing_boot.py
 	$(MP32_FROZEN) bench/net_heap.py
+	$(MP32_FROZEN) bench/hmac_heap.py
+	$(MP32_STOCK) bench/hmac_heap.py
 	$(MP32_FROZEN) -X heapsize=2M bench/outbox_bench.py
 	$(PY) bench/net_app_heap.py
 	$(PY) bench/sim_bench.py
