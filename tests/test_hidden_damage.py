@@ -18,7 +18,7 @@ BAD = 10  # the damaged record
 def _game():
     root = fresh_root(blocks=24)
     _write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), _kiosk_events(7, N), ck_at=CK)
-    return root, root + "/" + journal._name(1, journal.SUFFIX)
+    return root, journal.path_of(root, 1)
 
 
 def _flip(path, index, masks):

@@ -65,7 +65,7 @@ def _full(root, cursor):
     for gid in journal.inventory(root)[0]:
         if gid < cursor[0]:
             continue
-        s, t, awards = outbox.replay(root + "/" + journal._name(gid, journal.SUFFIX), gid)
+        s, t, awards = outbox.replay(journal.path_of(root, gid), gid)
         if t is None or not t.kiosk or not s.config.bowl_id:
             continue
         for n, cls, k in awards:
@@ -307,7 +307,7 @@ def test_a_game_whose_header_is_unreadable_is_passed_over():
     root = _root()
     j, _, shown = _kiosk_game(root, 11, awards=3)
     j.close()
-    with open(root + "/" + journal._name(2, journal.SUFFIX), "wb") as f:
+    with open(journal.path_of(root, 2), "wb") as f:
         f.write(b"BB")  # a game whose header was cut short
     box = outbox.Outbox(root, EVENT, SECRET)
     got = []

@@ -31,7 +31,7 @@ def _write_game(root, cfg, events, ck_at=0):
     except OSError:
         pass
     gid = cfg.game_id
-    path = root + "/" + journal._name(gid, journal.SUFFIX)
+    path = journal.path_of(root, gid)
     t = journal.new_table(cfg, SECRET)
     f = open(path, "wb")
     f.write(cfg.encode())
@@ -77,7 +77,7 @@ def _awards(root):
     """Every award on flash by a full replay, in order: [(game, award no), ...]."""
     out = []
     for gid in journal.inventory(root)[0]:
-        s, t, won = outbox.replay(root + "/" + journal._name(gid, journal.SUFFIX), gid)
+        s, t, won = outbox.replay(journal.path_of(root, gid), gid)
         if t is not None and t.kiosk and s.config.bowl_id:
             out += [(gid, n) for n, _c, _k in won]
     return out
