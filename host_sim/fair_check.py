@@ -22,7 +22,7 @@ UNREVEALED = "commitment never revealed"
 MISMATCH_REVEAL = "reveal does not match the commitment"
 MISMATCH_DICE = "dice do not match the reveal"
 AFTER_RETRY = "first roll after a commitment never revealed (a retry?)"
-HIDDEN = "commitment at the desk missing from the journal"
+HIDDEN = "a commitment missing from the journal (a hidden retry?)"
 LATE = "commitment recorded after an award of this customer"
 WRONG_CUSTOMER = "roll of another customer than its commitment's"
 NOT_AT_DESK = "commitment not recorded by the desk"
@@ -99,9 +99,11 @@ def check_game(root, g, report, desk=None, bowl=None):
                 report.bad(HIDDEN, 1, "game %d: commitment %d (customer %d) is at the desk, not in the journal"
                            % (g, q, c["k"]))
     qs = sorted(cs)
+    skipped = set()  # commitments after a gap in the numbers: one before them is hidden
     for n, q in enumerate(qs):
         if q != n + 1 and (n == 0 or qs[n - 1] != q - 1):
-            report.lines.append("game %d: commitment numbers skip to %d: one is hidden" % (g, q))
+            skipped.add(q)
+            report.lines.append("game %d: commitment numbers skip to %d: one before it is hidden" % (g, q))
     # verdict per commitment
     state = {}
     for q in qs:
@@ -160,6 +162,10 @@ def check_game(root, g, report, desk=None, bowl=None):
             report.bad(AFTER_RETRY, 1, "game %d event %d: roll %s of customer %d: commitment %d was never "
                        "revealed before commitment %d" % (g, idx + 1, text, customer, prev[-1], q))
             continue
+        if q in skipped and i == 0:
+            report.bad(HIDDEN, 1, "game %d event %d: roll %s of customer %d: the commitment before %d is "
+                       "missing from the journal" % (g, idx + 1, text, customer, q))
+            continue
         why = state[q]
         if why is not None:
             report.bad(why, 1)
@@ -188,6 +194,11 @@ def fair_games(root):
     return out
 
 
+def _time(iso):
+    from datetime import datetime
+    return datetime.fromisoformat(iso)
+
+
 def check_export(desk, report, bowl=None, game_no=None):
     """The desk's public export (dict: "commitments", "awards") into report: each
     revealed turn's rolls recomputed, its reveal against its commitment, its
@@ -202,10 +213,11 @@ def check_export(desk, report, bowl=None, game_no=None):
     for key in sorted(by_turn):
         b, g, k = key
         cs = sorted(by_turn[key], key=lambda c: c["q"])
-        first = min(c["seen"] for c in cs)
-        early = [a for a in awards.get(key, []) if a["seen"] < first]
+        first = min(_time(c["seen"]) for c in cs)
+        early = [a for a in awards.get(key, []) if _time(a["seen"]) < first]
         prize_rolls = 0
         unrevealed = False
+        before = report.unverified_n
         for c in cs:
             who = "bowl %s game %d customer %d commitment %d" % (b, g, k, c["q"])
             r = c.get("r") or []
@@ -240,7 +252,7 @@ def check_export(desk, report, bowl=None, game_no=None):
                 if rules.rank_of(v) != rules.NONE:
                     prize_rolls += 1 + (rules.bonus_of(v) != 0)  # a combined award pays twice
         n_awards = len(awards.get(key, []))
-        if n_awards > prize_rolls and all(c.get("s") for c in cs):
+        if n_awards > prize_rolls and report.unverified_n == before:  # (only a turn otherwise verified)
             report.bad(AWARDS, n_awards - prize_rolls, "bowl %s game %d customer %d: %d awards, %d prize rolls"
                        % (b, g, k, n_awards, prize_rolls))
     return report
