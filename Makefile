@@ -130,6 +130,8 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) -X heapsize=128K bench/game_bench.py
 	$(PY) bench/dice_bench.py
 	$(MP32_FROZEN) bench/dice_bench.py
+	$(PY) bench/fair_bench.py
+	$(MP32_FROZEN) bench/fair_bench.py
 	$(PY) bench/screen_bench.py
 	$(MP32_FROZEN) bench/screen_bench.py
 	$(MP32_FROZEN) -X heapsize=2M bench/journal_bench.py
