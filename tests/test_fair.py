@@ -288,3 +288,19 @@ def test_verify_fair_refuses_what_it_cannot_read(tmp_path, capsys):
     assert cli.main(["verify-fair", "--desk", str(tmp_path / "x.json")]) == 2
     err = capsys.readouterr().err
     assert "no fair game" in err and "not the desk's export" in err and "Traceback" not in err
+
+
+def test_a_commitment_that_cannot_be_written_keeps_the_customer_waiting_and_is_said_once(tmp_path):
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    os.mkdir(fair.log_path(str(tmp_path), c.j.game_id))  # the fair log cannot be opened for appending
+    _customer(sim)
+    n = c.table.events
+    sim.shake()
+    sim.step(3000)
+    assert c.view == C.V_SEED and c.table.events == n and not c.fair.pending
+    said = [line for line in sim.board.lines if "no commitment made" in line]
+    assert len(said) == 1, said
+    os.rmdir(fair.log_path(str(tmp_path), c.j.game_id))
+    sim.step(7000)  # tried again after a while: now it is written and sent
+    assert [m[0] for m in c.fair.pending] == ["commit"]

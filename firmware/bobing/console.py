@@ -364,10 +364,13 @@ class Console:
         f = self.fair
         if f is None or self.j is None:
             return
-        try:
-            f.need(self.j)
-        except (OSError, dicemod.EntropyError) as e:  # no commitment: the customer waits (V_SEED)
-            self._say("fair: no commitment made: %s" % e)
+        if self._fair_err is None or time.ticks_diff(self._t, self._fair_err) >= NOTICE_MS:
+            try:
+                f.need(self.j)
+                self._fair_err = None
+            except (OSError, dicemod.EntropyError) as e:  # no commitment: the customer waits (V_SEED)
+                self._fair_err = self._t  # tried again after a while, not at every tick
+                self._say("fair: no commitment made: %s" % e)
         if f.log:
             self.log.extend(f.log)
             del f.log[:]
@@ -808,6 +811,7 @@ class Console:
     pin_doubt = False  # settings.txt failed its checksum: the key may set a new PIN too
     final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final)
     fair = None  # verifiable dice on an event kiosk (net.txt fair=on): a fair.Fair, else None
+    _fair_err = None  # when the last commitment could not be made (flash, random source)
 
     def _time_limit(self, t_ms):
         """The profile's time limit counts play while the bowl is awake (a game
