@@ -411,6 +411,20 @@ class Event:
             time.sleep(1)
         self.stale = bad
         self.report["status_wait_s"] = round(time.time() - self._t_drained, 1)
+        if self.fair:  # the customers still shaking finish their turns: every commitment revealed
+            t0 = time.time()
+            while time.time() < t0 + status_s and self._unrevealed():
+                time.sleep(1)
+            self.report["reveal_wait_s"] = round(time.time() - t0, 1)
+
+    def _unrevealed(self):
+        db = self._desk_db()
+        try:
+            return db.execute("SELECT COUNT(*) FROM desk_commitment WHERE secret = ''").fetchone()[0]
+        except sqlite3.OperationalError:
+            return 0
+        finally:
+            db.close()
 
     # ---- the checks and the figures -----------------------------------------------
     def check_fair(self):
@@ -422,7 +436,7 @@ class Event:
                            env=self.desk_env(), capture_output=True, text=True, timeout=120)
         export = os.path.join(self.dir, "fair-export.json")
         with open(export, "w") as f:
-            f.write(p.stdout)
+            f.write((p.stdout.strip().splitlines() or [""])[-1])  # (the shell says what it imported first)
         out = {}
         runs = [(b, [root, "--desk", export, "--bowl", b]) for b, root in zip(self.ids, self.roots)]
         for who, args in runs + [("desk", ["--desk", export])]:
