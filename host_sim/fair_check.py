@@ -178,6 +178,18 @@ def check_game(root, g, report, desk=None, bowl=None):
                        "%s from the reveal" % (g, idx + 1, i + 1, customer, text, want))
             continue
         report.verified += 1
+    if desk is not None:  # the awards the journal pays are the awards the desk received
+        from bobing import outbox
+        _s, _t, won = outbox.replay(path, g)
+        mine = {(n, cls, k) for n, cls, k in won}
+        theirs = {(a["n"], a["c"], a["k"]) for a in desk.get("awards", []) if a["bowl"] == bowl and a["g"] == g}
+        for n, cls, k in sorted(theirs - mine):
+            report.bad(AWARDS, 1, "game %d: award %d (%s, customer %d) at the desk is not the journal's" % (
+                g, n, cls, k))
+        turns = {c["k"] for c in at_desk.values()}
+        for n, cls, k in sorted(mine - theirs):
+            if k in turns:  # (the export lists the awards of customers with a commitment)
+                report.lines.append("game %d: award %d (%s, customer %d) not at the desk (yet)" % (g, n, cls, k))
     for q in qs:
         if state[q] == UNREVEALED and not under.get(q):
             report.lines.append("game %d: commitment %d of customer %d never revealed, no roll under it" % (

@@ -304,3 +304,17 @@ def test_a_commitment_that_cannot_be_written_keeps_the_customer_waiting_and_is_s
     os.rmdir(fair.log_path(str(tmp_path), c.j.game_id))
     sim.step(7000)  # tried again after a while: now it is written and sent
     assert [m[0] for m in c.fair.pending] == ["commit"]
+
+
+def test_an_award_the_desk_holds_that_the_journal_does_not_pay_is_caught(tmp_path):
+    g, export = _game(str(tmp_path))
+    from bobing import outbox
+    _s, _t, won = outbox.replay(journal._join(str(tmp_path), journal._name(g, journal.SUFFIX)), g)
+    export["awards"] = [{"bowl": "0007", "g": g, "n": n, "k": k, "c": cls, "seen": "2026-12-01T10:01:00+00:00"}
+                        for n, cls, k in won]
+    r = fair_check.check_game(str(tmp_path), g, fair_check.Report(), export, "0007")
+    assert r.ok, (r.summary(), r.lines)
+    export["awards"].append({"bowl": "0007", "g": g, "n": len(won) + 1, "k": 2, "c": "zhuangyuan",
+                             "seen": "2026-12-01T10:01:00+00:00"})
+    r = fair_check.check_game(str(tmp_path), g, fair_check.Report(), export, "0007")
+    assert r.unverified == {fair_check.AWARDS: 1}, r.summary()
