@@ -134,6 +134,8 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) bench/fair_bench.py
 	$(PY) bench/screen_bench.py
 	$(MP32_FROZEN) bench/screen_bench.py
+	$(PY) bench/qr_bench.py
+	$(MP32_FROZEN) bench/qr_bench.py
 	$(MP32_FROZEN) -X heapsize=2M bench/journal_bench.py
 	$(MP32_FROZEN) -X heapsize=2M bench/boot_bench.py
 	$(MP32_FROZEN) -X heapsize=56K bench/timing_boot.py

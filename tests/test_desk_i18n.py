@@ -54,13 +54,40 @@ def test_chinese_is_the_default_and_english_is_beside_it():
     assert '<html lang="en">' in en and "Redeem a claim code" in en
     zh = client("zh-CN,zh;q=0.9,en;q=0.5").get("/").content.decode()  # a Chinese phone's browser
     assert "兑换领奖码" in zh
-    # the switch: English chosen on a Chinese browser, kept for the next pages
-    c = client("zh-CN")
+    # the switch: English chosen on a Chinese browser, kept for the next pages (an attendant of its own:
+    # the choice is kept as this attendant's, and li's pages here follow the browser)
+    c = client("zh-CN", name="zhao")
     r = c.post("/language", {"language": "en", "next": "/stock"})
     assert r.status_code == 302 and r["Location"] == "/stock"
     assert "Handed out on" in c.get("/stock").content.decode()
     c.post("/language", {"language": "zh-hans", "next": "/"})
     assert "兑换领奖码" in c.get("/").content.decode()
+
+
+def test_an_attendant_s_language_follows_them_to_any_browser_from_the_login_on():
+    """Before: only the browser's cookie or Accept-Language chose; an attendant who switched to
+    English got Chinese again on the next device (and a Chinese-reading one got English there)."""
+    c = client("zh-CN", name="tom")
+    c.post("/language", {"language": "en", "next": "/"})
+    other = Client(HTTP_ACCEPT_LANGUAGE="zh-CN")  # another counter's browser, Chinese, no cookie
+    login = other.get("/login").content.decode()
+    assert "登录" in login  # nobody logged in yet: the browser's language
+    r = other.post("/login", {"username": "tom", "password": deskkit.PASSWORD})
+    assert r.status_code == 302
+    page = other.get("/").content.decode()
+    assert '<html lang="en">' in page and "Redeem a claim code" in page
+    assert "Handed out on" in other.get("/stock").content.decode()  # every page
+    # a Chinese-reading attendant on a browser left in English (its cookie) gets Chinese
+    mei = client("en", name="mei")
+    mei.post("/language", {"language": "zh-hans", "next": "/"})
+    shared = Client()
+    shared.post("/language", {"language": "en", "next": "/login"})  # someone set this browser to English
+    assert "Log in" in shared.get("/login").content.decode()
+    assert shared.login(username="mei", password=deskkit.PASSWORD)
+    assert "兑换领奖码" in shared.get("/").content.decode()
+    # an attendant who never chose: the browser decides, as before
+    assert "Redeem a claim code" in client("en", name="new-one").get("/").content.decode()
+    assert "兑换领奖码" in client("zh-CN", name="new-one").get("/").content.decode()
 
 
 def test_the_login_page_has_the_switch_too():
@@ -71,12 +98,51 @@ def test_the_login_page_has_the_switch_too():
     assert r.status_code == 302 and "Log in" in c.get("/login").content.decode()
 
 
-def test_every_page_is_chinese_with_no_english_sentence_left():
-    # Refusals that came over MQTT in other files' tests are stored in English (still open:
-    # only the import log is translated when shown); this test checks the pages' own texts.
+MQTT_EV = "i18n-ev"
+
+
+def _mqtt_refusals():
+    """Messages of every kind the listener refuses, and an award beyond its bowl's grant (the
+    Bowls page's note): their reasons are kept as codes and said in the page's language. Once."""
     from host_sim.desk.models import Import
-    Import.objects.filter(source="mqtt").delete()
+    if Import.objects.filter(name__startswith="bobing/%s/" % MQTT_EV).exists():
+        return
+    from django.core.management import call_command
+    from bobing import claim, outbox
+    from host_sim.desk import allot, bus, mqttlog
+    call_command("stock", "--event", MQTT_EV, "zhuangyuan=1", "--step", "zhuangyuan=1")
+    allot.answer(MQTT_EV, "Z1", 0, {}, first=True)
+    t = lambda b, leaf: outbox.topic(MQTT_EV, b, leaf)  # noqa: E731
+    good = lambda n: outbox.award_payload(900, n, "zhuangyuan", n, claim.code(SECRET, "Z1", 900, n, "zhuangyuan"))  # noqa
+    sent = [(t("Z1", "award"), outbox.award_payload(1, 5, "yixiu", 1, "AAAAAAAA")),  # a forged code
+            (t("Z1", "award"), outbox.award_payload(1, 6, "yixiu", 1, "AAAAAAAA")),  # again: one row, counted
+            (t("Z2", "award"), b"{not json"), (t("NOPE", "award"), good(1)), (t("Z1", "status"), b'{"v":1}'),
+            (t("Z1", "ask"), b'{"v":1,"s":0,"left":[["bogus",0]]}'), (t("Z4", "ask"), b'{"v":1,"s":9,"left":[]}'),
+            (t("Z1", "final"), b'{"v":1,"id":1,"n":4,"round":1,"turn":0,"ev":0,"win":0}'), (t("Z3", "champion"), b"[]"),
+            (t("Z1", "award"), good(1)), (t("Z1", "award"), good(2))]  # the 2nd 状元: beyond its grant of 1
+    results = [bus.handle(MQTT_EV, topic, payload)[0] for topic, payload in sent]
+    assert results == ["refused"] * 9 + ["award", "refused"], results
+    mqttlog.flush()
+
+
+def test_mqtt_refusals_and_the_bowls_note_are_said_in_the_page_language():
     _some_data()
+    _mqtt_refusals()
+    zh = client().get("/mqtt").content.decode()
+    for said in ("领奖码不是这只碗的密钥算出的", "同样的还有 1 条", "不是有效的中奖消息", "服务台不认识碗 NOPE",
+                 "不是有效的状态消息", "奖项 bogus 不是固件的奖项", "补货请求被拒绝", "不是决赛用的碗",
+                 "不是有效的状元消息"):
+        assert said in zh, said
+    assert "超出发放额度" in client().get("/bowls?event=" + MQTT_EV).content.decode()
+    en = client("en").get("/mqtt").content.decode()
+    assert "its code does not match the bowl&#x27;s secret" in en and "(and 1 more like it)" in en
+    assert "not a valid award message: payload is not JSON" in en  # the firmware's own detail, in English
+    assert "beyond its grant of 1" in client("en").get("/bowls?event=" + MQTT_EV).content.decode()
+
+
+def test_every_page_is_chinese_with_no_english_sentence_left():
+    _some_data()
+    _mqtt_refusals()  # the MQTT page with refusals of every kind on it, the Bowls page with its note
     st = GameState("kiosk", [["zhuangyuan", 2], ["yixiu", 9]], [["zhuangyuan", 1], ["yixiu", 4]], 8, 30, False)
     ingest("Z1", 7, [], st)
     c = client()

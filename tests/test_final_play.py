@@ -292,3 +292,36 @@ def test_low_battery_is_said_between_the_final_s_rolls():
     assert c.view == C.V_NOTICE and c.arg[0] == C.N_BATTERY
     press(c, C.B_OK)
     assert c.view == C.V_FINAL and roll(c).seat == 1
+
+
+def test_the_final_sounds_as_the_table_game_does():
+    # the dice's rattle while shaken, no-prize, the 状元's fanfare, the end's tune,
+    # a spill: bobing/sound.py's, at the sound setting's volume, none when off
+    from bobing import shake, sound
+    for level in sound.LEVELS:
+        c = console(_root(), [NONE, SIHONG_12])
+        c.settings.sound = level
+        start_final(c, 2)
+        del c.beeps[:]
+        F.shake_event(c, shake.EV_SPILL)
+        assert c.beeps == ([] if level == "off" else sound.steps(sound.SPILL)), level
+        press(c, C.B_OK)
+        del c.beeps[:]
+        F.shake_event(c, shake.EV_SHAKE)
+        clicks = []
+        for _ in range(50):  # a second of shaking, the app's 20 ms rounds playing what is queued
+            c.tick(c._t + 20)
+            clicks += c.beeps
+            del c.beeps[:]
+        if level == "off":
+            assert clicks == []
+        else:
+            assert len(clicks) >= 5 and all(k in sound.CLICKS for k in clicks), (level, clicks)
+        F.shake_event(c, shake.EV_ROLLED)  # champion 1: no 状元
+        assert c.final.phase == F.P_RESULT
+        assert c.beeps == ([] if level == "off" else sound.steps(sound.NO_PRIZE)), level
+        press(c, C.B_OK)
+        press(c, C.B_OK)  # champion 2: the only 状元 wins the final
+        assert c.final.msg == F.M_WIN
+        assert c.beeps == ([] if level == "off" else sound.steps(sound.ZHUANGYUAN) + sound.steps(sound.GAME_END))
+        assert c.duty == sound.DUTY[sound.LEVELS.index(level)]

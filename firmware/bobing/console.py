@@ -531,10 +531,23 @@ class Console:
         self.led_t0 = self._t
         self._led(leds.pattern_for(out))  # the rank's show, even without a screen
         zy = out.kind == game.EV_ROLL and out.holder_after == out.seat and out.holder_before != out.seat
+        self.result_sound(out, zy, out.ended)
+
+    def result_sound(self, out, zhuangyuan, ended):
+        """A roll's or spill's sound (the table's and the final's): sound.tune_for,
+        then the end's tune when it ended the game."""
         del self.beeps[:]  # the rattle's last clicks give way
-        self.tune(sound.tune_for(out, zy))
-        if out.ended:
+        self.tune(sound.tune_for(out, zhuangyuan))
+        if ended:
             self.tune(sound.GAME_END)
+
+    def rattle(self, t_ms):
+        """While the bowl is shaken (the table's game or the final): the dice
+        knocking on the bowl, a click at irregular moments."""
+        if not self.beeps and self.settings.sound != "off":
+            click = self._rattle.next(t_ms)
+            if click is not None:
+                self.beeps.append(click)
 
     def tune(self, steps):
         """Queue a tune of bobing/sound.py (nothing when the sound is off)."""
@@ -757,10 +770,8 @@ class Console:
         self._t = t_ms
         v = self.view
         since = time.ticks_diff(t_ms, self._since)
-        if v == V_SHAKING and not self.beeps and self.settings.sound != "off":
-            click = self._rattle.next(t_ms)  # the dice knocking on the bowl, at irregular moments
-            if click is not None:
-                self.beeps.append(click)
+        if v == V_SHAKING:
+            self.rattle(t_ms)
         if time.ticks_diff(t_ms, self._frame_t) >= FRAME_MS:
             self._frame_t = t_ms
             if v == V_SHAKING or v == V_OVER:

@@ -269,6 +269,7 @@ def _phase(c, phase):
         c._led(leds.P_IDLE)
     elif phase == P_SHAKING:
         c._led(leds.P_SHAKE)
+        c._rattle.start(c._t)
     elif phase == P_OVER:
         c._led(leds.P_GAME_OVER)
 
@@ -290,7 +291,8 @@ def _play(c, kind, dice):
     c.led_t0 = c._t
     _phase(c, P_RESULT)
     c._led(leds.pattern_for(out))
-    c.beeps.append((220, 400) if kind == game.EV_SPILL else (880 if fp.msg == M_WIN else 660, 120))
+    # the table's sounds (bobing/sound.py): a 状元 roll has the fanfare, the winner the end's tune
+    c.result_sound(out, kind == game.EV_ROLL and rules.is_zhuangyuan(out.rank), fp.msg == M_WIN)
 
 
 def _roll(c):
@@ -338,6 +340,8 @@ def _after_result(c):
 
 def tick(c, t_ms):
     fp = c.final
+    if fp.phase == P_SHAKING:
+        c.rattle(t_ms)
     if fp.phase == P_RESULT and time.ticks_diff(t_ms, c._since) >= RESULT_MS:
         _after_result(c)
     elif (fp.phase == P_SHAKING or fp.phase == P_OVER) and time.ticks_diff(t_ms, c._frame_t) >= C.FRAME_MS:

@@ -212,8 +212,7 @@ def claim(s, t, code, cls, ref, bowl=None, page=0):
 def _claim_qr(s, t, code, cls, ref, bowl):
     if _qr[0] is not code:  # (a new claim; its page drawn again allocates nothing)
         from bobing import qr
-        _qr[1] = None
-        _qr[1] = qr.encode(qr_text(bowl, ref, cls, code))
+        _qr[1] = qr.encode(qr_text(bowl, ref, cls, code))  # (qr's own list, reused)
         _qr[0] = code
     fb = s.fb
     fb.fill_rect(_W - 62, 1, 62, 62, 1)  # three light modules of quiet zone round it
@@ -231,13 +230,21 @@ def _claim_qr(s, t, code, cls, ref, bowl):
         fb.text("counter", 0, 56, 1)
 
 
-def _draw_qr(fb, modules, x, y):
-    # (qr.draw, without importing qr for a page drawn again)
+def _draw_qr(fb, rows, x, y):
+    # qr.encode's rows (bit c = column c dark), each dark run in one rectangle
     for r in range(25):
-        p = r * 25
-        for c in range(25):
-            if modules[p + c]:
-                fb.fill_rect(x + 2 * c, y + 2 * r, 2, 2, 0)
+        v = rows[r]
+        c = 0
+        while v:
+            if v & 1:
+                c0 = c
+                while v & 1:
+                    v >>= 1
+                    c += 1
+                fb.fill_rect(x + 2 * c0, y + 2 * r, 2 * (c - c0), 2, 0)
+            else:
+                v >>= 1
+                c += 1
 
 
 def error(s, kind, detail=None):

@@ -2,313 +2,239 @@
 # level L, as ISO/IEC 18004:2015 specifies it, for the claim screen (2 px a
 # module: 50 x 50 pixels on the 128x64 OLED). Alphanumeric mode when every
 # character is one of 0-9 A-Z space $%*+-./: (up to 47 characters), else byte
-# mode (up to 32 bytes of UTF-8). Reed-Solomon over GF(256) (polynomial 0x11D),
-# the eight masks scored with the standard's four penalty rules, the lowest
-# taken (ties: the lower mask number).
+# mode (up to 32 bytes of UTF-8). Reed-Solomon over GF(256) (polynomial 0x11D).
 #
-# Pure logic (panels.py draws the modules), loaded only when a claim is shown: two bytearrays of 625 (the
-# modules, and which of them are function patterns) and a few small ones,
-# allocated once per code; the module count is fixed, so nothing grows.
+# Built for the ESP32's time: the claim is drawn within one step of the app's
+# loop, so everything that does not depend on the text is constant data below
+# (frozen, it stays in flash): the log/antilog tables, the generator, where
+# each codeword bit goes, and per mask the symbol with no data (function
+# patterns, format information, the mask over the data modules). Encoding is
+# then the bit stream, 34 x 10 table look-ups of Reed-Solomon and one XOR per
+# dark data bit into 25 row ints (bit c = column c). tests/qr_tables.py builds
+# the tables the plain way from the standard; tests/test_qr.py checks them.
+#
+# One fixed mask, MASK, and no penalty scoring: the mask a symbol uses is in
+# its format information, and a reader must undo whichever of the eight it
+# finds (ISO/IEC 18004:2015 7.8: the penalty only picks the one easiest to
+# read). Scoring all eight was most of the encoding's time (10-26 ms on the
+# 32-bit unix build, up to a second on the ESP32). Mask 0, the checkerboard,
+# scores lowest on average on claim texts (random BB1 claims: 494 mean penalty
+# against 503-640 for the others), and tests/test_qr.py has zxing-cpp read the
+# drawn screen for many.
+#
+# Allocation-light: the codewords, the division's work space and the rows are
+# allocated once at import and reused (encode's result is valid until the
+# next call); a call allocates only the text's bytes.
 from micropython import const
 
 SIZE = const(25)
+MASK = const(0)
 _DATA_CW = const(34)  # version 2-L: 44 codewords, 34 of data
 _EC_CW = const(10)
-_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
 MAX_ALNUM = const(47)
 MAX_BYTES = const(32)
+# the alphanumeric value of each ASCII byte (255: not alphanumeric)
+_ALV = (
+    b'\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff'
+    b"$\xff\xff\xff%&\xff\xff\xff\xff'(\xff)*+\x00\x01\x02\x03\x04\x05\x06\x07\x08\t,\xff\xff\xff\xff\xff"
+    b'\xff\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f !"#\xff\xff\xff\xff\xff'
+    b'\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff')
 
-_EXP = bytearray(512)
-_LOG = bytearray(256)
+# GF(256) antilogs: _EXP[i] = 2^(i mod 255), twice over so that a sum of two logs needs no mod
+_EXP = (
+    b'\x01\x02\x04\x08\x10 @\x80\x1d:t\xe8\xcd\x87\x13&L\x98-Z\xb4u\xea\xc9\x8f\x03\x06\x0c\x180`\xc0'
+    b"\x9d'N\x9c%J\x945j\xd4\xb5w\xee\xc1\x9f#F\x8c\x05\n\x14(P\xa0]\xbai\xd2\xb9o\xde\xa1"
+    b'_\xbea\xc2\x99/^\xbce\xca\x89\x0f\x1e<x\xf0\xfd\xe7\xd3\xbbk\xd6\xb1\x7f\xfe\xe1\xdf\xa3[\xb6q\xe2'
+    b'\xd9\xafC\x86\x11"D\x88\r\x1a4h\xd0\xbdg\xce\x81\x1f>|\xf8\xed\xc7\x93;v\xec\xc5\x973f\xcc'
+    b'\x85\x17.\\\xb8m\xda\xa9O\x9e!B\x84\x15*T\xa8M\x9a)R\xa4U\xaaI\x929r\xe4\xd5\xb7s'
+    b'\xe6\xd1\xbfc\xc6\x91?~\xfc\xe5\xd7\xb3{\xf6\xf1\xff\xe3\xdb\xabK\x961b\xc4\x957n\xdc\xa5W\xaeA'
+    b'\x82\x192d\xc8\x8d\x07\x0e\x1c8p\xe0\xdd\xa7S\xa6Q\xa2Y\xb2y\xf2\xf9\xef\xc3\x9b+V\xacE\x8a\t'
+    b'\x12$H\x90=z\xf4\xf5\xf7\xf3\xfb\xeb\xcb\x8b\x0b\x16,X\xb0}\xfa\xe9\xcf\x83\x1b6l\xd8\xadG\x8e\x01'
+    b'\x02\x04\x08\x10 @\x80\x1d:t\xe8\xcd\x87\x13&L\x98-Z\xb4u\xea\xc9\x8f\x03\x06\x0c\x180`\xc0\x9d'
+    b"'N\x9c%J\x945j\xd4\xb5w\xee\xc1\x9f#F\x8c\x05\n\x14(P\xa0]\xbai\xd2\xb9o\xde\xa1_"
+    b'\xbea\xc2\x99/^\xbce\xca\x89\x0f\x1e<x\xf0\xfd\xe7\xd3\xbbk\xd6\xb1\x7f\xfe\xe1\xdf\xa3[\xb6q\xe2\xd9'
+    b'\xafC\x86\x11"D\x88\r\x1a4h\xd0\xbdg\xce\x81\x1f>|\xf8\xed\xc7\x93;v\xec\xc5\x973f\xcc\x85'
+    b'\x17.\\\xb8m\xda\xa9O\x9e!B\x84\x15*T\xa8M\x9a)R\xa4U\xaaI\x929r\xe4\xd5\xb7s\xe6'
+    b'\xd1\xbfc\xc6\x91?~\xfc\xe5\xd7\xb3{\xf6\xf1\xff\xe3\xdb\xabK\x961b\xc4\x957n\xdc\xa5W\xaeA\x82'
+    b'\x192d\xc8\x8d\x07\x0e\x1c8p\xe0\xdd\xa7S\xa6Q\xa2Y\xb2y\xf2\xf9\xef\xc3\x9b+V\xacE\x8a\t\x12'
+    b'$H\x90=z\xf4\xf5\xf7\xf3\xfb\xeb\xcb\x8b\x0b\x16,X\xb0}\xfa\xe9\xcf\x83\x1b6l\xd8\xadG\x8e')
 
+# GF(256) logs (_LOG[0] unused)
+_LOG = (
+    b'\x00\x00\x01\x19\x022\x1a\xc6\x03\xdf3\xee\x1bh\xc7K\x04d\xe0\x0e4\x8d\xef\x81\x1c\xc1i\xf8\xc8\x08Lq'
+    b"\x05\x8ae/\xe1$\x0f!5\x93\x8e\xda\xf0\x12\x82E\x1d\xb5\xc2}j'\xf9\xb9\xc9\x9a\txM\xe4r\xa6"
+    b'\x06\xbf\x8bbf\xdd0\xfd\xe2\x98%\xb3\x10\x91"\x886\xd0\x94\xce\x8f\x96\xdb\xbd\xf1\xd2\x13\\\x838F@'
+    b'\x1eB\xb6\xa3\xc3H~nk:(T\xfa\x85\xba=\xca^\x9b\x9f\n\x15y+N\xd4\xe5\xacs\xf3\xa7W'
+    b'\x07p\xc0\xf7\x8c\x80c\rgJ\xde\xed1\xc5\xfe\x18\xe3\xa5\x99w&\xb8\xb4|\x11D\x92\xd9# \x89.'
+    b'7?\xd1[\x95\xbc\xcf\xcd\x90\x87\x97\xb2\xdc\xfc\xbea\xf2V\xd3\xab\x14*]\x9e\x84<9SGmA\xa2'
+    b'\x1f-C\xd8\xb7{\xa4v\xc4\x17I\xec\x7f\x0co\xf6l\xa1;R)\x9dU\xaa\xfb`\x86\xb1\xbb\xcc>Z'
+    b'\xcbY_\xb0\x9c\xa9\xa0Q\x0b\xf5\x16\xebzu,\xd7O\xae\xd5\xe9\xe6\xe7\xad\xe8t\xd6\xf4\xea\xa8PX\xaf')
 
-def _tables():
-    x = 1
-    for i in range(255):
-        _EXP[i] = x
-        _LOG[x] = i
-        x <<= 1
-        if x & 0x100:
-            x ^= 0x11D
-    for i in range(255, 512):
-        _EXP[i] = _EXP[i - 255]
+# log2 of the generator's coefficients for 10 check codewords, x^9 .. x^0 (its leading x^10 left out)
+_GEN = (
+    b'\xfbC.=vF@^ -')
 
+# the row, then the column, of codeword bit k (k = 8 x codeword + bit from the top)
+_PR = (
+    b'\x18\x18\x17\x17\x16\x16\x15\x15\x14\x14\x13\x13\x12\x12\x11\x11\x10\x10\x0f\x0f\x0e\x0e\r\r\x0c\x0c\x0b\x0b\n\n\t\t'
+    b'\t\t\n\n\x0b\x0b\x0c\x0c\r\r\x0e\x0e\x0f\x0f\x10\x10\x11\x11\x12\x12\x13\x13\x14\x14\x15\x15\x16\x16\x17\x17\x18\x18'
+    b'\x18\x18\x17\x17\x16\x16\x15\x15\x0f\x0f\x0e\x0e\r\r\x0c\x0c\x0b\x0b\n\n\t\t\t\t\n\n\x0b\x0b\x0c\x0c\r\r'
+    b'\x0e\x0e\x0f\x0f\x15\x15\x16\x16\x17\x17\x18\x18\x18\x18\x17\x17\x16\x16\x15\x15\x14\x13\x12\x11\x10\x0f\x0f\x0e\x0e\r\r\x0c'
+    b'\x0c\x0b\x0b\n\n\t\t\x08\x08\x07\x07\x05\x05\x04\x04\x03\x03\x02\x02\x01\x01\x00\x00\x00\x00\x01\x01\x02\x02\x03\x03\x04'
+    b'\x04\x05\x05\x07\x07\x08\x08\t\t\n\n\x0b\x0b\x0c\x0c\r\r\x0e\x0e\x0f\x0f\x10\x10\x11\x11\x12\x12\x13\x13\x14\x14\x15'
+    b'\x15\x16\x16\x17\x17\x18\x18\x18\x18\x17\x17\x16\x16\x15\x15\x14\x14\x13\x13\x12\x12\x11\x11\x10\x10\x0f\x0f\x0e\x0e\r\r\x0c'
+    b'\x0c\x0b\x0b\n\n\t\t\x08\x08\x07\x07\x05\x05\x04\x04\x03\x03\x02\x02\x01\x01\x00\x00\x00\x00\x01\x01\x02\x02\x03\x03\x04'
+    b'\x04\x05\x05\x07\x07\x08\x08\t\t\n\n\x0b\x0b\x0c\x0c\r\r\x0e\x0e\x0f\x0f\x10\x10\x11\x11\x12\x12\x13\x13\x14\x14\x15'
+    b'\x15\x16\x16\x17\x17\x18\x18\x10\x10\x0f\x0f\x0e\x0e\r\r\x0c\x0c\x0b\x0b\n\n\t\t\t\t\n\n\x0b\x0b\x0c\x0c\r'
+    b'\r\x0e\x0e\x0f\x0f\x10\x10\x10\x10\x0f\x0f\x0e\x0e\r\r\x0c\x0c\x0b\x0b\n\n\t\t\t\t\n\n\x0b\x0b\x0c\x0c\r')
 
-_tables()
+_PC = (
+    b'\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17'
+    b'\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15'
+    b'\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11'
+    b'\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x0f\x0f\x0f\x0f\x0f\x10\x0f\x10\x0f\x10\x0f\x10'
+    b'\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x0e\r\x0e\r\x0e\r\x0e\r\x0e'
+    b'\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e'
+    b'\r\x0e\r\x0e\r\x0e\r\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c'
+    b'\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\n\t\n\t\n\t\n\t\n'
+    b'\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n'
+    b'\t\n\t\n\t\n\t\x08\x07\x08\x07\x08\x07\x08\x07\x08\x07\x08\x07\x08\x07\x08\x07\x05\x04\x05\x04\x05\x04\x05\x04\x05'
+    b'\x04\x05\x04\x05\x04\x05\x04\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x01\x00\x01\x00\x01\x00\x01\x00\x01')
 
+# per mask, the 25 rows of the symbol whose data bits are all 0 (bit c = column c),
+# 4 bytes a row, little-endian: bytes, as an int in a constant tuple over 15
+# bits is frozen as a long int (mpy-tool) and each XOR on it would allocate
+_BASE = (
+    b'\x7fT\xfd\x01A\xaa\x04\x01]Uu\x01]\xaat\x01]Tu\x01A\xaa\x04\x01\x7fU\xfd\x01\x00\xab\x00\x00'
+    b'\xf7UG\x00\xaa\xaa\xaa\x00UUU\x01\xaa\xaa\xaa\x00UUU\x01\xaa\xaa\xaa\x00UUU\x01\xaa\xaa\xaa\x00'
+    b'UU_\x01\x00\xab\xb1\x00\x7fUU\x01A\xab\xb1\x00]U_\x01]\xaa\xaa\x00]UU\x01A\xab\xaa\x00'
+    b'\x7fUU\x01\x7f\xff\xfd\x01A\x01\x04\x01]\xfeu\x01]\x00t\x01]\xffu\x01A\x01\x04\x01\x7fU\xfd\x01'
+    b'\x00\x01\x00\x00g\xff\x9f\x01\x00\x00\x00\x00\xff\xff\xff\x01\x00\x00\x00\x00\xff\xff\xff\x01\x00\x00\x00\x00\xff\xff\xff\x01'
+    b'\x00\x00\x00\x00\xff\xff\xff\x01\x00\x01\x11\x00\x7f\xfe\xf5\x01A\x01\x11\x00]\xfe\xff\x01]\x00\x00\x00]\xff\xff\x01'
+    b'A\x01\x00\x00\x7f\xff\xff\x01\x7f\x92\xfc\x01A\x93\x04\x01]\x92t\x01]\x93t\x01]\x92t\x01A\x93\x04\x01'
+    b'\x7fU\xfd\x01\x00\x92\x00\x00\xdf\x93\xaa\x00\t\x92$\x01I\x92$\x01\t\x92$\x01I\x92$\x01\t\x92$\x01'
+    b'I\x92$\x01\t\x92$\x01I\x92?\x01\x00\x931\x01\x7f\x935\x01A\x921\x01]\x93?\x01]\x93$\x01'
+    b']\x93$\x01A\x93$\x01\x7f\x93$\x01\x7f\x93\xfc\x01AH\x04\x01]%u\x01]\x93t\x01]It\x01'
+    b'A$\x05\x01\x7fU\xfd\x01\x00H\x00\x00O%s\x01\t\x92$\x01dI\x92\x00\x92$I\x00I\x92$\x01'
+    b'$I\x92\x00\xd2$I\x00\t\x92$\x01dI\x9f\x00\x00%Q\x00\x7f\x925\x01AH\x91\x00]$_\x00'
+    b']\x93$\x01]I\x92\x00A%I\x00\x7f\x93$\x01\x7fq\xfc\x01Aq\x04\x01]\x8fu\x01]\x8fu\x01'
+    b']pt\x01Aq\x04\x01\x7fU\xfd\x01\x00\x8e\x01\x00sp\xe8\x01\x87q\x1c\x01x\x8e\xe3\x008\x8e\xe3\x00'
+    b'\xc7q\x1c\x01\x87q\x1c\x01x\x8e\xe3\x008\x8e\xe3\x00\xc7q\x1f\x01\x00q\x11\x01\x7f\x8e\xf5\x00A\x8f\xf1\x00'
+    b']q\x1f\x01]p\x1c\x01]\x8e\xe3\x00A\x8f\xe3\x00\x7fq\x1c\x01\x7f\xfe\xfd\x01A\x10\x04\x01]\x92t\x01'
+    b']Uu\x01]\x93t\x01A\x10\x04\x01\x7fU\xfd\x01\x00\x10\x00\x00\xe3\x920\x00\x15UU\x01I\x92$\x01'
+    b'\x01\x10\x04\x01\xff\xff\xff\x01\x01\x10\x04\x01I\x92$\x01\x15UU\x01I\x92?\x01\x00\x11\x11\x01\x7f\xff\xf5\x01'
+    b'A\x11\x11\x01]\x92?\x01]TU\x01]\x92$\x01A\x11\x04\x01\x7f\xff\xff\x01\x7f\xff\xfd\x01Ap\x04\x01'
+    b']\xb6u\x01]Tu\x01]\xdat\x01A\x1c\x05\x01\x7fU\xfd\x01\x00q\x00\x00[\xb6\x05\x01\x15UU\x01'
+    b'm\xdb\xb6\x011\x1c\xc7\x01\xff\xff\xff\x01\x87q\x1c\x01\xdb\xb6m\x01\x15UU\x01m\xdb\xbf\x01\x00\x1d\xd1\x01'
+    b'\x7f\xfe\xf5\x01Ap\x11\x01]\xb7\x7f\x01]UU\x01]\xda\xb6\x01A\x1d\xc7\x01\x7f\xff\xff\x01\x7fT\xfd\x01'
+    b'A\x8f\x05\x01]\x1du\x01]\xaat\x01]qt\x01A\xe3\x04\x01\x7fU\xfd\x01\x00\x8f\x01\x00\xcb\x1c\xdd\x00'
+    b'\xaa\xaa\xaa\x00\xc7q\x1c\x01\x8e\xe38\x00UUU\x018\x8e\xe3\x00q\x1c\xc7\x01\xaa\xaa\xaa\x00\xc7q\x1f\x01'
+    b'\x00\xe31\x00\x7fUU\x01A\x8e\xf1\x00]\x1c\xdf\x01]\xab\xaa\x00]p\x1c\x01A\xe38\x00\x7fUU\x01')
 
-def _mul(a, b):
-    if a == 0 or b == 0:
-        return 0
-    return _EXP[_LOG[a] + _LOG[b]]
-
-
-def rs_ecc(data, n=_EC_CW):
-    """The n Reed-Solomon check codewords of `data` (bytes-like): the remainder
-    of data(x) * x^n divided by the generator (x - a^0)...(x - a^(n-1))."""
-    g = bytearray(n)  # the generator's coefficients, highest power first, its leading 1 left out
-    g[n - 1] = 1
-    root = 1
-    for _ in range(n):
-        for j in range(n):
-            g[j] = _mul(g[j], root)
-            if j + 1 < n:
-                g[j] ^= g[j + 1]
-        root = _mul(root, 2)
-    rem = bytearray(n)
-    for d in data:
-        f = d ^ rem[0]
-        for k in range(n - 1):
-            rem[k] = rem[k + 1] ^ _mul(g[k], f)
-        rem[n - 1] = _mul(g[n - 1], f)
-    return rem
-
-
-class _Bits:
-    def __init__(self, buf):
-        self.buf = buf
-        self.n = 0
-
-    def put(self, v, width):
-        for i in range(width - 1, -1, -1):
-            if v >> i & 1:
-                self.buf[self.n >> 3] |= 0x80 >> (self.n & 7)
-            self.n += 1
-
-
-def _is_alnum(text):
-    for ch in text:
-        if _ALNUM.find(ch) < 0:
-            return False
-    return True
+_cw = bytearray(_DATA_CW + _EC_CW)  # the codewords of the last text
+_work = bytearray(_DATA_CW + _EC_CW)  # the polynomial division's work space
+_rows = [0] * SIZE  # the last symbol
 
 
 def codewords(text):
-    """The 44 codewords (data then check) of `text`; ValueError when it does not fit."""
-    buf = bytearray(_DATA_CW + _EC_CW)
-    b = _Bits(buf)
-    if _is_alnum(text):
-        n = len(text)
+    """The 44 codewords (data then check) of `text` (str or bytes); ValueError
+    when it does not fit. The buffer is reused by the next call."""
+    data = text.encode() if isinstance(text, str) else text
+    n = len(data)
+    alnum = True
+    for x in data:
+        if x > 127 or _ALV[x] == 255:
+            alnum = False
+            break
+    if alnum:
         if n > MAX_ALNUM:
             raise ValueError("QR version 2-L holds %d alphanumeric characters, got %d" % (MAX_ALNUM, n))
-        b.put(2, 4)  # mode: alphanumeric
-        b.put(n, 9)
-        i = 0
-        while i + 1 < n:
-            b.put(_ALNUM.find(text[i]) * 45 + _ALNUM.find(text[i + 1]), 11)
-            i += 2
-        if i < n:
-            b.put(_ALNUM.find(text[i]), 6)
+        acc = (2 << 9) | n  # mode 0010 (alphanumeric), then the count in 9 bits
+        nb = 13
     else:
-        data = text.encode() if isinstance(text, str) else bytes(text)
-        if len(data) > MAX_BYTES:
-            raise ValueError("QR version 2-L holds %d bytes, got %d" % (MAX_BYTES, len(data)))
-        b.put(4, 4)  # mode: byte
-        b.put(len(data), 8)
-        for x in data:
-            b.put(x, 8)
-    cap = _DATA_CW * 8
-    b.n = min(b.n + 4, cap)  # the terminator: up to four 0 bits
-    b.n = (b.n + 7) & ~7
+        if n > MAX_BYTES:
+            raise ValueError("QR version 2-L holds %d bytes, got %d" % (MAX_BYTES, n))
+        acc = (4 << 8) | n  # mode 0100 (byte), then the count in 8 bits
+        nb = 12
+    buf = _cw
+    o = 0
+    j = 0
+    while True:
+        while nb >= 8:  # whole bytes out: acc keeps fewer than 8 bits between symbols
+            nb -= 8
+            buf[o] = (acc >> nb) & 0xFF
+            o += 1
+        acc &= (1 << nb) - 1
+        if j >= n:
+            break
+        if not alnum:
+            acc = (acc << 8) | data[j]
+            nb += 8
+            j += 1
+        elif j + 1 < n:  # two characters in 11 bits
+            acc = (acc << 11) | (_ALV[data[j]] * 45 + _ALV[data[j + 1]])
+            nb += 11
+            j += 2
+        else:  # the last, odd one in 6
+            acc = (acc << 6) | _ALV[data[j]]
+            nb += 6
+            j += 1
+    # the terminator (up to four 0 bits), 0s to the byte's end, then the pad codewords
+    end = min((o * 8 + nb + 4 + 7) >> 3, _DATA_CW)
+    if nb:
+        buf[o] = (acc << (8 - nb)) & 0xFF
+        o += 1
+    while o < end:
+        buf[o] = 0
+        o += 1
     pad = 0xEC
-    for i in range(b.n >> 3, _DATA_CW):
-        buf[i] = pad
+    while o < _DATA_CW:
+        buf[o] = pad
         pad ^= 0xEC ^ 0x11
-    buf[_DATA_CW:] = rs_ecc(memoryview(buf)[:_DATA_CW])
+        o += 1
+    rs_ecc(buf)
     return buf
 
 
-def _function_map():
-    f = bytearray(SIZE * SIZE)
-    for (r0, c0) in ((0, 0), (0, SIZE - 8), (SIZE - 8, 0)):  # finders and their separators
-        for r in range(8):
-            for c in range(8):
-                f[(r0 + r) * SIZE + c0 + c] = 1
-    for i in range(SIZE):  # timing
-        f[6 * SIZE + i] = 1
-        f[i * SIZE + 6] = 1
-    for r in range(16, 21):  # the alignment pattern, centred at (18, 18)
-        for c in range(16, 21):
-            f[r * SIZE + c] = 1
-    for i in range(9):  # format information (and the dark module)
-        f[8 * SIZE + i] = 1
-        f[i * SIZE + 8] = 1
-    for i in range(8):
-        f[8 * SIZE + SIZE - 1 - i] = 1
-        f[(SIZE - 1 - i) * SIZE + 8] = 1
-    return f
+def rs_ecc(buf):
+    """Fill buf[34:44] with the Reed-Solomon check codewords of buf[:34]: the
+    remainder of data(x) * x^10 divided by the generator."""
+    w = _work
+    for i in range(_DATA_CW):
+        w[i] = buf[i]
+    for i in range(_DATA_CW, _DATA_CW + _EC_CW):
+        w[i] = 0
+    exp = _EXP
+    gen = _GEN
+    for i in range(_DATA_CW):
+        f = w[i]
+        if f:
+            lf = _LOG[f]
+            for k in range(_EC_CW):
+                w[i + 1 + k] ^= exp[gen[k] + lf]
+    for i in range(_DATA_CW, _DATA_CW + _EC_CW):
+        buf[i] = w[i]
 
 
-def _draw_functions(m):
-    for (r0, c0) in ((0, 0), (0, SIZE - 7), (SIZE - 7, 0)):
-        for r in range(7):
-            for c in range(7):
-                ring = max(abs(r - 3), abs(c - 3))
-                m[(r0 + r) * SIZE + c0 + c] = 1 if ring != 2 else 0
-    for i in range(8, SIZE - 8):
-        m[6 * SIZE + i] = 1 - (i & 1)
-        m[i * SIZE + 6] = 1 - (i & 1)
-    for r in range(16, 21):
-        for c in range(16, 21):
-            m[r * SIZE + c] = 1 if max(abs(r - 18), abs(c - 18)) != 1 else 0
-    m[(4 * 2 + 9) * SIZE + 8] = 1  # the dark module
-
-
-def _place(m, f, cw):
-    """The codewords' bits in the standard's two-column zigzag, from the bottom right."""
-    k = 0
-    total = len(cw) * 8
-    col = SIZE - 1
-    up = True
-    while col > 0:
-        if col == 6:
-            col -= 1  # the vertical timing column is skipped
-        for i in range(SIZE):
-            r = SIZE - 1 - i if up else i
-            for c in (col, col - 1):
-                p = r * SIZE + c
-                if not f[p]:
-                    bit = 0
-                    if k < total:
-                        bit = cw[k >> 3] >> (7 - (k & 7)) & 1
-                    m[p] = bit
-                    k += 1
-        up = not up
-        col -= 2
-
-
-def _mask_bit(mask, r, c):
-    if mask == 0:
-        return (r + c) % 2 == 0
-    if mask == 1:
-        return r % 2 == 0
-    if mask == 2:
-        return c % 3 == 0
-    if mask == 3:
-        return (r + c) % 3 == 0
-    if mask == 4:
-        return (r // 2 + c // 3) % 2 == 0
-    if mask == 5:
-        return (r * c) % 2 + (r * c) % 3 == 0
-    if mask == 6:
-        return ((r * c) % 2 + (r * c) % 3) % 2 == 0
-    return ((r + c) % 2 + (r * c) % 3) % 2 == 0
-
-
-def _mask_table(mask, out):
-    """out[p] = 1 where `mask` flips module p (data modules only are flipped: the
-    caller ANDs with the function map). Every mask repeats every 12 rows and
-    columns, so a 12 x 12 tile is computed and repeated (few calls on a slow CPU)."""
-    tile = bytearray(144)
-    for r in range(12):
-        for c in range(12):
-            tile[r * 12 + c] = 1 if _mask_bit(mask, r, c) else 0
-    for r in range(SIZE):
-        t = (r % 12) * 12
-        p = r * SIZE
-        for c in range(SIZE):
-            out[p + c] = tile[t + c % 12]
-
-
-def _apply_mask(m, f, mask, table=None):
-    if table is None:
-        table = bytearray(SIZE * SIZE)
-        _mask_table(mask, table)
-    for p in range(SIZE * SIZE):
-        if table[p] and not f[p]:
-            m[p] ^= 1
-
-
-def _format_bits(mask):
-    """15 bits: level L (01) and the mask, BCH(15,5), XOR 101010000010010."""
-    d = (1 << 3) | mask
-    v = d << 10
-    for i in range(14, 9, -1):
-        if v >> i & 1:
-            v ^= 0x537 << (i - 10)
-    return ((d << 10) | v) ^ 0x5412
-
-
-def _draw_format(m, mask):
-    bits = _format_bits(mask)
-    for i in range(15):
-        b = bits >> i & 1  # bit i (0 = least significant)
-        # around the top-left finder
-        if i < 6:
-            m[i * SIZE + 8] = b
-        elif i < 8:
-            m[(i + 1) * SIZE + 8] = b
-        elif i == 8:
-            m[8 * SIZE + 7] = b
-        else:
-            m[8 * SIZE + 14 - i] = b
-        # the copy under the top-right and beside the bottom-left finders
-        if i < 8:
-            m[8 * SIZE + SIZE - 1 - i] = b
-        else:
-            m[(SIZE - 15 + i) * SIZE + 8] = b
-    m[(SIZE - 8) * SIZE + 8] = 1  # the dark module
-
-
-def _penalty(m):
-    score = 0
-    # rule 1 (runs of 5+ in a row or column) and rule 3 (1:1:3:1:1 finder-like patterns)
-    for horiz in (True, False):
-        for a in range(SIZE):
-            run = 0
-            prev = -1
-            bits = 0
-            for b in range(SIZE):
-                v = m[a * SIZE + b] if horiz else m[b * SIZE + a]
-                if v == prev:
-                    run += 1
-                else:
-                    if run >= 5:
-                        score += run - 2
-                    run = 1
-                    prev = v
-                bits = ((bits << 1) | v) & 0x7FF
-                if b >= 10 and (bits == 0x5D or bits == 0x5D0):  # 00001011101 or 10111010000
-                    score += 40
-            if run >= 5:
-                score += run - 2
-    # rule 2: 2x2 blocks of one colour
-    for r in range(SIZE - 1):
-        for c in range(SIZE - 1):
-            p = r * SIZE + c
-            v = m[p]
-            if v == m[p + 1] and v == m[p + SIZE] and v == m[p + SIZE + 1]:
-                score += 3
-    # rule 4: the share of dark modules, 10 points per 5% from half
-    dark = 0
-    for v in m:
-        dark += v
-    k = abs(dark * 20 - SIZE * SIZE * 10) // (SIZE * SIZE)
-    return score + 10 * k
-
-
-def encode(text, mask=-1):
-    """-> bytearray of SIZE*SIZE modules (1 = dark), row by row. mask -1: the
-    lowest-penalty mask (the standard's choice), else that mask (0..7)."""
+def encode(text, mask=MASK):
+    """-> a list of SIZE ints, one a row from the top, bit c set where column c
+    is dark. Reused by the next call. mask: 0..7 (MASK unless a test asks)."""
+    if not 0 <= mask <= 7:
+        raise ValueError("QR mask %r: 0..7" % (mask,))
     cw = codewords(text)
-    f = _function_map()
-    m = bytearray(SIZE * SIZE)
-    _draw_functions(m)
-    _place(m, f, cw)
-    if mask < 0:
-        best = -1
-        table = bytearray(SIZE * SIZE)
-        for k in range(8):
-            _mask_table(k, table)
-            _apply_mask(m, f, k, table)
-            _draw_format(m, k)
-            p = _penalty(m)
-            if best < 0 or p < best:
-                best = p
-                mask = k
-            _apply_mask(m, f, k, table)  # masks are XOR: applying again takes it off
-    elif not 0 <= mask <= 7:
-        raise ValueError("QR mask %r: 0..7, or -1 for the best" % (mask,))
-    _apply_mask(m, f, mask)
-    _draw_format(m, mask)
-    return m
+    rows = _rows
+    base = _BASE
+    b = mask * SIZE * 4
+    for r in range(SIZE):
+        rows[r] = base[b] | base[b + 1] << 8 | base[b + 2] << 16 | base[b + 3] << 24
+        b += 4
+    pr = _PR
+    pc = _PC
+    k = 0
+    for x in cw:
+        if x:
+            for j in range(8):
+                if x & (0x80 >> j):
+                    rows[pr[k + j]] ^= 1 << pc[k + j]
+        k += 8
+    return rows

@@ -13,17 +13,21 @@ Exactly once: the subscription is durable (client id desk-<event>, clean
 session off, QoS 1: the broker keeps what arrives while the desk is away), and
 a message is acknowledged only after ingest() has committed it or refused it
 for good (paho's manual acknowledgement; aiomqtt 2.5 does not offer it, so its
-paho client is reached directly). A desk killed or failing between receipt and
+paho client is reached directly; the messages already received are acknowledged
+together, in one write: _ack()). A desk killed or failing between receipt and
 commit gets the message again at its next connection; ingest() counts a copy
 it already has once."""
 import asyncio
+import json
 import logging
 import socket
+import struct
 import time
 
 import aiomqtt
 from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from bobing import outbox
 
@@ -60,29 +64,64 @@ class Secrets:
         self.read_at = now
 
 
+WRONG_CODE = gettext_noop("bowl %(bowl)s award %(game)s-%(award)s: its code does not match the bowl's secret "
+                          "(a forged or damaged award)")
+NOT_KNOWN = gettext_noop("bowl %(bowl)s is not known here: add it with its secret first")
+BAD_CLASS = gettext_noop("prize class %(cls)s is not one of the firmware's classes")
+
+
 def refused_early(event, topic, payload, secrets):
     """An award the desk can refuse without its database (malformed, another event's,
-    a code its bowl's secret does not make) -> the reason, else None (handle() decides,
-    rereading the secret: a bowl added or given a new secret since the last read)."""
+    a code its bowl's secret does not make) -> (msgid, args) for mqttlog.refuse, else None
+    (handle() decides, rereading the secret: a bowl added or given a new secret since the last read)."""
     if not str(topic).endswith("/award"):
         return None
+    asked = []
+
+    def secret_of(b):
+        asked.append(secrets.by_bowl.get(b, b""))
+        return asked[0]
     try:
-        outbox.decode_award(event, topic, payload, lambda b: secrets.by_bowl.get(b, b""))
+        outbox.decode_award(event, topic, payload, secret_of)
     except ValueError as e:
         bowl = str(topic).split("/")[-2:-1]
         if bowl and bowl[0] not in secrets.by_bowl:
             return None  # not known at the last read: handle() looks again
-        return str(e)
+        return _award_refusal(topic, payload, e, asked)
     return None
+
+
+def _award_refusal(topic, payload, error, asked):
+    """An award the firmware's decoder refused -> (msgid, args). asked: the secret it asked
+    for; it asks only once the message is well formed, and then only the code is left to fail."""
+    if asked:
+        d = json.loads(payload)
+        return WRONG_CODE, {"bowl": str(topic).split("/")[-2], "game": d.get("g"), "award": d.get("n")}
+    return mqttlog.BAD_MESSAGE, _bad(topic, error)
+
+
+def _bad(topic, error):
+    return {"leaf": [mqttlog.LEAF.get(str(topic).rsplit("/", 1)[-1], mqttlog.OTHER)],
+            "detail": {"en": ": " + str(error)}}
 
 
 _refuse = mqttlog.refuse  # kept in memory, written once a second (a flood costs no write each)
 
 
+class _BadClass(ValueError):
+    pass
+
+
 def _known_classes(pairs):
     bad = allot.unknown_classes([c for c, _n in pairs])
     if bad:
-        raise ValueError("prize class %r is not one of the firmware's classes" % bad[0][:40])
+        raise _BadClass(bad[0][:40])
+
+
+def _refuse_value(topic, e):
+    if isinstance(e, _BadClass):
+        return _refuse(topic, BAD_CLASS, cls=str(e))
+    return mqttlog.bad_message(topic, e)
 
 
 def _answer(event, topic, bowl_id, s, left, first):
@@ -90,7 +129,7 @@ def _answer(event, topic, bowl_id, s, left, first):
     try:
         raised, what, payload = allot.answer(event, bowl_id, s, dict(left), first)
     except allot.StockError as e:
-        return _refuse(topic, str(e)), []
+        return _refuse(topic, gettext_noop("the stock request was refused%(detail)s"), detail={"en": ": " + str(e)}), []
     log.info("mqtt: bowl %s %s: %s", bowl_id, "came online" if first else "asked", what)
     return ("granted" if raised else "answered"), (
         [(outbox.topic(event, bowl_id, "allot"), payload)] if payload is not None else [])
@@ -113,10 +152,10 @@ def handle(event, topic, payload):
             bowl_id, st = outbox.decode_status(event, topic, payload)
             _known_classes(st.get("left") or [])
         except ValueError as e:
-            return _refuse(topic, str(e)), []
+            return _refuse_value(topic, e), []
         bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
         if bowl is None:
-            return _refuse(topic, "bowl %r is not known here" % bowl_id), []
+            return _refuse(topic, NOT_KNOWN, bowl=bowl_id), []
         row = BowlStatus.objects.filter(bowl=bowl).first() or BowlStatus(bowl=bowl)
         row.online, row.seen = bool(st["on"]), timezone.now()
         if st["on"]:
@@ -134,12 +173,20 @@ def handle(event, topic, payload):
             bowl_id, s, left = outbox.decode_ask(event, topic, payload)
             _known_classes(left)
         except ValueError as e:
-            return _refuse(topic, str(e)), []
+            return _refuse_value(topic, e), []
         return _answer(event, topic, bowl_id, s, left, False)
+    asked = []
+
+    def secret_of(b):
+        asked.append(_secret_of(b))
+        return asked[0]
     try:
-        a = outbox.decode_award(event, topic, payload, _secret_of)
+        a = outbox.decode_award(event, topic, payload, secret_of)
     except ValueError as e:
-        return _refuse(topic, str(e)), []
+        if asked and asked[0] is None:
+            return _refuse(topic, NOT_KNOWN, bowl=str(topic).split("/")[-2]), []
+        msgid, args = _award_refusal(topic, payload, e, asked)
+        return _refuse(topic, msgid, **args), []
     try:
         r = ingest(a.bowl_id, a.game_no, [(a.award_no, a.cls, a.customer)], None, "mqtt", str(topic), event=event)
     except Refused:
@@ -191,6 +238,47 @@ async def _flusher():
         await asyncio.to_thread(_flush)
 
 
+ACK_BATCH = 10  # at most half the broker's window (cmd_broker: max_inflight_messages 20), so it keeps sending
+PUBACK = 0x40
+
+
+def _ack(paho, msgs):
+    """Acknowledge msgs (QoS 1 PUBACKs, in the order received) in one socket write, queued
+    as paho queues a packet for its event loop (paho 2.2's _packet_queue without its wake-up
+    byte to a socket pair aiomqtt does not read): paho's ack() costs two system calls a
+    message, which under a flood on a loaded machine were most of the listener's time."""
+    mids = [m.mid for m in msgs if m.qos == 1]
+    if mids:
+        packet = b"".join(struct.pack("!BBH", PUBACK, 2, mid) for mid in mids)
+        paho._out_packet.append({"command": PUBACK, "mid": 0, "qos": 0, "pos": 0, "to_process": len(packet),
+                                 "packet": packet, "info": None})
+        paho._call_socket_register_write()
+
+
+async def _one(event, own, client, m, secrets, seen):
+    """One message: refused in the event loop when its code cannot be its bowl's, else
+    handle() in a thread; its allots published after the commit. Acknowledged by the caller."""
+    if m.topic.value == own:  # our own status, through the status subscription
+        return
+    now = time.monotonic()
+    if secrets.stale(now):
+        await asyncio.to_thread(secrets.reread, now)
+    why = refused_early(event, m.topic.value, m.payload, secrets)
+    if why is not None and now - secrets.read_at > Secrets.FRESH_S:  # a secret changed just now?
+        await asyncio.to_thread(secrets.reread, now)
+        why = refused_early(event, m.topic.value, m.payload, secrets)
+    if why is not None:
+        r, pub = mqttlog.refuse(m.topic.value, why[0], **why[1]), []
+    else:
+        r, pub = await asyncio.to_thread(handle, event, m.topic.value, m.payload)
+    for t, p in pub:  # committed: now the bowl may have it
+        await client.publish(t, p, qos=1, retain=True)
+    if seen is not None:
+        if r == "refused":
+            await asyncio.to_thread(_flush)  # (tests look for the reason at once)
+        seen(r)
+
+
 async def _listen(host, port, event, username, password, ready, seen, topics, own):
     secrets = Secrets()
     while True:
@@ -209,27 +297,20 @@ async def _listen(host, port, event, username, password, ready, seen, topics, ow
                 if ready is not None:
                     ready.set()
                 async for m in client.messages:
-                    if m.topic.value == own:  # our own status, through the status subscription
-                        client._client.ack(m.mid, m.qos)
-                        continue
-                    now = time.monotonic()
-                    if secrets.stale(now):
-                        await asyncio.to_thread(secrets.reread, now)
-                    why = refused_early(event, m.topic.value, m.payload, secrets)
-                    if why is not None and now - secrets.read_at > Secrets.FRESH_S:  # a secret changed just now?
-                        await asyncio.to_thread(secrets.reread, now)
-                        why = refused_early(event, m.topic.value, m.payload, secrets)
-                    if why is not None:
-                        r, pub = mqttlog.refuse(m.topic.value, why), []
-                    else:
-                        r, pub = await asyncio.to_thread(handle, event, m.topic.value, m.payload)
-                    for t, p in pub:  # committed: now the bowl may have it
-                        await client.publish(t, p, qos=1, retain=True)
-                    client._client.ack(m.mid, m.qos)
-                    if seen is not None:
-                        if r == "refused":
-                            await asyncio.to_thread(_flush)  # (tests look for the reason at once)
-                        seen(r)
+                    # every message already received, handled in turn and acknowledged in one write
+                    batch = [m]
+                    while len(batch) < ACK_BATCH:
+                        try:
+                            batch.append(client._queue.get_nowait())
+                        except asyncio.QueueEmpty:
+                            break
+                    acks = []
+                    try:
+                        for m in batch:
+                            await _one(event, own, client, m, secrets, seen)
+                            acks.append(m)
+                    finally:  # what was handled is acknowledged, even if a later one failed
+                        _ack(client._client, acks)
         except aiomqtt.MqttError as e:
             log.warning("mqtt: %s; connecting again in %d s", e, RETRY_S)
         except DatabaseError as e:

@@ -9,6 +9,7 @@ import secrets
 from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST
 from django.contrib import messages
 from django.utils.translation import gettext as _
@@ -32,19 +33,23 @@ def handle(event, topic, payload):
     decode = {"champion": champions.decode_champion, "final": champions.decode_final,
               "finalroll": champions.decode_roll}.get(leaf)
     if decode is None:
-        return _refuse(topic, "not a champion, final or finalroll topic")
+        return _refuse(topic, gettext_noop("not a champion, final or final's roll topic"))
     try:
         bowl_id, d = decode(event, topic, payload)
     except ValueError as e:
-        return _refuse(topic, str(e))
+        return mqttlog.bad_message(topic, e)
     bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
     if bowl is None:
-        return _refuse(topic, "bowl %r is not known here" % bowl_id)
+        return _refuse(topic, gettext_noop("bowl %(bowl)s is not known here: add it with its secret first"), bowl=bowl_id)
     if leaf != "champion":
         named = FinalBowl.objects.select_related("bowl").first()
-        if named is None or named.bowl_id != bowl.pk:
-            return _refuse(topic, "bowl %s is not the final's bowl (%s): its %s is not taken" % (
-                bowl_id, "the draw named %s" % named.bowl.bowl_id if named else "no draw has named one yet", leaf))
+        if named is None:
+            return _refuse(topic, gettext_noop("bowl %(bowl)s is not the final's bowl (no draw has named one yet): "
+                                               "its %(leaf)s is not taken"), bowl=bowl_id, leaf=[mqttlog.LEAF[leaf]])
+        if named.bowl_id != bowl.pk:
+            return _refuse(topic, gettext_noop("bowl %(bowl)s is not the final's bowl (the draw named %(named)s): "
+                                               "its %(leaf)s is not taken"), bowl=bowl_id,
+                           named=named.bowl.bowl_id, leaf=[mqttlog.LEAF[leaf]])
     now = timezone.now()
     with transaction.atomic():
         if leaf == "champion":

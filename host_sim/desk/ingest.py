@@ -63,6 +63,12 @@ class OverStock(Refused):
     """An award beyond what the desk granted the bowl, or beyond the event's total."""
 
 
+OVER_GRANT = gettext_noop("bowl %(bowl)s: %(n)d more %(cls)s would make %(sum)d, beyond its grant of "
+                          "%(grant)d (event %(event)s): refused")
+OVER_TOTAL = gettext_noop("bowl %(bowl)s: %(n)d more %(cls)s would make %(sum)d for the event's bowls, "
+                          "beyond the event's total of %(total)d (event %(event)s): refused")
+
+
 class GameState:
     """Where a bowl's game stands: stock and left as [[class, n], ...] (highest
     class first), customers served, events, ended."""
@@ -149,12 +155,10 @@ def _within_stock(event, bowl, new):
     every = dict(since.filter(bowl__bowl_id__in=list(cur)).values_list("cls").annotate(n=Count("id")))
     for c, n in adding.items():
         if mine.get(c, 0) + n > grant.get(c, 0):
-            raise OverStock(gettext_noop("bowl %(bowl)s: %(n)d more %(cls)s would make %(sum)d, beyond its grant of "
-                               "%(grant)d (event %(event)s): refused"), bowl=bowl.bowl_id, n=n, cls=c,
+            raise OverStock(OVER_GRANT, bowl=bowl.bowl_id, n=n, cls=c,
                             sum=mine.get(c, 0) + n, grant=grant.get(c, 0), event=event)
         if every.get(c, 0) + n > totals.get(c, 0):
-            raise OverStock(gettext_noop("bowl %(bowl)s: %(n)d more %(cls)s would make %(sum)d for the event's bowls, "
-                               "beyond the event's total of %(total)d (event %(event)s): refused"),
+            raise OverStock(OVER_TOTAL,
                             bowl=bowl.bowl_id, n=n, cls=c, sum=every.get(c, 0) + n, total=totals.get(c, 0),
                             event=event)
 

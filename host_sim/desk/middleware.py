@@ -16,3 +16,20 @@ def too_large(get_response):
             return page(request)
         return get_response(request)
     return middleware
+
+
+def attendant_language(get_response):
+    """After LocaleMiddleware (cookie, browser) and the login: a logged-in attendant's own
+    language (models.AttendantLanguage) wins."""
+    from django.utils import translation
+    from .models import AttendantLanguage
+
+    def middleware(request):
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            code = AttendantLanguage.objects.filter(user=user).values_list("language", flat=True).first()
+            if code and translation.check_for_language(code):
+                translation.activate(code)
+                request.LANGUAGE_CODE = translation.get_language()
+        return get_response(request)
+    return middleware

@@ -224,6 +224,14 @@ class Allot(models.Model):
         constraints = [models.UniqueConstraint(fields=["event", "bowl", "seq"], name="one_grant")]
 
 
+class AttendantLanguage(models.Model):
+    """The language an attendant chose with the switch while logged in: their pages are in it
+    on any device, from the login on (middleware.attendant_language); without one, the
+    browser's cookie or Accept-Language decides."""
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="desk_language")
+    language = models.CharField(max_length=10)
+
+
 class Commitment(models.Model):
     """A fair event kiosk's commitment for a customer's shakes (firmware/PROTOCOL.md
     "Verifiable fairness"), public: `commit` the bowl's SHA-256 of its secret,

@@ -13,28 +13,47 @@ import time
 
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods
 
-from .models import Import
+from .models import Import, render_parts
 
 log = logging.getLogger("desk")
 LOG_PER_S = 5  # refusal lines a second in the log; the rest are counted
 MAX_ROWS = 50  # distinct (topic, reason) rows one flush writes; more are counted in the last
 
 _lock = threading.Lock()
-_pending = {}  # topic -> [first seen, count, first reason]
+_pending = {}  # topic -> [first seen, count, first reason as parts]
+
+# the kinds of message a bowl publishes, as a refusal names them
+LEAF = {"award": gettext_noop("award message"), "status": gettext_noop("status message"),
+        "ask": gettext_noop("stock request"), "champion": gettext_noop("champion message"),
+        "final": gettext_noop("final message"), "finalroll": gettext_noop("final's roll message")}
+OTHER = gettext_noop("message of an unknown kind")
+BAD_MESSAGE = gettext_noop("not a valid %(leaf)s%(detail)s")
+
+
+def bad_message(topic, error):
+    """refuse() a message the firmware's decoder refused (error: its ValueError, English,
+    shown on English pages as the detail)."""
+    leaf = str(topic).rsplit("/", 1)[-1]
+    return refuse(topic, BAD_MESSAGE, leaf=[LEAF.get(leaf, OTHER)],
+                  detail={"en": ": " + str(error)})
 _said = [0, 0, 0]  # [second, lines logged in it, refusals not logged]
 
 
-def refuse(topic, text):
+def refuse(topic, msgid, **args):
     """Record one refused message (written at the next flush(): per topic, its first
-    reason and how many came) -> "refused"."""
+    reason and how many came) -> "refused". msgid: the reason's English, marked with
+    gettext_noop where it is written, with %(name)s for args (models.render_parts)."""
     key = str(topic)[:200]
     now = time.time()
+    parts = [[msgid, args]]
+    text = render_parts(parts, str)
     with _lock:
         row = _pending.get(key)
         if row is None:
-            _pending[key] = [timezone.now(), 1, text[:2000]]
+            _pending[key] = [timezone.now(), 1, parts]
         else:
             row[1] += 1
         sec = int(now)
@@ -59,12 +78,16 @@ def flush():
         _pending.clear()
     if len(items) > MAX_ROWS:
         more = sum(n for _k, (_at, n, _t) in items[MAX_ROWS - 1:])
-        items = items[:MAX_ROWS - 1] + [("(various)", [items[MAX_ROWS - 1][1][0], more,
-                                                      "%d more messages refused on other topics" % more])]
-    Import.objects.bulk_create([Import(at=at, source="mqtt", name=topic, repeats=n,
-                                       message=text if n == 1 else "%s (and %d more like it)" % (text, n - 1))
-                                for topic, (at, n, text) in items])
-    return len(items)
+        items = items[:MAX_ROWS - 1] + [("(various)", [items[MAX_ROWS - 1][1][0], more, [
+            [gettext_noop("%(n)d more messages refused on other topics"), {"n": more}]]])]
+    rows = []
+    for topic, (at, n, parts) in items:
+        if n > 1:
+            parts = parts + [[gettext_noop("(and %(n)d more like it)"), {"n": n - 1}]]
+        rows.append(Import(at=at, source="mqtt", name=topic, repeats=n, parts=parts,
+                           message=render_parts(parts, str)[:2000]))
+    Import.objects.bulk_create(rows)
+    return len(rows)
 
 
 @require_http_methods(["GET"])

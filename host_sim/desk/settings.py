@@ -85,6 +85,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "host_sim.desk.middleware.attendant_language",  # a logged-in attendant's own language
     "host_sim.desk.middleware.too_large",  # an oversized upload: a page, its body unread
     "django.contrib.auth.middleware.LoginRequiredMiddleware",  # every page but the login
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -157,9 +158,10 @@ MAX_JOURNAL_BYTES = 1 << 20
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_JOURNAL_BYTES + 65536
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_JOURNAL_BYTES + 65536
 
-# i18n: Chinese first, English beside it. The page's language is the attendant's
-# choice (the switch on every page sets the django_language cookie, a year long),
-# else the browser's Accept-Language, else zh-Hans. The catalogue is
+# i18n: Chinese first, English beside it. The page's language is the logged-in
+# attendant's own (the switch, used while logged in, stores it: models.AttendantLanguage),
+# else this browser's choice (the switch on every page sets the django_language cookie,
+# a year long), else the browser's Accept-Language, else zh-Hans. The catalogue is
 # host_sim/desk/locale/zh_Hans/LC_MESSAGES/django.po; its compiled .mo is committed
 # (`make desk-messages` remakes it with Debian's gettext).
 LANGUAGE_CODE = "zh-hans"

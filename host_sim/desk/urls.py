@@ -1,7 +1,6 @@
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.urls import path
-from django.views.i18n import set_language
 from django.views.static import serve
 
 from host_sim.desk.settings import STATIC_DIR
@@ -25,7 +24,7 @@ urlpatterns = [
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
     path("logout", views.logout_page, name="logout"),
     # the language switch on every page (the login page's too): Django's view, by POST
-    path("language", login_not_required(set_language), name="set_language"),
+    path("language", login_not_required(views.language), name="set_language"),
     path("too-large", views.too_large, name="too_large"),
     # the counter page's QR reader (static/desk): two files, served by the desk itself
     path("static/<path:path>", login_not_required(serve), {"document_root": STATIC_DIR}),

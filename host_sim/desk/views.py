@@ -22,8 +22,8 @@ from host_sim import plan
 
 from . import allot, chart, codes, counter, forecast as fc
 from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names
-from .ingest import Refused, ingest_journal
-from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption
+from .ingest import OVER_GRANT, OVER_TOTAL, Refused, ingest_journal
+from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption, render_parts
 
 log = logging.getLogger("desk")
 
@@ -369,6 +369,16 @@ STATUS_EVERY_S = 30
 SILENT_S = 3 * STATUS_EVERY_S
 
 
+def _over_note(bowl):
+    """The bowl's latest award refused beyond its grant or the event's total, in the page's
+    language (Bowl.refused_note keeps the English, for the log)."""
+    for parts in (Import.objects.filter(bowl_id=bowl.bowl_id, ok=False).order_by("-id")
+                  .values_list("parts", flat=True)[:50]):
+        if parts and parts[0][0] in (OVER_GRANT, OVER_TOTAL):
+            return render_parts(parts, _)
+    return bowl.refused_note
+
+
 def event_view(event_name=None):
     """What the bowls page shows: the event (the one named, else the newest),
     its totals per class (total, granted to bowls, awarded and redeemed since
@@ -399,7 +409,7 @@ def event_view(event_name=None):
         bowls.append({"bowl": b.bowl_id, "st": st, "ago": ago, "online": bool(st and st.online and ago <= SILENT_S),
                       "silent": bool(st and st.online and ago > SILENT_S),
                       "last": last, "s": seq, "grant": allot.as_list(grant),
-                      "refused_over": b.refused_over, "refused_note": b.refused_note})
+                      "refused_over": b.refused_over, "refused_note": _over_note(b) if b.refused_over else ""})
     return {"event": ev, "classes": classes, "bowls": bowls, "now": now, "silent_s": SILENT_S,
             "events": [e.name for e in events]}
 
@@ -412,3 +422,16 @@ def bowls(request):
     if request.GET.get("part"):
         return render(request, "desk/bowls_part.html", ctx)
     return render(request, "desk/bowls.html", ctx)
+
+
+def language(request):
+    """The language switch: Django's set_language (the browser's cookie); a logged-in
+    attendant's choice is also kept as theirs (models.AttendantLanguage), for every device."""
+    from django.utils.translation import check_for_language
+    from django.views.i18n import set_language
+    from .models import AttendantLanguage
+    response = set_language(request)
+    code = request.POST.get("language") if request.method == "POST" else None
+    if code and check_for_language(code) and request.user.is_authenticated:
+        AttendantLanguage.objects.update_or_create(user=request.user, defaults={"language": code})
+    return response

@@ -1,0 +1,94 @@
+"""The claim's QR code (firmware/bobing/qr.py) against other encoders and a
+reader: its symbols are segno's module for module, and what the bowl draws
+reads back in zxing-cpp for many random claims, in both languages and with
+every mask. (tests/test_qr_portable.py: its tables and symbols against the
+plain encoder of tests/qr_tables.py, on MicroPython too.)"""
+import random
+
+import pytest
+import segno  # pinned in requirements/test.txt
+import zxingcpp  # pinned in requirements/test.txt
+
+import qr_tables
+from bobing import claim as claim_mod, panels, qr
+from host_sim import cmd_screens, framebuf, screen_cases
+from bobing import screen as scr
+
+
+def _matrix(rows):
+    return [[rows[r] >> c & 1 for c in range(qr.SIZE)] for r in range(qr.SIZE)]
+
+
+def _segno(text, mask):
+    s = segno.make_qr(text, version=2, error="l", mask=mask, boost_error=False)
+    return [list(row) for row in s.matrix]
+
+
+def _segno_pads_a_zero_byte(text):
+    """segno 1.6.6 (encoder.write_padding_bits) adds 8 zero bits where the bit
+    stream and its terminator end on a codeword boundary, where the standard
+    (7.4.10) adds none: its codewords differ there (both read back; zxing
+    checks those below)."""
+    data = text.encode()
+    if all(chr(x) in qr_tables.ALNUM for x in data):
+        n = 13 + 11 * (len(data) // 2) + 6 * (len(data) % 2)
+    else:
+        n = 12 + 8 * len(data)
+    return (n + 4) % 8 == 0 and n + 4 < 34 * 8
+
+
+def _claim_text(rnd):
+    bowl = "".join(rnd.choice("0123456789") for _ in range(rnd.randint(1, 8)))
+    code = "".join(rnd.choice(claim_mod.ALPHABET) for _ in range(claim_mod.CODE_LEN))
+    cls = rnd.choice(("zhuangyuan", "duitang", "sanhong", "sijin", "erju", "yixiu"))
+    return bowl, "%d-%d" % (rnd.randint(1, 9999), rnd.randint(1, 99)), cls, code
+
+
+def test_symbols_are_segnos_for_every_mask_and_both_modes():
+    rnd = random.Random(24)
+    texts = [panels.qr_text(*_claim_text(rnd)) for _ in range(40)]
+    texts += ["A", "HELLO WORLD", "Z" * qr.MAX_ALNUM, "bb1:lower case", "博饼 状元", "x" * qr.MAX_BYTES]
+    texts += ["".join(rnd.choice("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
+                      for _ in range(rnd.randint(1, qr.MAX_ALNUM))) for _ in range(20)]
+    compared = 0
+    for text in texts:
+        if _segno_pads_a_zero_byte(text):
+            continue
+        compared += 1
+        for mask in range(8):
+            assert _matrix(qr.encode(text, mask)) == _segno(text, mask), (text, mask)
+    assert compared > 50
+    assert qr.encode(texts[0]) is qr.encode(texts[1])  # one list, reused
+
+
+def test_a_bad_mask_is_a_clear_error():
+    for bad in (8, -1):
+        with pytest.raises(ValueError, match="0..7"):
+            qr.encode("A", bad)
+
+
+def _screen_reads(s, table, buf, bowl, ref, cls, code):
+    panels.claim(s, table, code, cls, ref, bowl, page=1)
+    found = zxingcpp.read_barcodes(cmd_screens.to_image(bytes(buf), 2).convert("L"))
+    return [f.text for f in found]
+
+
+def test_zxing_reads_the_drawn_claim_for_many_random_claims():
+    table = [c for c in screen_cases.CASES if c[0] == "claim_qr"][0][3][0].table
+    buf = bytearray(cmd_screens.W * cmd_screens.H // 8)
+    s = scr.Screen(framebuf.FrameBuffer(buf, cmd_screens.W, cmd_screens.H, framebuf.MONO_VLSB))
+    rnd = random.Random(18004)
+    for i in range(60):
+        s.set_lang("zh" if i % 2 else "en")
+        bowl, ref, cls, code = _claim_text(rnd)
+        got = _screen_reads(s, table, buf, bowl, ref, cls, code)
+        assert got == [panels.qr_text(bowl, ref, cls, code)], (bowl, ref, cls, code)
+    # a reader undoes whichever mask it finds: every one of them reads back
+    bowl, ref, cls, code = _claim_text(rnd)
+    text = panels.qr_text(bowl, ref, cls, code)
+    for mask in range(8):
+        rows = qr.encode(text, mask)
+        s.fb.fill(1)
+        panels._draw_qr(s.fb, rows, 20, 7)
+        found = zxingcpp.read_barcodes(cmd_screens.to_image(bytes(buf), 2).convert("L"))
+        assert [(f.text, f.format.name) for f in found] == [(text, "QRCode")], mask
