@@ -15,6 +15,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 
 from bobing import fair, outbox
@@ -42,17 +43,18 @@ def handle(event, topic, payload):
         else:
             bowl_id, g, k, q, s, rolls = fair.decode_reveal(event, topic, payload)
     except ValueError as e:
-        return _refuse(topic, str(e)), []
+        return mqttlog.bad_message(topic, e), []
     bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
     if bowl is None:
-        return _refuse(topic, "bowl %r is not known here" % bowl_id), []
+        return _refuse(topic, gettext_noop("bowl %(bowl)s is not known here: add it with its secret first"),
+                       bowl=bowl_id), []
     now = timezone.now()
     if leaf == "commit":
         old = Commitment.objects.filter(bowl=bowl, game_no=g, q=q).first()
         if old is not None:
             if old.commit != c.hex() or old.customer != k:
-                return _refuse(topic, "commitment %d of game %d is already recorded with another value: "
-                                      "the first one stands" % (q, g)), []
+                return _refuse(topic, gettext_noop("commitment %(q)s of game %(game)s is already recorded with "
+                                                   "another value: the first one stands"), q=q, game=g), []
             return "known", [_seed(event, old)]  # a copy (QoS 1): the same value again
         row = Commitment(bowl=bowl, game_no=g, q=q, customer=k, commit=c.hex(), seen=now,
                          desk=secrets.token_bytes(16).hex())
@@ -66,12 +68,13 @@ def handle(event, topic, payload):
     with transaction.atomic():
         row = Commitment.objects.select_for_update().filter(bowl=bowl, game_no=g, q=q).first()
         if row is None:
-            return _refuse(topic, "reveal of commitment %d of game %d: the desk never recorded it" % (q, g)), []
+            return _refuse(topic, gettext_noop("reveal of commitment %(q)s of game %(game)s: the desk never "
+                                               "recorded it"), q=q, game=g), []
         if row.secret:
             return "known", []
         if row.customer != k:
-            return _refuse(topic, "reveal for customer %d of a commitment recorded for customer %d"
-                           % (k, row.customer)), []
+            return _refuse(topic, gettext_noop("reveal for customer %(k)s of a commitment recorded for customer "
+                                               "%(rec)s"), k=k, rec=row.customer), []
         row.secret, row.rolls, row.revealed = s.hex(), list(rolls), now
         r = fair_check.check_export(export_of([row], with_awards=True), fair_check.Report())
         row.verdict = r.summary()[len("fair: "):]
