@@ -59,7 +59,7 @@ def run(args):
             fair_check.check_game(args.journal, g, r, desk, args.bowl)
     else:
         fair_check.check_export(desk, r, args.bowl, args.game)
-    for line in r.lines:
+    for line in r.lines + r.spill_lines():
         print(line)
     print(r.summary())
     return 0 if r.ok else 1

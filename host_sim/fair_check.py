@@ -34,6 +34,16 @@ class Report:
         self.verified = 0
         self.unverified = {}  # reason -> rolls
         self.lines = []  # what was seen, one line each
+        self.spills = []  # (what, the dice the spilled shake would have given) of verified turns
+
+    def spill(self, what, dice_text):
+        v = _RULES.evaluate([int(x) for x in dice_text])
+        self.spills.append((what, dice_text, rules.RANK_IDS[rules.rank_of(v)]))
+
+    def spill_lines(self):
+        """The spilled shakes and what they would have rolled: a bowl that voids good rolls
+        as spills shows here (their ranks should look like any rolls')."""
+        return ["%s: it would have rolled %s (%s)" % s for s in self.spills]
 
     def bad(self, reason, n=1, line=None):
         self.unverified[reason] = self.unverified.get(reason, 0) + n
@@ -136,12 +146,20 @@ def check_game(root, g, report, desk=None, bowl=None):
         if kind == game.EV_CUSTOMER:
             customer += 1
             continue
-        if kind != game.EV_ROLL:
+        if kind != game.EV_ROLL and kind != game.EV_SPILL:
             continue
         q = None
         for cq in order:
             if cs[cq]["ev"] <= idx:
                 q = cq
+        if kind == game.EV_SPILL:  # a spill uses up its shake's position: what it would have rolled is public
+            if q is not None and cs[q]["k"] == customer:
+                i = under.get(q, 0)
+                under[q] = i + 1
+                if state[q] is None:
+                    report.spill("game %d event %d: customer %d's shake %d spilled" % (g, idx + 1, customer, i + 1),
+                                 derive(cs[q]["s"], cs[q]["d"], g, customer, i))
+            continue
         text = _dice_text(arg)
         if q is None:
             report.bad(NO_COMMIT, 1, "game %d event %d: roll %s of customer %d before any commitment"
@@ -157,12 +175,13 @@ def check_game(root, g, report, desk=None, bowl=None):
         # the retry rule: the first roll under a commitment that follows an unrevealed one
         # of the same customer could have been chosen between two desk values
         prev = [p for p in order if p < q and cs[p]["k"] == customer and state[p] == UNREVEALED]
-        if prev and i == 0 and q not in first_after:
+        if prev and q not in first_after:  # its first roll
             first_after.add(q)
             report.bad(AFTER_RETRY, 1, "game %d event %d: roll %s of customer %d: commitment %d was never "
                        "revealed before commitment %d" % (g, idx + 1, text, customer, prev[-1], q))
             continue
-        if q in skipped and i == 0:
+        if q in skipped and q not in first_after:
+            first_after.add(q)
             report.bad(HIDDEN, 1, "game %d event %d: roll %s of customer %d: the commitment before %d is "
                        "missing from the journal" % (g, idx + 1, text, customer, q))
             continue
@@ -251,7 +270,10 @@ def check_export(desk, report, bowl=None, game_no=None):
                 continue
             d = bytes.fromhex(c["d"])
             for i, text in enumerate(r):
-                if unrevealed and i == 0:
+                if text == "-":
+                    report.spill("%s: shake %d spilled" % (who, i + 1), derive(s, d, g, k, i))
+                    continue
+                if unrevealed:  # its first roll
                     unrevealed = False
                     report.bad(AFTER_RETRY, 1, "%s: roll 1 follows a commitment never revealed" % who)
                     continue

@@ -213,6 +213,10 @@ def _game(root, cheat=None, customers=2):
             f = tuple(der.roll(i, bytearray(6)))
             if cheat == "changed" and k == 2 and i == 1:
                 f = (4, 4, 4, 4, 4, 4)  # the roll written differs from the one derived
+            if cheat == "spill" and k == 1 and i == 1:
+                j.play(game.EV_SPILL, None)  # its shake's position used up: what it would have rolled shows
+                rolls.append("-")
+                continue
             j.play(game.EV_ROLL, f)
             rolls.append("".join(map(str, f)))
         revealed = os.urandom(32) if cheat == "mismatch" and k == 1 else s
@@ -318,3 +322,16 @@ def test_an_award_the_desk_holds_that_the_journal_does_not_pay_is_caught(tmp_pat
                              "seen": "2026-12-01T10:01:00+00:00"})
     r = fair_check.check_game(str(tmp_path), g, fair_check.Report(), export, "0007")
     assert r.unverified == {fair_check.AWARDS: 1}, r.summary()
+
+
+def test_a_spilled_shake_uses_up_its_position_and_shows_what_it_would_have_rolled(tmp_path, capsys):
+    # a bowl voiding good rolls as spills cannot hide it: each spill's would-be dice are public
+    g, export = _game(str(tmp_path), "spill")
+    code, out = _verify(capsys, tmp_path)
+    assert code == 0 and out.strip().endswith("fair: 5 rolls verified, 0 unverified"), out
+    row = [c for c in export["commitments"] if c["k"] == 1][0]
+    would = "".join(map(str, dice.Derived(bytes.fromhex(row["s"]), bytes.fromhex(row["d"]), g, 1).roll(
+        1, bytearray(6))))
+    assert "customer 1's shake 2 spilled: it would have rolled %s" % would in out, out
+    r = fair_check.check_export(export, fair_check.Report())
+    assert r.ok and r.verified == 5 and r.spills[0][1] == would, r.summary()

@@ -615,6 +615,8 @@ class Console:
                 return
             out = self._play(game.EV_SPILL, None)
             if out is not None:
+                if self.fair is not None and self.fair.ready():
+                    self.fair.spilled()
                 self._fair_step()
                 self._reveal(out)
 

@@ -68,8 +68,8 @@
 # "Verifiable fairness"): before a customer's first shake the bowl draws a
 # fresh 32-byte secret S from the strong source (the radio is on at an event),
 # publishes C = SHA-256("bobing-commit-v1" | S) and waits; the desk records C
-# with its time, then sends its own 16 random bytes D. Roll i (0, 1, ... under
-# this commitment) of customer k in game g is
+# with its time, then sends its own 16 random bytes D. Shake i (0, 1, ... under
+# this commitment; a spill uses up its i) of customer k in game g rolls
 #     HMAC-SHA256(key=S, msg="bobing-fair-v1" | D | g | k | i | j)
 # (g, k as 4 bytes, i as 2, the block counter j as 1, big-endian; j = 0, 1, ...
 # only while a block leaves fewer than six accepted bytes), faces by the same
@@ -96,6 +96,8 @@
 #                unrevealed one with its rolls unverified; a journal that hides
 #                it disagrees with the desk (unverified: "commitment hidden")
 #              - a reveal that does not match: as a secret chosen later
+#              - a good roll voided as a spill: the spill uses up its shake's
+#                position and verify-fair lists what it would have rolled
 #              What no check stops: a bowl that never reveals. Its rolls stay
 #              unverified for everyone to see, never counted as fair.
 #   desk        sees C before sending D, but C tells nothing of S (SHA-256

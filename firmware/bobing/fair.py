@@ -7,7 +7,10 @@
 #            published; the customer waits (V_SEED) until the desk's value comes
 #   seed     the desk's 16 bytes D for exactly that commitment (game, number,
 #            C's first 16 hex digits): logged, then the shakes are let in
-#   roll     dice.Derived(S, D, game, customer).roll(i) for the i-th roll
+#   roll     dice.Derived(S, D, game, customer).roll(i) for the i-th shake under
+#            the commitment (a spill uses up its i too: the dice it would have
+#            given are public after the reveal, so a bowl that voids good rolls
+#            as spills shows it)
 #   reveal   after the customer's last shake: S written to the log, published
 #            with the turn's rolls
 # A power cut (or a failed journal write) between commit and reveal loses S:
@@ -112,7 +115,7 @@ def seed_payload(g, q, c_hex, d):
 
 
 def reveal_payload(g, k, q, s, rolls):
-    """rolls: the turn's dice as six-digit strings, in order."""
+    """rolls: the turn's shakes in order, each the dice as six digits or "-" for a spill."""
     return ('{"v":%d,"g":%d,"k":%d,"q":%d,"s":"%s","r":[%s]}' % (
         VERSION, g, k, q, _hex(s), ",".join(['"%s"' % r for r in rolls]))).encode()
 
@@ -150,8 +153,8 @@ def decode_reveal(event, topic_b, payload):
     if not isinstance(r, list) or len(r) > 64:
         raise ValueError("reveal r: a list of at most 64 rolls")
     for x in r:
-        if not isinstance(x, str) or len(x) != 6 or any(ch not in "123456" for ch in x):
-            raise ValueError("reveal r: each roll six digits 1..6, got %r" % (x,))
+        if x != "-" and (not isinstance(x, str) or len(x) != 6 or any(ch not in "123456" for ch in x)):
+            raise ValueError("reveal r: each shake six digits 1..6 or \"-\" (a spill), got %r" % (x,))
     return b, g, k, q, _unhex(d.get("s"), dice.SECRET_BYTES, "secret s"), r
 
 
@@ -218,6 +221,10 @@ class Fair:
     def rolled(self, d):
         """The roll is on flash: it counts in the turn."""
         self.turn[6].append("%d%d%d%d%d%d" % (d[0], d[1], d[2], d[3], d[4], d[5]))
+
+    def spilled(self):
+        """A spill is on flash: it uses up its shake's position ("-" in the reveal)."""
+        self.turn[6].append("-")
 
     def lost(self):
         """The game resumed from flash (a failed write): the secret is dropped as by a
