@@ -79,11 +79,21 @@ def test_the_desk_records_answers_checks_and_shows_it_to_anyone(tmp_path, capsys
     assert "Fair dice: every commitment" in en and "never revealed" in en
     # the claim screen's QR text leads to that award's customer
     from django.utils import timezone
-    Award.objects.create(bowl_id=row.bowl_id, game_no=5, award_no=1, cls="yixiu", customer=1, code="X",
+    from bobing import claim
+    code = claim.code(SECRET, BOWL, 5, 1, "yixiu")
+    Award.objects.create(bowl_id=row.bowl_id, game_no=5, award_no=1, cls="yixiu", customer=1, code=code,
                          source="mqtt", seen=timezone.now())
+    # the counter's claim page links to it
+    deskkit.attendant("fairdesk")
+    counter = Client()
+    assert counter.login(username="fairdesk", password=deskkit.PASSWORD)
+    page = counter.post("/check", {"code": code}).content.decode()
+    assert 'href="/fair?bowl=%s&amp;game=5&amp;award=1" id="fair"' % BOWL in page and "公平骰子" in page, page[-2000:]
     html = Client().get("/fair", {"claim": "BB1:%s:5-1:YIXIU:X" % BOWL}).content.decode()
     assert s.hex()[:16] in html and s4.hex()[:16] not in html
     assert "还没有" in Client().get("/fair", {"claim": "BB1:%s:5-9:YIXIU:X" % BOWL}).content.decode()
+    html = Client().get("/fair", {"bowl": BOWL, "game": "5", "award": "1"}).content.decode()  # the counter's link
+    assert s.hex()[:16] in html and s4.hex()[:16] not in html
 
     # the export, checked by verify-fair: 3 + 2 verified; 3 not matching, 1 never revealed, 1 after it
     ex = Client().get("/fair/export.json")

@@ -132,13 +132,17 @@ def page(request):
     rows = _rows(request)
     note = None
     claim = (request.GET.get("claim") or "").strip()[:80]
-    if claim:
+    award = request.GET.get("award", "")
+    if claim or award:
         p = claim.split(":")
         a = None
         if len(p) == 5 and p[0].upper() == "BB1" and "-" in p[2]:
             g, _d, n = p[2].partition("-")
             if g.isdigit() and n.isdigit():
                 a = Award.objects.filter(bowl__bowl_id=p[1], game_no=int(g), award_no=int(n)).first()
+        elif award.isdigit() and request.GET.get("game", "").isdigit():  # the counter's link (claim.html)
+            a = Award.objects.filter(bowl__bowl_id=request.GET.get("bowl", "")[:32],
+                                     game_no=int(request.GET["game"]), award_no=int(award)).first()
         if a is None:
             note = _("No award of that claim is known here (yet): the desk shows it once the bowl has sent it.")
             rows = rows.none()
