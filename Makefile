@@ -1,6 +1,28 @@
 # make sim   - play a game in the simulator     make test - every test
 # Both bootstrap .venv when it is missing or stale, each with the pinned packages of its role
 # (requirements/: play for make sim, desk for make desk, dev for stats and deploy, test = all).
+#
+# Targets (`make help` prints this list; the comment above each rule says more):
+#   sim            play a game in the simulator (terminal; host_sim play --window: pygame)
+#   run ARGS=...   any host_sim command in .venv: make run ARGS="plan --seats 10"
+#   desk           the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for the counter's phones)
+#   test           every test, the gate (builds MicroPython first; the 15 slowest tests listed)
+#   test-fast      the edit loop: every test but the slow, MicroPython, broker and browser ones
+#   bench          speed and memory figures (MicroPython ones on the 32-bit frozen build)
+#   mp             MicroPython v1.28.0 from pinned source: mpy-cross, the 32-bit unix builds
+#   mpy            the firmware compiled to .mpy in build/mpy by the pinned mpy-cross
+#   flash          MicroPython onto the ESP32: PORT=/dev/ttyUSB0 FIRMWARE=firmware.bin [ERASE=1]
+#   deploy         the app onto a bowl: PORT=/dev/ttyUSB0 (maintenance mode first)
+#   provision      a bowl's network settings: PORT= SSID= PASSWORD= BROKER= EVENT= ...
+#   vbat-cal       the battery gauge calibrated: PORT=/dev/ttyUSB0 MV=4123
+#   broker         an event's mosquitto: EVENT=NAME [BROKER_DIR=data/broker/NAME]
+#   glyphs         firmware/bobing/glyphs.py from Debian's unifont
+#   package-json   firmware/package.json for mip
+#   desk-messages  the desk's Chinese: django.po and django.mo
+#   deps           the Debian packages the tests need (as root)
+#   clean          remove build/ and .pytest_cache
+#   help           this list
+
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,7 +34,7 @@ DEV := $(VENV)/.installed-dev
 DESK := $(VENV)/.installed-desk
 STAMP := $(VENV)/.installed-test
 
-.PHONY: sim test bench glyphs mpy deploy package-json clean mp desk desk-messages provision deps broker vbat-cal flash run
+.PHONY: help sim test test-fast bench glyphs mpy deploy package-json clean mp desk desk-messages provision deps broker vbat-cal flash run
 
 # ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -38,10 +60,19 @@ MP32_FROZEN := $(MPB)/unix32-frozen/micropython
 MP32_STOCK := $(MPB)/unix32-stock/micropython
 MP_UNIX_FLAGS := VARIANT=standard MICROPY_FORCE_32BIT=1 MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 \
 	MICROPY_PY_SSL=0 MICROPY_VFS_LFS2=1 MPY_LIB_DIR=$(MPY_LIB_DIR) STRIP=
-# the flags are an input too: a file rewritten only when they change (then a clean build)
+# the flags are an input too: a file rewritten only when they change (then a clean build); checked
+# when a build asks for it (FORCE), not on every make call
 MP_FLAGS_FILE := $(MPB)/unix-flags.txt
-$(shell mkdir -p $(MPB) && echo '$(MP_UNIX_FLAGS)' | cmp -s - $(MP_FLAGS_FILE) || echo '$(MP_UNIX_FLAGS)' > $(MP_FLAGS_FILE))
-FROZEN_INPUTS := $(shell find firmware host_sim/hal.py host_sim/fake_mpu6050.py host_sim/fake_wlan.py tests/boards -name '*.py' 2>/dev/null)
+$(MP_FLAGS_FILE): FORCE
+	@mkdir -p $(@D) && echo '$(MP_UNIX_FLAGS)' | cmp -s - $@ || echo '$(MP_UNIX_FLAGS)' > $@
+FORCE:
+# every .py under the given folders, by make's own wildcard (no shell run at parse time)
+rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call rwildcard,$(d),$(2)) $(filter $(2),$(d)))
+FROZEN_INPUTS := $(call rwildcard,firmware tests/boards,%.py) \
+	$(wildcard host_sim/hal.py host_sim/fake_mpu6050.py host_sim/fake_wlan.py)
+
+help:
+	@sed -n '/^# Targets/,/^$$/p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 mp: $(MPY_CROSS_PIN) $(MP32_FROZEN) $(MP32_STOCK)
 
@@ -118,8 +149,13 @@ desk-messages: $(STAMP)
 deps:
 	@bash host_sim/tools/debian_deps.sh
 
+# the gate; the 15 slowest tests listed at the end (tests/conftest.py marks them by what they use)
 test: deps $(STAMP) mp
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=15
+
+# the edit loop: no MicroPython build, broker or browser (make test runs them all)
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow and not micropython and not broker and not browser" --durations=10
 
 # MicroPython figures on the 32-bit frozen build (the ESP32's word size; the benches import the
 # firmware's sources from firmware/, which come first on their path)

@@ -3,13 +3,12 @@
 # clock: the CPU, I2C at 400 kHz, the LED ring, flash writes (littlefs's
 # measured programs and erases at a typical 4 MB SPI NOR's times), the
 # network's waits (host_sim/fake_wlan.py: in-memory broker, power save as
-# bowl/net.py sets it). The CPU: the firmware's CPU time on CPython (this
-# thread's, so other processes' load does not count), times R (how much
-# slower the 32-bit frozen MicroPython build is on the same work:
-# bench/budget_calib.py on both, the least of many runs; drawing apart), times FACTOR (the
-# ESP32 at 240 MHz against that build: hardware/timing.md's CoreMark ratio),
-# scaled to the clock board.py sets. Run by `make bench` (after `make mp`):
-#   python bench/budget.py [FACTOR]
+# bowl/net.py sets it). The CPU: the firmware's work counted (host_sim/hal.py
+# count_work: lines of firmware Python and framebuf calls) at fixed ESP32 costs
+# (hardware/timing.md), scaled to the clock board.py sets, so that the figures
+# do not move with the host's load. Run by `make bench`:
+#   python bench/budget.py
+# (on the frozen MicroPython build it times itself instead, x FACTOR.)
 # Prints one line per path, `budget PATH worst_step_ms=N limit_ms=M` (the
 # longest round of the app's tasks on that path, in ESP32 ms), then the
 # sampling gap while shaking, settle to screen, boot and first boot, and last
@@ -29,7 +28,6 @@ else:
     sys.path.insert(0, ".")
     import host_sim  # noqa: F401  (the firmware's shim)
     from host_sim import fake_wlan, hal
-    import budget_calib
 from bobing import console as C  # noqa: E402
 from bobing import game, journal  # noqa: E402
 from test_bowl_e2e import Stream  # noqa: E402
@@ -91,23 +89,19 @@ class Watch:
         return (w + 999) // 1000
 
 
-CPU = [FACTOR, FACTOR]  # ESP32 us at 240 MHz per CPython CPU us: logic, drawing (calibrate())
+CPU = [1, 1]  # ESP32 us at 240 MHz per unit of hal's counted work: logic, drawing
 
 
 def calibrate():
     if ON_MP:
+        CPU[0] = CPU[1] = FACTOR
         print("on the frozen MicroPython build itself: ESP32 us per host us at 240 MHz %d (wall time:"
               " the host's load counts)" % FACTOR)
         return
-    import subprocess
-    cpy = (budget_calib.least_us(budget_calib.logic), budget_calib.least_us(budget_calib.draw))
-    p = subprocess.run([MP, "bench/budget_calib.py"], capture_output=True, text=True, timeout=600)
-    mp = [int(x) for x in p.stdout.split()[-2:]]
-    for i in (0, 1):
-        CPU[i] = FACTOR * mp[i] / cpy[i]
-    print("calibration: logic %d us on the frozen MicroPython build, %d us on CPython (R %.2f); drawing %d"
-          " us and %d us (R %.2f): ESP32 us per CPython us at 240 MHz %.1f (logic), %.1f (drawing)"
-          % (mp[0], cpy[0], mp[0] / cpy[0], mp[1], cpy[1], mp[1] / cpy[1], CPU[0], CPU[1]))
+    hal.count_work(True)  # fixed costs per counted operation: the same figures at every run
+    print("cpu: counted work at fixed ESP32 costs (240 MHz): %d ns a line of firmware Python, %d ns a call, %d ns"
+          " a framebuf call (host_sim/hal.py; bench/budget_work.py, hardware/timing.md)"
+          % (hal.LINE_NS, hal.CALL_NS, hal.FB_CALL_NS))
 
 
 def make_sim(root, seed, air=None, cpu=True):
@@ -265,10 +259,6 @@ def main():
         if ms > limit:
             over.append("%s %d > %d ms" % (name, ms, limit))
 
-    try:
-        print("host load average:", open("/proc/loadavg").read().split()[:3])
-    except OSError:
-        pass
     calibrate()
     # warm up: every module the paths import is imported once (the bowl's are frozen)
     root = new_root("warm")
@@ -430,4 +420,9 @@ def main():
     print("budget: all within" if not over else "budget: over: " + "; ".join(over))
 
 
-main()
+if __name__ == "__main__":
+    if not ON_MP and os.environ.get("PYTHONHASHSEED") != "0":
+        # the same order of every set and dict of strings at every run: the same work counted
+        os.environ["PYTHONHASHSEED"] = "0"
+        os.execv(sys.executable, [sys.executable] + sys.argv)
+    main()

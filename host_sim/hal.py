@@ -313,17 +313,72 @@ ERASES_PER_WRITE = 1  # and 1.02 sector erases a roll
 GC_US = 3000  # a MicroPython collection of the bowl's ~110 KB heap at 240 MHz (assumption, not measured)
 
 
+# Counted CPU (bench/budget.py, CPython only; count_work(True)): instead of timing
+# the host, the firmware's work is counted at fixed ESP32 costs, so that a run
+# gives the same figures whatever the host's load. Counted (sys.settrace, in
+# frames of firmware/ files only): each line of firmware Python executed, each
+# call of a firmware function, and each call from the firmware into framebuf
+# (C on the bowl; host_sim/framebuf.py's Python is not counted). The costs
+# (hardware/timing.md, "The CPU: counted work"; bench/budget_work.py) fit the
+# 32-bit frozen MicroPython build's times for three pieces -- the game's logic
+# (call-heavy), the journal's CRC-16 (tight loops) and the screens -- times the
+# CoreMark ratio 30 at 240 MHz. A line alone is off by 3-4x between the first two.
+LINE_NS = 1935  # ESP32 ns at 240 MHz per line of firmware Python
+CALL_NS = 40100  # per call of a firmware function (its frame, arguments, what it allocates)
+FB_CALL_NS = 68200  # per framebuf call (a glyph's blit, a rectangle, a line of text)
+_work = [0, False]  # ns counted, counting on
+_FW = os.path.dirname(os.path.abspath(board.__file__)) if hasattr(os, "path") else ""  # (CPython only)
+_FB = getattr(framebuf, "__file__", "")
+
+
+def _line(frame, event, arg):
+    if event == "line":
+        _work[0] += LINE_NS
+    return _line
+
+
+def _trace(frame, event, arg):
+    fn = frame.f_code.co_filename
+    if fn.startswith(_FW):
+        _work[0] += CALL_NS
+        return _line
+    if fn == _FB and frame.f_back is not None and frame.f_back.f_code.co_filename.startswith(_FW):
+        _work[0] += FB_CALL_NS
+    return None
+
+
+_host_ticks = []  # time.ticks_us, ticks_ms as they were before count_work(True)
+
+
+def count_work(on):
+    """Charge the firmware's counted work (on) instead of the host's CPU time.
+    The firmware's own time.ticks_us/ticks_ms (the host's clock on CPython, read
+    e.g. as noise for the claim secret) then follow the counted work, so that
+    nothing of the host's timing enters the run."""
+    on = on and hasattr(sys, "settrace")
+    if on and not _host_ticks:
+        _host_ticks[:] = [time.ticks_us, time.ticks_ms]
+        time.ticks_us = lambda: (_work[0] // 1000) & (TICKS_PERIOD - 1)
+        time.ticks_ms = lambda: (_work[0] // 1000000) & (TICKS_PERIOD - 1)
+    elif not on and _host_ticks:
+        time.ticks_us, time.ticks_ms = _host_ticks
+        del _host_ticks[:]
+    _work[1] = on
+
+
 def _host_us():
-    # CPython: this thread's CPU time (other processes' load does not count; the host's file
-    # system calls do: the flash is charged apart, so files cost a little twice); MicroPython:
-    # wall time
+    # counted: ESP32 us at 240 MHz of the work counted so far; else CPython: this thread's CPU
+    # time (other processes' load does not count; the host's file system calls do: the flash is
+    # charged apart, so files cost a little twice); MicroPython: wall time
+    if _work[1]:
+        return _work[0] // 1000
     if hasattr(time, "thread_time_ns"):
         return time.thread_time_ns() // 1000
     return time.ticks_us()
 
 
 def _host_diff(a, b):
-    if hasattr(time, "thread_time_ns"):
+    if _work[1] or hasattr(time, "thread_time_ns"):
         return a - b
     return time.ticks_diff(a, b)
 
@@ -777,8 +832,9 @@ class FakeESP32:
         """os.urandom on this ESP32: esp_random() (ports/esp32/mphalport.c) is a
         true RNG only while the radio runs (ESP-IDF, esp_random); with it off
         the simulation gives a pseudo-random stream that starts over at every
-        reset, the same on every bowl: predictable, which is the point."""
-        if self.radio:
+        reset, the same on every bowl: predictable, which is the point. (With
+        the work counted, the radio's stream too: the same run every time.)"""
+        if self.radio and not _work[1]:
             return os.urandom(n)
         out = b""
         while len(out) < n:
@@ -1068,7 +1124,11 @@ class SimBoard(board.Board):
         """Count the firmware's host time from now (on) or stop counting it."""
         if on and self.cpu_factor:
             self._cpu_t = _host_us()
+            if _work[1]:
+                sys.settrace(_trace)
         else:
+            if _work[1]:
+                sys.settrace(None)
             self.cpu()
             self._cpu_t = None
 

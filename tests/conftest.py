@@ -20,3 +20,81 @@ def mp_built():
     when its inputs did not change): mpy-cross and the 32-bit unix builds."""
     p = subprocess.run(["make", "-s", "mp"], cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert p.returncode == 0, "make mp failed:\n%s\n%s" % (p.stdout[-3000:], p.stderr[-3000:])
+
+
+# Markers from what a test uses (its fixtures, or its file), not a line in every module, so
+# `make test-fast` can deselect them: -m "not slow and not micropython and not broker and not browser".
+MARKERS = {
+    "micropython": "runs a MicroPython binary: the 32-bit unix builds of `make mp` or the PyPI wheel",
+    "broker": "starts a real mosquitto",
+    "browser": "drives headless Chromium",
+    "slow": "one of the slowest files on a busy 2-core machine (make test's --durations list)",
+}
+MARK_BY_FIXTURE = {"mp_built": "micropython", "mp_build": "micropython",
+                   "broker_installed": "broker", "broker": "broker", "event_broker": "broker",
+                   "chromium_installed": "browser", "browser": "browser"}
+MARK_BY_FILE = {
+    "test_framebuf_standin.py": ("micropython",),  # the 64-bit wheel, by path, no fixture
+    "test_desk_server.py": ("slow",),  # every test there waits for a real desk server to start
+}
+# slow: the tests (any parameters) that took 5 s or more in a `make test-fast` run on the busy
+# 2-core machine; `make test --durations=15` shows when this list wants updating
+SLOW = {
+    "test_journey_family.py": ("test_a_family_of_four_plays_to_the_last_prize",),
+    "test_journey_kiosk.py": ("test_a_fresh_kiosk_is_set_up_and_serves_three_customers",),
+    "test_journey_lockout.py": ("test_pin_lockout_across_a_power_cut",),
+    "test_journey_waiting.py": ("test_a_customer_at_the_waiting_screen_gets_no_shake",),
+    "test_board.py": ("test_an_empty_battery_sleeps_before_a_brown_out_and_starts_no_roll",),
+    "test_boot.py": ("test_a_long_game_boots_without_a_reboot_loop",),
+    "test_bowl.py": (
+        "test_random_hands_on_a_kiosk_get_nothing_they_should_not",
+        "test_the_pin_lockout_doubles_and_a_right_pin_resets_it",
+        "test_the_pin_lockout_survives_a_power_cut",
+    ),
+    "test_bowl_e2e.py": ("test_whole_game_by_shakes_then_power_cut",),
+    "test_broker.py": ("test_the_tool_writes_hashes_keeps_old_users_and_refuses_bad_names",),
+    "test_cli_probes.py": ("test_sweep",),
+    "test_cli_terminal.py": ("test_at_200_by_50_the_side_panel_keeps_its_header_next_game_and_table",),
+    "test_cli_tools.py": ("test_plan_shows_progress_on_a_terminal", "test_seats_are_the_bowls_two_to_twelve",),
+    "test_desk_allot.py": ("test_racing_desks_and_stock_commands_never_grant_beyond_a_total",),
+    "test_desk_i18n.py": (
+        "test_chinese_is_the_default_and_english_is_beside_it",
+        "test_every_page_is_chinese_with_no_english_sentence_left",
+    ),
+    "test_desk_security.py": ("test_password_guessing_is_locked_out_logged_and_the_lock_outlives_a_restart",),
+    "test_failed_write.py": ("test_a_roll_whose_write_failed_is_never_shown",),
+    "test_fairness.py": ("test_a_million_faces_and_their_ranks_pass_at_alpha",),
+    "test_final_bowl.py": ("test_a_final_played_by_shaking_survives_a_power_cut",),
+    "test_game.py": ("test_random_games_keep_every_invariant",),
+    "test_grant.py": ("test_awards_never_exceed_the_grant_whatever_the_network_does",),
+    "test_journal.py": ("test_damaged_and_crafted_journals_are_set_aside",),
+    "test_outbox.py": ("test_incremental_reader_hands_out_what_a_full_replay_does",),
+    "test_outbox_bounded.py": ("test_a_kiosk_backlog_is_caught_up_in_bounded_steps",),
+    "test_plan.py": (
+        "test_chase_plans_like_nothing",
+        "test_default_game_matches_the_engine",
+        "test_options_match_the_engine",
+        "test_seconds_per_roll_scales_minutes_only",
+        "test_the_counting_model_is_the_dense_chain",
+        "test_the_kiosk_preset_plans_and_matches_the_engine",
+        "test_upper_classes_run_out_on_their_own_chain",
+    ),
+    "test_rules.py": ("test_every_option_value_matches_oracle_on_every_roll",),
+    "test_sim.py": ("test_a_whole_game_by_script",),
+    "test_stats.py": ("test_stats_cli_json_summary_and_png",),
+}
+
+
+def pytest_configure(config):
+    for name, text in MARKERS.items():
+        config.addinivalue_line("markers", "%s: %s" % (name, text))
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        marks = {MARK_BY_FIXTURE[f] for f in getattr(item, "fixturenames", ()) if f in MARK_BY_FIXTURE}
+        marks.update(MARK_BY_FILE.get(item.path.name, ()))
+        if getattr(item, "originalname", item.name) in SLOW.get(item.path.name, ()):
+            marks.add("slow")
+        for m in sorted(marks):
+            item.add_marker(m)

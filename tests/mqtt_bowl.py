@@ -4,6 +4,10 @@
 #   micropython tests/mqtt_bowl.py app ROOT MS
 #       the whole app (bowl/app.py on host_sim/hal.py's board, real time) with
 #       ROOT/net.txt provisioned: the publisher runs as its task beside the game's
+#   micropython tests/mqtt_bowl.py gate ROOT MS [cut]
+#       the same on a board without an accelerometer (OK rolls), with a customer who
+#       presses OK whenever he may shake or a result shows (the shakes the prize desk
+#       granted); cut: the power fails as soon as the bowl has taken a grant
 # Publishes the awards of the journal in ROOT until none is left (or SECONDS
 # pass), then prints "sent N cursor G N". CUT_AFTER=k: the power fails right
 # after the broker acknowledged the k-th award, before the cursor is written (0: never).
@@ -54,9 +58,51 @@ def app(root, ms):
     print("samples %d feeds %d cursor %d %d" % (board.chip.samples_read, board.wdt.feeds, g, n))
 
 
+def gate(root, ms, cut):
+    import hal
+    from bowl import app as bowl_app
+    from bobing import console as C
+    board = hal.SimBoard(root, accel=False, realtime=True)
+    board.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, fake_wlan.Air({"mall-5F": "mooncake88"}))
+    a = bowl_app.App(board)
+    con = a.con
+    if cut:
+        take = con.grant_shakes
+
+        def taken(gid, n):
+            r = take(gid, n)
+            if r[0] == "got":
+                print("\n".join(board.lines))
+                print("power cut after taking grant %d" % gid)
+                sys.exit(3)
+            return r
+        con.grant_shakes = taken
+    ok = board.pins[2]
+
+    async def customer():
+        while True:
+            v = con.view
+            t = con.table
+            if v in (C.V_RESULT, C.V_CLAIM, C.V_NOTICE) or v == C.V_TURN and t is not None and t.shakes_left:
+                ok.value(0)
+                await asyncio.sleep_ms(120)
+                ok.value(1)
+            await asyncio.sleep_ms(200)
+
+    async def both():
+        asyncio.create_task(customer())
+        await a.run(stop_after_ms=ms)
+    asyncio.run(both())
+    print("\n".join(board.lines))
+    t = con.table
+    print("table customers %d shakes_left %d events %d" % (t.customer, t.shakes_left, t.events))
+
+
 def main(argv):
     if argv[1] == "app":
         return app(argv[2], int(argv[3]))
+    if argv[1] == "gate":
+        return gate(argv[2], int(argv[3]), len(argv) > 4)
     root, port, event, bowl, secret_hex, seconds = argv[1:7]
     cut = int(argv[7]) if len(argv) > 7 else 0
     user, password = argv[8:10] if len(argv) > 9 else ("", "")

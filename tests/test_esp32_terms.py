@@ -230,3 +230,59 @@ def test_the_boot_replays_at_240_mhz_and_plays_at_the_boards_clock(tmp_path, mon
     sim.power_cut()
     assert seen == [240000000], seen  # ESP-IDF starts the ESP32 at 160 MHz: board.py sets 240 first
     assert sim.board.esp.hz == hal.board.CPU_HZ == 160000000
+
+
+# ---- the CPU counted (bench/budget.py's mode)
+
+_COUNTED = """
+import sys
+sys.path[:0] = ["tests", "."]
+import host_sim
+from host_sim import hal
+from test_bowl import roll
+from test_bowl_e2e import Stream
+hal.count_work(sys.argv[2] == "1")
+sim = hal.Sim(sys.argv[1], urandom=Stream(4), cpu_factor=int(sys.argv[2]), draw_factor=int(sys.argv[2]))
+sim.step(200)
+roll(sim)
+print(sim.boot_done_ms, sim.board.ms, sim.board._us)
+"""
+
+
+def test_counted_cpu_gives_the_same_clock_at_every_run(tmp_path):
+    # the firmware's lines and calls at fixed costs (hal.count_work), not the host's time: two
+    # runs of the same boot and roll land on the same simulated microsecond (as bench/budget.py
+    # runs: a process each, PYTHONHASHSEED 0), and the CPU counts
+    import os
+    import subprocess
+    import sys
+    out = []
+    for k, counted in enumerate("110"):
+        d = tmp_path / ("run%d" % k)
+        d.mkdir()
+        p = subprocess.run([sys.executable, "-c", _COUNTED, str(d), counted], capture_output=True, text=True,
+                           timeout=300, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           env=dict(os.environ, PYTHONHASHSEED="0"))
+        assert p.returncode == 0, p.stderr[-2000:]
+        out.append([int(x) for x in p.stdout.split()[-3:]])
+    assert out[0] == out[1] and out[0][0] > out[2][0], out
+
+
+def test_reconnecting_to_a_silent_broker_holds_no_round_long(tmp_path):
+    # the broker takes the connection and never answers (CONNACK never comes): each attempt's
+    # wait is bounded short, so the game's rounds go on between the attempts
+    sim, air, br = event_sim(tmp_path)
+    sim.step(3000)
+    air.up = False  # the connection drops; when the radio is back the broker is silent
+    sim.step(3000)
+    br.silent = True
+    air.up = True
+    worst = [0]
+
+    def rnd(t0, t1):
+        worst[0] = max(worst[0], t1 - t0)
+    sim.on_round = rnd
+    sim.step(40000)
+    assert any("net:" in line for line in sim.board.lines[-20:]), sim.board.lines[-8:]
+    assert sim.resets == [] and sim.hangs == 0
+    assert worst[0] <= 1000000, worst[0]  # us: no round over a second (the watchdog allows 8)

@@ -209,6 +209,7 @@ class Console:
         self.event = event
         self._allot = None  # the desk's latest grant (s, ((class, cumulative), ...)) not applied yet
         self._steps = {}  # per class: its last grant raise seen since boot (the ask's low mark)
+        self.acks = []  # answers to the desk's shake grants still to send: (id, st, why) (bowl/net.py)
         self.urandom = urandom
         self.entropy = entropy or urandom
         self.has_display = has_display
@@ -278,6 +279,12 @@ class Console:
         else:
             from bobing import final_play
             final_play.resume(self)
+        try:
+            os.stat(root + "/shakes.txt")  # a desk's grant was taken (shakes.FILE)
+        except OSError:
+            pass
+        else:
+            self._grant_state()  # one taken before a power cut waits for its customer
         self._next_notice_or(self._home())
 
     # ------------------------------------------------------------ helpers
@@ -452,6 +459,16 @@ class Console:
         self.out = None
         self.claims = []
         self._make_detector()
+        g = self._grant
+        if g is not None:  # not used in the game that ended: it is for this game's first customer
+            from bobing import shakes
+            try:
+                shakes.write(self.root, g[0], g[1], self.j.game_id, 1)
+                self._grant = (g[0], g[1], self.j.game_id, 1)
+            except OSError as e:
+                self._grant = None
+                self._say("shakes: grant %d lost with the old game: flash write failed: %s" % (g[0], e))
+            _unload("shakes")
 
     def _play(self, kind, arg):
         """Apply and journal one event; -> Outcome, or None when it could not be
@@ -750,19 +767,29 @@ class Console:
             else:
                 self._show(V_POOL)  # a look at the prizes left
 
-    def next_customer(self):
+    def next_customer(self, n=None):
         """The attendant starts the next customer's shakes (the key's or the PIN's
-        menu: never OK alone). -> True if a customer now shakes."""
+        menu, or n shakes granted at the prize desk: never OK alone). -> True if a
+        customer now shakes."""
         t = self.table
         if t is None or not t.kiosk or t.ended or t.shakes_left:
             return False
         if t.event and not t.stocked():
             self._show(V_WAIT)  # the stock ran out under this screen
             return False
-        out = self._play(game.EV_CUSTOMER, None)
+        g = self._grant  # a grant on flash is for the next customer, whoever lets him in
+        if g is not None and n is None and t.customer + 1 == g[3]:
+            n = g[1]
+        out = self._play(game.EV_CUSTOMER, n)
         if out is None:
             return False
-        self._say("customer %d: the attendant started %d shakes" % (t.customer, t.shakes_left))
+        if g is not None and t.customer == g[3]:
+            self._grant = None
+            self.acks.append((g[0], "used", ""))
+            self._say("shakes: grant %d used by customer %d" % (g[0], t.customer))
+            n = g[1]
+        self._say("customer %d: %s started %d shakes" % (t.customer, "the prize desk" if n else "the attendant",
+                                                        t.shakes_left))
         self._show(V_TURN)
         self._fair_step()
         return True
@@ -797,10 +824,17 @@ class Console:
             self._since = t_ms
             self.changed += 1
         self._time_limit(t_ms)
+        if self.j is not None and v != V_SHAKING:
+            p = self.j.check_step()  # a few of the records the boot's checkpoint covered
+            if p is not None:
+                self._say("journal: %s" % p.text)
+                self._notices.append((N_JOURNAL, p.code))
         if self.fair is not None and v != V_SHAKING:
             self._fair_step()
         if self._allot is not None and v != V_SHAKING and v != V_SLEEP:
             self._apply_allot()
+        if self._grant is not None and v == V_GATE:
+            self._use_grant()
         if self.flat and (v != V_NOTICE or since >= NOTICE_MS // 2):
             self.sleep = True  # every journal write is done: they finish inside sample()/press()
             self._show(V_SLEEP)
@@ -840,6 +874,81 @@ class Console:
             if out is not None:
                 self._say("time limit reached")
                 self._show(self._home())
+
+    # ------------------------------------------------------------ shakes from the desk
+    # bobing/shakes.py: the record on flash says which customer a grant is for;
+    # it is used exactly when that customer is in the journal.
+    _grant = None  # a grant on flash not used yet: (id, n, game, customer)
+    _grant_floor = -1  # the highest grant id taken (-1: not read from flash yet)
+
+    def _grant_state(self):
+        """Read the record once: -> the highest id taken; sets the pending grant."""
+        if self._grant_floor < 0:
+            from bobing import shakes
+            try:
+                r = shakes.read(self.root)
+            except ValueError as e:
+                r = None
+                self._grant_floor = 0
+                self._grant_damaged = True  # the next grant seen may have been used: it only sets the floor
+                self._say("shakes: %s: the next grant is refused, later ones are taken" % e)
+            else:
+                self._grant_floor = r[0] if r else 0
+                t = self.table
+                if r and t is not None and self.j is not None and r[2] == self.j.game_id and t.customer < r[3]:
+                    self._grant = r
+            _unload("shakes")
+        return self._grant_floor
+
+    _grant_damaged = False
+
+    def grant_shakes(self, gid, n):
+        """The desk's grant (decoded and authenticated by bowl/net.py with
+        shakes.decode) -> (st, why): "got" once it is on flash (or was taken
+        before and is still pending), "used", or "no" with the reason."""
+        floor = self._grant_state()
+        if self._grant_damaged:
+            self._grant_damaged = False
+            self._grant_floor = gid
+            return "no", "the bowl's record of grants was damaged: grant again"
+        if gid <= floor:
+            if self._grant is not None and self._grant[0] == gid:
+                return "got", ""
+            return ("used" if gid == floor else "no"), ("" if gid == floor else "not newer than grant %d" % floor)
+        t = self.table
+        if t is None or not t.kiosk or t.ended or self.j is None:
+            return "no", "this bowl is not in a kiosk game"
+        if self._grant is not None:
+            return "no", "grant %d is still waiting for its customer" % self._grant[0]
+        from bobing import shakes
+        r = (gid, n, self.j.game_id, t.customer + 1)
+        try:
+            shakes.write(self.root, *r)
+        except OSError as e:
+            self._say("shakes: grant %d not taken: flash write failed: %s" % (gid, e))
+            return "no", "flash write failed"
+        _unload("shakes")
+        self._grant = r
+        self._grant_floor = gid
+        self._say("shakes: grant %d of %d shakes taken" % (gid, n))
+        return "got", ""
+
+    def _use_grant(self):
+        g = self._grant
+        if self.table.customer + 1 == g[3]:
+            self.next_customer()
+        elif self.table.customer >= g[3]:  # its customer is on flash (a write that failed after all)
+            self._grant = None
+            self.acks.append((g[0], "used", ""))
+
+    def grant_news(self):
+        """At (re)connect: the answer for the last grant taken, sent again."""
+        self._grant_state()
+        if self._grant is not None:
+            return (self._grant[0], "got", "")
+        if self._grant_floor > 0:
+            return (self._grant_floor, "used", "")
+        return None
 
     # ------------------------------------------------------------ the event's stock
     def allot(self, s, grant):

@@ -72,58 +72,109 @@ def _path(root, name):
     return journal._join(root, name)
 
 
-def encode(fid, players, profile, events):
-    """The final's file as bytes (see the module comment). events: [(kind, dice)]."""
-    lines = ["BBF 1\nid %d\nplayers %d\nprofile %s\n" % (fid, players, profile)]
+def chunks(fid, players, profile, events):
+    """The final's file (see the module comment) as small pieces, each written
+    before the next is made (a line buffer reused): never the whole file in RAM,
+    which a final of many champions would not find room for on the bowl."""
+    b = ("BBF 1\nid %d\nplayers %d\nprofile %s\n" % (fid, players, profile)).encode()
+    crc = journal.crc16(b)
+    yield b
+    line = bytearray(9)  # "r 444412\n" or "s\n"
+    mv = memoryview(line)
     for kind, dice in events:
         if kind == game.EV_ROLL:
-            lines.append("r %d%d%d%d%d%d\n" % tuple(dice))
+            line[0] = 114  # r
+            line[1] = 32
+            for i in range(6):
+                line[2 + i] = 48 + dice[i]
+            line[8] = 10
+            n = 9
         else:
-            lines.append("s\n")
-    body = "".join(lines).encode()
-    return body + ("crc %04x\n" % journal.crc16(body)).encode()
+            line[0] = 115  # s
+            line[1] = 10
+            n = 2
+        crc = journal.crc16(line, 0, n, crc)
+        yield mv[:n]
+    yield ("crc %04x\n" % crc).encode()
 
 
-def decode(data):
-    """final.txt's bytes -> (fid, players, profile, events). ValueError saying what is wrong."""
-    end = data.rfind(b"crc ")
-    if end < 0 or (end and data[end - 1] != 10):
-        raise ValueError("no crc line")
-    try:
-        crc = int(data[end + 4:].strip(), 16)
-    except ValueError:
-        raise ValueError("crc line %r is not hex" % (bytes(data[end:end + 12]),))
-    if crc != journal.crc16(data, 0, end):
-        raise ValueError("crc does not match: the file is damaged")
-    lines = data[:end].decode().split("\n")
-    if len(lines) < 5 or lines[0] != "BBF 1":
+def encode(fid, players, profile, events):
+    """The final's file as bytes (host tools and tests; the bowl writes chunks())."""
+    return b"".join([bytes(p) for p in chunks(fid, players, profile, events)])
+
+
+def read(f, on_event=None):
+    """Read a final's file line by line from stream f -> (fid, players, profile,
+    events); with on_event(kind, dice) each event goes there as it is read
+    instead (events is then []), so a boot never holds the file nor a list of
+    it. ValueError saying what is wrong (the checksum is checked at the end: a
+    caller that applied events throws them away with the error)."""
+    crc = 0xFFFF
+    head = []
+    events = []
+    n = 0
+    while True:
+        line = f.readline()
+        if not line:
+            raise ValueError("no crc line")
+        if line[:4] == b"crc ":
+            try:
+                want = int(line[4:].strip(), 16)
+            except ValueError:
+                raise ValueError("crc line %r is not hex" % (bytes(line[:12]),))
+            if want != crc or f.read(1):
+                raise ValueError("crc does not match: the file is damaged")
+            break
+        crc = journal.crc16(line, 0, len(line), crc)
+        if line[-1] != 10:
+            raise ValueError("the last event line has no end")
+        if len(head) < 4:
+            head.append(line[:-1].decode())
+            if len(head) == 4:
+                fid, players, profile = _head(head)
+            continue
+        if line == b"s\n":
+            ev = (game.EV_SPILL, None)
+        elif len(line) == 9 and line[:2] == b"r " and line[2:8].isdigit():
+            ev = (game.EV_ROLL, tuple([ch - 48 for ch in line[2:8]]))
+        else:
+            raise ValueError("event %d: %r is neither 'r' and six faces nor 's'" % (n + 1, bytes(line[:20])))
+        n += 1
+        if n > MAX_EVENTS:
+            raise ValueError("more than %d events" % MAX_EVENTS)
+        if on_event is not None:
+            if n == 1:
+                on_event(None, (fid, players, profile))
+            on_event(*ev)
+        else:
+            events.append(ev)
+    if len(head) < 4:
+        raise ValueError("not a final of format 1 (%d header lines)" % len(head))
+    return fid, players, profile, events
+
+
+def _head(lines):
+    if lines[0] != "BBF 1":
         raise ValueError("not a final of format 1 (first line %r)" % (lines[0][:20],))
-    head = {}
+    h = {}
     for line in lines[1:4]:
         k, _, v = line.partition(" ")
-        head[k] = v
+        h[k] = v
     try:
-        fid = int(head.get("id", ""))
-        players = int(head.get("players", ""))
+        fid = int(h.get("id", ""))
+        players = int(h.get("players", ""))
     except ValueError:
         raise ValueError("id and players must be numbers: %r" % (lines[1:3],))
     if not 1 <= fid <= 0xFFFFFF or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError("id %d (1..16777215) or players %d (%d..%d) out of range"
                          % (fid, players, MIN_PLAYERS, MAX_PLAYERS))
-    profile = head.get("profile", "")
-    events = []
-    for line in lines[4:-1]:
-        if line == "s":
-            events.append((game.EV_SPILL, None))
-        elif len(line) == 8 and line[:2] == "r " and line[2:].isdigit():
-            events.append((game.EV_ROLL, tuple([int(ch) for ch in line[2:]])))
-        else:
-            raise ValueError("event %d: %r is neither 'r' and six faces nor 's'" % (len(events) + 1, line[:20]))
-        if len(events) > MAX_EVENTS:
-            raise ValueError("more than %d events" % MAX_EVENTS)
-    if lines[-1] != "":
-        raise ValueError("the last event line has no end")
-    return fid, players, profile, events
+    return fid, players, h.get("profile", "")
+
+
+def decode(data):
+    """final.txt's bytes -> (fid, players, profile, events). ValueError saying what is wrong."""
+    import io
+    return read(io.BytesIO(data))
 
 
 class FinalPlay:
@@ -165,21 +216,39 @@ class FinalPlay:
         return encode(self.fid, self.players, self.profile, self.events)
 
     def save(self):
-        journal.write_whole(_path(self.root, FILE), _path(self.root, _TMP), (self.data(),))
+        journal.write_whole(_path(self.root, FILE), _path(self.root, _TMP),
+                            chunks(self.fid, self.players, self.profile, self.events))
+
+
+class _Replay:
+    """read()'s on_event at boot: the FinalPlay made at the first event, each
+    event applied to it as it is read."""
+
+    def __init__(self, root):
+        self.root = root
+        self.fp = None
+
+    def __call__(self, kind, dice):
+        if kind is None:
+            self.fp = FinalPlay(self.root, dice[0], dice[1], dice[2])
+        else:
+            self.fp.apply(kind, dice)  # ValueError: an event the Final refuses (a roll after the end)
 
 
 def load(root):
     """ROOT/final.txt -> FinalPlay replayed to where it stood; None when there is none.
-    ValueError for a damaged file (the caller sets it aside)."""
+    ValueError for a damaged file (the caller sets it aside). Read and applied a
+    line at a time (read()): the file is never whole in RAM."""
     try:
-        with open(_path(root, FILE), "rb") as fh:
-            data = fh.read()
+        fh = open(_path(root, FILE), "rb")
     except OSError:
         return None
-    fid, players, profile, events = decode(data)
-    fp = FinalPlay(root, fid, players, profile)
-    for kind, dice in events:
-        fp.apply(kind, dice)  # ValueError: an event the Final refuses (a roll after the end)
+    r = _Replay(root)
+    try:
+        fid, players, profile, _ = read(fh, r)
+    finally:
+        fh.close()
+    fp = r.fp or FinalPlay(root, fid, players, profile)
     fp.phase = P_OVER if fp.final.ended else P_TURN
     return fp
 
@@ -190,6 +259,14 @@ def resume(c):
     """At boot, when ROOT/final.txt exists: play on where the final stood."""
     try:
         fp = load(c.root)
+    except MemoryError:
+        fp = None
+        import gc
+        gc.collect()
+        c._say("final: %s is too large for the memory free now; it stays on flash as it is (the bowl plays "
+               "its table game; the final resumes at a boot with more room)" % FILE)
+        c._notices.append((C.N_JOURNAL, "final"))
+        return
     except (ValueError, UnicodeError) as e:
         c._say("final: %s is damaged (%s); set aside as %s" % (FILE, e, _BAD))
         try:

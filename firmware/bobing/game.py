@@ -34,7 +34,7 @@ EV_START_TOTAL = const(2)  # arg: seat 1's two-dice total 2..12 (RULES.md §5)
 EV_ROLL = const(3)  # arg: six dice for the seat whose turn it is
 EV_SPILL = const(4)  # arg: None
 EV_TIMEUP = const(5)  # arg: None
-EV_CUSTOMER = const(6)  # arg: None (kiosk)
+EV_CUSTOMER = const(6)  # arg: None (the profile's shakes) or n shakes the prize desk granted (kiosk)
 EV_STOCK = const(7)  # arg: s, the desk's grant number now applied in full (event kiosk)
 EV_GRANT = const(8)  # arg: (class index, cumulative grant of that class) (event kiosk)
 EVENT_IDS = ("", "start_seat", "start_total", "roll", "spill", "timeup", "customer", "stock", "grant")
@@ -309,7 +309,7 @@ class Table:
         elif kind == EV_TIMEUP:
             out = self._timeup()
         elif kind == EV_CUSTOMER:
-            out = self._customer()
+            out = self._customer(arg)
         elif kind == EV_GRANT:
             out = self._grant(arg)
         elif kind == EV_STOCK:
@@ -335,8 +335,8 @@ class Table:
     def time_up(self):
         return self.apply(EV_TIMEUP, None)
 
-    def next_customer(self):
-        return self.apply(EV_CUSTOMER, None)
+    def next_customer(self, n=None):
+        return self.apply(EV_CUSTOMER, n)
 
     # ---- queries ------------------------------------------------------------
     def class_of(self, rank):
@@ -619,7 +619,9 @@ class Table:
             self.holder_rank = 0
 
     # ---- kiosk ------------------------------------------------------------------
-    def _customer(self):
+    def _customer(self, n=None):
+        if n is not None and (not _whole(n) or not 1 <= n <= 255):
+            raise ValueError("a customer's shakes: None (the profile's) or a whole number 1..255, got %r" % (n,))
         if not self.kiosk:
             raise ValueError("EV_CUSTOMER is for a kiosk (mode=kiosk); a table starts with "
                              "EV_START_SEAT or EV_START_TOTAL")
@@ -630,7 +632,7 @@ class Table:
         self.started = True
         self.customer += 1
         self.round = self.customer
-        self.shakes_left = self.kiosk_shakes
+        self.shakes_left = n or self.kiosk_shakes
         self.turn = 1
         out = Outcome(EV_CUSTOMER, 1)
         out.customer = out.round = self.customer

@@ -126,7 +126,7 @@ FLASH_FULL = "flash_full"  # a damaged game that could not be repaired for lack 
 # How each event kind's argument is stored (format 1).
 _DICE_KINDS = (game.EV_ROLL,)
 _INT_KINDS = (game.EV_START_SEAT, game.EV_START_TOTAL)
-_NONE_KINDS = (game.EV_SPILL, game.EV_TIMEUP, game.EV_CUSTOMER)
+_NONE_KINDS = (game.EV_SPILL, game.EV_TIMEUP)
 
 
 def _crc_table():
@@ -204,6 +204,12 @@ def arg_code(kind, arg):
         if arg is not None:
             raise ValueError("event kind %d takes no argument (None), got %r" % (kind, arg))
         return 0
+    if kind == game.EV_CUSTOMER:  # None: the profile's shakes (0 on flash); n: shakes the desk granted
+        if arg is None:
+            return 0
+        if not isinstance(arg, int) or isinstance(arg, bool) or not 1 <= arg <= 255:
+            raise ValueError("a customer's shakes are None or 1..255, got %r" % (arg,))
+        return arg
     if kind == game.EV_STOCK:
         if not isinstance(arg, int) or isinstance(arg, bool) or not 1 <= arg <= game.MAX_SEQ:
             raise ValueError("a grant number is 1..%d, got %r" % (game.MAX_SEQ, arg))
@@ -235,6 +241,10 @@ def arg_value(kind, v):
         if v:
             raise ValueError("argument %d where none belongs" % v)
         return None
+    if kind == game.EV_CUSTOMER:
+        if v > 255:
+            raise ValueError("a customer of %d shakes" % v)
+        return v or None
     if kind == game.EV_STOCK:
         if not v:
             raise ValueError("grant number 0")
@@ -457,9 +467,10 @@ class Scan:
         self.size = 0
         self.problem = None
         self.more = False  # stopped at its limit: records after .end not read yet
+        self.mended = None  # scan(mend=True): indexes of records read through one flipped bit
 
 
-def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None, limit=-1):
+def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None, limit=-1, mend=False):
     """Read and replay one journal file. Never raises on bad data: the first problem
     found is in .problem, and .count/.end/.table describe the good prefix before it.
     game_id: the id the file name promises (0 = don't check). keep: a list that gets
@@ -471,7 +482,9 @@ def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None, l
     appended since are read (the outbox follows the game being played so; the
     caller knows it is still the same file, see outbox.Outbox). limit: replay at
     most this many records (0: the header and checkpoint only), then stop with
-    .more set; the next call with `into` goes on from there (bounded steps)."""
+    .more set; the next call with `into` goes on from there (bounded steps).
+    mend: a record that fails its checksum by exactly one bit is read as mended
+    (mend_record) and its index added to .mended, instead of stopping there."""
     s = Scan() if into is None else into
     done = s.count
     s.problem = None
@@ -484,10 +497,10 @@ def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None, l
         return s
     try:
         if s.config is None:
-            _scan(f, s, game_id, who, secret, keep, path if checkpoint else None, limit)
+            _scan(f, s, game_id, who, secret, keep, path if checkpoint else None, limit, mend)
         else:
             f.seek(s.end)
-            _replay(f, s, who, keep, limit)
+            _replay(f, s, who, keep, limit, mend)
     except _Bad as e:
         s.problem = e.args[0]
     except OSError as e:
@@ -507,7 +520,7 @@ def _header_problem(code, text, game_id):
     return _Bad(Problem(code, text, game_id, -1))
 
 
-def _scan(f, s, game_id, who, secret, keep, path, limit):
+def _scan(f, s, game_id, who, secret, keep, path, limit, mend):
     h = f.read(_HEAD)
     if not MAGIC.startswith(h[:3]):
         raise _header_problem(BAD_CONFIG, "%s: not a Bo Bing journal (it does not start with %r)"
@@ -548,7 +561,7 @@ def _scan(f, s, game_id, who, secret, keep, path, limit):
     s.end = _HEAD + n + 2
     if path is not None:
         _from_checkpoint(f, s, path[:-4] + CKPT, secret)
-    _replay(f, s, who, keep, limit)
+    _replay(f, s, who, keep, limit, mend)
 
 
 def _record_crc(w, c0, index):
@@ -559,7 +572,60 @@ def _record_crc(w, c0, index):
     return crc16(w, 4, 12, c0)
 
 
-def _replay(f, s, who, keep, limit=-1):
+def mend_record(w, c0, i, rec, at=0):
+    """A record rec[at:at+RECORD] that fails its checksum: the one single-bit flip
+    of its 6 bytes that makes the checksum hold and the event readable, written
+    into rec -> True; False (rec untouched) when there is none. The CRC-16 keeps
+    codewords of this length at least 4 bits apart (polynomial 0x1021: Hamming
+    distance 4 up to 32,751 bits), so one flipped bit has exactly one mend and
+    two flipped bits have none; only 3 or more bits can be mended wrongly.
+    w, c0: as _replay's (the game id folded into c0)."""
+    for k in range(RECORD * 8):
+        rec[at + (k >> 3)] ^= 1 << (k & 7)
+        for j in range(4):
+            w[8 + j] = rec[at + j]
+        if _record_crc(w, c0, i) == rec[at + 4] | (rec[at + 5] << 8):
+            try:
+                arg_value(rec[at], rec[at + 1] | (rec[at + 2] << 8) | (rec[at + 3] << 16))
+                return True
+            except ValueError:
+                pass
+        rec[at + (k >> 3)] ^= 1 << (k & 7)
+    for j in range(4):
+        w[8 + j] = rec[at + j]
+    return False
+
+
+def check_records(path, game_id, start, stop):
+    """Check the checksums of records start..stop-1 of a journal file, without
+    replaying them -> the index of the first that fails (-1: none). Bounded by
+    the caller's range: Journal.check_step reads a few a step."""
+    f = open(path, "rb")
+    try:
+        h = f.read(_HEAD)
+        if len(h) < _HEAD:
+            return start
+        f.seek(_HEAD + (h[9] | (h[10] << 8)) + 2 + start * RECORD)
+        buf = bytearray(RECORD * (stop - start))
+        got = _fill(f, memoryview(buf))
+    finally:
+        f.close()
+    w = bytearray(12)
+    _put32(w, 0, game_id)
+    c0 = crc16(w, 0, 4)
+    at = 0
+    for i in range(start, stop):
+        if at + RECORD > got:
+            return i
+        for j in range(4):
+            w[8 + j] = buf[at + j]
+        if _record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
+            return i
+        at += RECORD
+    return -1
+
+
+def _replay(f, s, who, keep, limit=-1, mend=False):
     gid = s.config.game_id
     stop = s.count + limit if limit >= 0 else -1
     buf = bytearray(RECORD * _CHUNK)
@@ -581,7 +647,12 @@ def _replay(f, s, who, keep, limit=-1):
             w[10] = buf[at + 2]
             w[11] = buf[at + 3]
             if _record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
-                raise _Bad(Problem(BAD_CHECKSUM, "%s: record %d fails its checksum" % (who, i), gid, i))
+                if mend and mend_record(w, c0, i, buf, at):
+                    if s.mended is None:
+                        s.mended = []
+                    s.mended.append(i)
+                else:
+                    raise _Bad(Problem(BAD_CHECKSUM, "%s: record %d fails its checksum" % (who, i), gid, i))
             kind = buf[at]
             try:
                 arg = arg_value(kind, buf[at + 1] | (buf[at + 2] << 8) | (buf[at + 3] << 16))
@@ -1011,6 +1082,10 @@ class Journal:
         self._head = _size(self.path) - count * RECORD  # bytes before the first record
         self._undo = False  # an append failed: its record may still reach the flash at close
         self._f = open(self.path, "ab")
+        # The records the boot's checkpoint covered were not read: check_step reads
+        # them a few at a time after the boot (in RAM only; every boot starts over).
+        self._chk = 0
+        self._chk_end = ck
 
     @property
     def game_id(self):
@@ -1039,6 +1114,63 @@ class Journal:
             self._undo = True
             raise
         self.count += 1
+
+    def check_step(self, n=16):
+        """One bounded step of checking the records the boot's checkpoint covered
+        (the boot replays only those after it): the next n records' checksums.
+        -> None, or a Problem for a damaged one (record = its index): one flipped
+        bit is mended on flash (mend_record); other damage is reported and the
+        game goes on from the checkpoint, which holds the game as it stood (the
+        outbox passes the record, saying which awards it cannot read back)."""
+        a = self._chk
+        if a >= self._chk_end or self._f is None:
+            return None
+        b = min(a + n, self._chk_end)
+        gid = self.config.game_id
+        try:
+            i = check_records(self.path, gid, a, b)
+            if i < 0:
+                self._chk = b
+                return None
+            self._chk = i + 1
+            return self._mend(i)
+        except OSError as e:
+            self._chk_end = 0
+            return Problem(UNREADABLE, "game %d: checking its records after the boot failed (%s)" % (gid, e), gid, a)
+
+    def _mend(self, i):
+        gid = self.config.game_id
+        at = self._head + i * RECORD
+        f = open(self.path, "rb")
+        try:
+            f.seek(at)
+            rec = bytearray(f.read(RECORD))
+        finally:
+            f.close()
+        w = bytearray(12)
+        _put32(w, 0, gid)
+        if len(rec) == RECORD and mend_record(w, crc16(w, 0, 4), i, rec):
+            self._f.close()  # every append is flushed: nothing pending
+            self._f = None
+            try:
+                f = open(self.path, "r+b")  # littlefs: the old bytes or the new, committed at the sync
+                try:
+                    f.seek(at)
+                    f.write(rec)
+                    _fsync(f)
+                finally:
+                    f.close()
+            finally:
+                try:
+                    self._f = open(self.path, "ab")
+                except OSError as e:
+                    self.failed = e  # no more events until recover() (append says so)
+                    raise
+            return Problem(BAD_CHECKSUM, "game %d: record %d (before the checkpoint at record %d, not read at "
+                           "boot) failed its checksum by one bit: mended on flash" % (gid, i, self._chk_end), gid, i)
+        return Problem(BAD_CHECKSUM, "game %d: record %d (before the checkpoint at record %d, not read at boot) "
+                       "fails its checksum: the game goes on from the checkpoint, which holds it as it stood; "
+                       "that record's event cannot be read back" % (gid, i, self._chk_end), gid, i)
 
     def play(self, kind, arg):
         """Apply an event to the table, then journal it; -> the game.Outcome, safe to

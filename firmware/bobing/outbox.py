@@ -393,6 +393,8 @@ class Outbox:
         self._last = b""  # the RECORD bytes before _scan.end when read
         self._bad = b""  # and after it when the scan stopped at a problem
         self._whole = 0  # a game to read from its start: the table refused what followed its checkpoint
+        self.notes = []  # log lines: damage passed (awards that cannot be read back), for the net task
+        self._told = None  # (game, record) of the damaged tail last told of
 
     def _load(self, gid):
         """One bounded step of reading game gid."""
@@ -404,7 +406,7 @@ class Outbox:
                 return  # as read (a damaged tail is not read again until it changes)
             if s.config is not None and size >= s.end and _record_at(path, s.end - RECORD) == self._last:
                 if self._bowl():  # from where it stopped: what was appended, or the next step
-                    journal.scan(path, gid, keep=self._awards, into=s, limit=STEP)
+                    journal.scan(path, gid, keep=self._awards, into=s, limit=STEP, mend=True)
                     if s.base and s.problem is not None and s.problem.code == journal.BAD_EVENT:
                         self._whole = gid  # refused by the table its checkpoint gave: the events decide
                         self._scan = self._awards = None
@@ -416,12 +418,12 @@ class Outbox:
         self._scan = self._awards = None  # the old game's table goes before the next is read
         s = journal.Scan()
         a = _Awards(s, after)
-        journal.scan(path, gid, keep=a, into=s, checkpoint=after > 0 and gid != self._whole, limit=0)
+        journal.scan(path, gid, keep=a, into=s, checkpoint=after > 0 and gid != self._whole, limit=0, mend=True)
         if s.base and s.table.award_no > after:  # the checkpoint is past awards still to send
             s = a = None
             s = journal.Scan()
             a = _Awards(s, after)
-            journal.scan(path, gid, keep=a, into=s, limit=0)
+            journal.scan(path, gid, keep=a, into=s, limit=0, mend=True)
         self._scan, self._awards, self._game = s, a, gid
         self._mark(path, size)
 
@@ -460,6 +462,9 @@ class Outbox:
                     if self._scan.more:
                         self.busy = True
                         break
+                    if self._scan.problem is not None and self._pass_damage(gid):
+                        self.busy = True  # on from the checkpoint past the damage, next step
+                        break
             if i + 1 == len(ids):
                 break  # the newest game: followed as it grows
             i += 1  # finished (the journal only appends to the newest), all sent: passed for good
@@ -472,6 +477,36 @@ class Outbox:
             write_cursor(self.root, cg, 0)  # once a step: a write on flash is a littlefs commit
             self.cursor = (cg, 0)
         return item
+
+    def _pass_damage(self, gid):
+        """The game being read stopped at damage (every award before it handed
+        out): go on from its checkpoint when that lies past the damage (the records
+        it covers are not read at boot, journal.Journal.check_step), naming the
+        awards between that cannot be read back, so that the rest are still sent,
+        never held back for ever. -> True when it went on; False (told once in
+        .notes) when nothing lies past the damage but the tail it stopped at."""
+        s = self._scan
+        path = journal._join(self.root, journal._name(gid, journal.SUFFIX))
+        at = s.problem.record
+        if self._told == (gid, at):
+            return False  # as it was: not read again until it changes
+        c = journal.Scan()
+        a = _Awards(c, s.table.award_no)
+        journal.scan(path, gid, keep=a, into=c, checkpoint=True, limit=0, mend=True)
+        if c.base <= at or c.problem is not None and c.config is None:
+            self._told = (gid, at)
+            self.notes.append("outbox: game %d: reading stopped at record %d (%s); no checkpoint lies past it"
+                              % (gid, at, s.problem.text))
+            return False
+        lost = c.table.award_no - s.table.award_no
+        self.notes.append("outbox: game %d record %d is damaged (%s): %s; going on from its checkpoint at record "
+                          "%d" % (gid, at, s.problem.text, "awards %d..%d cannot be read back, settle them at the "
+                                  "desk by the codes the customers hold" % (s.table.award_no + 1, c.table.award_no)
+                                  if lost > 0 else "no award lies between", c.base))
+        self._scan = self._awards = None
+        self._scan, self._awards, self._game = c, a, gid
+        self._mark(path, journal._size(path))
+        return True
 
     def _first(self, gid, bowl, cg, cn):
         for n, cls, customer in self._awards.out:

@@ -20,8 +20,10 @@
 #    name nobody answers, then DNS. A dotted address needs no lookup; a found
 #    address is kept until a connection to it fails. Failures back off,
 #    doubling from BACKOFF_MS to BACKOFF_MAX_MS.
-#  - the connection itself: TCP connect and CONNACK, each within SOCK_TIMEOUT_S,
-#    then two SUBACKs (a few ms on a LAN once power save is off).
+#  - the connection itself: TCP connect and CONNACK, each within CONNECT_S (a
+#    broker that takes the connection and never answers holds a round 0.8 s at
+#    most, then the attempt backs off), then two SUBACKs (a few ms on a LAN once
+#    power save is off).
 # WLAN.connect() does not block on the ESP32 port: it starts the association
 # and isconnected() is polled. Power save goes off (WLAN.PM_NONE): with ESP-IDF's
 # default modem sleep the station wakes only for DTIM beacons, and each round
@@ -32,6 +34,13 @@
 # hands each decoded grant to the console, which applies it through the journal
 # between rolls, and publishes an ask when its stock runs low, at most once per
 # ASK_MS. Incoming messages are read between sends (check_msg), never waited for.
+#
+# Shakes granted at the prize desk (PROTOCOL.md "Shakes from the counter"): the
+# bowl subscribes to its own shakes topic (retained: a grant waits in the broker),
+# checks the desk's signature (bobing/shakes.py), hands the grant to the console,
+# which puts it on flash and lets it in at the gate, and answers on its shaken
+# topic (got, used, or no with the reason); at every (re)connect it says again
+# where the last grant stands, so an answer lost to a power cut is not lost.
 #
 # Nothing is sent before the desk's retained status (bobing/<event>/desk/status)
 # has been seen: the broker keeps QoS 1 messages only for a subscription it
@@ -52,6 +61,7 @@ from micropython import const
 from bobing import outbox
 
 SOCK_TIMEOUT_S = const(2)
+CONNECT_S = 0.4  # TCP connect, then CONNACK: each a few ms on a LAN with power save off
 WIFI_WAIT_MS = const(20000)  # association + DHCP, then give up and back off
 WIFI_TRIES = const(3)  # WLAN.config(reconnects=): the port then says why it gave up (status())
 BACKOFF_MS = const(5000)
@@ -216,6 +226,9 @@ class Net:
         self._allot_topic = outbox.topic(cfg["event"], bowl_id, "allot")
         self._ask_topic = outbox.topic(cfg["event"], bowl_id, "ask")
         self._asked = None  # ticks_ms of the last ask, or None
+        self.gate = None  # the console, taking the desk's shake grants (None: not subscribed)
+        self._shakes_topic = outbox.topic(cfg["event"], bowl_id, "shakes").encode()
+        self._shaken_topic = outbox.topic(cfg["event"], bowl_id, "shaken")
         self.asks = 0  # asks published since boot
         self._desk_topic = outbox.topic(cfg["event"], "desk", "status").encode()
         self._seed_topic = outbox.topic(cfg["event"], bowl_id, "seed").encode()
@@ -296,7 +309,7 @@ class Net:
         m = self.mqtt_class("bowl-" + self.bowl_id, addr, c["port"], c["user"] or None,
                             c["mqtt_password"] or None, KEEPALIVE_S)
         m.set_last_will(self._status_topic, status_payload(False), True, 1)
-        m.connect(True, SOCK_TIMEOUT_S)
+        m.connect(True, CONNECT_S)
         m.sock = _Bounded(m.sock)
         self.client = m
         self._inflight = None
@@ -314,6 +327,11 @@ class Net:
             m.subscribe(self._allot_topic, 1)  # the retained allot comes now (or during a later call)
         if self.fair is not None:
             m.subscribe(self._seed_topic, 1)  # retained: the desk's latest value comes again
+        if self.gate is not None:
+            m.subscribe(self._shakes_topic, 1)  # the retained grant comes now (or during a later call)
+            news = self.gate.grant_news()
+            if news is not None and news not in self.gate.acks:
+                self.gate.acks.append(news)  # where the last grant stands: an answer lost to a cut is sent again
         self._publish(self._status_topic, self.status(), True, "status", None)
 
     def _publish(self, topic, msg, retain, kind, key):
@@ -394,6 +412,9 @@ class Net:
             else:
                 self.say("net: desk status refused: %r is not {\"v\":1,\"on\":0|1}" % (msg[:40],))
             return
+        if topic_b == self._shakes_topic:
+            self._shakes(topic_b, msg)
+            return
         if topic_b == self._seed_topic:
             if self.fair is not None:
                 from bobing import fair
@@ -417,10 +438,31 @@ class Net:
         else:
             self.say("net: allot %d ignored: not newer than grant %d" % (s, self.stock.grant_s()))
 
+    def _shakes(self, topic_b, msg):
+        if self.gate is None or not msg:
+            return  # an empty retained message: the desk cleared the topic
+        from bobing import shakes
+        try:
+            gid, n, ref = shakes.decode(self.cfg["event"], topic_b, msg, self.bowl_id, self.gate._secret())
+        except ValueError as e:
+            self.say("net: shakes refused: %s" % e)  # a forged or malformed grant gets no answer
+            return
+        st, why = self.gate.grant_shakes(gid, n)
+        self.say("net: shakes %d (%d, %s): %s%s" % (gid, n, ref, st, ": " + why if why else ""))
+        a = (gid, st, why)
+        if a not in self.gate.acks:
+            self.gate.acks.append(a)
+
     def poll(self, now, ticks_diff):
         """Between sends: take in what the broker has for us (not waiting), and
         ask for stock when the console says it runs low."""
         self.take_in()
+        g = self.gate
+        if self._inflight is None and g is not None and g.acks:
+            from bobing import shakes
+            gid, st, why = g.acks.pop(0)
+            self._publish(self._shaken_topic, shakes.ack_payload(gid, st, why), False, "shaken", None)
+            return
         st = self.stock
         if (self._inflight is None and st is not None and st.stock_low()
                 and (self._asked is None or ticks_diff(now, self._asked) >= ASK_MS)):
@@ -457,6 +499,9 @@ class Net:
         if self._inflight is not None:
             return False
         item = self.box.next()
+        notes = self.box.notes
+        while notes:
+            self.say(notes.pop(0))
         if item is None:
             return self.box.busy  # still reading the journal (one bounded step a call): on soon
         tp, payload, g, n = item
@@ -502,7 +547,7 @@ class Net:
         while self.running and (alive is None or alive()):
             try:
                 if self.client is None:
-                    if not self.may_send():  # connecting waits on the broker (2 x SOCK_TIMEOUT_S at
+                    if not self.may_send():  # connecting waits on the broker (2 x CONNECT_S at
                         await asyncio.sleep(IDLE_MS / 1000)  # most): never while a shake is followed
                         continue
                     addr = None
@@ -575,6 +620,7 @@ def start(app):
               lambda: not champions.busy(con), stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
+    net.gate = con
     if con.fair is not None:
         net.fair = con
     import asyncio

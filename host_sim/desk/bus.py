@@ -7,7 +7,10 @@ allot.answer(), and the bowl's allot is published (retained) after its commit;
 anything else is refused with its reason in the import log, and the listener
 goes on. The desk's own status, bobing/<event>/desk/status, is retained
 {"v":1,"on":1} while it listens, and its will {"v":1,"on":0} when it vanishes.
-At every connection the desk republishes every bowl's current allot.
+At every connection the desk republishes every bowl's current allot. Shakes
+granted at the counter (shakegrants.py) are published from the database once a
+second, each bowl's open one again at every connection; a bowl's answers
+(shaken) move them on.
 
 Exactly once: the subscription is durable (client id desk-<event>, clean
 session off, QoS 1: the broker keeps what arrives while the desk is away), and
@@ -31,7 +34,7 @@ from django.utils.translation import gettext_noop
 
 from bobing import outbox
 
-from . import allot, fair, finals, mqttlog
+from . import allot, fair, finals, mqttlog, shakegrants
 from .ingest import Refused, ingest
 from .models import Allot, Bowl, BowlStatus, Event
 
@@ -168,6 +171,11 @@ def handle(event, topic, payload):
             if r == "granted":
                 return r, pub
         return "status", []
+    if t.endswith("/shaken"):
+        try:
+            return shakegrants.acked(event, topic, payload), []
+        except ValueError as e:
+            return mqttlog.bad_message(topic, e), []
     if t.endswith("/ask"):
         try:
             bowl_id, s, left = outbox.decode_ask(event, topic, payload)
@@ -199,6 +207,31 @@ def _republish(event):
     return [(outbox.topic(event, b, "allot"), p) for b, p in allot.republish(event)]
 
 
+def _shake_list(event, again):
+    close_old_connections()
+    return shakegrants.to_publish(event, again)
+
+
+async def _shakes(client, event):
+    """The counter's shake grants to the bowls: each bowl's open one again at
+    connect (retained: the broker holds it for the bowl), then new ones as the
+    counter records them (a look at the database once a second)."""
+    again = True
+    while True:
+        try:
+            todo = await asyncio.to_thread(_shake_list, event, again)
+            for _pk, t, p in todo:
+                await client.publish(t, p, qos=1, retain=True)
+            if todo:
+                await asyncio.to_thread(shakegrants.published, [pk for pk, _t, _p in todo])
+            again = False
+        except DatabaseError as e:
+            log.error("mqtt: shake grants not read (%s); trying again", e)
+        except aiomqtt.MqttError:
+            return  # the connection is gone: the listener connects again and starts anew
+        await asyncio.sleep(FLUSH_S)
+
+
 def _nodelay(opened):
     """paho's socket-open callback (aiomqtt's) wrapped to turn Nagle's algorithm off,
     as the bowl does (firmware/PROTOCOL.md): with it, a publish that follows an
@@ -214,7 +247,8 @@ async def listen(host, port, event, username=None, password=None, ready=None, se
     thread (the ORM is synchronous), acknowledge it; on a lost broker or a
     database error, reconnect after RETRY_S. ready: an asyncio.Event set once
     subscribed; seen(result) is called after each message (tests)."""
-    topics = [(outbox.every_bowl(event, leaf), 1) for leaf in ("award", "status", "ask") + finals.LEAVES + fair.LEAVES]
+    topics = [(outbox.every_bowl(event, leaf), 1)
+              for leaf in ("award", "status", "ask", "shaken") + finals.LEAVES + fair.LEAVES]
     own = outbox.topic(event, "desk", "status")
     flusher = asyncio.create_task(_flusher())
     try:
@@ -281,6 +315,7 @@ async def _one(event, own, client, m, secrets, seen):
 
 async def _listen(host, port, event, username, password, ready, seen, topics, own):
     secrets = Secrets()
+    shaker = None
     while True:
         client = aiomqtt.Client(host, port, identifier="desk-" + event, clean_session=False,
                                 username=username, password=password,
@@ -293,6 +328,7 @@ async def _listen(host, port, event, username, password, ready, seen, topics, ow
                 await client.publish(own, b'{"v":1,"on":1}', qos=1, retain=True)
                 for t, p in await asyncio.to_thread(_republish, event):
                     await client.publish(t, p, qos=1, retain=True)
+                shaker = asyncio.create_task(_shakes(client, event))
                 log.info("mqtt: listening on %s:%d for event %s", host, port, event)
                 if ready is not None:
                     ready.set()
@@ -316,4 +352,8 @@ async def _listen(host, port, event, username, password, ready, seen, topics, ow
         except DatabaseError as e:
             log.error("mqtt: the database failed (%s): the message stays unacknowledged; "
                       "connecting again in %d s", e, RETRY_S)
+        finally:
+            if shaker is not None:
+                shaker.cancel()
+                shaker = None
         await asyncio.sleep(RETRY_S)

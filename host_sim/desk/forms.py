@@ -68,3 +68,18 @@ class JournalForm(forms.Form):
 
 class RateForm(forms.Form):
     rate = forms.FloatField(min_value=0.1, max_value=10000, label=_("Customers per hour"))
+
+
+def bowl_choices():
+    from .models import Bowl
+    return [("", _("choose the bowl"))] + [(b, b) for b in Bowl.objects.order_by("bowl_id").values_list(
+        "bowl_id", flat=True)]
+
+
+class ShakeForm(forms.Form):
+    """Shakes granted at the counter: the bowl, how many, the receipt checked."""
+    event = forms.RegexField(regex=r'^[^/+#"\\\s$][^/+#"\\\s]{0,31}$', label=_("Event"))
+    bowl = forms.ChoiceField(choices=bowl_choices, label=_("Bowl id"))
+    shakes = forms.IntegerField(min_value=1, max_value=99, label=_("Shakes"))
+    ref = forms.RegexField(regex=r'^[ !#-\[\]-{}~]*$', max_length=24, required=False, label=_("Receipt or reference"),
+                           error_messages={"invalid": _("Letters, digits and signs only (no | or quotes).")})

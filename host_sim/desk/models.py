@@ -224,6 +224,28 @@ class Allot(models.Model):
         constraints = [models.UniqueConstraint(fields=["event", "bowl", "seq"], name="one_grant")]
 
 
+class ShakeGrant(models.Model):
+    """Shakes granted at the counter (firmware/PROTOCOL.md "Shakes from the
+    counter"): `gid` numbers a bowl's grants 1, 2, ... (the bowl takes only a
+    newer one); `state`: new (not yet published), sent (retained in the broker),
+    got (on the bowl's flash), used (its customer shook), no (the bowl refused:
+    `why`). The listener publishes a bowl's grants one at a time, oldest first."""
+    STATES = ("new", "sent", "got", "used", "no")
+    event = models.CharField(max_length=32)
+    bowl = models.ForeignKey(Bowl, on_delete=models.PROTECT)
+    gid = models.PositiveIntegerField()
+    n = models.PositiveSmallIntegerField()
+    ref = models.CharField(max_length=24, blank=True)
+    by = models.CharField(max_length=150)
+    at = models.DateTimeField()
+    state = models.CharField(max_length=4, default="new")
+    why = models.CharField(max_length=200, blank=True)
+    acked = models.DateTimeField(null=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bowl", "gid"], name="one_shake_grant")]
+
+
 class AttendantLanguage(models.Model):
     """The language an attendant chose with the switch while logged in: their pages are in it
     on any device, from the login on (middleware.attendant_language); without one, the

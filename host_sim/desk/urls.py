@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.home, name="counter"),
     path("check", views.check, name="check"),
     path("redeem", views.redeem, name="redeem"),
+    path("shakes", views.shakes_page, name="shakes"),
     path("import", views.import_journal, name="import"),
     path("stock", views.stock, name="stock"),
     path("report.csv", views.report_csv, name="report"),

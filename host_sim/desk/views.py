@@ -424,6 +424,41 @@ def bowls(request):
     return render(request, "desk/bowls.html", ctx)
 
 
+def shake_states():
+    """A grant's state as the counter reads it (Chinese first)."""
+    return {"new": _("waiting to be sent"), "sent": _("sent, the bowl has not answered"),
+            "got": _("the bowl has it"), "used": _("used: the customer shook"), "no": _("refused by the bowl")}
+
+
+@require_http_methods(["GET", "POST"])
+def shakes_page(request):
+    """Shakes granted at the counter (shakegrants.py): the form, and the record
+    of grants with what each bowl answered."""
+    from .forms import ShakeForm
+    from .models import ShakeGrant
+    from . import shakegrants
+    ev = Event.objects.order_by("-started").first()
+    form = ShakeForm(request.POST) if request.method == "POST" else ShakeForm(
+        initial={"event": ev.name if ev else "", "shakes": 3})
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            g = shakegrants.grant(request.user.get_username(), d["event"], d["bowl"], d["shakes"], d["ref"])
+        except ValueError as e:
+            messages.error(request, str(e))
+        else:
+            log.info("shakes: grant %d of %d shakes to bowl %s (%s) by %s", g.gid, g.n, d["bowl"], d["ref"],
+                     request.user)
+            messages.success(request, _("%(n)d shakes granted to bowl %(bowl)s (grant %(gid)d).")
+                             % {"n": g.n, "bowl": d["bowl"], "gid": g.gid})
+            return redirect("shakes")
+    states = shake_states()
+    rows = [(g, states.get(g.state, g.state)) for g in
+            ShakeGrant.objects.select_related("bowl").order_by("-at", "-pk")[:50]]
+    return render(request, "desk/shakes.html", {"form": form, "rows": rows},
+                  status=400 if request.method == "POST" else 200)
+
+
 def language(request):
     """The language switch: Django's set_language (the browser's cookie); a logged-in
     attendant's choice is also kept as theirs (models.AttendantLanguage), for every device."""

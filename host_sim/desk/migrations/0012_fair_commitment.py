@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('desk', '0010_attendant_language'),
+        ('desk', '0011_shakegrant'),
     ]
 
     operations = [

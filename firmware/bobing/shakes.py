@@ -1,0 +1,141 @@
+# Shakes granted at the prize desk (PROTOCOL.md "Shakes from the counter"): the
+# attendant checks a receipt and grants "3 shakes to bowl 3F-1"; the desk sends
+#   bobing/<event>/<bowl>/shakes  {"v":1,"id":7,"n":3,"ref":"R-88","mac":"<32 hex>"}
+# (QoS 1, retained: the grant waits in the broker until the bowl reads it), mac =
+# the first 16 bytes of HMAC-SHA256(the bowl's claim secret,
+# "bobing-desk1|<event>|<bowl>|shakes|<id>|<n>|<ref>") in hex. Only the desk and
+# the bowl hold the secret, so a forged grant, or one moved to another bowl or
+# event, fails the mac; ids only grow per bowl, so a replayed one grants nothing.
+# The bowl answers on bobing/<event>/<bowl>/shaken {"v":1,"id":7,"st":"got"} when
+# the grant is on its flash, "used" once the customer's shakes started, "no" with
+# "why" when refused. signed()/check_mac() are the desk->bowl authentication for
+# any later desk->bowl message (another leaf in the signed text).
+#
+# Power-safe, each grant used once: ROOT/shakes.txt ("v1 ID N G C CRC") says
+# grant ID of N shakes is for customer C of game G. It is written (tmp + rename:
+# the old record or the new) before the bowl says "got"; the grant is used exactly
+# when game G's journal holds customer C (the EV_CUSTOMER record, which also
+# carries N). So a power cut after receipt leaves the grant pending on flash (the
+# next customer still gets it), one after the customer started finds it used
+# (customer C is in the journal): never lost, never twice. Pure logic over a
+# folder, the same on MicroPython and CPython.
+from micropython import const
+
+from bobing import claim, journal, outbox
+
+FILE = "shakes.txt"
+_TMP = "shakes.tmp"
+MAX_SHAKES = const(99)  # shakes in one grant (a journal record carries 1..255)
+MAX_REF = const(24)  # characters of the receipt/reference
+_MAC_BYTES = const(16)
+
+
+def signed(secret, event, bowl_id, leaf, fields):
+    """The text a desk->bowl message's mac signs; '|' separates, none may hold one."""
+    for f in fields:
+        if "|" in str(f):
+            raise ValueError("field %r may not contain '|'" % (f,))
+    return "bobing-desk1|%s|%s|%s|%s" % (event, bowl_id, leaf, "|".join([str(f) for f in fields]))
+
+
+def mac(secret, event, bowl_id, leaf, fields):
+    h = claim.hmac_sha256(claim.check_secret(secret), signed(secret, event, bowl_id, leaf, fields))
+    import binascii
+    return binascii.hexlify(h[:_MAC_BYTES]).decode()
+
+
+def check_mac(secret, event, bowl_id, leaf, fields, got):
+    """ValueError unless `got` is the mac of these fields (compared in full)."""
+    want = mac(secret, event, bowl_id, leaf, fields)
+    if not isinstance(got, str) or len(got) != len(want):
+        raise ValueError("no valid mac (%d hex digits)" % (2 * _MAC_BYTES))
+    diff = 0
+    for i in range(len(want)):
+        diff |= ord(want[i]) ^ ord(got[i])
+    if diff:
+        raise ValueError("mac does not match: not signed by the desk with this bowl's secret")
+
+
+def _ref(r):
+    if not isinstance(r, str) or len(r) > MAX_REF:
+        raise ValueError("field 'ref'=%r: a text of at most %d characters" % (r, MAX_REF))
+    for ch in r:
+        if not " " <= ch <= "~" or ch in "|\"\\":
+            raise ValueError("field 'ref'=%r: printable ASCII without | \" \\" % (r,))
+    return r
+
+
+def payload(secret, event, bowl_id, gid, n, ref=""):
+    """The desk's grant of n shakes, number gid (1.., grows per bowl)."""
+    gid = outbox._int({"id": gid}, "id", 1, outbox.MAX_SEQ)
+    n = outbox._int({"n": n}, "n", 1, MAX_SHAKES)
+    ref = _ref(ref)
+    m = mac(secret, event, bowl_id, "shakes", (gid, n, ref))
+    return ('{"v":1,"id":%d,"n":%d,"ref":"%s","mac":"%s"}' % (gid, n, ref, m)).encode()
+
+
+def decode(event, topic_b, msg, bowl_id, secret):
+    """A grant as the bowl receives it -> (id, n, ref). ValueError saying what was
+    wrong: another event's or bowl's topic, oversized, not JSON, another format,
+    a field out of range, a mac that does not match."""
+    b, d = outbox._message(event, topic_b, msg, "shakes")
+    if b != bowl_id:
+        raise ValueError("grant for bowl %r: this is bowl %r" % (b, bowl_id))
+    gid = outbox._int(d, "id", 1, outbox.MAX_SEQ)
+    n = outbox._int(d, "n", 1, MAX_SHAKES)
+    ref = _ref(d.get("ref", ""))
+    check_mac(secret, event, bowl_id, "shakes", (gid, n, ref), d.get("mac"))
+    return gid, n, ref
+
+
+def ack_payload(gid, st, why=""):
+    """The bowl's answer: st "got" (on flash), "used" (the shakes started), "no" (refused)."""
+    if why:
+        return ('{"v":1,"id":%d,"st":"%s","why":"%s"}' % (gid, st, why[:120].replace('"', "'")
+                                                          .replace("\\", "/"))).encode()
+    return ('{"v":1,"id":%d,"st":"%s"}' % (gid, st)).encode()
+
+
+def decode_ack(event, topic_b, msg):
+    """The desk's side -> (bowl id, id, st, why)."""
+    b, d = outbox._message(event, topic_b, msg, "shaken")
+    st = d.get("st")
+    if st not in ("got", "used", "no"):
+        raise ValueError("field 'st'=%r: one of got, used, no" % (st,))
+    why = d.get("why", "")
+    if not isinstance(why, str):
+        raise ValueError("field 'why' is not text")
+    return b, outbox._int(d, "id", 0, outbox.MAX_SEQ), st, why
+
+
+# ---- the record on flash ----------------------------------------------------
+
+def _text(gid, n, g, c):
+    return ("v1 %d %d %d %d" % (gid, n, g, c)).encode()
+
+
+def read(root):
+    """-> (id, n, game, customer) of the last grant taken, or None (none; damage
+    is said by the caller: it reads as none, and a grant then waits for the desk's
+    next id... never a second use: see why below)."""
+    try:
+        with open(journal._join(root, FILE), "rb") as f:
+            b = f.read(80)
+    except OSError:
+        return None
+    p = b.split()
+    try:
+        if len(p) == 6 and p[0] == b"v1":
+            v = (int(p[1]), int(p[2]), int(p[3]), int(p[4]))
+            t = _text(*v)
+            if b == t + (" %04x\n" % journal.crc16(t)).encode():
+                return v
+    except ValueError:
+        pass
+    raise ValueError("%s is damaged" % FILE)
+
+
+def write(root, gid, n, g, c):
+    t = _text(gid, n, g, c)
+    journal.write_whole(journal._join(root, FILE), journal._join(root, _TMP),
+                        (t, (" %04x\n" % journal.crc16(t)).encode()))

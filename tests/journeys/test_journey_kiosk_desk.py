@@ -1,0 +1,100 @@
+# The kiosk's claims at the prize counter, as the people act: a fresh kiosk is
+# set up (kiosk mode, the PIN, stock, the claim secret read off its screen and
+# given to the desk with `addbowl`), three customers are let in by the
+# attendant's key and shake; the counter clerk, in headless Chromium (Debian's,
+# test_desk_browser.py's fixtures) on the real desk server, scans each claim
+# screen's QR code (a USB scanner types its text into the code field: no journal
+# imported yet) and hands every prize over, in Chinese; a customer who comes back
+# with the same claim is refused, in Chinese and in English.
+import re
+
+import pytest
+
+import deskkit
+from journey import bowl, sees
+from test_desk_browser import browser, chromium_installed  # noqa: F401
+from test_journey_kiosk import qr_of
+
+pytestmark = pytest.mark.usefixtures("chromium_installed")
+
+
+def _three_customers():
+    """The kiosk of test_journey_kiosk.py, set up and played -> (bowl id, secret, [QR text])."""
+    p = bowl(seed=21)
+    c = p.console
+    p.button("menu")
+    p._choose("mode")
+    p._choose("kiosk")
+    p._choose("admin")
+    p._enter_digits("1234")
+    p._choose("stock")
+    p._choose("yixiu")
+    p._enter_digits("050")
+    p._choose("back")
+    p._choose("secret")
+    shown = sees(p, "领奖密钥")
+    secret = bytes.fromhex("".join(re.findall(r"^[0-9a-f]{16}$", shown, re.M)))
+    p.button("menu")
+    p.button("menu")
+    p._choose("new")
+    p.button("ok")
+    sees(p, "等待服务员")
+    claims = []
+    for customer in (1, 2, 3):
+        p.key()
+        p._choose("customer")
+        for _ in range(3):
+            p.shake(800)
+            while p.view in ("result", "claim"):
+                if p.view == "claim":
+                    p.step(5200)  # the claim's QR page
+                    claims.append(qr_of(p))
+                p.button("ok")
+    return c.settings.bowl_id, secret, claims
+
+
+def test_three_customers_claims_are_redeemed_at_the_counter_once(browser, tmp_path):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    bowl_id, secret, claims = _three_customers()
+    assert claims, "three customers won nothing"
+    s = deskkit.Server(str(tmp_path))
+    assert s.manage("attendant", "mei", "--password-stdin", stdin=deskkit.PASSWORD + "\n").returncode == 0
+    assert s.manage("addbowl", bowl_id, "--secret-hex", secret.hex()).returncode == 0
+    s.start()
+    d = browser
+    try:
+        d.get(s.url + "/login")
+        if d.find_element(By.ID, "lang-zh").is_enabled():  # headless Chromium asks for English
+            d.find_element(By.ID, "lang-zh").click()
+        WebDriverWait(d, 10).until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "zh-Hans")
+        d.find_element(By.ID, "id_username").send_keys("mei")
+        d.find_element(By.ID, "id_password").send_keys(deskkit.PASSWORD)
+        d.find_element(By.ID, "login").click()
+        assert "兑换领奖码" in d.find_element(By.TAG_NAME, "h1").text
+        for qr in claims:
+            _b, _bid, ga, cls_up, code = qr.split(":")
+            d.get(s.url + "/")
+            d.find_element(By.ID, "id_code").send_keys(qr)  # the scanner types the QR code's text
+            d.find_element(By.ID, "check").click()
+            assert d.find_element(By.ID, "cls").text.endswith(" " + cls_up.lower())
+            assert ga in d.find_element(By.ID, "award").text
+            assert "发放" in d.find_element(By.ID, "handover").text
+            d.find_element(By.ID, "handover").click()
+            assert "已兑奖" in d.find_element(By.ID, "handed").text
+        # the first customer comes back with the same claim: refused, and the clerk sees who and when
+        d.get(s.url + "/")
+        d.find_element(By.ID, "id_code").send_keys(claims[0])
+        d.find_element(By.ID, "check").click()
+        assert "是您自己" in d.find_element(By.ID, "refused").text
+        d.implicitly_wait(0)
+        assert not d.find_elements(By.ID, "handover")
+        d.implicitly_wait(30)
+        d.find_element(By.ID, "lang-en").click()
+        WebDriverWait(d, 10).until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en")
+        d.get(s.url + "/")
+        d.find_element(By.ID, "id_code").send_keys(claims[0])
+        d.find_element(By.ID, "check").click()
+        assert "Already redeemed: YOU handed this prize over at" in d.find_element(By.ID, "refused").text
+    finally:
+        s.stop()

@@ -1,0 +1,71 @@
+"""Shakes granted at the counter, the desk's side (host_sim/desk/shakegrants.py,
+views.shakes_page, bus.handle; firmware/PROTOCOL.md "Shakes from the counter"):
+the page's form in Chinese and English, the record of grants, what the listener
+publishes (signed so that the bowl's own decoder takes it), one grant at a time
+per bowl, and the bowl's answers moving it on. Django's test client on SQLite."""
+import deskkit
+
+deskkit.setup()
+
+from django.test import Client  # noqa: E402
+
+from bobing import shakes  # noqa: E402
+from host_sim.desk import bus, shakegrants  # noqa: E402
+from host_sim.desk.models import ShakeGrant  # noqa: E402
+
+SECRET = bytes(range(5, 21))
+EV = "shakefest"
+
+
+def _client(lang=None):
+    deskkit.attendant("wang")
+    c = Client(HTTP_ACCEPT_LANGUAGE=lang) if lang else Client()
+    assert c.login(username="wang", password=deskkit.PASSWORD)
+    return c
+
+
+def _answer(bowl, gid, st, why=""):
+    return bus.handle(EV, "bobing/%s/%s/shaken" % (EV, bowl), shakes.ack_payload(gid, st, why))
+
+
+def test_the_counter_grants_shakes_and_sees_the_bowl_answer():
+    deskkit.bowl("3F-1", SECRET)
+    deskkit.bowl("3F-2", SECRET[::-1])
+    ShakeGrant.objects.all().delete()
+    c = _client()
+    page = c.get("/shakes").content.decode()
+    assert "给碗发放摇碗次数" in page and "摇碗次数" in page and "小票号或备注" in page and "还没有发放过" in page
+    r = c.post("/shakes", {"event": EV, "bowl": "3F-1", "shakes": 3, "ref": "R-1001"}, follow=True)
+    page = r.content.decode()
+    assert "已给碗 3F-1 发放 3 次摇碗" in page and "等待发送" in page and "R-1001" in page and "wang" in page
+    c.post("/shakes", {"event": EV, "bowl": "3F-1", "shakes": 2, "ref": "R-1002"})
+    c.post("/shakes", {"event": EV, "bowl": "3F-2", "shakes": 1, "ref": ""})
+    # refused by the form: no bowl, too many shakes, a quote in the reference
+    for bad in ({"event": EV, "bowl": "9Z", "shakes": 3}, {"event": EV, "bowl": "3F-1", "shakes": 100},
+                {"event": EV, "bowl": "3F-1", "shakes": 3, "ref": 'a"b'}, {"event": "a/b", "bowl": "3F-1", "shakes": 1}):
+        assert c.post("/shakes", bad).status_code == 400, bad
+    assert ShakeGrant.objects.count() == 3
+    # the listener publishes the oldest open grant of each bowl, which the bowl's decoder takes
+    out = shakegrants.to_publish(EV)
+    got = {t: shakes.decode(EV, t, p, t.split("/")[2], SECRET if "3F-1" in t else SECRET[::-1]) for _pk, t, p in out}
+    assert got == {"bobing/shakefest/3F-1/shakes": (1, 3, "R-1001"), "bobing/shakefest/3F-2/shakes": (1, 1, "")}
+    shakegrants.published([pk for pk, _t, _p in out])
+    assert shakegrants.to_publish(EV) == []  # sent: not again until the bowl answers
+    assert len(shakegrants.to_publish(EV, again=True)) == 2  # a listener's start: again (retained)
+    assert _answer("3F-1", 1, "got") == ("shaken", [])
+    assert "碗已收到" in c.get("/shakes").content.decode()
+    assert shakegrants.to_publish(EV) == []  # the next waits until this one is used
+    assert _answer("3F-1", 1, "used") == ("shaken", [])
+    nxt = shakegrants.to_publish(EV)
+    assert [shakes.decode(EV, t, p, "3F-1", SECRET) for _pk, t, p in nxt] == [(2, 2, "R-1002")]
+    _answer("3F-1", 1, "got")  # an old answer said again after a reconnect changes nothing
+    assert ShakeGrant.objects.get(bowl__bowl_id="3F-1", gid=1).state == "used"
+    _answer("3F-2", 1, "no", "this bowl is not in a kiosk game")
+    # an answer for a grant this desk never made is refused into the import log
+    assert _answer("3F-1", 9, "used")[0] == "refused"
+    en = _client("en").get("/shakes").content.decode()
+    assert "Grant shakes to a bowl" in en and "used: the customer shook" in en
+    assert "refused by the bowl: this bowl is not in a kiosk game" in en
+    zh = c.get("/shakes").content.decode()
+    assert "已使用：顾客已摇碗" in zh and "被碗拒绝" in zh
+    assert "发放摇碗次数" in c.get("/").content.decode()  # the counter page leads there
