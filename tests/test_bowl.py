@@ -67,9 +67,9 @@ def test_commit_before_reveal(tmp_path):
     seen = []
     real = j.append
 
-    def append(kind, arg):
+    def append(kind, arg, seal=False):
         seen.append((sim.console.view, j.count))
-        real(kind, arg)
+        real(kind, arg, seal)
         seen.append((sim.console.view, j.count))
 
     j.append = append

@@ -48,9 +48,35 @@ def _pads(key):
 def _mac(ipad, opad, msg):
     inner = hashlib.sha256(ipad)
     inner.update(msg)
+    return _outer(opad, inner)
+
+
+def _outer(opad, inner):
     outer = hashlib.sha256(opad)
     outer.update(inner.digest())
     return outer.digest()
+
+
+class Hmac:
+    """The same HMAC-SHA256, fed in pieces: update() allocates nothing (hashlib's
+    update works in the hash's own state), so the journal feeds it each record as
+    it is written and pays for digest() only when it seals (bobing/seal.py)."""
+
+    def __init__(self, key):
+        self._ipad, self._opad = _pads(key)
+        self._inner = None
+
+    def begin(self, first=b""):
+        """Start a new message (its first bytes)."""
+        self._inner = hashlib.sha256(self._ipad)
+        self._inner.update(first)
+
+    def update(self, b):
+        self._inner.update(b)
+
+    def digest(self):
+        """The 32-byte MAC of the message so far; begin() before the next one."""
+        return _outer(self._opad, self._inner)
 
 
 def hmac_sha256(key, msg):

@@ -19,6 +19,11 @@
 #           game, passing it on untouched to the next) followed by " EVENT BOWL
 #           S CLASS=G:L,...": the desk's grant number S applied so far, per
 #           class the cumulative grant G and the stock L the game starts with.
+#           Format 3 (a game given the kiosk's claim secret) is format 2's
+#           header and records with seals among the records: slots of kinds
+#           SEAL.. holding an HMAC with the claim secret over everything before
+#           them, for the prize desk to check (bobing/seal.py). A seal takes
+#           record places (indices), not events: the game never sees it.
 #   records RECORD (6) bytes per event: kind (1 byte), argument (24 bits LE:
 #           a seat or a total as is; a roll as six 3-bit faces, die i at bit
 #           3*i; a grant number s (EV_STOCK) as is; a grant (EV_GRANT) as class
@@ -84,11 +89,20 @@ import os
 
 from bobing import game, profiles, rules
 
-FORMAT = const(2)  # the newest format this firmware reads and writes; newer ones are set aside, never guessed at
+FORMAT = const(3)  # the newest format this firmware reads and writes; newer ones are set aside, never guessed at
 _PLAIN = const(1)  # the format of a game without an event's stock (older firmware reads it)
+_STOCKED = const(2)  # a game with an event's stock, without seals
+SEALED = const(3)  # a game with a claim secret: sealed for the desk (bobing/seal.py)
+SEAL = const(0x10)  # a seal's record slots have kinds SEAL, SEAL + 1, SEAL + 2 (events are 1..8)
+SEAL_SLOTS = const(3)
+# A sealed journal leaves at most this many records after its last seal (a seal's
+# resume after a reboot reads them back).
+SEAL_EVERY = 32
 RECORD = const(6)  # bytes per event on flash
 _HEAD = const(11)  # fixed part of the header, before the config text
 _MAX_TEXT = const(1024)  # config text bytes at most (a damaged length field never makes a big read)
+HEAD = _HEAD  # (as module names for bobing/seal.py: a const() with "_" is not one on MicroPython)
+MAX_TEXT = _MAX_TEXT
 MAX_GAME_ID = const(99999999)  # eight digits in the file name
 KEEP_BYTES = const(49152)  # default budget for finished games (about 16 ten-seat games)
 _CHUNK = const(32)  # records per read while replaying
@@ -273,7 +287,7 @@ class Config:
         self.game_id = game_id
         self.stock = stock
         self.plays = plays
-        self.version = version or (FORMAT if stock else _PLAIN)
+        self.version = version or (_STOCKED if stock else _PLAIN)
 
     def check(self):
         """Canonicalise the overrides; ValueError saying what is wrong."""
@@ -654,6 +668,12 @@ def _replay(f, s, who, keep, limit=-1, mend=False):
                 else:
                     raise _Bad(Problem(BAD_CHECKSUM, "%s: record %d fails its checksum" % (who, i), gid, i))
             kind = buf[at]
+            if SEAL <= kind < SEAL + SEAL_SLOTS and s.config.version >= SEALED:
+                _replayed[0] -= 1  # a seal's place: the desk checks it (bobing/seal.py), the game does not
+                s.count = i + 1
+                s.end += RECORD
+                at += RECORD
+                continue
             try:
                 arg = arg_value(kind, buf[at + 1] | (buf[at + 2] << 8) | (buf[at + 3] << 16))
             except ValueError as e:
@@ -829,6 +849,21 @@ def restore_state(t, b, at, end, events):
     t._set_holder(holder)
 
 
+def state_events(b, at, end, n, version):
+    """The events a checkpoint's state at record n must be after: n, or in a sealed
+    journal (seals take record places, not events) its own count when the records
+    between can be seals: a header seal, and at most one after each event."""
+    if version >= SEALED:
+        try:
+            e = _Reader(b, at, end).num(n)
+        except ValueError:
+            return n
+        d = n - e
+        if d % SEAL_SLOTS == 0 and SEAL_SLOTS <= d <= SEAL_SLOTS * (e + 1):
+            return e
+    return n
+
+
 def checkpoint_bytes(game_id, n, rec, state):
     """A checkpoint file: the state after n events, record n as on flash (6 bytes)."""
     b = _frame(_CK_MAGIC, _CK_FORMAT, _CK_HEAD, state)
@@ -878,7 +913,7 @@ def _from_checkpoint(f, s, path, secret):
         if n < 1 or len(rec) != RECORD or rec != b[12:18]:
             raise ValueError("the journal has no record %d as it names" % n)
         t = new_table(s.config, secret)
-        restore_state(t, b, _CK_HEAD, _CK_HEAD + m, n)
+        restore_state(t, b, _CK_HEAD, _CK_HEAD + m, state_events(b, _CK_HEAD, _CK_HEAD + m, n, s.config.version))
     except ValueError as e:
         s.ck_note = "game %d: checkpoint not used (%s); the whole game was replayed" % (s.config.game_id, e)
         f.seek(s.end)
@@ -1064,7 +1099,7 @@ class Journal:
     game.Outcome of the latest event (after a reboot: the roll that stands and is
     shown again), or None."""
 
-    def __init__(self, root, config, table, count, last=None, ck=0):
+    def __init__(self, root, config, table, count, last=None, ck=0, sealer=None, sealed=0):
         self.root = root
         self.config = config
         self.table = table
@@ -1081,6 +1116,9 @@ class Journal:
         self._rec = memoryview(self._buf)[8:14]
         self._head = _size(self.path) - count * RECORD  # bytes before the first record
         self._undo = False  # an append failed: its record may still reach the flash at close
+        self._ev = count - 1  # index of the latest event's record (seals come after it)
+        self._sealer = sealer  # a sealed journal's running MAC (bobing/seal.py), else None
+        self._sealed = sealed  # records before the end of the last seal
         self._f = open(self.path, "ab")
         # The records the boot's checkpoint covered were not read: check_step reads
         # them a few at a time after the boot (in RAM only; every boot starts over).
@@ -1091,10 +1129,11 @@ class Journal:
     def game_id(self):
         return self.config.game_id
 
-    def append(self, kind, arg):
+    def append(self, kind, arg, seal=False):
         """Write one event durably: returns only after the flash commit. Does not
         touch the table (see play). ValueError for an event that cannot be stored;
-        OSError from the filesystem (the journal is then marked failed)."""
+        OSError from the filesystem (the journal is then marked failed). seal: a
+        sealed journal's seal follows it, in the same commit."""
         if self.failed is not None:
             raise OSError("journal write failed earlier (%s); recover() to resume" % (self.failed,))
         v = arg_code(kind, arg)
@@ -1106,14 +1145,23 @@ class Journal:
         c = _record_crc(b, self._crc0, self.count)
         b[12] = c & 255
         b[13] = c >> 8
+        sl = self._sealer
+        if sl is not None:
+            sl.update(self._rec)
         try:
             self._f.write(self._rec)
+            if seal and sl is not None:
+                self._f.write(sl.seal(self.count + 1))
             _fsync(self._f)
         except OSError as e:
             self.failed = e
             self._undo = True
             raise
+        self._ev = self.count
         self.count += 1
+        if seal and sl is not None:
+            self.count += SEAL_SLOTS
+            self._sealed = self.count
 
     def check_step(self, n=16):
         """One bounded step of checking the records the boot's checkpoint covered
@@ -1186,7 +1234,10 @@ class Journal:
         except ValueError:
             self._state = None
             raise
-        self.append(kind, arg)
+        seal = self._sealer is not None and (
+            t.ended or kind == game.EV_STOCK or (t.kiosk and not t.shakes_left)
+            or self.count + 1 - self._sealed >= SEAL_EVERY)
+        self.append(kind, arg, seal)
         self.last = out
         return out
 
@@ -1194,7 +1245,7 @@ class Journal:
         # The state taken before the last event, bound to that event's record (still
         # in the record buffer): a boot then replays at least that event, so the
         # roll that stands is there to show again.
-        n = self.count - 1
+        n = self._ev
         b = checkpoint_bytes(self.config.game_id, n, self._rec, self._state)
         self._state = None
         try:
@@ -1239,13 +1290,20 @@ def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, count
         game_id = top + 1
     elif game_id <= top:
         raise ValueError("game id %d is taken: ids here go up to %d" % (game_id, top))
-    cfg = Config(profile, overrides, seats, counts, bowl_id, game_id, stock=stock, plays=plays)
+    cfg = Config(profile, overrides, seats, counts, bowl_id, game_id, stock=stock, plays=plays,
+                 version=SEALED if secret is not None else None)
     cfg.check()
     table = new_table(cfg, secret)
     prune(root, keep_bytes)
     path = _join(root, _name(game_id, SUFFIX))
-    _write_new(path, (cfg.encode(),))
-    return Journal(root, cfg, table, 0)
+    head = cfg.encode()
+    if secret is None:
+        _write_new(path, (head,))
+        return Journal(root, cfg, table, 0)
+    from bobing import seal  # a kiosk's claim secret: the desk can check its journal
+    sl, first = seal.first(secret, head)
+    _write_new(path, (head, first))
+    return Journal(root, cfg, table, SEAL_SLOTS, sealer=sl, sealed=SEAL_SLOTS)
 
 
 class Recovery:
@@ -1307,7 +1365,13 @@ def _recover(root, secret):
                 r.problems.append(Problem(FLASH_FULL, "game %d: flash full: resumed as it stands, no new "
                                           "events until room is made" % gid, gid, s.count))
         if s.config is not None:
-            r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base)
+            sl, sealed = None, 0
+            if s.config.version >= SEALED and secret is not None and s.count:
+                from bobing import seal
+                sl, sealed = seal.resume(path, s.end - s.count * RECORD, s.count, secret, gid)
+                if sl is None:
+                    r.notes.append("game %d: no seal found: its next records go unsealed" % gid)
+            r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base, sl, sealed)
             r.journal.failed = stuck  # read-only until the repair can be done
     except MemoryError:
         if r.journal is not None:

@@ -300,6 +300,7 @@ def unsent_from(root):
 # ---- the outbox ----------------------------------------------------------------
 
 STEP = const(32)  # journal records one next() replays at most: a bounded step beside the game loop
+_LAST = const(12)  # bytes before where a game was read that must stand as read to go on from there
 _PASS = const(16)  # finished games without claims passed in one step (their headers read)
 
 
@@ -338,15 +339,15 @@ def replay(path, game_no=0, after=0):
     return s, s.table, a.out
 
 
-def _record_at(path, at):
-    """The RECORD bytes of the file from `at` (fewer at its end, b"" if none)."""
+def _record_at(path, at, n=RECORD):
+    """The n bytes of the file from `at` (fewer at its end, b"" if none)."""
     if at < 0:
         return b""
     try:
         f = open(path, "rb")
         try:
             f.seek(at)
-            return f.read(RECORD)
+            return f.read(n)
         finally:
             f.close()
     except OSError:
@@ -390,7 +391,8 @@ class Outbox:
         self._scan = None  # its journal.Scan, _awards its _Awards
         self._awards = None
         self._size = -1  # its file's size when read
-        self._last = b""  # the RECORD bytes before _scan.end when read
+        self._last = b""  # the two records before _scan.end when read (one may say nothing of its game:
+        # a customer's start, or a seal's slot, is the same at the same place in any game)
         self._bad = b""  # and after it when the scan stopped at a problem
         self._whole = 0  # a game to read from its start: the table refused what followed its checkpoint
         self.notes = []  # log lines: damage passed (awards that cannot be read back), for the net task
@@ -404,7 +406,7 @@ class Outbox:
         if gid == self._game and s is not None:
             if not s.more and size == self._size and (s.problem is None or _record_at(path, s.end) == self._bad):
                 return  # as read (a damaged tail is not read again until it changes)
-            if s.config is not None and size >= s.end and _record_at(path, s.end - RECORD) == self._last:
+            if s.config is not None and size >= s.end and _record_at(path, s.end - _LAST, _LAST) == self._last:
                 if self._bowl():  # from where it stopped: what was appended, or the next step
                     journal.scan(path, gid, keep=self._awards, into=s, limit=STEP, mend=True)
                     if s.base and s.problem is not None and s.problem.code == journal.BAD_EVENT:
@@ -430,7 +432,7 @@ class Outbox:
     def _mark(self, path, size):
         s = self._scan
         self._size = size
-        self._last = _record_at(path, s.end - RECORD)
+        self._last = _record_at(path, s.end - _LAST, _LAST)
         self._bad = _record_at(path, s.end) if s.problem is not None else b""
 
     def _bowl(self):

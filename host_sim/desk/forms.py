@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from bobing import journal, profiles
 
 from . import codes
+from .ingest import ACCEPT_LABEL
 
 
 def class_names():
@@ -64,6 +65,8 @@ class AwardForm(CodeForm):
 
 class JournalForm(forms.Form):
     journal = forms.FileField(label=_("Journal file (gNNNNNNNN.bbj)"))
+    # shown to supervisors only; the view believes it only from one (ingest.supervisor)
+    unsealed = forms.BooleanField(required=False, label=_(ACCEPT_LABEL))
 
 
 class RateForm(forms.Form):

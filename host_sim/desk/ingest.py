@@ -20,7 +20,7 @@ from django.db.models import Count, F
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from bobing import claim, journal, outbox
+from bobing import claim, journal, outbox, seal
 from host_sim.replay_journal import game_id_of
 
 from . import allot
@@ -101,10 +101,10 @@ class Result:
 
 
 def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha256="", user=None, note=None,
-           event=None):
+           event=None, notes=()):
     """Record awards of one game of one bowl. awards: (award_no, cls, customer)
     triples. state: a GameState, or None. note: [msgid, args] added to the message (a
-    damaged journal's problem). -> Result. Refused (logged, nothing recorded) for an
+    damaged journal's problem; notes: more of them). -> Result. Refused (logged, nothing recorded) for an
     unknown bowl, or an award whose class contradicts what the desk has (a
     different game under the same number?). An award's code is made here with
     the bowl's secret as the desk has it now: import a game before telling the
@@ -117,8 +117,8 @@ def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha2
     try:
         with transaction.atomic():
             r = _ingest(bowl_id, game_no, awards, state, source, now, event)
-            if note:
-                r.parts.append(note)
+            for n in ([note] if note else []) + list(notes):
+                r.parts.append(n)
             entry.new_awards, entry.known_awards, entry.message, entry.ok = r.new, r.known, r.message, True
             entry.parts = r.parts
             entry.customers = state.customers if state is not None else 0
@@ -131,7 +131,7 @@ def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha2
                                                         refused_note=str(e)[:200])
         log.warning("import refused: %s: %s", name or source, e)
         raise
-    (log.warning if note else log.info)("import %s: %s", name or source, r.message)
+    (log.warning if note or notes else log.info)("import %s: %s", name or source, r.message)
     return r
 
 
@@ -254,9 +254,61 @@ def read_journal(path, name=None):
     return cfg, awards, state, problem
 
 
-def ingest_journal(data, name, source="upload", user=None):
+def supervisor(user):
+    """Who may accept a journal the desk cannot authenticate: staff or superuser."""
+    return user is not None and user.is_authenticated and (user.is_staff or user.is_superuser)
+
+
+def _authentic(path, base, unsealed_ok, user):
+    """Before anything of the file is believed: a sealed journal's seals checked with
+    the secret of the bowl its header names (bobing/seal.py), and the file cut to the
+    part they authenticate; an old, unsealed one only when a supervisor accepts it.
+    -> the notes to add to the import's message; Refused otherwise."""
+    try:
+        fmt, _gid, bowl_id = seal.peek(path)
+    except ValueError:
+        return []  # no header to trust or not: the firmware's reading refuses it and says why
+    if fmt > journal.FORMAT:
+        return []  # a newer firmware's: refused as such by the reading
+    if fmt < journal.SEALED:
+        if not unsealed_ok:
+            read_journal(path, base)  # only to refuse with the firmware's reason first (a table game...)
+            raise Refused(gettext_noop("this journal is in an old format (%(format)d) without the bowl's seal, so "
+                                       "the desk cannot tell it from a forged one; only a supervisor can accept it "
+                                       "(tick \"%(accept)s\")"), format=fmt, accept=[ACCEPT_LABEL])
+        who = user.get_username() if user is not None and user.is_authenticated else "command line"
+        return [[gettext_noop("(not authenticated: an old-format journal without the bowl's seal, accepted by "
+                              "supervisor %(who)s)"), {"who": who}]]
+    bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
+    if bowl is None:
+        raise Refused(gettext_noop("bowl %(bowl)s is not known to the desk: add it with its secret first "
+                                   "(%(command)s)"), bowl=repr(bowl_id),
+                      command={"code": "python -m host_sim.desk addbowl %s --secret-hex HEX" % (bowl_id or "ID")})
+    try:
+        checked = seal.verify(path, bytes(bowl.secret))
+    except ValueError as e:
+        raise Refused(gettext_noop("the journal's seal does not match bowl %(bowl)s's secret: it was not written "
+                                   "by that bowl, or was changed after%(why)s"), bowl=bowl_id,
+                      why={"en": " (%s)" % _plain(str(e), path, base)})
+    os.truncate(path, checked.end)  # what follows the last good seal is not read at all
+    if checked.bad is not None:
+        return [[gettext_noop("(the journal fails its seal after its first %(n)d records: damaged, or changed "
+                              "after it was written; only what the seals before it authenticate was read%(why)s)"),
+                 {"n": checked.sealed, "why": {"en": ": " + checked.bad}}]]
+    if checked.tail:
+        return [[gettext_noop("(%(n)d records after the journal's last seal are not authenticated yet and were "
+                              "left out: copy the journal again after the customer's turn)"), {"n": checked.tail}]]
+    return []
+
+
+ACCEPT_LABEL = gettext_noop("Accept a journal without the bowl's seal (older firmware; supervisors only)")
+
+
+def ingest_journal(data, name, source="upload", user=None, unsealed_ok=False):
     """A journal's bytes (as uploaded, or read from a file) -> Result. Refused
-    for anything that is not a readable kiosk journal of a known bowl."""
+    for anything that is not a readable kiosk journal of a known bowl, sealed with
+    its secret (bobing/seal.py). An old journal without seals only with
+    unsealed_ok: a supervisor's explicit acceptance (the caller checks who)."""
     sha = hashlib.sha256(data).hexdigest()
     base = os.path.basename(name or "journal")
     fd, path = tempfile.mkstemp(prefix="desk-", suffix=".bbj")
@@ -264,6 +316,7 @@ def ingest_journal(data, name, source="upload", user=None):
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         try:
+            notes = _authentic(path, base, unsealed_ok, user)
             cfg, awards, state, problem = read_journal(path, base)
         except Refused as e:
             Import.objects.create(at=timezone.now(), source=source, name=base[:200], sha256=sha,
@@ -272,10 +325,10 @@ def ingest_journal(data, name, source="upload", user=None):
             raise
     finally:
         os.remove(path)
-    return ingest(cfg.bowl_id, cfg.game_id, awards, state, source, base, sha, user, problem)
+    return ingest(cfg.bowl_id, cfg.game_id, awards, state, source, base, sha, user, problem, notes=notes)
 
 
-def ingest_file(path, user=None, source="command"):
+def ingest_file(path, user=None, source="command", unsealed_ok=False):
     """The command line's way in: a journal file on disk."""
     try:
         size = os.path.getsize(path)
@@ -286,6 +339,6 @@ def ingest_file(path, user=None, source="command"):
         raise Refused(gettext_noop("%(path)s is %(size)d bytes; a journal is at most %(max)d (is it a journal?)"),
                       path=path, size=size, max=settings.MAX_JOURNAL_BYTES)
     with open(path, "rb") as f:
-        return ingest_journal(f.read(), path, source, user)
+        return ingest_journal(f.read(), path, source, user, unsealed_ok)
 
 

@@ -22,7 +22,7 @@ from host_sim import plan
 
 from . import allot, chart, codes, counter, forecast as fc
 from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names
-from .ingest import OVER_GRANT, OVER_TOTAL, Refused, ingest_journal
+from .ingest import OVER_GRANT, OVER_TOTAL, Refused, ingest_journal, supervisor
 from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption, render_parts
 
 log = logging.getLogger("desk")
@@ -187,7 +187,8 @@ def import_journal(request):
                                                                       "max": settings.MAX_JOURNAL_BYTES})
                 return redirect("import")
             try:
-                r = ingest_journal(f.read(), f.name, "upload", request.user)
+                r = ingest_journal(f.read(), f.name, "upload", request.user,
+                                   form.cleaned_data["unsealed"] and supervisor(request.user))
             except Refused as e:
                 messages.error(request, _("%(name)s: %(why)s. Nothing was imported.") % {"name": f.name, "why": e.shown()})
             except OperationalError as e:
@@ -205,6 +206,7 @@ def import_journal(request):
     page = Paginator(imports, IMPORTS_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "desk/import.html", {
         "form": form, "page": page, "refused": imports.filter(ok=False).count(),
+        "supervisor": supervisor(request.user),
         "max_kb": settings.MAX_JOURNAL_BYTES // 1024, "mqtt_url": _url_or_none("mqtt")}, status=status)
 
 

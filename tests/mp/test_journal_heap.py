@@ -37,3 +37,28 @@ def test_append_allocates_nothing():
         assert s.problem is None and len(evs) == 301 and evs[1] == (game.EV_ROLL, tuple(rolls[0]))
     finally:
         vfs.umount("/jheap")
+
+
+def test_a_sealed_journal_feeds_its_running_mac_without_allocating():
+    # a kiosk game with the claim secret: every record also goes through the seal's
+    # running HMAC (hashlib's update works in place); only a seal computes digests
+    dev = RamFlash(16, quiet_read=True)
+    vfs.VfsLfs2.mkfs(dev)
+    vfs.mount(vfs.VfsLfs2(dev), "/jheap")
+    try:
+        from bobing import seal
+        j = journal.start("/jheap/games", "kiosk", None, 1, {"yixiu": 50}, "H1", b"s" * 16)
+        assert j._sealer is not None
+        roll = (1, 2, 3, 5, 6, 6)
+        micropython.heap_lock()
+        try:
+            for i in range(100):
+                j.append(game.EV_ROLL, roll)
+        finally:
+            micropython.heap_unlock()
+        j.append(game.EV_ROLL, roll, True)  # a seal: digests, allocated
+        j.close()
+        c = seal.verify(j.path, b"s" * 16)
+        assert c.bad is None and c.tail == 0 and c.sealed == j.count == journal.SEAL_SLOTS * 2 + 101
+    finally:
+        vfs.umount("/jheap")

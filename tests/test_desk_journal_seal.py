@@ -1,0 +1,167 @@
+"""Only journals the desk can authenticate (bobing/seal.py): an attendant forges a
+journal without the bowl's secret, with the firmware's own journal code (the
+attack that worked before: the forgery was imported, took a future game number
+so the bowl's real journal of that game was refused whole and its customers'
+codes were refused at the counter, and its stock of 99,999 in game 99999999
+took over the Stock page). Now the forgery is refused, in Chinese first, and a
+journal of older firmware (no seals) goes in only on a supervisor's tick."""
+import html
+import os
+import random
+import re
+
+import deskkit
+
+FOLDER = deskkit.setup()
+
+from django.test import Client  # noqa: E402
+
+from bobing import game, journal  # noqa: E402
+from host_sim.desk.models import Award, Game, Import  # noqa: E402
+
+SECRET = bytes(range(100, 116))
+FORGER = b"not-the-bowl-key"  # what an attendant without the bowl's secret has
+
+
+def login(name, lang="en", staff=False):
+    u = deskkit.attendant(name)
+    if u.is_staff != staff:
+        u.is_staff = staff
+        u.save()
+    c = Client(HTTP_ACCEPT_LANGUAGE=lang)
+    assert c.login(username=name, password=deskkit.PASSWORD)
+    return c
+
+
+def msgs(r):
+    return [html.unescape(m) for m in re.findall(r'class="msg[^"]*"[^>]*>(.*?)</div>', r.content.decode(), re.S)]
+
+
+def upload(c, data, name, **extra):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    return c.post("/import", dict({"journal": SimpleUploadedFile(name, data)}, **extra), follow=True)
+
+
+def played(root, bowl, secret, customers, seed, game_id=0, counts=None):
+    """A kiosk game played on the firmware's journal -> (its bytes, file name,
+    [(game, award, class, code)] as the claim screen shows them)."""
+    os.makedirs(root, exist_ok=True)
+    j = journal.start(root, "kiosk", None, 1, counts, bowl, secret, game_id=game_id)
+    rng = random.Random(seed)
+    shown = []
+    for _ in range(customers):
+        if j.table.ended:
+            break
+        j.play(game.EV_CUSTOMER, None)
+        while j.table.shakes_left and not j.table.ended:
+            out = j.play(game.EV_ROLL, tuple(rng.randint(1, 6) for _ in range(6)))
+            first = j.table.award_no - len(out.won) + 1
+            for i, ((cls, _src), code) in enumerate(zip(out.won, out.claims)):
+                shown.append((j.game_id, first + i, cls, code))
+    j.close()
+    with open(j.path, "rb") as f:
+        return f.read(), os.path.basename(j.path), shown
+
+
+def forged(bowl, game_id, secret, counts, seed):
+    """What the attacker uploads: a journal for the bowl, made without its secret
+    (a wrong key, or none: the older, unsealed format)."""
+    root = os.path.join(FOLDER, "forger-%s-%d-%s" % (bowl, game_id, "sealed" if secret else "plain"))
+    data, name, _ = played(root, bowl, secret, 3, seed, game_id=game_id, counts=counts)
+    return data, name
+
+
+def test_a_forged_journal_is_refused_and_the_real_one_still_counts():
+    deskkit.bowl("SEAL-A", SECRET)
+    amy = login("seal-amy")
+    # the bowl's real game 1 is at the desk; game 2 is being played
+    data1, name1, shown1 = played(os.path.join(FOLDER, "bowl-A"), "SEAL-A", SECRET, 6, 1)
+    assert "%d new awards" % len(shown1) in msgs(upload(amy, data1, name1))[0]
+    # the attacker takes game 2 (the bowl's next) and game 99999999 with a stock of 99,999
+    for gid in (2, journal.MAX_GAME_ID):
+        for key in (FORGER, None):
+            data, name = forged("SEAL-A", gid, key, {"yixiu": 99999}, gid)
+            m = msgs(upload(amy, data, name))[0]
+            assert "Nothing was imported" in m, m
+            if key is None:
+                assert "old format" in m and "supervisor" in m, m
+            else:
+                assert "does not match bowl SEAL-A's secret" in m, m
+    assert not Game.objects.filter(bowl__bowl_id="SEAL-A", game_no__gt=1).exists()
+    assert Award.objects.filter(bowl__bowl_id="SEAL-A").count() == len(shown1)
+    # the bowl's real game 2 goes in whole, and its customers' codes hold at the counter
+    root = os.path.join(FOLDER, "bowl-A")
+    data2, name2, shown2 = played(root, "SEAL-A", SECRET, 6, 2)
+    assert name2 == "g00000002.bbj"
+    assert "%d new awards" % len(shown2) in msgs(upload(amy, data2, name2))[0]
+    for g, n, cls, code in shown2[:3]:
+        r = amy.post("/check", {"code": code})
+        assert r.status_code == 200 and 'id="handover"' in r.content.decode() and ">%d-%d<" % (g, n) in r.content.decode()
+    # the Stock page shows the bowl's real games, not the forged stock nor game 99999999
+    page = amy.get("/stock").content.decode()
+    assert "99999" not in page and "99,999" not in page
+    # each refusal is in the import log, with who tried
+    refused = Import.objects.filter(ok=False, by__username="seal-amy")
+    assert refused.count() == 4
+
+
+def test_the_refusal_is_in_chinese_first():
+    deskkit.bowl("SEAL-Z", SECRET)
+    c = login("seal-zhou", lang="zh-hans")
+    data, name = forged("SEAL-Z", 1, FORGER, None, 7)
+    m = msgs(upload(c, data, name))[0]
+    assert "封印" in m and "SEAL-Z" in m and "没有导入" in m, m
+    data, name = forged("SEAL-Z", 2, None, None, 8)
+    m = msgs(upload(c, data, name))[0]
+    assert "主管" in m and "旧格式" in m, m
+
+
+def test_a_forged_extension_of_a_real_journal_adds_nothing():
+    # the real journal, then records and a seal made with another key: only the real part counts
+    deskkit.bowl("SEAL-X", SECRET)
+    c = login("seal-xu")
+    data, name, shown = played(os.path.join(FOLDER, "bowl-X"), "SEAL-X", SECRET, 4, 3)
+    j2 = played(os.path.join(FOLDER, "forger-X"), "SEAL-X", FORGER, 8, 3)[0]
+    longer = data + j2[len(data):]  # the forger's game has the same header and first records but a wrong seal
+    m = msgs(upload(c, longer, name))[0]
+    assert "fails its seal" in m or "does not match" in m, m
+    assert Award.objects.filter(bowl__bowl_id="SEAL-X").count() <= len(shown)
+
+
+def test_an_old_journal_needs_a_supervisors_tick():
+    deskkit.bowl("SEAL-O", SECRET)
+    # older firmware: a kiosk journal without seals (its codes are the same HMAC of the same secret)
+    data, name, _ = played(os.path.join(FOLDER, "bowl-O"), "SEAL-O", None, 5, 4)
+    assert data[3] < journal.SEALED
+    amy = login("seal-olga")
+    page = amy.get("/import").content.decode()
+    assert 'id="id_unsealed"' not in page  # an attendant is not offered the tick
+    for extra in ({}, {"unsealed": "on"}):  # nor believed when she sends it anyway
+        m = msgs(upload(amy, data, name, **extra))[0]
+        assert "supervisor" in m and "Nothing was imported" in m, m
+    boss = login("seal-boss", staff=True)
+    assert 'id="id_unsealed"' in boss.get("/import").content.decode()
+    m = msgs(upload(boss, data, name))[0]
+    assert "supervisor" in m and "Nothing was imported" in m, m  # not without the tick
+    m = msgs(upload(boss, data, name, unsealed="on"))[0]
+    assert "new awards" in m and "not authenticated" in m and "seal-boss" in m, m
+    assert Award.objects.filter(bowl__bowl_id="SEAL-O").exists()
+    log = Import.objects.filter(ok=True, bowl_id="SEAL-O").get()
+    assert log.by.username == "seal-boss" and "not authenticated" in log.message
+    page = boss.get("/import").content.decode()
+    assert "not authenticated" in html.unescape(page)
+
+
+def test_the_command_line_takes_an_old_journal_only_when_told():
+    from django.core.management import CommandError, call_command
+    deskkit.bowl("SEAL-C", SECRET)
+    data, name, _ = played(os.path.join(FOLDER, "bowl-C"), "SEAL-C", None, 3, 5)
+    path = os.path.join(FOLDER, "bowl-C", name)
+    try:
+        call_command("importjournal", path)
+        raise AssertionError("imported")
+    except CommandError:
+        pass
+    assert not Award.objects.filter(bowl__bowl_id="SEAL-C").exists()
+    call_command("importjournal", "--unauthenticated", path)
+    assert Award.objects.filter(bowl__bowl_id="SEAL-C").exists()
