@@ -200,8 +200,7 @@ def _game(root, cheat=None, customers=2):
             s = bytes(rng.randrange(256) for _ in range(32))
             d = bytes(rng.randrange(256) for _ in range(16))
         c = dice.commitment(s)
-        fair.append(root, g, "C %d %d %d %s" % (q, k, j.count - (1 if cheat == "late" and k == 1 else 0)
-                                                if cheat != "late" or k != 1 else j.count, c.hex()))
+        fair.append(root, g, "C %d %d %d %s" % (q, k, j.table.events, c.hex()))  # ("late": after its roll)
         fair.append(root, g, "D %d %s" % (q, d.hex()))
         if cheat == "chosen" and k == 1:
             # a secret chosen after seeing the desk's value: the first one whose roll 1 pays 对堂 or better

@@ -20,9 +20,10 @@
 # The fair log ROOT/gNNNNNNNN.bbf beside the game's journal: one line per step,
 # "C q k ev C-hex", "D q D-hex", "R q S-hex", each ending in the CRC-16 (hex) of
 # the text before it (journal.crc16), appended and flushed before the step is
-# used. ev is the game journal's record count at the commitment: the rolls
-# under commitment q are the EV_ROLL records from there up to the next
-# commitment. A torn last line (power cut) fails its CRC and is ignored.
+# used. ev is the game's event count at the commitment (game.Table.events: the
+# journal's records less a sealed journal's seals): the shakes under commitment
+# q are the EV_ROLL and EV_SPILL events from there up to the next commitment.
+# A torn last line (power cut) fails its CRC and is ignored.
 # Messages wait in RAM (Fair.pending) until the broker acknowledged them; a
 # power cut after a reveal is logged but before it was acknowledged leaves that
 # turn unrevealed at the desk (the journal's log still verifies it).
@@ -198,7 +199,7 @@ class Fair:
             q = self._last_q(g) + 1
             s = dice.secret_bytes(dice.SECRET_BYTES, self.source)
             c = dice.commitment(s)
-            append(self.root, g, "C %d %d %d %s" % (q, t.customer, j.count, _hex(c)))
+            append(self.root, g, "C %d %d %d %s" % (q, t.customer, t.events, _hex(c)))
             self._q[g] = q
             self.turn = [g, t.customer, q, s, c, None, []]
             self.pending.append(("commit", commit_payload(g, t.customer, q, c)))
