@@ -312,7 +312,7 @@ def test_a_commitment_that_cannot_be_written_keeps_the_customer_waiting_and_is_s
 def test_an_award_the_desk_holds_that_the_journal_does_not_pay_is_caught(tmp_path):
     g, export = _game(str(tmp_path))
     from bobing import outbox
-    _s, _t, won = outbox.replay(journal._join(str(tmp_path), journal._name(g, journal.SUFFIX)), g)
+    _s, _t, won = outbox.replay(journal.path_of(str(tmp_path), g), g)
     export["awards"] = [{"bowl": "0007", "g": g, "n": n, "k": k, "c": cls, "seen": "2026-12-01T10:01:00+00:00"}
                         for n, cls, k in won]
     r = fair_check.check_game(str(tmp_path), g, fair_check.Report(), export, "0007")

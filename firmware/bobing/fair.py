@@ -29,7 +29,7 @@
 # turn unrevealed at the desk (the journal's log still verifies it).
 from micropython import const
 
-from bobing import dice, journal
+from bobing import dice, journal, store
 
 VERSION = const(1)  # the fair messages' "v"
 LOG = ".bbf"
@@ -37,7 +37,7 @@ MAX_Q = const(16777215)
 
 
 def log_path(root, game_id):
-    return "%s/g%08d%s" % (root, game_id, LOG)
+    return journal.path_of(root, game_id, LOG)
 
 
 def _hex(b):
@@ -65,7 +65,7 @@ def append(root, game_id, text):
     f = open(log_path(root, game_id), "ab")
     try:
         f.write(_line(text))
-        journal._fsync(f)
+        store.fsync(f)
     finally:
         f.close()
 
@@ -123,15 +123,15 @@ def reveal_payload(g, k, q, s, rolls):
 
 def _decode(event, topic_b, payload, leaf):
     from bobing import outbox
-    b, d = outbox._message(event, topic_b, payload, leaf)
-    return b, d, outbox._int(d, "g", 1, 99999999), outbox._int(d, "q", 1, MAX_Q)
+    b, d = outbox.message(event, topic_b, payload, leaf)
+    return b, d, outbox.int_field(d, "g", 1, 99999999), outbox.int_field(d, "q", 1, MAX_Q)
 
 
 def decode_commit(event, topic_b, payload):
     """-> (bowl, g, k, q, C bytes); ValueError saying what was wrong."""
     from bobing import outbox
     b, d, g, q = _decode(event, topic_b, payload, "commit")
-    return b, g, outbox._int(d, "k", 1, 16777215), q, _unhex(d.get("c"), 32, "commitment c")
+    return b, g, outbox.int_field(d, "k", 1, 16777215), q, _unhex(d.get("c"), 32, "commitment c")
 
 
 def decode_seed(event, topic_b, payload, bowl_id):
@@ -149,7 +149,7 @@ def decode_reveal(event, topic_b, payload):
     """-> (bowl, g, k, q, S bytes, [six-digit roll strings])."""
     from bobing import outbox
     b, d, g, q = _decode(event, topic_b, payload, "reveal")
-    k = outbox._int(d, "k", 1, 16777215)
+    k = outbox.int_field(d, "k", 1, 16777215)
     r = d.get("r")
     if not isinstance(r, list) or len(r) > 64:
         raise ValueError("reveal r: a list of at most 64 rolls")

@@ -1,6 +1,6 @@
 # 状元王中王 (RULES.md §7): the final between table champions. Pure logic, like
 # bobing/game.py, whose Outcome and event kinds it uses; kept apart so that a
-# table game never loads it (game.Final imports it when asked for).
+# table game never loads it (bobing/final_play.py imports it for a final).
 from bobing import game, profiles, rules
 
 
