@@ -5,8 +5,8 @@ the non-ASCII characters that the firmware's text uses.
 
 Which characters: every non-ASCII character of every string literal in
 firmware/**/*.py except docstrings (comments are not text on a screen), plus
-the display tables read at run time (rules.RANK_ZH, rules.TIER_ZH, the prize
-class names of profiles.PRIZES) in case one is ever built rather than written.
+the display tables read at run time (rules.rank_names("zh"), rules.TIER_ZH, the
+prize class names of profiles.prizes()) in case one is ever built rather than written.
 ASCII is not in the table: the screen draws it with framebuf's own 8x8 font.
 tests/test_glyphs.py fails when the firmware uses a character the table lacks.
 """
@@ -56,8 +56,8 @@ def runtime_chars():
     sys.path.insert(0, ROOT)
     import host_sim  # noqa: F401  (shim; firmware/ on sys.path)
     from bobing import profiles, rules
-    texts = list(rules.RANK_ZH) + list(rules.TIER_ZH)
-    for spec in getattr(profiles, "PRIZES", {}).values():
+    texts = list(rules.rank_names("zh")) + list(rules.TIER_ZH)
+    for spec in profiles.prizes().values():
         for c in spec["classes"]:
             texts.append(c[1])
     return {ch for t in texts for ch in t if ord(ch) > 127}
