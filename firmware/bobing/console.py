@@ -932,14 +932,8 @@ class Console:
         self.next_notice_or(self.home())
 
 
-    # the old private names of the public helpers, until no module or test calls them
-    _say = say
+    # the old private names of the public helpers, until the tests call the public ones
     _show = show
     _home = home
-    _next_notice_or = next_notice_or
-    _secret = secret
     _new_game = new_game
     _make_detector = make_detector
-    _draw_dice = draw_dice
-    _rearm = rearm
-    _led = set_led
