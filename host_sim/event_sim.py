@@ -279,7 +279,7 @@ class Event:
         for bowl, root in zip(self.ids, self.roots):
             ids, _top = journal.inventory(root)
             for gid in ids:
-                _scan, t, won = outbox.replay(journal._join(root, journal._name(gid, journal.SUFFIX)), gid)
+                _scan, t, won = outbox.replay(journal.path_of(root, gid), gid)
                 if t is None:
                     continue
                 for n, cls, _customer in won:

@@ -848,10 +848,3 @@ class Table:
             if self._pending:
                 self._finish(out, self._pending)
 
-
-def __getattr__(name):
-    # game.Final, the 状元王中王, lives in bobing/final.py: loaded when first asked for
-    if name == "Final":
-        from bobing.final import Final
-        return Final
-    raise AttributeError(name)

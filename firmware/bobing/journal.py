@@ -88,15 +88,6 @@ from micropython import const
 import os
 
 from bobing import game, profiles, rules, store
-# The file layer's old names here, for modules not yet converted to bobing.store.
-_join = store.join
-_listdir = store.listdir
-_size = store.size
-_fill = store.fill
-_fsync = store.fsync
-_discard = store.discard
-write_whole = store.write_whole
-_write_new = store.write_new
 
 FORMAT = const(3)  # the newest format this firmware reads and writes; newer ones are set aside, never guessed at
 _PLAIN = const(1)  # the format of a game without an event's stock (older firmware reads it)
@@ -802,9 +793,6 @@ def file_name(game_id, suffix):
 def path_of(root, game_id, suffix=SUFFIX):
     """A game's file in folder root (its journal by default)."""
     return store.join(root, file_name(game_id, suffix))
-
-
-_name = file_name  # the old name, for modules not yet converted
 
 
 def id_of(name):
