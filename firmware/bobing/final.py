@@ -14,7 +14,7 @@ class Final:
     def __init__(self, profile=None, players=2):
         if profile is None or isinstance(profile, str):
             profile = profiles.Profile(profile or profiles.DEFAULT_PRESET)
-        if not game._whole(players) or not 2 <= players <= 64:
+        if not game.is_whole(players) or not 2 <= players <= 64:
             raise ValueError("players=%r: a final has 2..64 champions" % (players,))
         self.profile = profile
         self.rules = rules.Rules(profile)

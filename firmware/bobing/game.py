@@ -93,7 +93,8 @@ def _index(seq, item):
     return -1
 
 
-def _whole(x):
+def is_whole(x):
+    """A whole number (an int, not a bool: True is not 1 seat)."""
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -185,7 +186,7 @@ class Table:
         self.profile = profile
         o = profile.options
         self.rules = rules.Rules(profile)
-        if not _whole(seats) or not 1 <= seats <= MAX_SEATS:
+        if not is_whole(seats) or not 1 <= seats <= MAX_SEATS:
             raise ValueError("seats=%r: a table has 1..%d seats" % (seats, MAX_SEATS))
         self.kiosk = o["mode"] == "kiosk"
         # A kiosk serves one customer at a time: everything is paid to "seat" 1.
@@ -210,7 +211,7 @@ class Table:
                 if cid not in self.initial:
                     raise ValueError("prize class %r is not in this profile; classes are: %s"
                                      % (cid, ", ".join(self.classes)))
-                if not _whole(n) or n < 0:
+                if not is_whole(n) or n < 0:
                     raise ValueError("prize count %s=%r: must be a whole number >= 0" % (cid, n))
                 self.initial[cid] = n
         self.event = event
@@ -283,7 +284,7 @@ class Table:
     def _event_stock(self, counts, grant_s, granted):
         if not self.kiosk:
             raise ValueError("an event game is a kiosk (mode=kiosk): its stock comes from the prize desk")
-        if not _whole(grant_s) or not 0 <= grant_s <= MAX_SEQ:
+        if not is_whole(grant_s) or not 0 <= grant_s <= MAX_SEQ:
             raise ValueError("grant number %r: a whole number 0..%d" % (grant_s, MAX_SEQ))
         self.grant_s = grant_s
         self.granted = {}
@@ -295,7 +296,7 @@ class Table:
             if c not in self.granted:
                 raise ValueError("granted prize class %r is not in this profile; classes are: %s"
                                  % (c, ", ".join(self.classes)))
-            if not _whole(n) or not 0 <= n <= MAX_GRANT:
+            if not is_whole(n) or not 0 <= n <= MAX_GRANT:
                 raise ValueError("granted %s=%r: a whole number 0..%d" % (c, n, MAX_GRANT))
             self.granted[c] = n
         for c in self.classes:
@@ -309,7 +310,7 @@ class Table:
         ValueError, nothing changed, for a grant this game cannot take."""
         if not self.event:
             raise ValueError("a grant of stock is for an event game (a kiosk provisioned with an event)")
-        if not _whole(s) or not 1 <= s <= MAX_SEQ:
+        if not is_whole(s) or not 1 <= s <= MAX_SEQ:
             raise ValueError("grant number %r: a whole number 1..%d" % (s, MAX_SEQ))
         if s <= self.grant_s:
             return []
@@ -319,7 +320,7 @@ class Table:
             if ci < 0:
                 raise ValueError("grant %d: prize class %r is not in this game; classes are: %s"
                                  % (s, c, ", ".join(self.classes)))
-            if not _whole(n) or not 0 <= n <= MAX_GRANT:
+            if not is_whole(n) or not 0 <= n <= MAX_GRANT:
                 raise ValueError("grant %d: %s=%r: a whole number 0..%d" % (s, c, n, MAX_GRANT))
             if n > self.granted[c]:  # cumulative: never lowers
                 evs.append((EV_GRANT, (ci, n)))
@@ -342,10 +343,10 @@ class Table:
         if not isinstance(arg, tuple) or len(arg) != 2:
             raise ValueError("EV_GRANT takes (class index, cumulative), got %r" % (arg,))
         ci, n = arg
-        if not _whole(ci) or not 0 <= ci < len(self.classes):
+        if not is_whole(ci) or not 0 <= ci < len(self.classes):
             raise ValueError("EV_GRANT class index %r: 0..%d" % (ci, len(self.classes) - 1))
         c = self.classes[ci]
-        if not _whole(n) or not self.granted[c] < n <= MAX_GRANT:
+        if not is_whole(n) or not self.granted[c] < n <= MAX_GRANT:
             raise ValueError("EV_GRANT %s=%r: above the %d already granted, at most %d"
                              % (c, n, self.granted[c], MAX_GRANT))
         self.pool[c] += n - self.granted[c]
@@ -355,7 +356,7 @@ class Table:
 
     def _stock(self, s):
         out = self._need_event("EV_STOCK")
-        if not _whole(s) or not self.grant_s < s <= MAX_SEQ:
+        if not is_whole(s) or not self.grant_s < s <= MAX_SEQ:
             raise ValueError("EV_STOCK grant number %r: above the %d applied, at most %d" % (s, self.grant_s, MAX_SEQ))
         self.grant_s = s
         return out
@@ -444,7 +445,7 @@ class Table:
         self._not_kiosk("a start")
         if self.started:
             raise ValueError("the game has already started (seat %d rolled first)" % self.first)
-        if not _whole(seat) or not 1 <= seat <= self.seats:
+        if not is_whole(seat) or not 1 <= seat <= self.seats:
             raise ValueError("first seat %r: must be a seat 1..%d" % (seat, self.seats))
         return self._begin(EV_START_SEAT, seat)
 
@@ -452,7 +453,7 @@ class Table:
         self._not_kiosk("a start")
         if self.started:
             raise ValueError("the game has already started (seat %d rolled first)" % self.first)
-        if not _whole(total) or not 2 <= total <= 12:
+        if not is_whole(total) or not 2 <= total <= 12:
             raise ValueError("two-dice total %r: must be 2..12" % (total,))
         # Seat 1 counts `total` seats in the direction of play, himself first.
         return self._begin(EV_START_TOTAL, (total - 1) * self.direction % self.seats + 1)
@@ -788,7 +789,7 @@ class Table:
 
     # ---- kiosk ------------------------------------------------------------------
     def _customer(self, n=None):
-        if n is not None and (not _whole(n) or not 1 <= n <= 255):
+        if n is not None and (not is_whole(n) or not 1 <= n <= 255):
             raise ValueError("a customer's shakes: None (the profile's) or a whole number 1..255, got %r" % (n,))
         if not self.kiosk:
             raise ValueError("EV_CUSTOMER is for a kiosk (mode=kiosk); a table starts with "
