@@ -75,7 +75,7 @@ def add_arguments(p):
 
 def name(code):
     """A rank's name in both languages: 四红 Si Hong (Four reds)."""
-    return "%s %s (%s)" % (rules.RANK_ZH[code], rules.RANK_PINYIN[code], rules.RANK_EN[code])
+    return "%s %s (%s)" % (rules.rank_names("zh")[code], rules.rank_names("pinyin")[code], rules.rank_names("en")[code])
 
 
 # the ranking option that orders two rolls of the same rank (the rest: the tie-break switch)
@@ -87,11 +87,11 @@ def _why(prof, a, b):
     ra, rb = rules.rank_of(a[1]), rules.rank_of(b[1])
     ex = explain_lines()
     if ra != rb:
-        zh, en = ("%s 大于 %s" % (rules.RANK_ZH[ra], rules.RANK_ZH[rb]),
-                  "%s is above %s" % (rules.RANK_EN[ra], rules.RANK_EN[rb]))
+        zh, en = ("%s 大于 %s" % (rules.rank_names("zh")[ra], rules.rank_names("zh")[rb]),
+                  "%s is above %s" % (rules.rank_names("en")[ra], rules.rank_names("en")[rb]))
         opt = "zhuangyuan_order" if rules.is_zhuangyuan(ra) and rules.is_zhuangyuan(rb) else None
     else:
-        zh, en = "同为%s" % rules.RANK_ZH[ra], "both are %s" % rules.RANK_EN[ra]
+        zh, en = "同为%s" % rules.rank_names("zh")[ra], "both are %s" % rules.rank_names("en")[ra]
         opt = _SAME_RANK.get(ra, "zhuangyuan_tiebreak")
     if opt:
         key = "%s=%s" % (opt, prof[opt])
@@ -116,7 +116,7 @@ def dispute(prof, texts):
     for n, i in enumerate(order, 1):
         dice, v = rolls[i]
         b = rules.bonus_of(v)
-        extra = "  + %s %s (%s)" % (rules.RANK_ZH[b], rules.RANK_PINYIN[b], rules.RANK_EN[b]) if b else ""
+        extra = "  + %s %s (%s)" % (rules.rank_names("zh")[b], rules.rank_names("pinyin")[b], rules.rank_names("en")[b]) if b else ""
         zy = "  状元 zhuangyuan" if rules.is_zhuangyuan(rules.rank_of(v)) else ""
         out.append("%d. %s  %s%s%s" % (n, dice.ljust(w), name(rules.rank_of(v)), extra, zy))
     for k in range(len(order) - 1):
@@ -127,8 +127,8 @@ def dispute(prof, texts):
                 out.append("%s 平 %s：一样大，先博者胜（状元归先掷出的人）" % (a[0], b[0]))
                 out.append("%s ties with %s: equal; the earlier roll keeps the zhuangyuan" % (a[0], b[0]))
             else:
-                out.append("%s 平 %s：同为%s，各得一份" % (a[0], b[0], rules.RANK_ZH[rank]))
-                out.append("%s ties with %s: both %s, each wins one" % (a[0], b[0], rules.RANK_EN[rank]))
+                out.append("%s 平 %s：同为%s，各得一份" % (a[0], b[0], rules.rank_names("zh")[rank]))
+                out.append("%s ties with %s: both %s, each wins one" % (a[0], b[0], rules.rank_names("en")[rank]))
         else:
             zh, en = _why(prof, a, b)
             out.append("%s 胜 %s：%s" % (a[0], b[0], zh))

@@ -118,7 +118,7 @@ def profile_name(s):
 
 
 def setting(s):
-    """'OPTION=VALUE' -> (option, value), both checked against profiles.OPTIONS."""
+    """'OPTION=VALUE' -> (option, value), both checked against profiles.options()."""
     name, sep, value = s.partition("=")
     name, value = name.strip(), value.strip()
     if not sep or not name:
@@ -278,7 +278,7 @@ def binary_lines(stream):
 
 def options_help():
     lines = ["options (--set OPTION=VALUE), default first:"]
-    for name, (default, allowed) in profiles.OPTIONS.items():
+    for name, (default, allowed) in profiles.options().items():
         if allowed[0] == "+":
             vals = "'+'-joined set of " + ", ".join(allowed[1])
         elif allowed[0] == "int":
@@ -286,7 +286,7 @@ def options_help():
         else:
             vals = " | ".join(allowed)
         lines.append("  %-19s %s  (default %s)" % (name, vals, default))
-    lines.append("profiles (--profile): " + ", ".join(sorted(profiles.PRESETS)))
+    lines.append("profiles (--profile): " + ", ".join(sorted(profiles.presets())))
     return "\n".join(lines)
 
 

@@ -497,10 +497,10 @@ def describe(out, table):
     elif out.kind == game.EV_TIMEUP:
         s = "time is up: this round is the last"
     else:
-        s = "seat %d: %s  %s (%s)" % (out.seat, "".join("%d" % d for d in out.dice), rules.RANK_ZH[out.rank],
-                                      rules.RANK_PINYIN[out.rank])
+        s = "seat %d: %s  %s (%s)" % (out.seat, "".join("%d" % d for d in out.dice), rules.rank_names("zh")[out.rank],
+                                      rules.rank_names("pinyin")[out.rank])
         if out.bonus:
-            s += " + %s" % rules.RANK_ZH[out.bonus]
+            s += " + %s" % rules.rank_names("zh")[out.bonus]
         if out.won:
             s += " -> " + ", ".join(zh.get(c, c) + (" (from seat %d)" % src if src else "") for c, src in out.won)
         if out.holder_after != out.holder_before:

@@ -88,7 +88,7 @@ def run(profile, seats, games, seed=None, counts=None, seconds_per_roll=plan.SEC
     exact = fairness.exact_rank_counts(probe.rules)
     ranks = []
     for k in range(len(rules.RANK_IDS)):
-        ranks.append({"rank": rules.RANK_IDS[k], "zh": rules.RANK_ZH[k], "observed": rank_n[k],
+        ranks.append({"rank": rules.RANK_IDS[k], "zh": rules.rank_names("zh")[k], "observed": rank_n[k],
                       "expected": total * exact[k] / 46656, "exact_p": exact[k] / 46656})
     probs = [e / 46656 for e in exact]
     chi = fairness.chisquare(rank_n, probs, list(rules.RANK_IDS)) if total else None

@@ -191,7 +191,7 @@ def _panel(p, color):
         out.append(row)
     if t.holder and t.holder_dice:  # on its own line: the table keeps to its columns
         out.append("★ 状元 %d号 seat %d: %s %s" % (t.holder, t.holder, "".join("%d" % d for d in t.holder_dice),
-                                                 rules.RANK_ZH[t.holder_rank]))
+                                                 rules.rank_names("zh")[t.holder_rank]))
     out.append("")
     for line in p.history[-5:]:
         out.append(line)

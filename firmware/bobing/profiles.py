@@ -225,16 +225,6 @@ def prizes():
     return dict([(n, prize_spec(n)) for n in prize_names()])
 
 
-def __getattr__(name):
-    # the old table names, until the host's tools are converted to the functions
-    if name == "OPTIONS":
-        return options()
-    if name == "PRESETS":
-        return presets()
-    if name == "PRIZES":
-        return prizes()
-    raise AttributeError(name)
-
 
 def check_prizes(spec, rank_ids):
     """Raise ValueError unless a prize spec is well formed: unique class ids,

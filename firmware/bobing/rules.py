@@ -279,13 +279,3 @@ def rank_names(which):
         raise ValueError("rank names %r: zh, pinyin or en" % (which,))
     return tuple(t.split("|"))
 
-
-def __getattr__(name):
-    # the old table names, until the host's tools are converted to rank_names()
-    if name == "RANK_ZH":
-        return rank_names("zh")
-    if name == "RANK_PINYIN":
-        return rank_names("pinyin")
-    if name == "RANK_EN":
-        return rank_names("en")
-    raise AttributeError(name)

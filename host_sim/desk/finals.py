@@ -75,7 +75,7 @@ def _rank(code_id):
     if not code_id:
         return ""
     i = rules.RANK_IDS.index(code_id)
-    return "%s %s" % (rules.RANK_ZH[i], code_id)
+    return "%s %s" % (rules.rank_names("zh")[i], code_id)
 
 
 def _table_of(by_no, k):
