@@ -9,7 +9,7 @@
    (the bowl, ssd1306, umqtt.simple and the simulated hardware). Frozen code is mpy-tool's C
    structures with 32-bit pointers, as on the ESP32.
 3. The port's own image: NOT measured here. A reported ESP32_GENERIC build of the v1.2x series
-   with an extra C module was 0x1a1110 bytes (github.com/dmazzella/ucrypto issue 17), against the
+   with an extra C module was 0x1a1110 bytes (github.com/dmazzella/ucrypto/issues/17), against the
    0x1F0000 app partition of ports/esp32/partitions-4MiBplus.csv (sdkconfig.base); taken as the
    base. Build yours and read "micropython.bin binary size ... free" at the end of the build.
 Prints `image ...` lines; the last says whether the estimate fits.

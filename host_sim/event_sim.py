@@ -1,4 +1,4 @@
-"""The event under load and faults, on loopback (issue 15; firmware/PROTOCOL.md
+"""The event under load and faults, on loopback (firmware/PROTOCOL.md
 "Load and faults"): N bowls (host_sim/event_bowl.py, the bowl's own code on the
 32-bit frozen MicroPython unix port, each a process) play kiosk customers at
 full speed against a real mosquitto and the prize desk's listener

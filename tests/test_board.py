@@ -47,9 +47,10 @@ def test_pin_changes_the_pull_only_when_pull_is_given():
 
 
 def test_every_readme_route_has_the_bowls_pins(tmp_path):
-    # the README's routes: the bowl frozen into ESP32_GENERIC (the BOM's board), and the stock
-    # ESP32_GENERIC-SPIRAM image on a PSRAM board, which has no GPIO16/17 (machine_pin.h)
-    with open(hal._here() + "/../README.md", encoding="utf-8") as f:
+    # hardware/README.md's routes: the bowl frozen into ESP32_GENERIC (the BOM's board), and the
+    # stock ESP32_GENERIC-SPIRAM image on a PSRAM board, which has no GPIO16/17 (machine_pin.h)
+    from conftest import ROOT
+    with open(ROOT + "/hardware/README.md", encoding="utf-8") as f:
         readme = f.read()
     routes = {"ESP32_GENERIC": "BOARD_DIR=/path/to/this/repo/firmware/boards/BOBING_ESP32\n",  # no PSRAM
               "ESP32_GENERIC-SPIRAM": "ESP32_GENERIC-SPIRAM-v1.28.0.bin"}

@@ -340,7 +340,7 @@ def test_kiosk_stock_bowl_id_and_claim_codes_the_counter_can_check(tmp_path):
 
 
 def test_kiosk_codes_never_repeat_across_games(tmp_path):
-    # issue 13: award numbers restart at 1 in each game, and game 2's award #1 had
+    # award numbers restart at 1 in each game, and game 2's award #1 once had
     # game 1's award #1's code, so the counter paid it twice. The same rolls in two
     # games of one bowl: every code differs, and game 2's fail as game 1's.
     sim = new_sim(tmp_path)
@@ -430,7 +430,7 @@ def test_settings_file_survives_garbage(tmp_path):
 
 
 def test_idle_min_below_zero_does_not_put_the_bowl_to_sleep_at_once(tmp_path):
-    # issue 13: idle_min=-5 slept at once after every wake: no roll possible
+    # idle_min=-5 once slept at once after every wake: no roll possible
     (tmp_path / "settings.txt").write_text("mode=family\nidle_min=-5\n")
     sim = new_sim(tmp_path)
     press(sim, "ok")  # the notice
@@ -490,7 +490,7 @@ def _finished_kiosk(sim):
 
 
 def test_a_new_restocked_kiosk_game_needs_the_pin(tmp_path):
-    # issue 13: at the kiosk's game-over screen, OK then OK started a new game,
+    # at the kiosk's game-over screen, OK then OK once started a new game,
     # restocked from the settings, without the PIN
     sim = new_sim(tmp_path)
     c = _finished_kiosk(sim)
@@ -539,7 +539,7 @@ def locked(sim):
 
 
 def test_the_pin_lockout_survives_a_power_cut(tmp_path):
-    # issue 13: the lockout lived in RAM; a power cut right after three wrong
+    # the lockout once lived in RAM; a power cut right after three wrong
     # PINs let the next try in (a 4-digit PIN brute-forced in about a minute)
     sim = new_sim(tmp_path)
     to_kiosk(sim)
@@ -614,7 +614,7 @@ def test_a_try_is_counted_on_flash_before_the_pin_is_checked(tmp_path, monkeypat
 
 
 def test_random_hands_on_a_kiosk_get_nothing_they_should_not(tmp_path):
-    # the kind of probe that found issue 13's kiosk holes: a customer without the
+    # the kind of probe that found the kiosk's holes above: a customer without the
     # PIN presses buttons (short and long), shakes, waits and pulls the plug at
     # random. Whatever the sequence: no crash, the same game (no new, restocked
     # one), the settings untouched, never a menu, and every claim code shown

@@ -1,5 +1,5 @@
-"""The event under load and faults (issue 15), bounded to about a minute and a
-quarter of wall time: host_sim/event_sim.py runs BOWLS bowls, each the bowl's
+"""The event under load and faults, bounded: 36 s of play (event_sim.Plan) plus
+the start and the checks: host_sim/event_sim.py runs BOWLS bowls, each the bowl's
 own code (bowl/app.py on host_sim/hal.py's board, bowl/net.py over umqtt.simple)
 on the 32-bit frozen MicroPython unix port, playing kiosk customers at full
 speed against a real mosquitto and the desk's listener in its own process,
