@@ -99,3 +99,21 @@ def test_no_text_cites_the_trackers_issue_numbers():
     if p.returncode > 1:  # not a git checkout: nothing to check against
         return
     assert p.stdout == "", p.stdout
+
+
+def test_only_board_py_imports_machine_as_the_docs_say():
+    import ast
+    found = set()
+    for dirpath, _dirs, names in os.walk(os.path.join(ROOT, "firmware")):
+        for n in names:
+            if n.endswith(".py"):
+                path = os.path.join(dirpath, n)
+                with open(path, encoding="utf-8") as f:
+                    tree = ast.parse(f.read())
+                for node in ast.walk(tree):
+                    mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                        [node.module] if isinstance(node, ast.ImportFrom) else []
+                    if any(m and m.split(".")[0] == "machine" for m in mods):
+                        found.add(os.path.relpath(path, ROOT))
+    assert found == {"firmware/board.py"}, found
+    assert "only firmware/board.py imports `machine`" in " ".join(read("README.md").split())
