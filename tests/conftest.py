@@ -1,4 +1,5 @@
 import os
+import shutil
 import subprocess
 import sys
 
@@ -7,7 +8,8 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-import host_sim  # noqa: E402  (installs the const/ticks shim and puts firmware/ on sys.path)
+import host_sim  # noqa: E402, F401  (installs the const/ticks shim and puts firmware/ on sys.path)
+import portable  # noqa: E402  (tests/ is on sys.path: pytest puts a conftest's folder there)
 
 # tests/mp/ holds tests that only make sense on MicroPython (heap_lock, real
 # framebuf, VfsLfs2); test_micropython.py runs them on the unix port.
@@ -17,9 +19,106 @@ collect_ignore = ["mp", "mp_runner.py"]
 @pytest.fixture(scope="session")
 def mp_built():
     """MicroPython v1.28.0 from pinned source, current (`make mp` in build/mp; nothing to do
-    when its inputs did not change): mpy-cross and the 32-bit unix builds."""
-    p = subprocess.run(["make", "-s", "mp"], cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    when its inputs did not change): mpy-cross and the 32-bit unix builds
+    -> {"frozen": path, "stock": path} (tests/portable.py names them). One `make` at a
+    time (a lock on build/), so parallel pytest workers do not build over each other."""
+    import fcntl
+    os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
+    with open(os.path.join(ROOT, "build", ".mp.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        p = subprocess.run(["make", "-s", "mp"], cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert p.returncode == 0, "make mp failed:\n%s\n%s" % (p.stdout[-3000:], p.stderr[-3000:])
+    return portable.BUILDS
+
+
+# ---- a real mosquitto (tests/mqtt_broker.py) --------------------------------------------
+
+@pytest.fixture
+def broker_installed():
+    # a missing broker fails, never skips: `make test` installs it (host_sim/tools/debian_deps.sh)
+    if shutil.which("mosquitto") is None or shutil.which("mosquitto_sub") is None:
+        pytest.fail("needs Debian's mosquitto and mosquitto-clients: `make deps` as root installs them",
+                    pytrace=False)
+
+
+@pytest.fixture
+def broker(tmp_path, broker_installed):
+    """An anonymous mosquitto on a free loopback port, stopped (with its subscribers) after the test."""
+    from mqtt_broker import Broker
+    b = Broker(tmp_path)
+    b.start()
+    yield b
+    for c in b.clients:
+        c.stop()
+    b.stop()
+
+
+@pytest.fixture
+def event_broker(tmp_path, broker_installed):
+    """mosquitto running the config `python -m host_sim broker` made for event mqttkit.EVENT
+    with bowls mqttkit.BOWLS, as `make broker` runs it -> (broker, {user: password})."""
+    import mqttkit
+    from deskkit import free_port
+    from mqtt_broker import Broker
+    port = free_port()
+    d = tmp_path / "broker"
+    args = ["--event", mqttkit.EVENT, "--port", str(port), "--listen", "127.0.0.1"]
+    for b in mqttkit.BOWLS:
+        args += ["--bowl", b]
+    p = mqttkit.make_users(d, *args)
+    assert p.returncode == 0, p.stderr
+    b = Broker(tmp_path, conf=str(d / "mosquitto.conf"), port=port)
+    b.start()
+    yield b, mqttkit.passwords(p.stdout)
+    for c in b.clients:
+        c.stop()
+    b.stop()
+
+
+@pytest.fixture
+def listener(broker):
+    """The desk's listener (host_sim/desk/bus.py) for the broker, started by the test;
+    stopped after it. Its test module calls deskkit.setup() first."""
+    from mqttkit import Listener
+    lst = Listener(broker.port)
+    yield lst
+    if getattr(lst, "thread", None) is not None and lst.thread.is_alive():
+        lst.stop()
+
+
+# ---- headless Chromium (Debian's chromium and chromium-driver, never a downloaded one) ----
+
+@pytest.fixture(scope="session")
+def chromium_installed():
+    # a missing browser fails, never skips: `make test` installs it (host_sim/tools/debian_deps.sh)
+    from deskkit import CHROMIUM, DRIVER
+    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
+        pytest.fail("needs Debian's chromium and chromium-driver: `make deps` as root installs them",
+                    pytrace=False)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory, chromium_installed):
+    """Chromium through Selenium at a phone's screen width, downloads into d.downloads."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    from deskkit import CHROMIUM, DRIVER
+    profile = str(tmp_path_factory.mktemp("chromium-profile"))
+    downloads = str(tmp_path_factory.mktemp("downloads"))
+    o = webdriver.ChromeOptions()
+    o.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile,
+                 "--window-size=412,915"):
+        o.add_argument(flag)
+    o.add_experimental_option("prefs", {"download.default_directory": downloads,
+                                        "download.prompt_for_download": False})
+    d = webdriver.Chrome(options=o, service=Service(executable_path=DRIVER))
+    d.implicitly_wait(30)  # a loaded 2-core machine: Argon2 and the server take their time
+    d.downloads = downloads
+    yield d
+    d.quit()
 
 
 # Markers from what a test uses (its fixtures, or its file), not a line in every module, so
@@ -30,7 +129,7 @@ MARKERS = {
     "browser": "drives headless Chromium",
     "slow": "one of the slowest files on a busy 2-core machine (make test's --durations list)",
 }
-MARK_BY_FIXTURE = {"mp_built": "micropython", "mp_build": "micropython",
+MARK_BY_FIXTURE = {"mp_built": "micropython",
                    "broker_installed": "broker", "broker": "broker", "event_broker": "broker",
                    "chromium_installed": "browser", "browser": "browser"}
 MARK_BY_FILE = {

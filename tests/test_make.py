@@ -58,7 +58,7 @@ def test_markers_come_from_the_fixtures_and_files_a_test_uses(tmp_path):
         if line.startswith("MARKS "):
             name, _, ms = line[6:].partition(" ")
             marks.setdefault(name, set()).update(ms.split())
-    assert {"micropython", "broker"} <= marks["test_mqtt.py"]  # mp_build, broker fixtures
+    assert {"micropython", "broker"} <= marks["test_mqtt.py"]  # mp_built, broker fixtures
     assert {"broker", "browser"} <= marks["test_desk_browser.py"]
     assert "micropython" in marks["test_framebuf_standin.py"]  # by its file
     assert "slow" in marks["test_desk_server.py"] and "slow" in marks["test_rules.py"]  # one slow test there
