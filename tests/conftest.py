@@ -124,7 +124,7 @@ def browser(tmp_path_factory, chromium_installed):
 # Markers from what a test uses (its fixtures, or its file), not a line in every module, so
 # `make test-fast` can deselect them: -m "not slow and not micropython and not broker and not browser".
 MARKERS = {
-    "micropython": "runs a MicroPython binary: the 32-bit unix builds of `make mp` or the PyPI wheel",
+    "micropython": "runs a MicroPython binary: the 32-bit unix builds of `make mp`",
     "broker": "starts a real mosquitto",
     "browser": "drives headless Chromium",
     "slow": "one of the slowest files on a busy 2-core machine (make test's --durations list)",
@@ -133,7 +133,6 @@ MARK_BY_FIXTURE = {"mp_built": "micropython",
                    "broker_installed": "broker", "broker": "broker", "event_broker": "broker",
                    "chromium_installed": "browser", "browser": "browser"}
 MARK_BY_FILE = {
-    "test_framebuf_standin.py": ("micropython",),  # the 64-bit wheel, by path, no fixture
     "test_desk_server.py": ("slow",),  # every test there waits for a real desk server to start
 }
 # slow: the tests (any parameters) that took 5 s or more in a `make test-fast` run on the busy

@@ -60,7 +60,7 @@ def test_markers_come_from_the_fixtures_and_files_a_test_uses(tmp_path):
             marks.setdefault(name, set()).update(ms.split())
     assert {"micropython", "broker"} <= marks["test_mqtt.py"]  # mp_built, broker fixtures
     assert {"broker", "browser"} <= marks["test_desk_browser.py"]
-    assert "micropython" in marks["test_framebuf_standin.py"]  # by its file
+    assert "micropython" in marks["test_framebuf_standin.py"]  # mp_built, for one of its tests
     assert "slow" in marks["test_desk_server.py"] and "slow" in marks["test_rules.py"]  # one slow test there
     fast = [line for line in p.stdout.splitlines() if line.startswith("MARKS test_rules.py") and
             not ({"slow", "micropython", "broker", "browser"} & set(line.split()[2:]))]
