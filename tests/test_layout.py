@@ -5,6 +5,7 @@ the markers follow the fixtures' names; each MicroPython binary's path is spelle
 (tests/portable.py)."""
 import ast
 import os
+import re
 
 import conftest
 import portable
@@ -24,8 +25,10 @@ def _py_files(*dirs):
 
 def _imported(path):
     with open(path, encoding="utf-8") as f:
-        tree = ast.parse(f.read(), path)
-    for node in ast.walk(tree):
+        text = f.read()
+    if not re.search(r"^\s*(?:from|import)\s+[\w.]*test_", text, re.M):  # (cheap: most files are not parsed)
+        return
+    for node in ast.walk(ast.parse(text, path)):
         if isinstance(node, ast.Import):
             yield from (a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -61,7 +64,10 @@ def test_every_marking_fixture_is_a_shared_fixture():
 def _binary_paths(path):
     """String literals in code (not comments or docstrings) that spell a binary's path."""
     with open(path, encoding="utf-8") as f:
-        tree = ast.parse(f.read(), path)
+        text = f.read()
+    if "unix32-" not in text and "mpy-cross" not in text:
+        return
+    tree = ast.parse(text, path)
     docs = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
     for n in ast.walk(tree):
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs:

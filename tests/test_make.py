@@ -35,6 +35,7 @@ def test_make_test_shows_durations_and_test_fast_deselects_the_marked(tmp_path):
     assert "-m pytest --durations=15" in _make("-n", "test", venv).stdout
     fast = _make("-n", "test-fast", venv).stdout
     assert '-m "not slow and not micropython and not broker and not browser"' in fast, fast
+    assert "-n 2 --dist loadfile" in fast  # two workers (pytest-xdist), one file at a time each
     assert "make -s mp" not in fast and "ports/unix" not in fast  # no MicroPython build
 
 
