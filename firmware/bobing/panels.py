@@ -58,6 +58,8 @@ def draw(s, c):
         wait(s, c.table)
     elif v == C.V_GATE:
         gate(s, c.table)
+    elif v == C.V_SEED:
+        seed(s, c.table)
     elif v == C.V_TABLE:
         seat_prizes(s, c.table, c.arg)
 
@@ -74,6 +76,20 @@ def gate(s, t):
         s._ec("Waiting for the", 2)
         s._ec("attendant to let", 14)
         s._ec("the next one in", 26)
+    if t is not None:
+        s._left(t)
+
+
+def seed(s, t):
+    """A fair event kiosk: the customer's commitment went to the prize desk, whose
+    own random value must come back before the shakes count (bobing/fair.py)."""
+    fb = s.fb
+    fb.fill(0)
+    if s._zh:
+        s._tc("等待奖台", 12)
+    else:
+        s._ec("Waiting for the", 8)
+        s._ec("prize desk", 20)
     if t is not None:
         s._left(t)
 
