@@ -228,6 +228,7 @@ SLOW = {
         "test_the_boot_replays_at_240_mhz_and_plays_at_the_boards_clock",
     ),
     "test_failed_write.py": ("test_a_roll_whose_write_failed_is_never_shown",),
+    "test_fair.py": ("test_derived_dice_pass_the_fairness_tests",),
     "test_fairness.py": ("test_a_million_faces_and_their_ranks_pass_at_alpha",),
     "test_final_bowl.py": ("test_a_final_played_by_shaking_survives_a_power_cut",),
     "test_game.py": ("test_random_games_keep_every_invariant", "test_whole_games_of_every_preset"),
