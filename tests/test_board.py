@@ -287,10 +287,10 @@ def test_an_empty_battery_sleeps_before_a_brown_out_and_starts_no_roll(tmp_path)
 
 def test_every_text_notice_has_a_title():
     # the low-battery notice was drawn under a "?" title: panels had no label for it
-    from bobing import menu, panels
+    from bobing import panels
     kinds = [getattr(C, n) for n in dir(C) if n.startswith("N_")]
     text = [k for k in kinds if k not in panels.ERRORS and k != C.N_DISPLAY]  # N_DISPLAY: LEDs only
     assert C.N_BATTERY in text
     for k in text:
         for lang in ("zh", "en"):
-            assert menu.label(panels.NOTICE_TITLES[k], lang), (k, lang)
+            assert panels.label(panels.NOTICE_TITLES[k], lang), (k, lang)
