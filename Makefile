@@ -153,9 +153,10 @@ deps:
 test: deps $(STAMP) mp
 	$(PY) -m pytest --durations=15
 
-# the edit loop: no MicroPython build, broker or browser (make test runs them all)
+# the edit loop: no MicroPython build, broker or browser (make test runs them all); two workers
+# (pytest-xdist), a file each at a time: a file's tests share its module fixtures and order
 test-fast: $(STAMP)
-	$(PY) -m pytest -m "not slow and not micropython and not broker and not browser" --durations=10
+	$(PY) -m pytest -m "not slow and not micropython and not broker and not browser" -n 2 --dist loadfile --durations=10
 
 # MicroPython figures on the 32-bit frozen build (the ESP32's word size; the benches import the
 # firmware's sources from firmware/, which come first on their path)

@@ -20,8 +20,11 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MPB = os.path.join(ROOT, "build", "mp")
-MPY_CROSS = os.path.join(MPB, "micropython", "mpy-cross", "build", "mpy-cross")
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import portable  # noqa: E402  (the builds' paths)
+
+MPB = portable.MPB
+MPY_CROSS = portable.MPY_CROSS
 LIB = os.path.join(MPB, "micropython-lib", "micropython")
 APP_PARTITION = 0x1F0000
 PORT_IMAGE = 0x1A1110  # see 3. above: an outside figure, not measured here
@@ -63,13 +66,12 @@ def text_data(binary):
 
 
 def main():
-    for f in (MPY_CROSS, os.path.join(MPB, "unix32-frozen", "micropython")):
+    for f in (MPY_CROSS, portable.MP32_FROZEN):
         if not os.path.exists(f):
             sys.exit("image: %s missing: run make mp" % f)
     bowl_esp = mpy_bytes(bowl_sources(), "xtensawin")
     frozen_more = mpy_bytes(bowl_sources() + sim_sources(), "")
-    delta = text_data(os.path.join(MPB, "unix32-frozen", "micropython")) - \
-        text_data(os.path.join(MPB, "unix32-stock", "micropython"))
+    delta = text_data(portable.MP32_FROZEN) - text_data(portable.MP32_STOCK)
     factor = delta / frozen_more
     bowl_image = int(bowl_esp * factor)
     total = PORT_IMAGE + bowl_image

@@ -8,7 +8,7 @@ import board
 from bobing import console as C
 from bobing import leds
 from host_sim import hal
-from test_bowl import new_sim, press, roll
+from bowlkit import battery_at, new_sim, press, roll
 
 
 def esp():
@@ -216,20 +216,6 @@ def test_secret_bytes_refuses_a_stuck_source():
     with pytest.raises(ValueError):
         dice.secret_bytes(33, lambda n: bytes(range(n)))
     assert dice.secret_bytes(16, lambda n: bytes(range(n))) != dice.secret_bytes(16, lambda n: bytes(range(1, n + 1)))
-
-
-def battery_at(sim, mv):
-    """Set the cell's charge so that it reads about `mv` at rest (the awake bowl's load)."""
-    bat = sim.board.battery
-    lo, hi = 0, bat.capacity * 1000
-    while hi - lo > 1:
-        bat.uah = (lo + hi) // 2
-        if bat.mv() < mv:
-            lo = bat.uah
-        else:
-            hi = bat.uah
-    bat.uah = hi
-    return bat
 
 
 def test_the_battery_falls_with_charge_and_sags_under_the_ring():

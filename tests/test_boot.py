@@ -7,7 +7,7 @@
 from bobing import game, journal
 from bobing import console as C
 from host_sim import hal
-from test_bowl_e2e import Stream
+from bowlrun import Stream
 
 NONE_ROLL = (2, 2, 3, 3, 5, 6)  # ranks nothing: the game never ends
 

@@ -5,59 +5,7 @@
 from bobing import claim, game, leds
 from bobing import console as C
 from bobing import settings as S
-from host_sim import hal
-from test_bowl_e2e import Stream
-
-
-def new_sim(tmp_path, seed=1, **kw):
-    sim = hal.Sim(str(tmp_path), urandom=Stream(seed), **kw)
-    sim.step(100)
-    return sim
-
-
-def roll(sim):
-    """One shake; -> the Outcome on show (the pages are skipped with OK)."""
-    sim.shake()
-    assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000), C.VIEW_IDS[sim.console.view]
-    out = sim.console.out
-    while sim.console.view in (C.V_RESULT, C.V_CLAIM):
-        sim.press("ok")
-        sim.step(150)
-    return out
-
-
-def press(sim, *buttons):
-    for b in buttons:
-        sim.press(b)
-        sim.step(150)
-
-
-def key(sim):
-    """The attendant holds the magnet to the case for a moment."""
-    sim.attendant_key()
-    sim.step(450)
-
-
-def goto(sim, item):
-    """In a list view, move the cursor to `item` and choose it."""
-    c = sim.console
-    assert c.view == C.V_MENU
-    for _ in range(len(c.arg[1])):
-        if c.arg[1][c.arg[2]] == item:
-            press(sim, "ok")
-            return
-        press(sim, "next")
-    raise AssertionError("%r not in %r" % (item, c.arg[1]))
-
-
-def enter(sim, digits):
-    c = sim.console
-    assert c.view == C.V_DIGITS
-    for d in digits:
-        cur = c.arg[1][c.arg[2]] - 48
-        for _ in range((int(d) - cur) % 10):
-            press(sim, "next")
-        press(sim, "ok")
+from bowlkit import enter, goto, key, new_sim, press, roll, to_kiosk
 
 
 def test_commit_before_reveal(tmp_path):
@@ -255,15 +203,6 @@ def test_language_setting_reaches_the_screen(tmp_path):
     press(sim, "menu")
     assert sim.console.view == C.V_TURN and sim.app.screen.lang == "en"
     assert bytes(sim.frame) != zh
-
-
-def to_kiosk(sim):
-    press(sim, "menu")
-    goto(sim, "mode")
-    goto(sim, "kiosk")
-    goto(sim, "new")
-    press(sim, "ok")
-    assert sim.console.table.kiosk
 
 
 def test_kiosk_menu_needs_the_pin_and_locks_after_three_wrong(tmp_path):

@@ -7,7 +7,7 @@
 # after a power cut.
 from bobing import game, journal, leds
 from bobing import console as C
-from test_bowl import new_sim, press, roll
+from bowlkit import new_sim, press, roll
 
 
 class _FailingFile:
