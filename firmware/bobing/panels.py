@@ -63,13 +63,14 @@ def title_of(c, mid):
     return label(mid if mid in LABELS else "main", c.lang)
 
 
-def item_text(c, item):
-    """A list item as shown: a label, a preset or prize class name, or a number."""
+def item_text(c, item, mid=None):
+    """A list item as shown: a label, a preset or prize class name, or a number;
+    mid: the id of the list it is in (a menu view's arg[0])."""
     if item in LABELS:
         return label(item, c.lang)
     if c.lang == "zh" and item in PRESET_ZH:
         return PRESET_ZH[item]
-    if c._menu is not None and c._menu[0] == "codes" and isinstance(item, tuple):
+    if mid == "codes" and isinstance(item, tuple):
         return item[4]  # "game-award" (its code on the right, value_of)
     for k in stock_classes(c):
         if k[0] == item:
@@ -77,12 +78,12 @@ def item_text(c, item):
     return item
 
 
-def value_of(c, item):
-    """The current value shown beside a menu item (text), or ''."""
+def value_of(c, item, mid):
+    """The current value shown beside item of list `mid` (text), or ''."""
     s = c.settings
-    if c._menu is not None and c._menu[0] == "codes":
+    if mid == "codes":
         return item[1] if isinstance(item, tuple) else ""
-    if c._menu is not None and c._menu[0] == "stock" and item != "back":
+    if mid == "stock" and item != "back":
         return "%d" % stock_of(c, item)
     if item == "seats":
         return "%d" % s.seats
@@ -386,8 +387,8 @@ def _menu(s, c):
         if on:
             fb.fill_rect(0, y, _W, 16, 1)
         col = 0 if on else 1
-        p.text(item_text(c, items[i]), 2, y, col)
-        value = value_of(c, items[i])
+        p.text(item_text(c, items[i], mid), 2, y, col)
+        value = value_of(c, items[i], mid)
         if value:
             p.text_right(value, _W - 3, y, col)
     if len(items) > _ROWS:  # where in the list: a thumb on the right edge
