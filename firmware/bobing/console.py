@@ -45,47 +45,14 @@ from micropython import const
 
 from bobing import dice as dicemod
 from bobing import game, journal, leds, profiles, shake, sound
-
-B_MENU = const(0)
-B_NEXT = const(1)
-B_OK = const(2)
-B_KEY = const(3)  # the attendant's key (board.PIN_KEY), fed as bit 3 of the buttons' mask
-BUTTON_IDS = ("menu", "next", "ok", "key")
-PRESS = const(1)
-LONG = const(2)
-
-# views: what the screen shows
-V_NOTICE = const(0)  # a fault or recovery report (arg: (kind, detail))
-V_TURN = const(1)  # whose turn (or "shake to start", or kiosk: shakes left)
-V_SHAKING = const(2)
-V_RESULT = const(3)  # the outcome of the last roll or spill, page by page
-V_CLAIM = const(4)  # kiosk: a claim code, until OK
-V_POOL = const(5)  # prizes left (a look at them, from the turn or the attendant's screen)
-V_OVER = const(6)  # game over, the ceremony
-V_MENU = const(7)  # a list: menu or a choice (arg: title, items, cursor)
-V_DIGITS = const(8)  # number entry (arg: title, digits, position)
-V_CONFIRM = const(9)  # "OK to confirm" (arg: title)
-V_SECRET = const(10)  # the kiosk's claim secret, for the counter's records
-V_SLEEP = const(11)
-V_FINAL = const(12)  # the 状元王中王 between table champions (bobing/final_play.py draws and drives it)
-V_WAIT = const(13)  # an event kiosk out of stock: waiting for the prize desk's grant (panels.py)
-V_GATE = const(14)  # a kiosk between customers: waiting for the attendant (panels.py)
-V_TABLE = const(15)  # a family game's prizes by seat, a page a seat (arg: seat; panels.py)
-VIEW_IDS = ("notice", "turn", "shaking", "result", "claim", "pool", "over", "menu", "digits",
-            "confirm", "secret", "sleep", "final", "wait", "gate", "table")
-
-# notices (the first three are panels.ERR_*, error screens; the rest text panels)
-N_SENSOR = const(1)
-N_RNG = const(2)
-N_JOURNAL = const(3)
-N_DISPLAY = const(4)  # shown on the LEDs only (there is no screen)
-N_FLASH = const(5)  # a journal write failed: resumed from flash
-N_PIN = const(6)  # wrong PIN
-N_LOCKED = const(7)  # too many wrong PINs: wait
-N_BATTERY = const(9)  # battery low (detail: the voltage) or empty ("empty": deep sleep follows)
-N_DONE = const(10)  # a setting was changed (detail: which: "pin")
-N_PIN_DIFF = const(11)  # the new PIN and its repetition differ
-N_PIN_LOST = const(12)  # the PIN's record is damaged: only the attendant's key can set a new one
+from bobing.vocab import (B_KEY, B_MENU, B_NEXT, B_OK, FRAME_MS, LONG, N_BATTERY, N_DISPLAY, N_FLASH, N_JOURNAL,
+                          N_LOCKED, N_RNG, N_SENSOR, PRESS, V_CLAIM, V_CONFIRM, V_DIGITS, V_FINAL, V_GATE, V_MENU,
+                          V_NOTICE, V_OVER, V_POOL, V_RESULT, V_SECRET, V_SHAKING, V_SLEEP, V_TABLE, V_TURN, V_WAIT)
+# the rest of the vocabulary, still named console.X by the host side and the tests
+from bobing.vocab import (BUTTON_IDS as BUTTON_IDS, LANGS as LANGS, MODES as MODES, N_DONE as N_DONE,
+                          N_PIN as N_PIN, N_PIN_DIFF as N_PIN_DIFF, N_PIN_LOST as N_PIN_LOST,
+                          N_SETTINGS as N_SETTINGS, PIN_LOCK_MS as PIN_LOCK_MS, PIN_TRIES as PIN_TRIES,
+                          VIEW_IDS as VIEW_IDS, presets_for as presets_for)
 
 # The battery (mV at the cell, read by the app every few seconds, under
 # whatever load the bowl has then). hardware/power.md: the LDO loses
@@ -95,21 +62,13 @@ N_PIN_LOST = const(12)  # the PIN's record is damaged: only the attendant's key 
 BAT_LOW_MV = const(3550)  # warn on the screen and the ring (about a tenth of the charge left)
 BAT_EMPTY_MV = const(3400)  # no roll starts; deep sleep until charged
 BAT_RESUME_MV = const(3450)  # at boot: a rested cell recovers some tens of mV, that is not a charge
-N_SETTINGS = const(8)  # a bad setting (or file) fell back to its default
-
-
-MODES = ("family", "kiosk")
-LANGS = ("zh", "en")
 
 PAGE_MS = const(2200)  # each page of a result
 CLAIM_PAGE_MS = const(5000)  # a claim's text page, then its QR code page, in turn
 SPILL_MS = const(2500)
 NOTICE_MS = const(6000)
-FRAME_MS = const(100)  # animation frame period
 LONG_MS = const(800)
 DEBOUNCE_MS = const(30)
-PIN_TRIES = const(3)
-PIN_LOCK_MS = const(60000)
 
 
 class Buttons:
@@ -180,16 +139,6 @@ def _unload(name):
     sys.modules.pop("bobing." + name, None)
     if hasattr(bobing, name):
         delattr(bobing, name)
-
-
-def presets_for(mode):
-    """Preset names whose profile plays `mode` ("family" = a table, or "kiosk")."""
-    want = "kiosk" if mode == "kiosk" else "table"
-    out = []
-    for name in sorted(profiles.preset_names()):
-        if profiles.Profile(name).options["mode"] == want:
-            out.append(name)
-    return out
 
 
 class Console:

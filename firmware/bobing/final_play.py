@@ -25,7 +25,7 @@ import time
 from micropython import const
 
 from bobing import game, journal, leds, rules, shake
-from bobing import console as C
+from bobing.vocab import B_OK, FRAME_MS, N_FLASH, N_JOURNAL, V_FINAL
 
 FILE = "final.txt"
 _TMP = "final.tmp"
@@ -265,7 +265,7 @@ def resume(c):
         gc.collect()
         c._say("final: %s is too large for the memory free now; it stays on flash as it is (the bowl plays "
                "its table game; the final resumes at a boot with more room)" % FILE)
-        c._notices.append((C.N_JOURNAL, "final"))
+        c._notices.append((N_JOURNAL, "final"))
         return
     except (ValueError, UnicodeError) as e:
         c._say("final: %s is damaged (%s); set aside as %s" % (FILE, e, _BAD))
@@ -274,7 +274,7 @@ def resume(c):
             os.rename(_path(c.root, FILE), _path(c.root, _BAD))
         except OSError as e2:
             c._say("final: cannot set it aside: %s" % e2)
-        c._notices.append((C.N_JOURNAL, "final"))
+        c._notices.append((N_JOURNAL, "final"))
         return
     if fp is None:
         return
@@ -304,12 +304,12 @@ def start(c, players):
         fp.save()
     except OSError as e:
         c._say("final: cannot write %s: %s" % (FILE, e))
-        c._notices.append((C.N_FLASH, str(e)))
+        c._notices.append((N_FLASH, str(e)))
         c._next_notice_or(c._home())
         return False
     _enter(c, fp)
     c._say("final %d started: %d champions, rules %s" % (fid, players, s.profile))
-    c._show(C.V_FINAL)
+    c._show(V_FINAL)
     return True
 
 
@@ -325,7 +325,7 @@ def end(c):
         os.rename(_path(c.root, FILE), _path(c.root, _OLD))
     except OSError as e:
         c._say("final: cannot close %s: %s" % (FILE, e))
-        c._notices.append((C.N_FLASH, str(e)))
+        c._notices.append((N_FLASH, str(e)))
         c._next_notice_or(c._home())
         return
     c._say("final %d ended" % c.final.fid)
@@ -360,7 +360,7 @@ def _play(c, kind, dice):
         fp.save()
     except OSError as e:
         c._say("final: write failed: %s; resuming from flash" % e)
-        c._notices.append((C.N_FLASH, str(e)))
+        c._notices.append((N_FLASH, str(e)))
         c.final = None
         resume(c)
         c._next_notice_or(c._home())
@@ -398,7 +398,7 @@ def shake_event(c, ev):
 def press(c, b, t_us):
     """NEXT or OK while V_FINAL is on show (MENU opens the menu, as in a game)."""
     fp = c.final
-    if b != C.B_OK:
+    if b != B_OK:
         return
     if fp.phase == P_RESULT:
         _after_result(c)
@@ -421,7 +421,7 @@ def tick(c, t_ms):
         c.rattle(t_ms)
     if fp.phase == P_RESULT and time.ticks_diff(t_ms, c._since) >= RESULT_MS:
         _after_result(c)
-    elif (fp.phase == P_SHAKING or fp.phase == P_OVER) and time.ticks_diff(t_ms, c._frame_t) >= C.FRAME_MS:
+    elif (fp.phase == P_SHAKING or fp.phase == P_OVER) and time.ticks_diff(t_ms, c._frame_t) >= FRAME_MS:
         c._frame_t = t_ms
         c.frame += 1
         c.changed += 1

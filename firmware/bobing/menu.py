@@ -10,9 +10,9 @@ import time
 from micropython import const
 
 from bobing import game, profiles, settings
-from bobing.console import (B_MENU, B_NEXT, B_OK, LANGS, LONG, MODES, N_DONE, N_FLASH, N_LOCKED, N_PIN,
-                            N_PIN_DIFF, N_PIN_LOST, N_SETTINGS, PIN_LOCK_MS, PIN_TRIES, V_CLAIM, V_CONFIRM,
-                            V_DIGITS, V_MENU, V_SECRET, presets_for)
+from bobing.vocab import (B_MENU, B_NEXT, B_OK, LANGS, LONG, MODES, N_DONE, N_FLASH, N_LOCKED, N_PIN,
+                          N_PIN_DIFF, N_PIN_LOST, N_SETTINGS, PIN_LOCK_MS, PIN_TRIES, V_CLAIM, V_CONFIRM,
+                          V_DIGITS, V_MENU, V_SECRET, presets_for)
 
 _ADMIN = ("stock", "bowl_id", "secret", "pin", "final", "back")
 CODES = const(20)  # the last claim codes the attendant can show again

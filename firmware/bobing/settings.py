@@ -29,7 +29,7 @@ import binascii
 import os
 
 from bobing import game, profiles
-from bobing.console import LANGS, MODES, N_SETTINGS, presets_for
+from bobing.vocab import LANGS, MODES, N_SETTINGS, presets_for
 
 SETTINGS_FILE = "settings.txt"
 SECRET_FILE = "claim.key"
