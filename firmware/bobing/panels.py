@@ -9,13 +9,13 @@
 # notice or a claim code loads neither menu.py nor settings.py.
 from micropython import const
 
-from bobing import console as C
+from bobing import vocab as V
 from bobing import profiles
 
 _W = const(128)
 _ROWS = const(3)  # list rows under the title (16 px each: the title and three rows fill the 64)
 
-# error screens (console.N_SENSOR, N_RNG, N_JOURNAL are these kinds)
+# error screens (vocab.N_SENSOR, N_RNG, N_JOURNAL are these kinds)
 ERR_SENSOR = const(1)  # no accelerometer answers
 ERR_RNG = const(2)  # the random source failed its health test
 ERR_JOURNAL = const(3)  # the journal was recovered; its bad tail was moved aside
@@ -124,11 +124,11 @@ def draw(s, c):
     """Draw console c's view (one of the views above) on screen s."""
     p = s.paint
     v = c.view
-    if v == C.V_MENU:
+    if v == V.V_MENU:
         _menu(s, c)
-    elif v == C.V_DIGITS:
+    elif v == V.V_DIGITS:
         _digits(s, c)
-    elif v == C.V_CONFIRM:
+    elif v == V.V_CONFIRM:
         _title(s, label(c.arg, c.lang))
         if p.zh:
             p.text("确定:是", 16, 22)
@@ -136,24 +136,24 @@ def draw(s, c):
         else:
             p.en_centred("OK: yes", 28)
             p.en_centred("MENU: no", 44)
-    elif v == C.V_SECRET:
+    elif v == V.V_SECRET:
         _secret(s, c)
-    elif v == C.V_CLAIM:
+    elif v == V.V_CLAIM:
         a = c.arg
         claim(s, c.table, a[1], a[0], a[4], a[5] if len(a) > 5 else None, c.page)
-    elif v == C.V_NOTICE:
+    elif v == V.V_NOTICE:
         if c.arg[0] in ERRORS:
             error(s, c.arg[0], c.arg[1])
         else:
             _notice(s, c)
-    elif v == C.V_SLEEP:
+    elif v == V.V_SLEEP:
         s.fb.fill(0)
         p.en_centred("z z z", 28)
-    elif v == C.V_WAIT:
+    elif v == V.V_WAIT:
         wait(s, c.table)
-    elif v == C.V_GATE:
+    elif v == V.V_GATE:
         gate(s, c.table)
-    elif v == C.V_TABLE:
+    elif v == V.V_TABLE:
         seat_prizes(s, c.table, c.arg)
 
 
@@ -443,9 +443,9 @@ def _secret(s, c):
 
 # the title (a menu label) of every notice drawn here; tests/test_board.py checks that each of
 # console's text notices has one
-NOTICE_TITLES = {C.N_PIN: "wrong_pin", C.N_LOCKED: "locked", C.N_FLASH: "flash",
-                 C.N_SETTINGS: "settings_bad", C.N_BATTERY: "battery", C.N_DONE: "pin_done",
-                 C.N_PIN_DIFF: "pin_diff", C.N_PIN_LOST: "pin_lost"}
+NOTICE_TITLES = {V.N_PIN: "wrong_pin", V.N_LOCKED: "locked", V.N_FLASH: "flash",
+                 V.N_SETTINGS: "settings_bad", V.N_BATTERY: "battery", V.N_DONE: "pin_done",
+                 V.N_PIN_DIFF: "pin_diff", V.N_PIN_LOST: "pin_lost"}
 
 
 def _notice(s, c):
@@ -457,14 +457,14 @@ def _notice(s, c):
     _title(s, label(NOTICE_TITLES[kind], c.lang))
     zh = p.zh
     fb = s.fb
-    if kind == C.N_PIN:  # "还可试2次" / "2 tries left"
+    if kind == V.N_PIN:  # "还可试2次" / "2 tries left"
         if zh:
             x = (_W - 64 - 8) // 2
             p.text("次", p.text(detail, p.text("还可试", x, 26), 26), 26)
         else:
             p.en_centred(detail + (" try left" if detail == "1" else " tries left"), 30)
         return
-    if kind == C.N_LOCKED:  # "请等 0:59" / "wait 0:59", counting down
+    if kind == V.N_LOCKED:  # "请等 0:59" / "wait 0:59", counting down
         from bobing import menu  # (only menu.py raises this notice: it is loaded)
         left = (menu.locked_for(c) + 999) // 1000
         m = left // 60
@@ -483,13 +483,13 @@ def _notice(s, c):
         else:
             p.en_centred("then try again", 50)
         return
-    if kind == C.N_PIN_DIFF:
+    if kind == V.N_PIN_DIFF:
         if zh:
             p.text_centred("密码未改", 28)
         else:
             p.en_centred("PIN not changed", 30)
         return
-    if kind == C.N_PIN_LOST:
+    if kind == V.N_PIN_LOST:
         if zh:
             p.text_centred("请用服务员钥匙", 22)
             p.text_centred("设新密码", 42)
@@ -498,6 +498,6 @@ def _notice(s, c):
             p.en_centred("with the", 36)
             p.en_centred("attendant's key", 46)
         return
-    if detail and kind != C.N_DONE:
+    if detail and kind != V.N_DONE:
         fb.text(detail[:16], 0, 28, 1)
         fb.text(detail[16:32], 0, 38, 1)
