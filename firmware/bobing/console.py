@@ -200,7 +200,7 @@ class Console:
         _unload("claim")
         self.lang = self.settings.lang
         for part, msg in hw_errors:
-            self._say("hardware: %s: %s" % (part, msg))
+            self.say("hardware: %s: %s" % (part, msg))
             if part == "display":
                 self._notices.append((N_DISPLAY, msg))
             elif part == "accel":
@@ -211,12 +211,12 @@ class Console:
             self.dice = None
             self.rng_error = e
             self._notices.append((N_RNG, e.test))
-            self._say("dice: %s" % e)
+            self.say("dice: %s" % e)
         self.detector = None
         self._resume(woke_by)
         if self.mode_lost and self.table is not None and not self.table.kiosk:
             self.settings.mode = "family"  # the game on flash is a family table's (the journal is checksummed)
-            self._say("settings: the mode was damaged; the game on flash is a family table's")
+            self.say("settings: the mode was damaged; the game on flash is a family table's")
             from bobing import settings
             settings.save(self)
             _unload("settings")
@@ -233,16 +233,25 @@ class Console:
             pass
         else:
             self._grant_state()  # one taken before a power cut waits for its customer
-        self._next_notice_or(self._home())
+        self.next_notice_or(self.home())
 
     # ------------------------------------------------------------ helpers
-    def _say(self, line):
+    # The public ones (say, notify, show, home, next_notice_or, set_led, secret,
+    # new_game, make_detector, rearm, draw_dice) are also what the modules the
+    # console loads on demand (menu, settings, final_play) and bowl/net.py call.
+    def say(self, line):
+        """A line for the serial log."""
         self.log.append(line)
 
-    def _secret(self):
+    def notify(self, kind, detail=""):
+        """A notice (N_*) to show before the next view (next_notice_or)."""
+        self._notices.append((kind, detail))
+
+    def secret(self):
+        """The kiosk's claim secret (bytes)."""
         return binascii.unhexlify(self.settings.secret)
 
-    def _show(self, view, arg=None):
+    def show(self, view, arg=None):
         self.view = view
         self.arg = arg
         self.page = 0
@@ -251,25 +260,25 @@ class Console:
         self._frame_t = self._t
         self.changed += 1
         if view != V_NOTICE and not V_MENU <= view <= V_SECRET and view != V_CLAIM:
-            self._authed = False  # the PIN (or the key) opened the menus only until they close
+            self.authed = False  # the PIN (or the key) opened the menus only until they close
         if view == V_TURN or view == V_POOL:
-            self._rearm()
+            self.rearm()
         if view == V_TURN or view == V_POOL or view == V_MENU or view == V_WAIT or view == V_GATE:
-            self._led(leds.P_IDLE)
+            self.set_led(leds.P_IDLE)
         elif view == V_SHAKING:
-            self._led(leds.P_SHAKE)
+            self.set_led(leds.P_SHAKE)
             self._rattle.start(self._t)
         elif view == V_OVER:
-            self._led(leds.P_GAME_OVER)
+            self.set_led(leds.P_GAME_OVER)
         elif view == V_SLEEP:
-            self._led(leds.P_OFF)
+            self.set_led(leds.P_OFF)
 
-    def _led(self, pattern):
+    def set_led(self, pattern):
         if pattern != self.led:
             self.led_t0 = self._t  # a new show starts at its first frame
         self.led = pattern
 
-    def _rearm(self):
+    def rearm(self):
         if self.detector is not None:
             self.detector.rearm()
 
@@ -277,24 +286,24 @@ class Console:
     def table(self):
         return self.j.table if self.j is not None else None
 
-    def _next_notice_or(self, view):
+    def next_notice_or(self, view):
         """Show the next pending notice; when none is left, the roll to show again
         (after a power cut), else `view`."""
         if not self._notices and self.j is None and self.final is None:
             self._notices.append((N_FLASH, "no game: the flash is full"))  # nothing to play: it stays
         if self._notices:
             kind, detail = self._notices.pop(0)
-            self._show(V_NOTICE, (kind, detail))
-            self._led(leds.P_BATTERY if kind == N_BATTERY else leds.P_ERROR)
+            self.show(V_NOTICE, (kind, detail))
+            self.set_led(leds.P_BATTERY if kind == N_BATTERY else leds.P_ERROR)
             self.tune(sound.ALERT)
         elif self._reshow is not None:
             out = self._reshow
             self._reshow = None
             self._reveal(out)
         else:
-            self._show(view)
+            self.show(view)
 
-    def _home(self):
+    def home(self):
         if self.final is not None:
             return V_FINAL
         t = self.table
@@ -308,30 +317,30 @@ class Console:
 
     # ------------------------------------------------------------ games
     def _resume(self, woke_by):
-        r = journal.recover(self.root, self._secret())
+        r = journal.recover(self.root, self.secret())
         for p in r.problems:
-            self._say("journal: %s" % p.text)
+            self.say("journal: %s" % p.text)
             self._notices.append((N_JOURNAL, p.code))
         for name in r.removed:
-            self._say("journal: removed half-written %s" % name)
+            self.say("journal: removed half-written %s" % name)
         for line in r.notes:
-            self._say("journal: " + line)
+            self.say("journal: " + line)
         if r.journal is None:
-            self._new_game()
+            self.new_game()
             return
         self.j = r.journal
-        self._say("resumed game %d at event %d" % (self.j.game_id, self.j.count))
-        self._make_detector()
+        self.say("resumed game %d at event %d" % (self.j.game_id, self.j.count))
+        self.make_detector()
         if woke_by in ("power", "watchdog", "reset") and self.j.count:
             last = self.j.last  # the Outcome of the last event, replayed at recovery
             if last is not None and last.kind == game.EV_ROLL:
                 self._reshow = last  # the roll seen just before the cut is shown again as it stands
 
-    def _make_detector(self):
+    def make_detector(self):
         opts = self.table.profile.options
         self.detector = shake.Detector(self.dice, opts.get("spill_detect", "off"))
 
-    def _new_game(self):
+    def new_game(self):
         s = self.settings
         kiosk = s.mode == "kiosk"
         plays = bool(self.event) and kiosk
@@ -349,23 +358,23 @@ class Console:
                     counts[c[0]] = s.stock[c[0]]
         try:
             self.j = journal.start(self.root, s.active_profile(), None, s.seats, counts,
-                                   s.bowl_id if kiosk else "", self._secret() if kiosk else None,
+                                   s.bowl_id if kiosk else "", self.secret() if kiosk else None,
                                    stock=stock, plays=plays)
         except ValueError as e:
-            self._say("cannot start a game: %s" % e)
+            self.say("cannot start a game: %s" % e)
             raise
         except OSError as e:  # no room on the flash: nothing is lost, the bowl says so
-            self._say("cannot start a game: %s" % e)
+            self.say("cannot start a game: %s" % e)
             self._notices.append((N_FLASH, "flash full: no new game (%s)" % e))
             if had:
                 self._resume("flash full")  # the game it had, as it stands
             return
-        self._say("new game %d: %s, %d seats%s" % (self.j.game_id, s.active_profile(), s.seats,
+        self.say("new game %d: %s, %d seats%s" % (self.j.game_id, s.active_profile(), s.seats,
                                                    ", event %s" % self.event if plays else ""))
         self._play_ms = 0
         self.out = None
         self.claims = []
-        self._make_detector()
+        self.make_detector()
         g = self._grant
         if g is not None:  # not used in the game that ended: it is for this game's first customer
             from bobing import shakes
@@ -374,7 +383,7 @@ class Console:
                 self._grant = (g[0], g[1], self.j.game_id, 1)
             except OSError as e:
                 self._grant = None
-                self._say("shakes: grant %d lost with the old game: flash write failed: %s" % (g[0], e))
+                self.say("shakes: grant %d lost with the old game: flash write failed: %s" % (g[0], e))
             _unload("shakes")
 
     def _play(self, kind, arg):
@@ -383,15 +392,15 @@ class Console:
         try:
             return self.j.play(kind, arg)
         except OSError as e:
-            self._say("journal write failed: %s; resuming from flash" % e)
+            self.say("journal write failed: %s; resuming from flash" % e)
             self.j.close()
             self.j = None
             self._notices.append((N_FLASH, str(e)))
             self._resume("failed write")
-            self._next_notice_or(self._home())
+            self.next_notice_or(self.home())
             return None
 
-    def _draw_dice(self):
+    def draw_dice(self):
         """Six dice from the source -> the roll buffer, or None when no roll can be
         made (the battery is empty, the random source failed: shown)."""
         if self.flat:  # a roll the battery cannot finish is never started
@@ -401,15 +410,15 @@ class Console:
             return None
         if self.dice is None or (self.dice.failed is not None):
             self._notices.append((N_RNG, self.rng_error.test if self.rng_error else "source"))
-            self._next_notice_or(self._home())
+            self.next_notice_or(self.home())
             return None
         try:
             d = self.dice.roll(self._roll_buf)
         except dicemod.EntropyError as e:
             self.rng_error = e
-            self._say("dice: %s" % e)
+            self.say("dice: %s" % e)
             self._notices.append((N_RNG, e.test))
-            self._next_notice_or(self._home())
+            self.next_notice_or(self.home())
             return None
         self.rolled += 1
         return d
@@ -417,7 +426,7 @@ class Console:
     def _roll(self, t_us):
         """Draw six dice for the seat whose turn it is (or seat 1's start total)."""
         t = self.table
-        d = self._draw_dice()
+        d = self.draw_dice()
         if d is None:
             return
         if not t.started and not t.kiosk:
@@ -440,12 +449,12 @@ class Console:
                 n = first + k
                 self.claims.append((out.won[k][0], out.claims[k], t.game_no, n, "%d-%d" % (t.game_no, n),
                                     t.bowl_id))
-        self._show(V_RESULT)
+        self.show(V_RESULT)
         t = self.table
         if not self.claims and t is not None and not t.ended and (not t.kiosk or t.shakes_left):
-            self._rearm()  # the next shake may begin while the pages show: it is not lost
+            self.rearm()  # the next shake may begin while the pages show: it is not lost
         self.led_t0 = self._t
-        self._led(leds.pattern_for(out))  # the rank's show, even without a screen
+        self.set_led(leds.pattern_for(out))  # the rank's show, even without a screen
         zy = out.kind == game.EV_ROLL and out.holder_after == out.seat and out.holder_before != out.seat
         self.result_sound(out, zy, out.ended)
 
@@ -478,9 +487,9 @@ class Console:
 
     def _after_result(self):
         if self.claims:
-            self._show(V_CLAIM, self.claims.pop(0))
+            self.show(V_CLAIM, self.claims.pop(0))
             return
-        self._show(self._home())
+        self.show(self.home())
 
     # ------------------------------------------------------------ events in
     def sample(self, t_ms, ax, ay, az, t_us=None):
@@ -503,11 +512,11 @@ class Console:
         if v == V_RESULT and ev == shake.EV_JOLT:
             return  # a knock while the result shows: it stays
         if ev == shake.EV_STUCK:
-            self._say("accelerometer stuck: rolls by the OK button")
+            self.say("accelerometer stuck: rolls by the OK button")
             self.has_sensor = False
             self._notices.append((N_SENSOR, "stuck"))
             if playing:
-                self._next_notice_or(self._home())
+                self.next_notice_or(self.home())
             return
         if v == V_FINAL:
             self._active = t_ms
@@ -520,14 +529,14 @@ class Console:
             return
         self._active = t_ms
         if ev == shake.EV_SHAKE:
-            self._show(V_SHAKING)
+            self.show(V_SHAKING)
         elif ev == shake.EV_JOLT:
-            self._show(V_TURN)
+            self.show(V_TURN)
         elif ev == shake.EV_ROLLED:
             self._roll(t_us)
         elif ev == shake.EV_SPILL:
             if not t.started and not t.kiosk:
-                self._show(V_TURN)  # a spilled start roll: just roll again
+                self.show(V_TURN)  # a spilled start roll: just roll again
                 return
             out = self._play(game.EV_SPILL, None)
             if out is not None:
@@ -537,16 +546,16 @@ class Console:
         """The accelerometer failed while playing: rolls go to the OK button."""
         self.has_sensor = False
         self.detector = None
-        self._say("accelerometer lost (%s): the OK button rolls" % why)
+        self.say("accelerometer lost (%s): the OK button rolls" % why)
         self._notices.append((N_SENSOR, why[:21]))
         if self.view in (V_TURN, V_SHAKING, V_POOL, V_TABLE):
-            self._next_notice_or(self._home())
+            self.next_notice_or(self.home())
 
     def lost_display(self, why):
         """The display failed: the ring (error blink, then every rank) and the log go on."""
         self.has_display = False
-        self._say("display lost (%s): the LED ring shows the ranks" % why)
-        self._led(leds.P_ERROR)
+        self.say("display lost (%s): the LED ring shows the ranks" % why)
+        self.set_led(leds.P_ERROR)
         self.led_t0 = self._t
         self.tune(sound.ALERT)
 
@@ -560,37 +569,37 @@ class Console:
         if mv < (BAT_RESUME_MV if first else BAT_EMPTY_MV):
             if not self.flat:
                 self.flat = True
-                self._say("battery empty (%d mV): no more rolls until charged; deep sleep" % mv)
+                self.say("battery empty (%d mV): no more rolls until charged; deep sleep" % mv)
                 self._battery_empty()
         elif mv < BAT_LOW_MV and not self._bat_warned:
             self._bat_warned = True
-            self._say("battery low (%d mV): charge soon" % mv)
+            self.say("battery low (%d mV): charge soon" % mv)
             self._notices.append((N_BATTERY, "%d.%02d V" % (mv // 1000, mv % 1000 // 10)))
             if self.view in (V_TURN, V_POOL, V_OVER, V_FINAL, V_GATE, V_TABLE):
-                self._next_notice_or(self._home())
+                self.next_notice_or(self.home())
 
     def _battery_empty(self):
         if self.view != V_SLEEP:
-            self._show(V_NOTICE, (N_BATTERY, "empty"))
-            self._led(leds.P_BATTERY)
+            self.show(V_NOTICE, (N_BATTERY, "empty"))
+            self.set_led(leds.P_BATTERY)
             self.led_t0 = self._t
 
     def found_sensor(self):
         """The lost accelerometer answers again: shakes roll again."""
         self.has_sensor = True
         if self.table is not None:
-            self._make_detector()
-        self._say("accelerometer back: shakes roll again")
+            self.make_detector()
+        self.say("accelerometer back: shakes roll again")
 
     def found_display(self):
         """The lost display answers again: the screen is drawn again."""
         self.has_display = True
         self.changed += 1
-        self._say("display back")
+        self.say("display back")
         # its "no display" notice was for the ring only: the screen has nothing to say for it
         self._notices = [n for n in self._notices if n[0] != N_DISPLAY]
         if self.view == V_NOTICE and self.arg[0] == N_DISPLAY:
-            self._next_notice_or(self._home())
+            self.next_notice_or(self.home())
 
     def buttons(self, t_ms, mask, t_us=0):
         """The buttons' levels (bit B_* set = pressed)."""
@@ -617,7 +626,7 @@ class Console:
             from bobing import menu
             menu.key(self, b, kind)
             return
-        if v == V_CLAIM and self._edit == "codes":  # a code shown again from the attendant's list
+        if v == V_CLAIM and self.edit == "codes":  # a code shown again from the attendant's list
             from bobing import menu
             menu.key(self, b, kind)
             return
@@ -638,30 +647,30 @@ class Console:
             from bobing import menu
             menu.ask_new_game(self)
         elif v == V_OVER and b == B_NEXT and not t.kiosk:
-            self._show(V_TABLE, 1)  # who won what, a page a seat
+            self.show(V_TABLE, 1)  # who won what, a page a seat
         elif v == V_TABLE:
             if b == B_NEXT and self.arg < t.seats:
-                self._show(V_TABLE, self.arg + 1)
+                self.show(V_TABLE, self.arg + 1)
             elif b == B_NEXT and not t.ended:
-                self._show(V_POOL)  # after the last seat: the prizes left
+                self.show(V_POOL)  # after the last seat: the prizes left
             else:
-                self._show(self._home())
+                self.show(self.home())
         elif v == V_GATE:
             if b == B_NEXT:
-                self._show(V_POOL)  # a look at the prizes left; OK alone never starts a customer
+                self.show(V_POOL)  # a look at the prizes left; OK alone never starts a customer
             else:
                 self.tune(sound.KEY)
         elif v == V_POOL:
-            self._show(self._home())
+            self.show(self.home())
         elif v == V_TURN and b == B_OK and not self.has_sensor:
             if self.dice is not None:
                 self.dice.absorb(t_us & 0x3FFFFFFF, 0, 0, 0)  # the press time joins the pool
             self._roll(t_us)
         elif v == V_TURN and b == B_NEXT:
             if t is not None and not t.kiosk and t.started:
-                self._show(V_TABLE, 1)  # the prizes by seat, then the pool
+                self.show(V_TABLE, 1)  # the prizes by seat, then the pool
             else:
-                self._show(V_POOL)  # a look at the prizes left
+                self.show(V_POOL)  # a look at the prizes left
 
     def next_customer(self, n=None):
         """The attendant starts the next customer's shakes (the key's or the PIN's
@@ -671,7 +680,7 @@ class Console:
         if t is None or not t.kiosk or t.ended or t.shakes_left:
             return False
         if t.event and not t.stocked():
-            self._show(V_WAIT)  # the stock ran out under this screen
+            self.show(V_WAIT)  # the stock ran out under this screen
             return False
         g = self._grant  # a grant on flash is for the next customer, whoever lets him in
         if g is not None and n is None and t.customer + 1 == g[3]:
@@ -682,11 +691,11 @@ class Console:
         if g is not None and t.customer == g[3]:
             self._grant = None
             self.acks.append((g[0], "used", ""))
-            self._say("shakes: grant %d used by customer %d" % (g[0], t.customer))
+            self.say("shakes: grant %d used by customer %d" % (g[0], t.customer))
             n = g[1]
-        self._say("customer %d: %s started %d shakes" % (t.customer, "the prize desk" if n else "the attendant",
+        self.say("customer %d: %s started %d shakes" % (t.customer, "the prize desk" if n else "the attendant",
                                                         t.shakes_left))
-        self._show(V_TURN)
+        self.show(V_TURN)
         return True
 
     def tick(self, t_ms):
@@ -722,7 +731,7 @@ class Console:
         if self.j is not None and v != V_SHAKING:
             p = self.j.check_step()  # a few of the records the boot's checkpoint covered
             if p is not None:
-                self._say("journal: %s" % p.text)
+                self.say("journal: %s" % p.text)
                 self._notices.append((N_JOURNAL, p.code))
         if self._allot is not None and v != V_SHAKING and v != V_SLEEP:
             self._apply_allot()
@@ -730,22 +739,22 @@ class Console:
             self._use_grant()
         if self.flat and (v != V_NOTICE or since >= NOTICE_MS // 2):
             self.sleep = True  # every journal write is done: they finish inside sample()/press()
-            self._show(V_SLEEP)
+            self.show(V_SLEEP)
             return
         idle = self.settings.idle_min
         if idle and v in (V_TURN, V_POOL, V_OVER, V_MENU, V_FINAL, V_GATE, V_TABLE) and \
                 time.ticks_diff(t_ms, self._active) >= idle * 60000:
             self.sleep = True
-            self._show(V_SLEEP)
+            self.show(V_SLEEP)
         self._last_tick = t_ms
 
     # menu state (bobing/menu.py sets it; defaults on the class cost no heap per instance)
     _menu = None  # the current list: [id, items, cursor]
-    _edit = None  # what the digit entry or confirmation edits
+    edit = None  # what the digit entry or confirmation edits
     _pin_fails = None  # wrong PINs since the last right one (PIN_FILE); None: not read yet
     _pin_lock = 0  # when the current lock started (a lock read from flash: at boot)
-    _authed = False  # the PIN or the attendant's key opened the menus now on show
-    _then = None  # after a menu's notice: where the menus go on (menu.after_notice), not the game
+    authed = False  # the PIN or the attendant's key opened the menus now on show
+    then = None  # after a menu's notice: where the menus go on (menu.after_notice), not the game
     mode_lost = False  # settings.txt's mode could not be read (a kiosk's until the journal says otherwise)
     pin_lost = False  # the PIN's record is damaged: the attendant's key sets a new one
     pin_doubt = False  # settings.txt failed its checksum: the key may set a new PIN too
@@ -763,8 +772,8 @@ class Console:
             self._play_ms = -(1 << 29)  # once
             out = self._play(game.EV_TIMEUP, None)
             if out is not None:
-                self._say("time limit reached")
-                self._show(self._home())
+                self.say("time limit reached")
+                self.show(self.home())
 
     # ------------------------------------------------------------ shakes from the desk
     # bobing/shakes.py: the record on flash says which customer a grant is for;
@@ -782,7 +791,7 @@ class Console:
                 r = None
                 self._grant_floor = 0
                 self._grant_damaged = True  # the next grant seen may have been used: it only sets the floor
-                self._say("shakes: %s: the next grant is refused, later ones are taken" % e)
+                self.say("shakes: %s: the next grant is refused, later ones are taken" % e)
             else:
                 self._grant_floor = r[0] if r else 0
                 t = self.table
@@ -816,12 +825,12 @@ class Console:
         try:
             shakes.write(self.root, *r)
         except OSError as e:
-            self._say("shakes: grant %d not taken: flash write failed: %s" % (gid, e))
+            self.say("shakes: grant %d not taken: flash write failed: %s" % (gid, e))
             return "no", "flash write failed"
         _unload("shakes")
         self._grant = r
         self._grant_floor = gid
-        self._say("shakes: grant %d of %d shakes taken" % (gid, n))
+        self.say("shakes: grant %d of %d shakes taken" % (gid, n))
         return "got", ""
 
     def _use_grant(self):
@@ -867,7 +876,7 @@ class Console:
             evs = t.stock_events(s, grant)
         except ValueError as e:
             self._allot = None
-            self._say("stock: grant %d refused: %s" % (s, e))
+            self.say("stock: grant %d refused: %s" % (s, e))
             return
         was = t.stocked()
         for kind, arg in evs:
@@ -878,9 +887,9 @@ class Console:
                 self._steps[t.classes[arg[0]]] = arg[1] - before
         self._allot = None
         if evs:
-            self._say("stock: grant %d applied: %s" % (s, " ".join(["%s=%d" % (c, n) for c, n in t.left()])))
+            self.say("stock: grant %d applied: %s" % (s, " ".join(["%s=%d" % (c, n) for c, n in t.left()])))
         if not was and t.stocked() and self.view == V_WAIT:
-            self._show(self._home())
+            self.show(self.home())
 
     def stock_low(self):
         """-> True when an event game should ask the desk for more: no stock at
@@ -914,11 +923,23 @@ class Console:
             self._after_result()
 
     def _notice_done(self):
-        then = self._then
+        then = self.then
         if then is not None and not self._notices:
-            self._then = None
+            self.then = None
             from bobing import menu
             menu.after_notice(self, then)  # e.g. a wrong PIN: the entry again, never the game under it
             return
-        self._next_notice_or(self._home())
+        self.next_notice_or(self.home())
 
+
+    # the old private names of the public helpers, until no module or test calls them
+    _say = say
+    _show = show
+    _home = home
+    _next_notice_or = next_notice_or
+    _secret = secret
+    _new_game = new_game
+    _make_detector = make_detector
+    _draw_dice = draw_dice
+    _rearm = rearm
+    _led = set_led

@@ -263,23 +263,23 @@ def resume(c):
         fp = None
         import gc
         gc.collect()
-        c._say("final: %s is too large for the memory free now; it stays on flash as it is (the bowl plays "
+        c.say("final: %s is too large for the memory free now; it stays on flash as it is (the bowl plays "
                "its table game; the final resumes at a boot with more room)" % FILE)
-        c._notices.append((N_JOURNAL, "final"))
+        c.notify(N_JOURNAL, "final")
         return
     except (ValueError, UnicodeError) as e:
-        c._say("final: %s is damaged (%s); set aside as %s" % (FILE, e, _BAD))
+        c.say("final: %s is damaged (%s); set aside as %s" % (FILE, e, _BAD))
         try:
             import os
             os.rename(_path(c.root, FILE), _path(c.root, _BAD))
         except OSError as e2:
-            c._say("final: cannot set it aside: %s" % e2)
-        c._notices.append((N_JOURNAL, "final"))
+            c.say("final: cannot set it aside: %s" % e2)
+        c.notify(N_JOURNAL, "final")
         return
     if fp is None:
         return
     _enter(c, fp)
-    c._say("resumed the final %d: %d champions, %d events" % (fp.fid, fp.players, len(fp.events)))
+    c.say("resumed the final %d: %d champions, %d events" % (fp.fid, fp.players, len(fp.events)))
 
 
 def _enter(c, fp):
@@ -303,13 +303,13 @@ def start(c, players):
     try:
         fp.save()
     except OSError as e:
-        c._say("final: cannot write %s: %s" % (FILE, e))
-        c._notices.append((N_FLASH, str(e)))
-        c._next_notice_or(c._home())
+        c.say("final: cannot write %s: %s" % (FILE, e))
+        c.notify(N_FLASH, str(e))
+        c.next_notice_or(c.home())
         return False
     _enter(c, fp)
-    c._say("final %d started: %d champions, rules %s" % (fid, players, s.profile))
-    c._show(V_FINAL)
+    c.say("final %d started: %d champions, rules %s" % (fid, players, s.profile))
+    c.show(V_FINAL)
     return True
 
 
@@ -324,15 +324,15 @@ def end(c):
             pass
         os.rename(_path(c.root, FILE), _path(c.root, _OLD))
     except OSError as e:
-        c._say("final: cannot close %s: %s" % (FILE, e))
-        c._notices.append((N_FLASH, str(e)))
-        c._next_notice_or(c._home())
+        c.say("final: cannot close %s: %s" % (FILE, e))
+        c.notify(N_FLASH, str(e))
+        c.next_notice_or(c.home())
         return
-    c._say("final %d ended" % c.final.fid)
+    c.say("final %d ended" % c.final.fid)
     c.final = None
     if c.table is not None and c.has_sensor:
-        c._make_detector()
-    c._show(c._home())
+        c.make_detector()
+    c.show(c.home())
 
 
 def _phase(c, phase):
@@ -342,13 +342,13 @@ def _phase(c, phase):
     c._since = c._t
     c.changed += 1
     if phase == P_TURN:
-        c._rearm()
-        c._led(leds.P_IDLE)
+        c.rearm()
+        c.set_led(leds.P_IDLE)
     elif phase == P_SHAKING:
-        c._led(leds.P_SHAKE)
+        c.set_led(leds.P_SHAKE)
         c._rattle.start(c._t)
     elif phase == P_OVER:
-        c._led(leds.P_GAME_OVER)
+        c.set_led(leds.P_GAME_OVER)
 
 
 def _play(c, kind, dice):
@@ -359,21 +359,21 @@ def _play(c, kind, dice):
         out = fp.apply(kind, dice)
         fp.save()
     except OSError as e:
-        c._say("final: write failed: %s; resuming from flash" % e)
-        c._notices.append((N_FLASH, str(e)))
+        c.say("final: write failed: %s; resuming from flash" % e)
+        c.notify(N_FLASH, str(e))
         c.final = None
         resume(c)
-        c._next_notice_or(c._home())
+        c.next_notice_or(c.home())
         return
     c.led_t0 = c._t
     _phase(c, P_RESULT)
-    c._led(leds.pattern_for(out))
+    c.set_led(leds.pattern_for(out))
     # the table's sounds (bobing/sound.py): a 状元 roll has the fanfare, the winner the end's tune
     c.result_sound(out, kind == game.EV_ROLL and rules.is_zhuangyuan(out.rank), fp.msg == M_WIN)
 
 
 def _roll(c):
-    d = c._draw_dice()
+    d = c.draw_dice()
     if d is not None:
         _play(c, game.EV_ROLL, (d[0], d[1], d[2], d[3], d[4], d[5]))
 

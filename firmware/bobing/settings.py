@@ -346,29 +346,29 @@ def boot(c):
         s.pin = pin_record(DEFAULT_PIN, c.urandom(16))  # a new bowl
     if bad:
         for line in bad:
-            c._say("settings: %s (default kept)" % line)
+            c.say("settings: %s (default kept)" % line)
         names = " ".join([line.split(":")[0] for line in bad])  # which ones; the log says why
-        c._notices.append((N_SETTINGS, names[:32]))
+        c.notify(N_SETTINGS, names[:32])
     if dirty:
         save(c)
 
 
 def _aside(c, name):
     try:
-        c._say("%s kept as %s" % (name, keep_aside(c.root, name)))
+        c.say("%s kept as %s" % (name, keep_aside(c.root, name)))
     except OSError as e:
-        c._say("%s could not be kept aside: %s" % (name, e))
+        c.say("%s could not be kept aside: %s" % (name, e))
 
 
 def save(c):
     try:
         write(c.root, SETTINGS_FILE, text(c.settings))
     except OSError as e:
-        c._say("settings not saved: %s" % e)
+        c.say("settings not saved: %s" % e)
 
 
 def save_secret(c):
     try:
         write(c.root, SECRET_FILE, c.settings.secret)
     except OSError as e:
-        c._say("claim secret not saved: %s" % e)
+        c.say("claim secret not saved: %s" % e)

@@ -418,7 +418,7 @@ class Net:
             return  # an empty retained message: the desk cleared the topic
         from bobing import shakes
         try:
-            gid, n, ref = shakes.decode(self.cfg["event"], topic_b, msg, self.bowl_id, self.gate._secret())
+            gid, n, ref = shakes.decode(self.cfg["event"], topic_b, msg, self.bowl_id, self.gate.secret())
         except ValueError as e:
             self.say("net: shakes refused: %s" % e)  # a forged or malformed grant gets no answer
             return
@@ -581,7 +581,7 @@ def start(app):
             return None
         wlan = network.WLAN(network.STA_IF)
     from bobing import champions
-    box = outbox.Outbox(hw.root, cfg["event"], con._secret())
+    box = outbox.Outbox(hw.root, cfg["event"], con.secret())
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda: status_payload(True, con, hw.errors),
               lambda: not champions.busy(con), stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None))
