@@ -207,7 +207,7 @@ def finished_games(sim, events):
     """Whole ten-seat games on the bowl's flash until `events` finished events
     (the bowl's own id and secret), then the bowl is off."""
     c = sim.console
-    bowl, secret = c.settings.bowl_id, c._secret()
+    bowl, secret = c.settings.bowl_id, c.secret()
     root = sim.board.root
     c.j.close()
     total = 0
@@ -232,7 +232,7 @@ def kiosk_backlog(sim, events):
     """A kiosk game of `events` events on flash (the bowl's id and secret; its
     awards unsent), stocked for it, then the bowl is off."""
     c = sim.console
-    bowl, secret = c.settings.bowl_id, c._secret()
+    bowl, secret = c.settings.bowl_id, c.secret()
     root = sim.board.root
     c.j.close()
     j = journal.start(root, "kiosk", None, 1, {"zhuangyuan": 40, "duitang": 100, "sanhong": 200, "sijin": 400,

@@ -195,6 +195,13 @@ PROBES = [
     ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class " + U + " X", 2, "--class"),
     ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class yixiu " + U, 2, "CODE"),
     ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class yixiu X1FZ-F78Z", 1, "invalid"),
+    ("verify-fair", 2, "FOLDER"),
+    ("verify-fair {d}/nothing", 2, "not a folder"),
+    ("verify-fair {d}", 2, "no fair game"),
+    ("verify-fair --desk {d}/nothing.json", 2, "cannot read"),
+    ("verify-fair --desk {d}/events.txt", 2, "not the desk's export"),
+    ("verify-fair {d} --desk {d}/events.txt --bowl 1", 2, "not the desk's export"),
+    ("verify-fair {d} --game x", 2, "--game"),
     ("broker --out {d}/afile --event e --bowl 1", 2, "not a folder"),
     ("broker --out {d}/br --event a/b --bowl 1", 2, "event"),
     ("broker --out {d}/br --event e --bowl desk", 2, "desk"),
@@ -267,6 +274,7 @@ SWEEP_BASE = {
     "verify-claim": ["verify-claim", "--secret", "0123456789abcdef", "--bowl", "1", "--game", "1", "--award", "1",
                      "--class", "yixiu", "X"],
     "broker": ["broker", "--out", "{d}/sweep/broker", "--event", "e", "--bowl", "1"],
+    "verify-fair": ["verify-fair", "{d}"],
 }
 SWEEP_DROP = {("replay", "--start-roll"): ["--first"], ("verify-claim", "--secret-hex"): ["--secret"],
               ("replay", "--journal"): ["--seats", "--first", "{d}/events.txt"]}

@@ -37,7 +37,7 @@ def _write_game(root, cfg, events, ck_at=0):
     f.write(cfg.encode())
     for i, (kind, arg) in enumerate(events):
         if i == ck_at and ck_at:
-            state = journal.table_state(t)
+            state = t.snapshot()
         t.apply(kind, arg)
         rec = record(i, kind, journal.arg_code(kind, arg), gid)
         if i == ck_at and ck_at:

@@ -47,7 +47,8 @@ from bobing import dice as dicemod
 from bobing import game, journal, leds, profiles, shake, sound
 from bobing.vocab import (B_KEY, B_MENU, B_NEXT, B_OK, FRAME_MS, LONG, N_BATTERY, N_DISPLAY, N_FLASH, N_JOURNAL,
                           N_LOCKED, N_RNG, N_SENSOR, PRESS, V_CLAIM, V_CONFIRM, V_DIGITS, V_FINAL, V_GATE, V_MENU,
-                          V_NOTICE, V_OVER, V_POOL, V_RESULT, V_SECRET, V_SHAKING, V_SLEEP, V_TABLE, V_TURN, V_WAIT)
+                          V_NOTICE, V_OVER, V_POOL, V_RESULT, V_SECRET, V_SEED, V_SHAKING, V_SLEEP, V_TABLE, V_TURN,
+                          V_WAIT)
 # the rest of the vocabulary, still named console.X by the host side and the tests
 from bobing.vocab import (BUTTON_IDS as BUTTON_IDS, LANGS as LANGS, MODES as MODES, N_DONE as N_DONE,
                           N_PIN as N_PIN, N_PIN_DIFF as N_PIN_DIFF, N_PIN_LOST as N_PIN_LOST,
@@ -263,7 +264,7 @@ class Console:
             self.authed = False  # the PIN (or the key) opened the menus only until they close
         if view == V_TURN or view == V_POOL:
             self.rearm()
-        if view == V_TURN or view == V_POOL or view == V_MENU or view == V_WAIT or view == V_GATE:
+        if view == V_TURN or view == V_POOL or view == V_MENU or view == V_WAIT or view == V_GATE or view == V_SEED:
             self.set_led(leds.P_IDLE)
         elif view == V_SHAKING:
             self.set_led(leds.P_SHAKE)
@@ -313,7 +314,48 @@ class Console:
             return V_OVER
         if t.kiosk and not t.shakes_left:
             return V_WAIT if t.event and not t.stocked() else V_GATE
+        if self._unseeded():
+            return V_SEED
         return V_TURN
+
+    def _unseeded(self):
+        """A fair event kiosk whose customer may not shake yet: no desk value for his commitment."""
+        t = self.table
+        return self.fair is not None and t is not None and t.event and t.kiosk and \
+            t.shakes_left > 0 and not t.ended and not self.fair.ready()
+
+    def _fair_step(self):
+        """Commit for a customer about to shake, reveal after his last shake (bobing/fair.py)."""
+        f = self.fair
+        if f is None or self.j is None:
+            return
+        if self._fair_err is None or time.ticks_diff(self._t, self._fair_err) >= NOTICE_MS:
+            try:
+                f.need(self.j)
+                self._fair_err = None
+            except (OSError, dicemod.EntropyError) as e:  # no commitment: the customer waits (V_SEED)
+                self._fair_err = self._t  # tried again after a while, not at every tick
+                self.say("fair: no commitment made: %s" % e)
+        if f.log:
+            self.log.extend(f.log)
+            del f.log[:]
+        if self.view == V_TURN and self._unseeded():
+            self.show(V_SEED)
+        elif self.view == V_SEED and not self._unseeded():
+            self.show(self.home())
+
+    def seed(self, g, q, c_hex, d):
+        """The desk's value for a commitment (bowl/net.py) -> True when it was this turn's."""
+        f = self.fair
+        if f is None:
+            return False
+        try:
+            ok = f.seed(g, q, c_hex, d)
+        except OSError as e:  # not on flash: not used (the retained seed comes again after a reconnect)
+            self.say("fair: desk value not written: %s" % e)
+            return False
+        self._fair_step()
+        return ok
 
     # ------------------------------------------------------------ games
     def _resume(self, woke_by):
@@ -393,6 +435,8 @@ class Console:
             return self.j.play(kind, arg)
         except OSError as e:
             self.say("journal write failed: %s; resuming from flash" % e)
+            if self.fair is not None:
+                self.fair.lost()  # as a power cut: this commitment stays unrevealed
             self.j.close()
             self.j = None
             self._notices.append((N_FLASH, str(e)))
@@ -413,7 +457,10 @@ class Console:
             self.next_notice_or(self.home())
             return None
         try:
-            d = self.dice.roll(self._roll_buf)
+            if self.fair is not None and self.fair.ready():
+                d = self.fair.roll(self._roll_buf)  # the committed secret and the desk's value
+            else:
+                d = self.dice.roll(self._roll_buf)
         except dicemod.EntropyError as e:
             self.rng_error = e
             self.say("dice: %s" % e)
@@ -435,8 +482,11 @@ class Console:
                 out.dice = (d[0], d[1])  # the two dice of the start total, for the screen
         else:
             out = self._play(game.EV_ROLL, (d[0], d[1], d[2], d[3], d[4], d[5]))
+            if out is not None and self.fair is not None and self.fair.ready():
+                self.fair.rolled(d)
         if out is None:
             return
+        self._fair_step()  # his last shake: the secret is revealed now
         self._reveal(out)
 
     def _reveal(self, out):
@@ -506,7 +556,7 @@ class Console:
         # a shake counts on the turn screen, while shaking, from a look at the prizes, and
         # while a result shows (its pages give way to the next shake; not while a claim
         # waits to be seen), never while a kiosk waits for the attendant
-        waiting = t is not None and t.kiosk and not t.shakes_left
+        waiting = t is not None and t.kiosk and not t.shakes_left or self._unseeded()
         playing = (v == V_TURN or v == V_SHAKING or v == V_POOL or v == V_TABLE or
                    v == V_RESULT and not self.claims) and not waiting
         if v == V_RESULT and ev == shake.EV_JOLT:
@@ -540,6 +590,9 @@ class Console:
                 return
             out = self._play(game.EV_SPILL, None)
             if out is not None:
+                if self.fair is not None and self.fair.ready():
+                    self.fair.spilled()
+                self._fair_step()
                 self._reveal(out)
 
     def lost_sensor(self, why):
@@ -696,6 +749,7 @@ class Console:
         self.say("customer %d: %s started %d shakes" % (t.customer, "the prize desk" if n else "the attendant",
                                                         t.shakes_left))
         self.show(V_TURN)
+        self._fair_step()
         return True
 
     def tick(self, t_ms):
@@ -733,6 +787,8 @@ class Console:
             if p is not None:
                 self.say("journal: %s" % p.text)
                 self._notices.append((N_JOURNAL, p.code))
+        if self.fair is not None and v != V_SHAKING:
+            self._fair_step()
         if self._allot is not None and v != V_SHAKING and v != V_SLEEP:
             self._apply_allot()
         if self._grant is not None and v == V_GATE:
@@ -759,6 +815,8 @@ class Console:
     pin_lost = False  # the PIN's record is damaged: the attendant's key sets a new one
     pin_doubt = False  # settings.txt failed its checksum: the key may set a new PIN too
     final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final)
+    fair = None  # verifiable dice on an event kiosk (net.txt fair=on): a fair.Fair, else None
+    _fair_err = None  # when the last commitment could not be made (flash, random source)
 
     def _time_limit(self, t_ms):
         """The profile's time limit counts play while the bowl is awake (a game
@@ -932,14 +990,8 @@ class Console:
         self.next_notice_or(self.home())
 
 
-    # the old private names of the public helpers, until no module or test calls them
-    _say = say
+    # the old private names of the public helpers, until the tests call the public ones
     _show = show
     _home = home
-    _next_notice_or = next_notice_or
-    _secret = secret
     _new_game = new_game
     _make_detector = make_detector
-    _draw_dice = draw_dice
-    _rearm = rearm
-    _led = set_led

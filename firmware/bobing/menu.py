@@ -4,47 +4,19 @@
 # pressed (or a finished game asks whether to start a new one), so a game that
 # never opens a menu never loads this code. The functions are the Console's
 # own, taking it as `c`; the list, digits and confirm views' arguments are as
-# console.py documents them.
+# console.py documents them; their text is panels.py's.
 import time
 
 from micropython import const
 
-from bobing import game, profiles, settings
+from bobing import game, settings
+from bobing.panels import stock_classes, stock_of
 from bobing.vocab import (B_MENU, B_NEXT, B_OK, LANGS, LONG, MODES, N_DONE, N_FLASH, N_LOCKED, N_PIN,
                           N_PIN_DIFF, N_PIN_LOST, N_SETTINGS, PIN_LOCK_MS, PIN_TRIES, V_CLAIM, V_CONFIRM,
                           V_DIGITS, V_MENU, V_SECRET, presets_for)
 
 _ADMIN = ("stock", "bowl_id", "secret", "pin", "final", "back")
 CODES = const(20)  # the last claim codes the attendant can show again
-
-# menu items: id -> (zh, en)
-_LABELS = {
-    "new": ("新游戏", "New game"), "seats": ("人数", "Seats"), "profile": ("规则", "Rules"),
-    "mode": ("模式", "Mode"), "lang": ("语言", "Language"), "admin": ("管理", "Admin"),
-    "back": ("返回", "Back"), "stock": ("奖品库存", "Prize stock"), "bowl_id": ("碗号", "Bowl id"),
-    "secret": ("领奖密钥", "Claim secret"), "pin": ("改密码", "Change PIN"), "family": ("家庭", "Family"),
-    "kiosk": ("商场", "Kiosk"), "zh": ("中文", "Chinese"), "en": ("英文", "English"),
-    "enter_pin": ("输入密码", "Enter PIN"), "confirm_new": ("开新局?", "Start a new game?"),
-    "new_secret": ("换新密钥?", "New secret?"), "wrong_pin": ("密码错误", "Wrong PIN"),
-    "locked": ("密码已锁定", "PIN locked"), "flash": ("存储失败", "Flash write failed"),
-    "main": ("菜单", "Menu"), "settings_bad": ("设置有误", "Settings damaged"),
-    "battery": ("电量低", "Battery low"),
-    "final": ("王中王", "Champion final"), "champions": ("人数", "Champions"),
-    "start_final": ("开始王中王?", "Start the final?"), "end_final": ("结束王中王?", "End the final?"),
-    "customer": ("下一位顾客", "Next customer"), "codes": ("领奖码", "Claim codes"),
-    "attendant": ("服务员", "Attendant"), "old_pin": ("输入旧密码", "Old PIN"),
-    "new_pin": ("输入新密码", "New PIN"), "new_pin2": ("再输一次", "New PIN again"),
-    "pin_done": ("密码已改", "PIN changed"), "pin_diff": ("两次不一致", "PINs differ"),
-    "pin_lost": ("密码损坏", "PIN damaged"), "no_codes": ("还没有领奖码", "No codes yet"),
-    "sound": ("声音", "Sound"), "on": ("开", "On"), "quiet": ("小声", "Quiet"), "off": ("关", "Off"),
-}
-# preset names on the screen (the id itself for visitors)
-PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
-             "corporate_simple": "公司", "capped_classes": "限额", "kiosk": "商场"}
-
-
-def label(item, lang):
-    return _LABELS[item][0 if lang == "zh" else 1]
 
 
 def key(c, b, kind=1):
@@ -116,47 +88,6 @@ def _list(c, mid, items, cursor):
     c.show(V_MENU, c._menu)
 
 
-def title_of(c, mid):
-    """The title of list `mid` in the current language."""
-    return label(mid if mid in _LABELS else "main", c.lang)
-
-
-def item_text(c, item):
-    """A list item as shown: a label, a preset or prize class name, or a number."""
-    if item in _LABELS:
-        return label(item, c.lang)
-    if c.lang == "zh" and item in PRESET_ZH:
-        return PRESET_ZH[item]
-    if c._menu is not None and c._menu[0] == "codes" and isinstance(item, tuple):
-        return item[4]  # "game-award" (its code on the right, value_of)
-    for k in _stock_classes(c):
-        if k[0] == item:
-            return k[1] if c.lang == "zh" else item
-    return item
-
-
-def value_of(c, item):
-    """The current value shown beside a menu item (text), or ''."""
-    s = c.settings
-    if c._menu is not None and c._menu[0] == "codes":
-        return item[1] if isinstance(item, tuple) else ""
-    if c._menu is not None and c._menu[0] == "stock" and item != "back":
-        return "%d" % _stock_of(c, item)
-    if item == "seats":
-        return "%d" % s.seats
-    if item == "profile":
-        return item_text(c, s.active_profile())
-    if item == "mode":
-        return label(s.mode, c.lang)
-    if item == "lang":
-        return label(s.lang, c.lang)
-    if item == "bowl_id":
-        return s.bowl_id
-    if item == "sound":
-        return label(s.sound, c.lang)
-    return ""
-
-
 def _menu_key(c, b):
     m = c._menu
     mid, items, cur = m[0], m[1], m[2]
@@ -216,7 +147,7 @@ def _menu_key(c, b):
         if item == "back":
             _close_menu(c, mid)
         else:
-            _digits(c, "stock:" + item, "%03d" % min(_stock_of(c, item), 999), "stock:" + item)
+            _digits(c, "stock:" + item, "%03d" % min(stock_of(c, item), 999), "stock:" + item)
     else:  # a choice list: seats, profile, mode, lang
         if mid == "seats":
             s.seats = cur + 2
@@ -253,7 +184,7 @@ def recent_codes(c, n=CODES):
     ids, _top = journal.inventory(c.root)
     secret = c.secret()
     for gid in reversed(ids):
-        s, t, awards = outbox.replay(journal._join(c.root, journal._name(gid, journal.SUFFIX)), gid)
+        s, t, awards = outbox.replay(journal.path_of(c.root, gid), gid)
         if t is None or not t.kiosk or s.config is None:
             continue
         bowl = s.config.bowl_id
@@ -310,28 +241,10 @@ def _back_to_admin(c, item="back"):
     _list(c, "admin", _ADMIN, _ADMIN.index(item) if item in _ADMIN else 0)
 
 
-def _stock_classes(c):
-    return profiles.Profile(c.settings.kiosk_profile).prizes["classes"]
-
-
-def _stock_of(c, cls):
-    if cls in c.settings.stock:
-        return c.settings.stock[cls]
-    for k in _stock_classes(c):
-        if k[0] == cls:
-            return k[2]
-    return 0
-
-
 def _stock_items(c):
-    items = [k[0] for k in _stock_classes(c)]
+    items = [k[0] for k in stock_classes(c)]
     items.append("back")
     return tuple(items)
-
-
-def stock_title(c, target):
-    """The digit entry's title for a class's stock: the class's name."""
-    return item_text(c, target[6:])
 
 
 # The PIN's lockout: every PIN_TRIES wrong PINs in a row lock the PIN for

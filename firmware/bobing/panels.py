@@ -155,6 +155,8 @@ def draw(s, c):
         wait(s, c.table)
     elif v == V.V_GATE:
         gate(s, c.table)
+    elif v == V.V_SEED:
+        seed(s, c.table)
     elif v == V.V_TABLE:
         seat_prizes(s, c.table, c.arg)
 
@@ -172,6 +174,21 @@ def gate(s, t):
         p.en_centred("Waiting for the", 2)
         p.en_centred("attendant to let", 14)
         p.en_centred("the next one in", 26)
+    if t is not None:
+        s.prizes_left(t)
+
+
+def seed(s, t):
+    """A fair event kiosk: the customer's commitment went to the prize desk, whose
+    own random value must come back before the shakes count (bobing/fair.py)."""
+    p = s.paint
+    fb = s.fb
+    fb.fill(0)
+    if p.zh:
+        p.text_centred("等待奖台", 12)
+    else:
+        p.en_centred("Waiting for the", 8)
+        p.en_centred("prize desk", 20)
     if t is not None:
         s.prizes_left(t)
 

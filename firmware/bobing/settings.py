@@ -28,7 +28,7 @@ from micropython import const
 import binascii
 import os
 
-from bobing import game, profiles
+from bobing import game, profiles, store
 from bobing.vocab import LANGS, MODES, N_SETTINGS, presets_for
 
 SETTINGS_FILE = "settings.txt"
@@ -248,7 +248,7 @@ def read(root, name):
     """A small file's bytes, or None if there is none; a file longer than
     MAX_FILE is not read (ValueError): its size is asked first, so no buffer
     larger than the file is needed (a 2 KB block is hard to find in the heap)."""
-    path = root + "/" + name
+    path = store.join(root, name)
     try:
         size = os.stat(path)[6]
     except OSError:
@@ -264,9 +264,8 @@ def read(root, name):
 
 def write(root, name, data):
     """Power-safe: a new file, then renamed over the old one."""
-    from bobing import journal  # loaded already: the game lives in it
-    path = root + "/" + name
-    journal.write_whole(path, path + ".new", (data.encode(),))
+    path = store.join(root, name)
+    store.write_whole(path, path + ".new", (data.encode(),))
 
 
 def keep_aside(root, name):
@@ -278,20 +277,7 @@ def keep_aside(root, name):
         aside = name + (".bad" if i == 1 else ".bad%d" % i)
         if aside not in have:
             break
-    src = open(root + "/" + name, "rb")
-    try:
-        dst = open(root + "/" + aside, "wb")
-        try:
-            buf = bytearray(256)
-            while True:
-                n = src.readinto(buf)
-                if not n:
-                    break
-                dst.write(buf if n == len(buf) else buf[:n])
-        finally:
-            dst.close()
-    finally:
-        src.close()
+    store.copy(store.join(root, name), store.join(root, aside))
     return aside
 
 

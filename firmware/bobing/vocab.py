@@ -34,8 +34,9 @@ V_FINAL = const(12)  # the 状元王中王 between table champions (bobing/final
 V_WAIT = const(13)  # an event kiosk out of stock: waiting for the prize desk's grant (panels.py)
 V_GATE = const(14)  # a kiosk between customers: waiting for the attendant (panels.py)
 V_TABLE = const(15)  # a family game's prizes by seat, a page a seat (arg: seat; panels.py)
+V_SEED = const(16)  # a fair event kiosk: the customer's commitment is out, the desk's value not yet (fair.py)
 VIEW_IDS = ("notice", "turn", "shaking", "result", "claim", "pool", "over", "menu", "digits",
-            "confirm", "secret", "sleep", "final", "wait", "gate", "table")
+            "confirm", "secret", "sleep", "final", "wait", "gate", "table", "seed")
 
 # notices (the first three are panels.ERR_*, error screens; the rest text panels)
 N_SENSOR = const(1)

@@ -104,7 +104,7 @@ def _ledger(j):
     """Awards per class over every game on flash, checked against the stock."""
     aw = {}
     for gid in journal.inventory(ROOT)[0]:
-        for _n, cls, _k in outbox.replay(journal._join(ROOT, journal._name(gid, journal.SUFFIX)), gid)[2]:
+        for _n, cls, _k in outbox.replay(journal.path_of(ROOT, gid), gid)[2]:
             aw[cls] = aw.get(cls, 0) + 1
     t = j.table
     top = dict(ALLOTS[-1][1])
