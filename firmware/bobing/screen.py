@@ -97,11 +97,7 @@ class Screen:
 
     def __init__(self, fb, lang="zh", painter=None):
         self.fb = fb
-        self.paint = p = painter if painter is not None else paint.Painter(fb)
-        # the painter's old names here, for final_play.py until it draws through self.paint
-        self._t, self._tw, self._tc, self._e, self._ec = p.text, p.text_width, p.text_centred, p.en, p.en_centred
-        self._n, self._nw, self._bign, self._rank = p.number, p.number_width, p.big_number, p.rank
-        self._dice_row, self._frame_corners, self._ants, self._star = p.dice_row, p.corners, p.ants, p.star
+        self.paint = painter if painter is not None else paint.Painter(fb)
         self.lang = "zh"
         self.set_lang(lang)
 
@@ -110,7 +106,6 @@ class Screen:
         p.set_lang(lang)
         self.lang = lang
         zh = p.zh
-        self._zh, self._rn, self._re = zh, p.rank_names, p.rank_en  # (old names, as above)
         # this language's labels and reasons
         self._l = tuple((_ZH if zh else _EN).split("|"))
         self._why = tuple((_REASON_ZH if zh else _REASON_EN).split("|"))
