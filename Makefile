@@ -36,7 +36,7 @@ STAMP := $(VENV)/.installed-test
 
 .PHONY: help sim test test-fast bench glyphs mpy deploy package-json clean mp desk desk-messages provision deps broker vbat-cal flash run
 
-# ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
+# ---- MicroPython v1.28.0 built from pinned source (hardware/README.md) ----------------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
 # checked by sha256; otherwise git clones of the same pins, checked by commit id.
 MP_VERSION := 1.28.0
@@ -131,7 +131,7 @@ run: $(PLAY) $(PLAN)
 	$(PY) -m host_sim $(ARGS)
 
 # the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for phones on the counter's network);
-# its database and key live in data/desk (BOBING_DESK_DIR). README: the first attendant, a bowl's secret.
+# its database and key live in data/desk (BOBING_DESK_DIR). host_sim/desk/README.md: the first attendant, a bowl's secret.
 LISTEN ?= 127.0.0.1:8000
 desk: $(DESK)
 	$(PY) -m host_sim.desk serve --listen $(LISTEN)
@@ -153,9 +153,10 @@ deps:
 test: deps $(STAMP) mp
 	$(PY) -m pytest --durations=15
 
-# the edit loop: no MicroPython build, broker or browser (make test runs them all)
+# the edit loop: no MicroPython build, broker or browser (make test runs them all); two workers
+# (pytest-xdist), a file each at a time: a file's tests share its module fixtures and order
 test-fast: $(STAMP)
-	$(PY) -m pytest -m "not slow and not micropython and not broker and not browser" --durations=10
+	$(PY) -m pytest -m "not slow and not micropython and not broker and not browser" -n 2 --dist loadfile --durations=10
 
 # MicroPython figures on the 32-bit frozen build (the ESP32's word size; the benches import the
 # firmware's sources from firmware/, which come first on their path)
@@ -216,7 +217,7 @@ MPREMOTE = $(MPREMOTE_BIN) connect $(PORT)
 flash:
 	@test -n "$(PORT)" -a -n "$(FIRMWARE)" || { echo "usage: make flash PORT=/dev/ttyUSB0 FIRMWARE=path/to/firmware.bin \
 	[ERASE=1: also erases /data]"; exit 2; }
-	@test -f "$(FIRMWARE)" || { echo "make flash: no file $(FIRMWARE) (the ESP32 image: README, Build a bowl)"; exit 2; }
+	@test -f "$(FIRMWARE)" || { echo "make flash: no file $(FIRMWARE) (the ESP32 image: hardware/README.md)"; exit 2; }
 	@test "$$(od -An -tx1 -N1 '$(FIRMWARE)' | tr -d ' ')" = e9 || { echo "make flash: $(FIRMWARE) is \
 	not an ESP32 image (its first byte is not 0xE9): flash build-ESP32_GENERIC/firmware.bin or a \
 	micropython.org ESP32_GENERIC*.bin"; exit 2; }

@@ -1,4 +1,4 @@
-# Boot time against game length (issue 12, defect 3): a kiosk game of 100,
+# Boot time against game length (a boot must not outlast the watchdog): a kiosk game of 100,
 # 1,000 and 10,000 events on a real littlefs (vfs.VfsLfs2 on a RAM flash with
 # the ESP32's 4096-byte sectors), then journal.recover() as the bowl's boot
 # does it: from the checkpoint (at most journal.CHECKPOINT_EVERY + 1 events

@@ -30,9 +30,8 @@ else:
     from host_sim import fake_wlan, hal
 from bobing import console as C  # noqa: E402
 from bobing import game, journal  # noqa: E402
-from test_bowl_e2e import Stream  # noqa: E402
+from bowlrun import Stream  # noqa: E402
 
-MP = "build/mp/unix32-frozen/micropython"
 FACTOR = int(sys.argv[1]) if len(sys.argv) > 1 else 30  # hardware/timing.md: CoreMark ratio at 240 MHz
 STEP_LIMIT_MS = 1000
 GAP_LIMIT_MS = 20

@@ -1,4 +1,4 @@
-"""The event under load and faults, on loopback (issue 15; firmware/PROTOCOL.md
+"""The event under load and faults, on loopback (firmware/PROTOCOL.md
 "Load and faults"): N bowls (host_sim/event_bowl.py, the bowl's own code on the
 32-bit frozen MicroPython unix port, each a process) play kiosk customers at
 full speed against a real mosquitto and the prize desk's listener
@@ -38,7 +38,8 @@ import host_sim  # noqa: F401  (firmware/ on sys.path)
 from bobing import journal, outbox
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MP = os.path.join(ROOT, "build", "mp", "unix32-frozen", "micropython")
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from portable import MP32_FROZEN as MP  # noqa: E402  (the one place the binary's path is spelled)
 EVENT = "loadtest"
 LISTENING = "INFO desk: mqtt: listening on"  # host_sim/desk/bus.py's log once subscribed
 SSID, WIFI_KEY = "event-ap", "mooncake88"  # event_bowl.py's access point

@@ -1,4 +1,4 @@
-# Damaged and crafted journals (issue 13): a generator of what a power cut, a
+# Damaged and crafted journals: a generator of what a power cut, a
 # worn flash or a person with a hex editor can leave in /data, and one check
 # that recovery deals with each: it never trips over the file (no "recovery
 # failed"), sets every bad byte aside (kept prefix + .bad = the file as found),

@@ -36,7 +36,7 @@ LONG = "x" * 5000
 # (command line, status, what the output must name); lines are split on spaces
 # after {d} is filled in, so a value with a space goes through SPLIT rows below.
 PROBES = [
-    # ---- issue 13's list
+    # ---- --set, numbers, files, text that is not UTF-8
     ("rank --set =", 2, "OPTION=VALUE"),
     ("rank --set =x", 2, "OPTION=VALUE"),
     ("rank --set x=", 2, "unknown option"),
@@ -80,7 +80,7 @@ PROBES = [
     ("play --root {d}/flash --quiet --script {d}/trace_words.txt", 1, "not a shake trace"),
     ("play --root {d}/flash --quiet --script {d}/trace_bin.txt", 1, "not a shake trace"),
     ("play --root {d}/flash --quiet --script {d}/trace_dir.txt", 1, "no such trace"),
-    # ---- beyond the list: every command, every option
+    # ---- every command, every option
     ("", 2, "COMMAND"),
     ("nosuch", 2, "invalid choice"),
     ("rank --profile " + U, 2, "UTF-8"),

@@ -11,14 +11,13 @@ import subprocess
 import sys
 
 from host_sim import event_sim
-from mqtt_broker import broker, broker_installed, need_broker  # noqa: F401
-from test_mqtt import mp_build  # noqa: F401
+from mqtt_broker import need_broker
 
 PLAN = dict(play_s=14, cut_at=2, cut_s=5, broker_at=8, broker_down_s=1, desk_at=10, desk_down_s=2)
 
 
 @need_broker
-def test_every_roll_of_an_event_run_verifies(mp_build, broker, tmp_path):  # noqa: F811
+def test_every_roll_of_an_event_run_verifies(mp_built, broker, tmp_path):
     ev = event_sim.Event(tmp_path, 2, broker, speed=10, fair=True)
     r = ev.run(event_sim.Plan(**PLAN))
     assert not ev.problems, "\n".join(ev.problems) + "\n%s" % r

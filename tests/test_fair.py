@@ -14,7 +14,7 @@ from bobing import console as C
 from bobing import dice, fair, game, journal, rules
 from host_sim import __main__ as cli
 from host_sim import fair_check, fairness, player
-from test_bowl import key, new_sim, press, roll, to_kiosk
+from bowlkit import key, new_sim, press, roll, to_kiosk
 
 EVENT = "midautumn"
 NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=%s\nfair=on\n" % EVENT

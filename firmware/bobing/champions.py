@@ -17,7 +17,7 @@ from bobing.vocab import V_FINAL, V_SHAKING
 
 MAX_FINAL_ID = const(0xFFFFFF)
 MAX_EVENTS = const(4000)  # final_play.MAX_EVENTS
-_SHAKING = const(1)  # final_play.P_SHAKING (that module is loaded only while a final is on)
+_SHAKING = const(1)  # final_play.P_SHAKING; busy() reads it only while a final is on (final_play loaded)
 
 
 def table_champion(t):
