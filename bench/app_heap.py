@@ -25,9 +25,9 @@ BUILDS = (("frozen", portable.MP32_FROZEN), ("stock", portable.MP32_STOCK))
 
 # what the e2e game loads, then what only menus, a kiosk, the Final or a damaged
 # journal load (imported on demand: a family game played by shakes never does)
-FAMILY = ("bobing.profiles", "bobing.rules", "bobing.game", "bobing.journal",
-          "bobing.dice", "bobing.shake", "bobing.leds", "bobing.glyphs", "bobing.screen", "bobing.sound",
-          "bobing.console", "bowl.hw", "bowl.mpu6050", "bowl.app")
+FAMILY = ("bobing.profiles", "bobing.rules", "bobing.game", "bobing.journal", "bobing.dice", "bobing.shake",
+          "bobing.leds", "bobing.glyphs", "bobing.paint", "bobing.screen", "bobing.sound", "bobing.console",
+          "bowl.hw", "bowl.mpu6050", "bowl.app")
 SIMULATED = ("fake_mpu6050", "hal")  # the simulated hardware (frozen in the frozen build)
 ON_DEMAND = ("bobing.menu", "bobing.panels", "bobing.settings", "bobing.claim", "bobing.final", "bobing.journal_fix",
              "bobing.qr")

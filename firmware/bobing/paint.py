@@ -20,14 +20,11 @@ from micropython import const
 
 from bobing import glyphs, rules
 
-W = const(128)
-H = const(64)
+_W = const(128)
+_H = const(64)
 
 LANGS = ("zh", "en")
 
-_CHARS = glyphs.CHARS
-_WIDTHS = glyphs.WIDTHS
-_DATA = glyphs.DATA
 _DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 
 # Pips of a face on a 3x3 grid, bit (3 * row + col).
@@ -62,24 +59,21 @@ class Painter:
         self.rank_en = None if zh else rules.rank_names("en")
         self._hao = "号" if zh else "Seat"
 
-    def cls(self):
-        self.fb.fill(0)
-
     # ---------------------------------------------------------------- text
     def glyph(self, ch, x, y, c=1):
         """One 16x16 glyph of glyphs.py with its top-left at (x, y); returns its width."""
-        i = _CHARS.find(ch)
+        i = glyphs.CHARS.find(ch)
         if i < 0:  # not in glyphs.py (tests/test_glyphs.py keeps this from happening)
             self.fb.rect(x + 1, y + 1, 14, 14, c)
             return 16
         g = self._g
-        d = _DATA[i >> 4]  # 16 glyphs a chunk (glyphs.py)
+        d = glyphs.DATA[i >> 4]  # 16 glyphs a chunk (glyphs.py)
         o = (i & 15) * 32
         inv = 0 if c else 0xFF  # dark text on a lit background: invert, key out the lit
         for j in range(32):
             g[j] = d[o + j] ^ inv
         self.fb.blit(self._gfb, x, y, 0 if c else 1)
-        return _WIDTHS[i]
+        return glyphs.WIDTHS[i]
 
     def text(self, s, x, y, c=1):
         """s on a 16-pixel line with its top at y."""
@@ -99,12 +93,12 @@ class Painter:
             if ord(ch) < 128:
                 w += 8
             else:
-                i = _CHARS.find(ch)
-                w += 16 if i < 0 else _WIDTHS[i]
+                i = glyphs.CHARS.find(ch)
+                w += 16 if i < 0 else glyphs.WIDTHS[i]
         return w
 
     def text_centred(self, s, y, c=1):
-        return self.text(s, (W - self.text_width(s)) // 2, y, c)
+        return self.text(s, (_W - self.text_width(s)) // 2, y, c)
 
     def text_right(self, s, right, y, c=1):
         """s on a 16-pixel line ending at x = right."""
@@ -116,7 +110,7 @@ class Painter:
         return x + 8 * len(s)
 
     def en_centred(self, s, y, c=1):
-        self.fb.text(s, (W - 8 * len(s)) // 2, y, c)
+        self.fb.text(s, (_W - 8 * len(s)) // 2, y, c)
 
     def en_right(self, s, right, y, c=1):
         self.fb.text(s, right - 8 * len(s), y, c)
@@ -264,7 +258,7 @@ class Painter:
 
     def dice_row(self, dice, y, size, gap):
         """Six dice side by side, centred."""
-        x = (W - 6 * size - 5 * gap) // 2
+        x = (_W - 6 * size - 5 * gap) // 2
         for d in dice:
             self.die(d, x, y, size)
             x += size + gap
@@ -294,7 +288,7 @@ class Painter:
     def corners(self):
         """A 7-pixel corner mark in each corner of the screen."""
         fb = self.fb
-        for x, y, dx, dy in ((0, 0, 1, 1), (W - 1, 0, -1, 1), (0, H - 1, 1, -1), (W - 1, H - 1, -1, -1)):
+        for x, y, dx, dy in ((0, 0, 1, 1), (_W - 1, 0, -1, 1), (0, _H - 1, 1, -1), (_W - 1, _H - 1, -1, -1)):
             fb.hline(min(x, x + 6 * dx), y, 7, 1)
             fb.vline(x, min(y, y + 6 * dy), 7, 1)
 
@@ -302,12 +296,12 @@ class Painter:
         """A dashed border whose dashes march clockwise, 4 on / 4 off."""
         fb = self.fb
         ph = frame % 8
-        for x in range(-ph, W, 8):  # top, left to right; bottom, right to left
+        for x in range(-ph, _W, 8):  # top, left to right; bottom, right to left
             fb.hline(x, 0, 4, 1)
-            fb.hline(W - 4 - x, H - 1, 4, 1)
-        for y in range(-ph, H, 8):  # right, downwards; left, upwards
-            fb.vline(W - 1, y, 4, 1)
-            fb.vline(0, H - 4 - y, 4, 1)
+            fb.hline(_W - 4 - x, _H - 1, 4, 1)
+        for y in range(-ph, _H, 8):  # right, downwards; left, upwards
+            fb.vline(_W - 1, y, 4, 1)
+            fb.vline(0, _H - 4 - y, 4, 1)
 
     def star(self, x, y, phase):
         """A twinkle at (x, y), phase 0..11: a dot, a small cross, a big cross, back."""

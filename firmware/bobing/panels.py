@@ -7,15 +7,17 @@
 # every other screen. The app imports this module only when one of these
 # views is first shown: a family game played by shakes never loads it, and a
 # notice or a claim code loads neither menu.py nor settings.py.
+import sys
+
 from micropython import const
 
-from bobing import console as C
+from bobing import vocab as V
 from bobing import profiles
 
 _W = const(128)
 _ROWS = const(3)  # list rows under the title (16 px each: the title and three rows fill the 64)
 
-# error screens (console.N_SENSOR, N_RNG, N_JOURNAL are these kinds)
+# error screens (vocab.N_SENSOR, N_RNG, N_JOURNAL are these kinds)
 ERR_SENSOR = const(1)  # no accelerometer answers
 ERR_RNG = const(2)  # the random source failed its health test
 ERR_JOURNAL = const(3)  # the journal was recovered; its bad tail was moved aside
@@ -63,13 +65,14 @@ def title_of(c, mid):
     return label(mid if mid in LABELS else "main", c.lang)
 
 
-def item_text(c, item):
-    """A list item as shown: a label, a preset or prize class name, or a number."""
+def item_text(c, item, mid=None):
+    """A list item as shown: a label, a preset or prize class name, or a number;
+    mid: the id of the list it is in (a menu view's arg[0])."""
     if item in LABELS:
         return label(item, c.lang)
     if c.lang == "zh" and item in PRESET_ZH:
         return PRESET_ZH[item]
-    if c._menu is not None and c._menu[0] == "codes" and isinstance(item, tuple):
+    if mid == "codes" and isinstance(item, tuple):
         return item[4]  # "game-award" (its code on the right, value_of)
     for k in stock_classes(c):
         if k[0] == item:
@@ -77,12 +80,12 @@ def item_text(c, item):
     return item
 
 
-def value_of(c, item):
-    """The current value shown beside a menu item (text), or ''."""
+def value_of(c, item, mid):
+    """The current value shown beside item of list `mid` (text), or ''."""
     s = c.settings
-    if c._menu is not None and c._menu[0] == "codes":
+    if mid == "codes":
         return item[1] if isinstance(item, tuple) else ""
-    if c._menu is not None and c._menu[0] == "stock" and item != "back":
+    if mid == "stock" and item != "back":
         return "%d" % stock_of(c, item)
     if item == "seats":
         return "%d" % s.seats
@@ -123,11 +126,11 @@ def draw(s, c):
     """Draw console c's view (one of the views above) on screen s."""
     p = s.paint
     v = c.view
-    if v == C.V_MENU:
+    if v == V.V_MENU:
         _menu(s, c)
-    elif v == C.V_DIGITS:
+    elif v == V.V_DIGITS:
         _digits(s, c)
-    elif v == C.V_CONFIRM:
+    elif v == V.V_CONFIRM:
         _title(s, label(c.arg, c.lang))
         if p.zh:
             p.text("确定:是", 16, 22)
@@ -135,26 +138,26 @@ def draw(s, c):
         else:
             p.en_centred("OK: yes", 28)
             p.en_centred("MENU: no", 44)
-    elif v == C.V_SECRET:
+    elif v == V.V_SECRET:
         _secret(s, c)
-    elif v == C.V_CLAIM:
+    elif v == V.V_CLAIM:
         a = c.arg
         claim(s, c.table, a[1], a[0], a[4], a[5] if len(a) > 5 else None, c.page)
-    elif v == C.V_NOTICE:
+    elif v == V.V_NOTICE:
         if c.arg[0] in ERRORS:
             error(s, c.arg[0], c.arg[1])
         else:
             _notice(s, c)
-    elif v == C.V_SLEEP:
+    elif v == V.V_SLEEP:
         s.fb.fill(0)
         p.en_centred("z z z", 28)
-    elif v == C.V_WAIT:
+    elif v == V.V_WAIT:
         wait(s, c.table)
-    elif v == C.V_GATE:
+    elif v == V.V_GATE:
         gate(s, c.table)
-    elif v == C.V_SEED:
+    elif v == V.V_SEED:
         seed(s, c.table)
-    elif v == C.V_TABLE:
+    elif v == V.V_TABLE:
         seat_prizes(s, c.table, c.arg)
 
 
@@ -178,15 +181,16 @@ def gate(s, t):
 def seed(s, t):
     """A fair event kiosk: the customer's commitment went to the prize desk, whose
     own random value must come back before the shakes count (bobing/fair.py)."""
+    p = s.paint
     fb = s.fb
     fb.fill(0)
-    if s._zh:
-        s._tc("等待奖台", 12)
+    if p.zh:
+        p.text_centred("等待奖台", 12)
     else:
-        s._ec("Waiting for the", 8)
-        s._ec("prize desk", 20)
+        p.en_centred("Waiting for the", 8)
+        p.en_centred("prize desk", 20)
     if t is not None:
-        s._left(t)
+        s.prizes_left(t)
 
 
 def seat_prizes(s, t, seat):
@@ -402,8 +406,8 @@ def _menu(s, c):
         if on:
             fb.fill_rect(0, y, _W, 16, 1)
         col = 0 if on else 1
-        p.text(item_text(c, items[i]), 2, y, col)
-        value = value_of(c, items[i])
+        p.text(item_text(c, items[i], mid), 2, y, col)
+        value = value_of(c, items[i], mid)
         if value:
             p.text_right(value, _W - 3, y, col)
     if len(items) > _ROWS:  # where in the list: a thumb on the right edge
@@ -458,9 +462,18 @@ def _secret(s, c):
 
 # the title (a menu label) of every notice drawn here; tests/test_board.py checks that each of
 # console's text notices has one
-NOTICE_TITLES = {C.N_PIN: "wrong_pin", C.N_LOCKED: "locked", C.N_FLASH: "flash",
-                 C.N_SETTINGS: "settings_bad", C.N_BATTERY: "battery", C.N_DONE: "pin_done",
-                 C.N_PIN_DIFF: "pin_diff", C.N_PIN_LOST: "pin_lost"}
+NOTICE_TITLES = {V.N_PIN: "wrong_pin", V.N_LOCKED: "locked", V.N_FLASH: "flash",
+                 V.N_SETTINGS: "settings_bad", V.N_BATTERY: "battery", V.N_DONE: "pin_done",
+                 V.N_PIN_DIFF: "pin_diff", V.N_PIN_LOST: "pin_lost"}
+
+
+def _menu_module():
+    # menu.py, for the PIN's lock (its rule): only menu.py raises the locked notice, so it is
+    # loaded; found in sys.modules, as an import statement allocates each second the lock counts
+    m = sys.modules.get("bobing.menu")
+    if m is None:
+        from bobing import menu as m
+    return m
 
 
 def _notice(s, c):
@@ -472,16 +485,15 @@ def _notice(s, c):
     _title(s, label(NOTICE_TITLES[kind], c.lang))
     zh = p.zh
     fb = s.fb
-    if kind == C.N_PIN:  # "还可试2次" / "2 tries left"
+    if kind == V.N_PIN:  # "还可试2次" / "2 tries left"
         if zh:
             x = (_W - 64 - 8) // 2
             p.text("次", p.text(detail, p.text("还可试", x, 26), 26), 26)
         else:
             p.en_centred(detail + (" try left" if detail == "1" else " tries left"), 30)
         return
-    if kind == C.N_LOCKED:  # "请等 0:59" / "wait 0:59", counting down
-        from bobing import menu  # (only menu.py raises this notice: it is loaded)
-        left = (menu.locked_for(c) + 999) // 1000
+    if kind == V.N_LOCKED:  # "请等 0:59" / "wait 0:59", counting down
+        left = (_menu_module().locked_for(c) + 999) // 1000
         m = left // 60
         x = 24
         if zh:
@@ -498,13 +510,13 @@ def _notice(s, c):
         else:
             p.en_centred("then try again", 50)
         return
-    if kind == C.N_PIN_DIFF:
+    if kind == V.N_PIN_DIFF:
         if zh:
             p.text_centred("密码未改", 28)
         else:
             p.en_centred("PIN not changed", 30)
         return
-    if kind == C.N_PIN_LOST:
+    if kind == V.N_PIN_LOST:
         if zh:
             p.text_centred("请用服务员钥匙", 22)
             p.text_centred("设新密码", 42)
@@ -513,6 +525,6 @@ def _notice(s, c):
             p.en_centred("with the", 36)
             p.en_centred("attendant's key", 46)
         return
-    if detail and kind != C.N_DONE:
+    if detail and kind != V.N_DONE:
         fb.text(detail[:16], 0, 28, 1)
         fb.text(detail[16:32], 0, 38, 1)

@@ -97,13 +97,7 @@ class Screen:
 
     def __init__(self, fb, lang="zh", painter=None):
         self.fb = fb
-        self.paint = p = painter if painter is not None else paint.Painter(fb)
-        # the painter's old names here, for callers not yet drawing through self.paint
-        self._t, self._tw, self._tc, self._e, self._ec, self._er = (
-            p.text, p.text_width, p.text_centred, p.en, p.en_centred, p.en_right)
-        self._n, self._nw, self._big, self._bign, self._seat, self._cls, self._rank = (
-            p.number, p.number_width, p.big, p.big_number, p.seat, p.prize, p.rank)
-        self._dice_row, self._frame_corners, self._ants, self._star = p.dice_row, p.corners, p.ants, p.star
+        self.paint = painter if painter is not None else paint.Painter(fb)
         self.lang = "zh"
         self.set_lang(lang)
 
@@ -112,7 +106,6 @@ class Screen:
         p.set_lang(lang)
         self.lang = lang
         zh = p.zh
-        self._zh, self._rn, self._re = zh, p.rank_names, p.rank_en  # (old names, as above)
         # this language's labels and reasons
         self._l = tuple((_ZH if zh else _EN).split("|"))
         self._why = tuple((_REASON_ZH if zh else _REASON_EN).split("|"))
@@ -188,8 +181,6 @@ class Screen:
         else:
             lw = 8 * len(L[_L_LEFT]) + 8 + p.number_width(left)
             p.number(left, p.en(L[_L_LEFT], (_W - lw) // 2, 52) + 8, 52)
-
-    _left = prizes_left  # (old name, for callers not yet converted)
 
     def _idle_kiosk(self, t):
         p = self.paint
