@@ -1,4 +1,4 @@
-# firmware/board.py's bring-up on host_sim/hal.py's simulated ESP32: pads in
+# firmware/board.py's bring-up on host_sim/portable/fakes/bowl.py's simulated ESP32: pads in
 # their reset state (ESP32 datasheet IO_MUX table), MicroPython's Pin rules
 # (ports/esp32/machine_pin.c), the board's own resistors (hardware/wiring.md),
 # and what the bowl does with them.
@@ -7,7 +7,7 @@ import pytest
 import board
 from bobing import console as C
 from bobing import leds
-from host_sim import hal
+from fakes import bowl as hal
 from test_bowl import new_sim, press, roll
 
 
@@ -49,7 +49,7 @@ def test_pin_changes_the_pull_only_when_pull_is_given():
 def test_every_readme_route_has_the_bowls_pins(tmp_path):
     # the README's routes: the bowl frozen into ESP32_GENERIC (the BOM's board), and the stock
     # ESP32_GENERIC-SPIRAM image on a PSRAM board, which has no GPIO16/17 (machine_pin.h)
-    with open(hal._here() + "/../README.md", encoding="utf-8") as f:
+    with open(hal._here() + "/../../../README.md", encoding="utf-8") as f:
         readme = f.read()
     routes = {"ESP32_GENERIC": "BOARD_DIR=/path/to/this/repo/firmware/boards/BOBING_ESP32\n",  # no PSRAM
               "ESP32_GENERIC-SPIRAM": "ESP32_GENERIC-SPIRAM-v1.28.0.bin"}

@@ -1,11 +1,11 @@
-# The bowl's behaviour around the game, on host_sim/hal.py's simulated board
+# The bowl's behaviour around the game, on host_sim/portable/fakes/bowl.py's simulated board
 # (CPython): commit before reveal, resume after a power cut, deep sleep and
 # waking on a shake, the watchdog, missing or failing parts, the menus, the
 # kiosk's PIN-protected admin menu, stock and claim codes.
 from bobing import claim, game, leds
 from bobing import console as C
 from bobing import settings as S
-from host_sim import hal
+from fakes import bowl as hal
 from test_bowl_e2e import Stream
 
 

@@ -29,7 +29,7 @@ from test_desk_mqtt import Listener, awards_of
 from test_mqtt import EVENT, MP, SECRET, mp_build, play_kiosk, run_bowl  # noqa: F401
 
 from bobing import claim, journal, outbox  # noqa: E402
-from host_sim import cmd_broker  # noqa: E402
+from host_sim.cli import broker as cmd_broker  # noqa: E402
 from host_sim.desk import bus  # noqa: E402
 from host_sim.desk.models import Award, Import  # noqa: E402
 

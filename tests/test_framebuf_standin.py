@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from host_sim import framebuf as standin
+from host_sim.compat import framebuf as standin
 
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 

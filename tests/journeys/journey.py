@@ -1,10 +1,10 @@
-# What the journeys share: a person at the simulated bowl (host_sim/player.py:
+# What the journeys share: a person at the simulated bowl (host_sim/sim/player.py:
 # the real app on the simulated board), reading the screen as text (the
 # firmware's own drawing, the text it drew), and a check that says what was
 # on the screen when it was not what the person expected.
 import tempfile
 
-from host_sim.player import Player
+from host_sim.sim.player import Player
 from test_bowl_e2e import Stream
 
 

@@ -10,7 +10,7 @@ import pytest
 import zxingcpp  # pinned in requirements.txt
 
 from bobing import claim
-from host_sim import cmd_screens
+from host_sim.cli import screens as cmd_screens
 from journey import bowl, never, sees
 
 WORDS = {
