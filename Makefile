@@ -36,7 +36,7 @@ STAMP := $(VENV)/.installed-test
 
 .PHONY: help sim test test-fast bench glyphs mpy deploy package-json clean mp desk desk-messages provision deps broker vbat-cal flash run
 
-# ---- MicroPython v1.28.0 built from pinned source (README: "Build a bowl") ----------------------
+# ---- MicroPython v1.28.0 built from pinned source (hardware/README.md) ----------------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
 # checked by sha256; otherwise git clones of the same pins, checked by commit id.
 MP_VERSION := 1.28.0
@@ -130,7 +130,7 @@ run: $(PLAY) $(PLAN)
 	$(PY) -m host_sim $(ARGS)
 
 # the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for phones on the counter's network);
-# its database and key live in data/desk (BOBING_DESK_DIR). README: the first attendant, a bowl's secret.
+# its database and key live in data/desk (BOBING_DESK_DIR). host_sim/desk/README.md: the first attendant, a bowl's secret.
 LISTEN ?= 127.0.0.1:8000
 desk: $(DESK)
 	$(PY) -m host_sim.desk serve --listen $(LISTEN)
@@ -152,9 +152,10 @@ deps:
 test: deps $(STAMP) mp
 	$(PY) -m pytest --durations=15
 
-# the edit loop: no MicroPython build, broker or browser (make test runs them all)
+# the edit loop: no MicroPython build, broker or browser (make test runs them all); two workers
+# (pytest-xdist), a file each at a time: a file's tests share its module fixtures and order
 test-fast: $(STAMP)
-	$(PY) -m pytest -m "not slow and not micropython and not broker and not browser" --durations=10
+	$(PY) -m pytest -m "not slow and not micropython and not broker and not browser" -n 2 --dist loadfile --durations=10
 
 # MicroPython figures on the 32-bit frozen build (the ESP32's word size; the benches import the
 # firmware's sources from firmware/, which come first on their path)
@@ -165,6 +166,8 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) -X heapsize=128K bench/game_bench.py
 	$(PY) bench/dice_bench.py
 	$(MP32_FROZEN) bench/dice_bench.py
+	$(PY) bench/fair_bench.py
+	$(MP32_FROZEN) bench/fair_bench.py
 	$(PY) bench/screen_bench.py
 	$(MP32_FROZEN) bench/screen_bench.py
 	$(PY) bench/qr_bench.py
@@ -213,7 +216,7 @@ MPREMOTE = $(MPREMOTE_BIN) connect $(PORT)
 flash:
 	@test -n "$(PORT)" -a -n "$(FIRMWARE)" || { echo "usage: make flash PORT=/dev/ttyUSB0 FIRMWARE=path/to/firmware.bin \
 	[ERASE=1: also erases /data]"; exit 2; }
-	@test -f "$(FIRMWARE)" || { echo "make flash: no file $(FIRMWARE) (the ESP32 image: README, Build a bowl)"; exit 2; }
+	@test -f "$(FIRMWARE)" || { echo "make flash: no file $(FIRMWARE) (the ESP32 image: hardware/README.md)"; exit 2; }
 	@test "$$(od -An -tx1 -N1 '$(FIRMWARE)' | tr -d ' ')" = e9 || { echo "make flash: $(FIRMWARE) is \
 	not an ESP32 image (its first byte is not 0xE9): flash build-ESP32_GENERIC/firmware.bin or a \
 	micropython.org ESP32_GENERIC*.bin"; exit 2; }
@@ -249,16 +252,17 @@ vbat-cal:
 	$(MPREMOTE) exec "import board; print('vbat.cal: ratio', board.calibrate_vbat($(MV)) / 10000)" + reset
 
 # make provision PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883
-#   MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl]: the bowl's network settings as /data/net.txt
-#   (firmware/PROTOCOL.md; STOCK=bowl: a kiosk plays on its own stock, not the event's shared one).
+#   MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl FAIR=on]: the bowl's network settings as /data/net.txt
+#   (firmware/PROTOCOL.md; STOCK=bowl: a kiosk plays on its own stock, not the event's shared one;
+#   FAIR=on: verifiable dice, a commitment per customer that the desk answers).
 # Maintenance mode first (hold MENU while pressing RESET). The passwords reach the tool by the
 # environment, not its command line.
 provision: $(DEV)
 	@test -n "$(PORT)" -a -n "$(SSID)" -a -n "$(BROKER)" -a -n "$(EVENT)" || { echo "usage: make provision \
-	PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883 MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl]"; exit 2; }
+	PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883 MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl FAIR=on]"; exit 2; }
 	@mkdir -p build && $(PY) host_sim/tools/make_net_config.py --out build/net.txt --ssid '$(SSID)' \
 	  --broker '$(BROKER)' --event '$(EVENT)' --port '$(or $(MQTT_PORT),1883)' --user '$(MQTT_USER)' \
-	  --stock '$(or $(STOCK),desk)'
+	  --stock '$(or $(STOCK),desk)' --fair '$(or $(FAIR),off)'
 	$(MPREMOTE) cp build/net.txt :/data/net.txt + reset; rc=$$?; rm -f build/net.txt; exit $$rc
 
 # make broker EVENT=NAME [BROKER_DIR=data/broker/NAME]: the event's mosquitto with its users and ACL

@@ -18,9 +18,10 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MPB = os.path.join(ROOT, "build", "mp")
-BUILDS = (("frozen", os.path.join(MPB, "unix32-frozen", "micropython")),
-          ("stock", os.path.join(MPB, "unix32-stock", "micropython")))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import portable  # noqa: E402  (the builds' paths)
+
+BUILDS = (("frozen", portable.MP32_FROZEN), ("stock", portable.MP32_STOCK))
 
 # what the e2e game loads, then what only menus, a kiosk, the Final or a damaged
 # journal load (imported on demand: a family game played by shakes never does)

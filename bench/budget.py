@@ -31,9 +31,8 @@ else:
     from fakes import bowl as hal
 from bobing import console as C  # noqa: E402
 from bobing import game, journal  # noqa: E402
-from test_bowl_e2e import Stream  # noqa: E402
+from bowlrun import Stream  # noqa: E402
 
-MP = "build/mp/unix32-frozen/micropython"
 FACTOR = int(sys.argv[1]) if len(sys.argv) > 1 else 30  # hardware/timing.md: CoreMark ratio at 240 MHz
 STEP_LIMIT_MS = 1000
 GAP_LIMIT_MS = 20
@@ -208,7 +207,7 @@ def finished_games(sim, events):
     """Whole ten-seat games on the bowl's flash until `events` finished events
     (the bowl's own id and secret), then the bowl is off."""
     c = sim.console
-    bowl, secret = c.settings.bowl_id, c._secret()
+    bowl, secret = c.settings.bowl_id, c.secret()
     root = sim.board.root
     c.j.close()
     total = 0
@@ -233,7 +232,7 @@ def kiosk_backlog(sim, events):
     """A kiosk game of `events` events on flash (the bowl's id and secret; its
     awards unsent), stocked for it, then the bowl is off."""
     c = sim.console
-    bowl, secret = c.settings.bowl_id, c._secret()
+    bowl, secret = c.settings.bowl_id, c.secret()
     root = sim.board.root
     c.j.close()
     j = journal.start(root, "kiosk", None, 1, {"zhuangyuan": 40, "duitang": 100, "sanhong": 200, "sijin": 400,

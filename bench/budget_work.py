@@ -97,7 +97,9 @@ if __name__ == "__main__":
         print(" ".join([str(mp_us(p)) for p in pieces]))
     else:
         import subprocess
-        p = subprocess.run(["build/mp/unix32-frozen/micropython", "bench/budget_work.py"], capture_output=True,
+        sys.path.insert(0, "tests")
+        import portable
+        p = subprocess.run([portable.MP32_FROZEN, "bench/budget_work.py"], capture_output=True,
                            text=True, timeout=600)
         mp = [int(x) * 30000 for x in p.stdout.split()[-3:]]  # ESP32 ns at 240 MHz
         (l1, c1, _), (l2, c2, _), (l3, c3, f3) = [counted(p) for p in pieces]

@@ -9,7 +9,7 @@
    (the bowl, ssd1306, umqtt.simple and the simulated hardware). Frozen code is mpy-tool's C
    structures with 32-bit pointers, as on the ESP32.
 3. The port's own image: NOT measured here. A reported ESP32_GENERIC build of the v1.2x series
-   with an extra C module was 0x1a1110 bytes (github.com/dmazzella/ucrypto issue 17), against the
+   with an extra C module was 0x1a1110 bytes (github.com/dmazzella/ucrypto/issues/17), against the
    0x1F0000 app partition of ports/esp32/partitions-4MiBplus.csv (sdkconfig.base); taken as the
    base. Build yours and read "micropython.bin binary size ... free" at the end of the build.
 Prints `image ...` lines; the last says whether the estimate fits.
@@ -20,8 +20,11 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MPB = os.path.join(ROOT, "build", "mp")
-MPY_CROSS = os.path.join(MPB, "micropython", "mpy-cross", "build", "mpy-cross")
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import portable  # noqa: E402  (the builds' paths)
+
+MPB = portable.MPB
+MPY_CROSS = portable.MPY_CROSS
 LIB = os.path.join(MPB, "micropython-lib", "micropython")
 APP_PARTITION = 0x1F0000
 PORT_IMAGE = 0x1A1110  # see 3. above: an outside figure, not measured here
@@ -64,13 +67,12 @@ def text_data(binary):
 
 
 def main():
-    for f in (MPY_CROSS, os.path.join(MPB, "unix32-frozen", "micropython")):
+    for f in (MPY_CROSS, portable.MP32_FROZEN):
         if not os.path.exists(f):
             sys.exit("image: %s missing: run make mp" % f)
     bowl_esp = mpy_bytes(bowl_sources(), "xtensawin")
     frozen_more = mpy_bytes(bowl_sources() + sim_sources(), "")
-    delta = text_data(os.path.join(MPB, "unix32-frozen", "micropython")) - \
-        text_data(os.path.join(MPB, "unix32-stock", "micropython"))
+    delta = text_data(portable.MP32_FROZEN) - text_data(portable.MP32_STOCK)
     factor = delta / frozen_more
     bowl_image = int(bowl_esp * factor)
     total = PORT_IMAGE + bowl_image

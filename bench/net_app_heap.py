@@ -20,9 +20,10 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import host_sim  # noqa: E402,F401  (firmware/ on the path)
 from bobing import game, journal, outbox  # noqa: E402
+import portable  # noqa: E402
 from mqtt_broker import Broker  # noqa: E402
 
-MP = os.path.join(ROOT, "build", "mp", "unix32-frozen", "micropython")
+MP = portable.MP32_FROZEN
 SECRET = bytes(range(1, 17))
 STOCK = {"yixiu": 9999, "erju": 999, "sijin": 999, "sanhong": 99, "duitang": 99, "zhuangyuan": 9}
 

@@ -18,7 +18,7 @@ import vfs  # noqa: E402
 
 from bobing import journal, outbox  # noqa: E402
 from ramflash import RamFlash  # noqa: E402
-from test_outbox_bounded import BOWL, EVENT, SECRET, _kiosk_events, _table_events, _write_game  # noqa: E402
+from outboxkit import BOWL, EVENT, SECRET, kiosk_events, table_events, write_game  # noqa: E402
 
 _n = [0]
 dev = None
@@ -83,16 +83,16 @@ def catch_up(root, what):
 
 
 root = fresh(96)
-ev = _table_events(3)
+ev = table_events(3)
 games = 8000 // len(ev) + 1
 for gid in range(1, games + 1):
-    _write_game(root, journal.Config("xiamen", None, 10, game_id=gid), ev)
-_write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, games + 1),
-            _kiosk_events(4, 200, games + 1))
+    write_game(root, journal.Config("xiamen", None, 10, game_id=gid), ev)
+write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, games + 1),
+            kiosk_events(4, 200, games + 1))
 catch_up(root, "%d family-game events in %d games, then an event kiosk game of 200 events"
          % (games * len(ev), games))
 
 root = fresh(24)
-_write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), _kiosk_events(5, 3000), ck_at=2960)
+write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), kiosk_events(5, 3000), ck_at=2960)
 _real_write(root, 1, 1)
 catch_up(root, "a kiosk backlog of 3000 events (cursor at award 1, checkpoint at event 2960)")

@@ -13,7 +13,7 @@ sys.path.append("host_sim/portable")
 
 from fakes import bowl as hal  # noqa: E402
 
-from test_bowl_e2e import Stream, new_root, play_to_end  # noqa: E402
+from bowlrun import Stream, new_root, play_to_end  # noqa: E402
 
 
 def timed(f):  # one run each: a second bowl does not fit beside the first in 56K

@@ -3,8 +3,8 @@
 # copy files without the watchdog rebooting the board under it.
 import board
 
-_menu = board.menu_held_at_boot()
-if _menu:
+maintenance = board.menu_held_at_boot()
+if maintenance:
     print("maintenance mode: the app is not started (release MENU and reset to play)")
 else:
     from bowl import app

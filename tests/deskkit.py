@@ -14,6 +14,9 @@ from bobing import game, journal
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PASSWORD = "counter-pass-42"
+CHROMIUM = "/usr/bin/chromium"  # Debian's chromium and chromium-driver (conftest's browser fixture)
+DRIVER = "/usr/bin/chromedriver"
+SHOTS = os.path.join(ROOT, "host_sim", "desk", "shots")  # the README's screenshots (DESK_SHOTS=1)
 _done = []
 
 
@@ -216,3 +219,14 @@ class Browserless:
                 return r.status, r.read().decode()
         except urllib.error.HTTPError as e:
             return e.code, e.read().decode(errors="replace")
+
+
+def shot(d, name, tmp):
+    """A screenshot of the browser d into tmp (with DESK_SHOTS=1 also the README's copy)."""
+    d.save_screenshot(os.path.join(tmp, name))
+    if os.environ.get("DESK_SHOTS"):
+        # the README's copy, small: 64 colours (flat pages, text stays sharp)
+        from PIL import Image
+        os.makedirs(SHOTS, exist_ok=True)
+        with Image.open(os.path.join(tmp, name)) as im:
+            im.convert("RGB").quantize(64).save(os.path.join(SHOTS, name), optimize=True)

@@ -1,6 +1,6 @@
 # Drive a game.Table and the independent reference (game_ref.Ref) with the same
 # random events and check, after every event, the engine against the reference
-# and against the invariants of issue 3:
+# and against the invariants of the game contract (firmware/README.md):
 #   - prizes conserved: pool + awarded + grabbed = initial, in every class;
 #   - no count below zero;
 #   - the game ends exactly when the rules say (the reference) and never before;

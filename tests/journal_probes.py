@@ -1,4 +1,4 @@
-# Damaged and crafted journals (issue 13): a generator of what a power cut, a
+# Damaged and crafted journals: a generator of what a power cut, a
 # worn flash or a person with a hex editor can leave in /data, and one check
 # that recovery deals with each: it never trips over the file (no "recovery
 # failed"), sets every bad byte aside (kept prefix + .bad = the file as found),
@@ -14,7 +14,7 @@ RECORD = journal.RECORD
 def header(text, version=1, game_id=1, seats=6):
     """A header with a valid checksum around any settings text (bytes)."""
     b = journal._frame(journal.MAGIC, version, 11, text)
-    journal._put32(b, 4, game_id)
+    journal.put32(b, 4, game_id)
     b[8] = seats
     journal._seal(b)
     return bytes(b)
@@ -23,12 +23,12 @@ def header(text, version=1, game_id=1, seats=6):
 def record(index, kind, v, game_id=1):
     """A record with a valid checksum around any kind and 24-bit argument."""
     w = bytearray(12)
-    journal._put32(w, 0, game_id)
+    journal.put32(w, 0, game_id)
     w[8] = kind
     w[9] = v & 255
     w[10] = (v >> 8) & 255
     w[11] = (v >> 16) & 255
-    c = journal._record_crc(w, journal.crc16(w, 0, 4), index)
+    c = journal.record_crc(w, journal.crc16(w, 0, 4), index)
     return bytes(w[8:12]) + bytes([c & 255, c >> 8])
 
 

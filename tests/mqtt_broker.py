@@ -3,12 +3,10 @@ its own config in a temp folder, loopback only, a free port, persistence on
 (a restart keeps retained messages and durable sessions), optionally with
 access control (a password file and an ACL file: then anonymous clients are
 refused). Subscribers started with Sub() are stopped with the broker's
-fixture, whatever the test did.
-
-    from mqtt_broker import broker, broker_installed, need_broker, Broker, Sub  # noqa: F401
+fixture, whatever the test did. The fixtures (broker, event_broker, broker_installed)
+are in tests/conftest.py; a test that starts its own Broker is marked @need_broker.
 """
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -19,15 +17,7 @@ import pytest
 from deskkit import free_port
 
 
-@pytest.fixture
-def broker_installed():
-    # a missing broker fails, never skips: `make test` installs it (host_sim/tools/debian_deps.sh)
-    if shutil.which("mosquitto") is None or shutil.which("mosquitto_sub") is None:
-        pytest.fail("needs Debian's mosquitto and mosquitto-clients: `make deps` as root installs them",
-                    pytrace=False)
-
-
-need_broker = pytest.mark.usefixtures("broker_installed")
+need_broker = pytest.mark.usefixtures("broker_installed")  # fails (never skips) without mosquitto
 
 
 class Broker:
@@ -97,16 +87,6 @@ class Broker:
         return subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.port), "-q", str(qos), "-t", topic,
                                "-s"] + (["-r"] if retain else []) + self.auth(user, password),
                               input=payload, capture_output=True, timeout=10)
-
-
-@pytest.fixture
-def broker(tmp_path):
-    b = Broker(tmp_path)
-    b.start()
-    yield b
-    for c in b.clients:
-        c.stop()
-    b.stop()
 
 
 class Sub:

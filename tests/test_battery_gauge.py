@@ -10,8 +10,7 @@ import pytest
 import board
 from bobing import console as C
 from fakes import bowl as hal
-from test_board import battery_at
-from test_bowl import new_sim, press, roll
+from bowlkit import battery_at, new_sim, roll
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -8,7 +8,7 @@ import board
 from bobing import console as C
 from bobing import leds
 from fakes import bowl as hal
-from test_bowl import new_sim, press, roll
+from bowlkit import battery_at, new_sim, press, roll
 
 
 def esp():
@@ -47,9 +47,10 @@ def test_pin_changes_the_pull_only_when_pull_is_given():
 
 
 def test_every_readme_route_has_the_bowls_pins(tmp_path):
-    # the README's routes: the bowl frozen into ESP32_GENERIC (the BOM's board), and the stock
-    # ESP32_GENERIC-SPIRAM image on a PSRAM board, which has no GPIO16/17 (machine_pin.h)
-    with open(hal._here() + "/../../../README.md", encoding="utf-8") as f:
+    # hardware/README.md's routes: the bowl frozen into ESP32_GENERIC (the BOM's board), and the
+    # stock ESP32_GENERIC-SPIRAM image on a PSRAM board, which has no GPIO16/17 (machine_pin.h)
+    from conftest import ROOT
+    with open(ROOT + "/hardware/README.md", encoding="utf-8") as f:
         readme = f.read()
     routes = {"ESP32_GENERIC": "BOARD_DIR=/path/to/this/repo/firmware/boards/BOBING_ESP32\n",  # no PSRAM
               "ESP32_GENERIC-SPIRAM": "ESP32_GENERIC-SPIRAM-v1.28.0.bin"}
@@ -217,20 +218,6 @@ def test_secret_bytes_refuses_a_stuck_source():
     assert dice.secret_bytes(16, lambda n: bytes(range(n))) != dice.secret_bytes(16, lambda n: bytes(range(1, n + 1)))
 
 
-def battery_at(sim, mv):
-    """Set the cell's charge so that it reads about `mv` at rest (the awake bowl's load)."""
-    bat = sim.board.battery
-    lo, hi = 0, bat.capacity * 1000
-    while hi - lo > 1:
-        bat.uah = (lo + hi) // 2
-        if bat.mv() < mv:
-            lo = bat.uah
-        else:
-            hi = bat.uah
-    bat.uah = hi
-    return bat
-
-
 def test_the_battery_falls_with_charge_and_sags_under_the_ring():
     sim = hal.Sim.__new__(hal.Sim)
     b = hal.SimBoard.__new__(hal.SimBoard)
@@ -301,10 +288,10 @@ def test_an_empty_battery_sleeps_before_a_brown_out_and_starts_no_roll(tmp_path)
 
 def test_every_text_notice_has_a_title():
     # the low-battery notice was drawn under a "?" title: panels had no label for it
-    from bobing import menu, panels
+    from bobing import panels
     kinds = [getattr(C, n) for n in dir(C) if n.startswith("N_")]
     text = [k for k in kinds if k not in panels.ERRORS and k != C.N_DISPLAY]  # N_DISPLAY: LEDs only
     assert C.N_BATTERY in text
     for k in text:
         for lang in ("zh", "en"):
-            assert menu.label(panels.NOTICE_TITLES[k], lang), (k, lang)
+            assert panels.label(panels.NOTICE_TITLES[k], lang), (k, lang)

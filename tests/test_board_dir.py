@@ -96,6 +96,6 @@ def test_mpconfigboard_h_names_the_board():
 
 
 def test_the_readme_builds_with_board_dir():
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "hardware", "README.md"), encoding="utf-8") as f:
         readme = f.read()
     assert "BOARD_DIR=" in readme and "firmware/boards/BOBING_ESP32" in readme

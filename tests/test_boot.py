@@ -1,4 +1,4 @@
-# Boot against the watchdog (issue 12, defect 3): the simulated bowl charges
+# Boot against the watchdog: the simulated bowl charges
 # every journal event replayed at boot to its clock (host_sim/portable/fakes/bowl.py:
 # REPLAY_US per event, an ESP32's estimate), and machine.WDT, once started,
 # cannot be stopped, so a boot that replays a long game while the watchdog
@@ -7,7 +7,7 @@
 from bobing import game, journal
 from bobing import console as C
 from fakes import bowl as hal
-from test_bowl_e2e import Stream
+from bowlrun import Stream
 
 NONE_ROLL = (2, 2, 3, 3, 5, 6)  # ranks nothing: the game never ends
 

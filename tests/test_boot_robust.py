@@ -9,7 +9,7 @@ import pytest
 
 from bobing import console as C
 from bobing import journal
-from test_bowl import new_sim, roll
+from bowlkit import new_sim, roll
 
 
 def _files(root):
@@ -78,13 +78,13 @@ def _flash_full(monkeypatch):
     header, or a repair's copy, is written."""
     def full(*a, **k):
         raise OSError(28, "no space left on the flash")
-    monkeypatch.setattr(journal, "write_whole", full)
-    from bobing import journal_fix
-    monkeypatch.setattr(journal_fix, "_copy", full)
+    from bobing import store
+    monkeypatch.setattr(store, "write_whole", full)
+    monkeypatch.setattr(store, "copy", full)
 
 
 def test_menu_new_game_on_a_full_flash_says_so_and_keeps_the_game(tmp_path, monkeypatch):
-    from test_bowl import goto, press
+    from bowlkit import goto, press
     sim = new_sim(tmp_path)
     for _ in range(3):
         roll(sim)

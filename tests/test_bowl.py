@@ -5,59 +5,7 @@
 from bobing import claim, game, leds
 from bobing import console as C
 from bobing import settings as S
-from fakes import bowl as hal
-from test_bowl_e2e import Stream
-
-
-def new_sim(tmp_path, seed=1, **kw):
-    sim = hal.Sim(str(tmp_path), urandom=Stream(seed), **kw)
-    sim.step(100)
-    return sim
-
-
-def roll(sim):
-    """One shake; -> the Outcome on show (the pages are skipped with OK)."""
-    sim.shake()
-    assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000), C.VIEW_IDS[sim.console.view]
-    out = sim.console.out
-    while sim.console.view in (C.V_RESULT, C.V_CLAIM):
-        sim.press("ok")
-        sim.step(150)
-    return out
-
-
-def press(sim, *buttons):
-    for b in buttons:
-        sim.press(b)
-        sim.step(150)
-
-
-def key(sim):
-    """The attendant holds the magnet to the case for a moment."""
-    sim.attendant_key()
-    sim.step(450)
-
-
-def goto(sim, item):
-    """In a list view, move the cursor to `item` and choose it."""
-    c = sim.console
-    assert c.view == C.V_MENU
-    for _ in range(len(c.arg[1])):
-        if c.arg[1][c.arg[2]] == item:
-            press(sim, "ok")
-            return
-        press(sim, "next")
-    raise AssertionError("%r not in %r" % (item, c.arg[1]))
-
-
-def enter(sim, digits):
-    c = sim.console
-    assert c.view == C.V_DIGITS
-    for d in digits:
-        cur = c.arg[1][c.arg[2]] - 48
-        for _ in range((int(d) - cur) % 10):
-            press(sim, "next")
-        press(sim, "ok")
+from bowlkit import enter, goto, key, new_sim, press, roll, to_kiosk
 
 
 def test_commit_before_reveal(tmp_path):
@@ -257,15 +205,6 @@ def test_language_setting_reaches_the_screen(tmp_path):
     assert bytes(sim.frame) != zh
 
 
-def to_kiosk(sim):
-    press(sim, "menu")
-    goto(sim, "mode")
-    goto(sim, "kiosk")
-    goto(sim, "new")
-    press(sim, "ok")
-    assert sim.console.table.kiosk
-
-
 def test_kiosk_menu_needs_the_pin_and_locks_after_three_wrong(tmp_path):
     sim = new_sim(tmp_path)
     to_kiosk(sim)
@@ -340,7 +279,7 @@ def test_kiosk_stock_bowl_id_and_claim_codes_the_counter_can_check(tmp_path):
 
 
 def test_kiosk_codes_never_repeat_across_games(tmp_path):
-    # issue 13: award numbers restart at 1 in each game, and game 2's award #1 had
+    # award numbers restart at 1 in each game, and game 2's award #1 once had
     # game 1's award #1's code, so the counter paid it twice. The same rolls in two
     # games of one bowl: every code differs, and game 2's fail as game 1's.
     sim = new_sim(tmp_path)
@@ -430,7 +369,7 @@ def test_settings_file_survives_garbage(tmp_path):
 
 
 def test_idle_min_below_zero_does_not_put_the_bowl_to_sleep_at_once(tmp_path):
-    # issue 13: idle_min=-5 slept at once after every wake: no roll possible
+    # idle_min=-5 once slept at once after every wake: no roll possible
     (tmp_path / "settings.txt").write_text("mode=family\nidle_min=-5\n")
     sim = new_sim(tmp_path)
     press(sim, "ok")  # the notice
@@ -490,7 +429,7 @@ def _finished_kiosk(sim):
 
 
 def test_a_new_restocked_kiosk_game_needs_the_pin(tmp_path):
-    # issue 13: at the kiosk's game-over screen, OK then OK started a new game,
+    # at the kiosk's game-over screen, OK then OK once started a new game,
     # restocked from the settings, without the PIN
     sim = new_sim(tmp_path)
     c = _finished_kiosk(sim)
@@ -539,7 +478,7 @@ def locked(sim):
 
 
 def test_the_pin_lockout_survives_a_power_cut(tmp_path):
-    # issue 13: the lockout lived in RAM; a power cut right after three wrong
+    # the lockout once lived in RAM; a power cut right after three wrong
     # PINs let the next try in (a 4-digit PIN brute-forced in about a minute)
     sim = new_sim(tmp_path)
     to_kiosk(sim)
@@ -614,7 +553,7 @@ def test_a_try_is_counted_on_flash_before_the_pin_is_checked(tmp_path, monkeypat
 
 
 def test_random_hands_on_a_kiosk_get_nothing_they_should_not(tmp_path):
-    # the kind of probe that found issue 13's kiosk holes: a customer without the
+    # the kind of probe that found the kiosk's holes above: a customer without the
     # PIN presses buttons (short and long), shakes, waits and pulls the plug at
     # random. Whatever the sequence: no crash, the same game (no new, restocked
     # one), the settings untouched, never a menu, and every claim code shown

@@ -2,7 +2,8 @@
 # The app on its asyncio tasks and the real clock (CPython and the unix port;
 # in its own process there, apart from the long e2e game of test_bowl_e2e).
 
-from test_bowl_e2e import C, Stream, hal, new_root
+from bobing import console as C
+from bowlrun import Stream, hal, new_root
 
 
 def test_asyncio_tasks_on_real_time():

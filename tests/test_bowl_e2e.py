@@ -27,74 +27,11 @@
 # here (224K for a margin). `make bench` (bench/app_heap.py) finds the smallest
 # heap for each build.
 import gc
-import hashlib
 import sys
-
-if sys.implementation.name == "micropython":
-    sys.path.append("host_sim/portable")
-    from fakes import bowl as hal
-    import os
-
-    def new_root(name):
-        import binascii
-        root = "/tmp/bobing-e2e-%s-%s" % (name, binascii.hexlify(os.urandom(4)).decode())
-        try:
-            os.mkdir(root)
-        except OSError:
-            for f in os.listdir(root):
-                os.remove(root + "/" + f)
-        return root
-else:
-    import os
-    import tempfile
-
-    from fakes import bowl as hal
-
-    def new_root(name):
-        return tempfile.mkdtemp(prefix="bobing-e2e-%s-" % name)
 
 from bobing import console as C
 from bobing import game
-
-
-class Stream:
-    """A fixed stand-in for os.urandom (SHA-256 of a counter), so a test game
-    is the same game every time on both interpreters."""
-
-    def __init__(self, seed):
-        self.seed = seed
-        self.n = 0
-
-    def __call__(self, k):
-        out = b""
-        while len(out) < k:
-            self.n += 1
-            out += hashlib.sha256(b"%d:%d" % (self.seed, self.n)).digest()
-        return out[:k]
-
-
-def live():
-    """Live heap in bytes after a collection (0 on CPython, which has no such figure)."""
-    gc.collect()
-    return gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
-
-
-def play_to_end(sim, figures=None, max_rolls=600):
-    """Shake for every turn (OK skips the result pages, as players do) until the
-    game ends; -> rolls made. figures: a dict that gets the live-heap high-water."""
-    rolls = 0
-    while not sim.console.table.ended:
-        assert rolls < max_rolls, "game did not end"
-        sim.shake()
-        assert sim.run_until(lambda s: s.console.view in (C.V_RESULT, C.V_NOTICE), 15000), \
-            "no result %r" % (C.VIEW_IDS[sim.console.view],)
-        rolls += 1
-        while sim.console.view in (C.V_RESULT, C.V_CLAIM):
-            sim.press("ok")
-            sim.step(150)
-        if figures is not None and rolls % 10 == 0:
-            figures["live_max"] = max(figures.get("live_max", 0), live())
-    return rolls
+from bowlrun import Stream, hal, live, new_root, play_to_end
 
 
 def test_whole_game_by_shakes_then_power_cut():

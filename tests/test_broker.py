@@ -15,7 +15,6 @@ import pwd
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 
@@ -23,50 +22,19 @@ import pytest
 
 import deskkit
 import portable
+import mqttkit
 from deskkit import free_port
-from mqtt_broker import Broker, Sub, broker_installed, need_broker  # noqa: F401
-from test_desk_mqtt import Listener, awards_of
-from test_mqtt import EVENT, MP, SECRET, mp_build, play_kiosk, run_bowl  # noqa: F401
+from mqtt_broker import Broker, Sub, need_broker
+from mqttkit import EVENT, SECRET, Listener, awards_of, bowl_cmd, make_users, passwords, play_kiosk, run_bowl
+
+deskkit.setup()
 
 from bobing import claim, journal, outbox  # noqa: E402
 from host_sim.cli import broker as cmd_broker  # noqa: E402
 from host_sim.desk import bus  # noqa: E402
 from host_sim.desk.models import Award, Import  # noqa: E402
 
-A, B = "0005", "0007"
-
-
-def make_users(out, *args, env=None):
-    return subprocess.run([sys.executable, "-m", "host_sim", "broker", "--out", str(out)] + list(args),
-                          capture_output=True, text=True, timeout=60, cwd=portable.ROOT,
-                          env=dict(os.environ, **(env or {})))
-
-
-def passwords(stdout):
-    """The passwords the tool printed -> {user: password}."""
-    got = {}
-    for line in stdout.splitlines():
-        if line.startswith("desk: "):
-            got["desk"] = line.split("MQTT_PASSWORD=")[1].split()[0]
-        elif line.startswith("bowl "):
-            got[line.split()[1].rstrip(":")] = line.split("MQTT_PASSWORD=")[1].split()[0]
-    return got
-
-
-@pytest.fixture
-def event_broker(tmp_path):
-    """mosquitto running the generated config of event EVENT with bowls A and B
-    -> (broker, {user: password})."""
-    port = free_port()
-    d = tmp_path / "broker"
-    p = make_users(d, "--event", EVENT, "--bowl", A, "--bowl", B, "--port", str(port), "--listen", "127.0.0.1")
-    assert p.returncode == 0, p.stderr
-    b = Broker(tmp_path, conf=str(d / "mosquitto.conf"), port=port)
-    b.start()
-    yield b, passwords(p.stdout)
-    for c in b.clients:
-        c.stop()
-    b.stop()
+A, B = mqttkit.BOWLS
 
 
 def test_the_tool_writes_hashes_keeps_old_users_and_refuses_bad_names(tmp_path):
@@ -227,7 +195,7 @@ def test_a_bowl_s_login_cannot_take_the_desk_s_or_another_bowl_s_client_id(event
 
 
 @need_broker
-def test_the_bowl_logs_in_with_its_user_and_says_a_wrong_password(mp_build, event_broker, tmp_path):
+def test_the_bowl_logs_in_with_its_user_and_says_a_wrong_password(mp_built, event_broker, tmp_path):
     b, pw = event_broker
     desk = Sub(b, tmp_path, outbox.every_bowl(EVENT, "award"), "desk-" + EVENT, "desk", pw["desk"], desk_event=EVENT)
     desk.start()
@@ -253,9 +221,11 @@ def _award(bowl, g, n, cls="yixiu", k=1, secret=SECRET):
 
 
 @need_broker
-def test_the_desk_refuses_a_flood_of_bad_messages_and_goes_on(mp_build, event_broker, tmp_path):
+def test_the_desk_refuses_a_flood_of_bad_messages_and_goes_on(mp_built, event_broker, tmp_path):
     b, pw = event_broker
     deskkit.bowl(A, SECRET)
+    # (one desk database per test process: other modules' tests may have left awards of bowl B)
+    b_awards = Award.objects.filter(bowl__bowl_id=B).count()
     listener = Listener(b.port, "desk", pw["desk"])
     listener.start()
     try:
@@ -290,7 +260,7 @@ def test_the_desk_refuses_a_flood_of_bad_messages_and_goes_on(mp_build, event_br
         assert listener.wait(len(bad) + 5 + 4, skip=("status",), timeout=30)[-4:] == ["award"] * 4
         assert {k: v for k, v in awards_of(A).items() if k[1] != 90} == want
         assert Award.objects.filter(bowl__bowl_id=A, game_no=90).count() == 1
-        assert not Award.objects.filter(bowl__bowl_id=B).exists()
+        assert Award.objects.filter(bowl__bowl_id=B).count() == b_awards  # none through the ACL
     finally:
         listener.stop()
 
@@ -314,7 +284,7 @@ def test_a_desk_with_a_wrong_password_says_so_and_keeps_trying(event_broker, cap
 
 @need_broker
 @pytest.mark.parametrize("answer", [b"", b"HTTP/1.1 400 Bad Request\r\n\r\n", b"\x20\x02\x00\x05", b"\x20\x7f" + b"x" * 200])
-def test_the_bowl_survives_a_broker_that_answers_nonsense(mp_build, tmp_path, answer):
+def test_the_bowl_survives_a_broker_that_answers_nonsense(mp_built, tmp_path, answer):
     # something else on the broker's port (a web server, a half-open proxy, a refusal, a runaway
     # length): the bowl's publisher says it, closes, retries; the game never sees it
     srv = socket.socket()
@@ -384,7 +354,7 @@ def test_make_broker_runs_the_event_s_broker(tmp_path):
 
 
 @need_broker
-def test_only_the_desk_grants_stock_to_a_bowl(mp_build, event_broker, tmp_path):
+def test_only_the_desk_grants_stock_to_a_bowl(mp_built, event_broker, tmp_path):
     # the whole app on the frozen port, logged in as bowl A, playing on the event's shared stock:
     # its grant comes from the desk's user; an allot bowl B or A itself writes (a bowl granting
     # stock) and one too big for the broker never reach it; its ask reaches the desk
@@ -406,8 +376,7 @@ def test_only_the_desk_grants_stock_to_a_bowl(mp_build, event_broker, tmp_path):
     assert huge.returncode != 0 and b"lost" in huge.stderr  # over max_packet_size: the desk's connection closed
     asks = Sub(b, tmp_path, outbox.topic(EVENT, A, "ask"), "desk-asks", "desk", pw["desk"])
     asks.start()
-    p = subprocess.run([MP, os.path.join(portable.TESTS, "mqtt_bowl.py"), "app", str(root),
-                        "4000"], capture_output=True, text=True, timeout=60, cwd=portable.ROOT)
+    p = subprocess.run(bowl_cmd("app", root, 4000), capture_output=True, text=True, timeout=60, cwd=portable.ROOT)
     out = p.stdout + p.stderr
     assert p.returncode == 0 and "Traceback" not in out, out
     assert "net: connected" in out and "net: allot 2 received" in out and "stock: grant 2 applied" in out, out

@@ -86,7 +86,7 @@ def test_every_field_changes_the_code():
 
 
 def test_a_later_games_award_is_not_an_earlier_games():
-    # issue 13: award numbers restart at 1 in each game; with the game out of the
+    # award numbers restart at 1 in each game; with the game out of the
     # signed message, game 2's award #1 had game 1's award #1's code
     for n in range(1, 30):
         for cls in ("yixiu", "zhuangyuan"):

@@ -36,7 +36,7 @@ LONG = "x" * 5000
 # (command line, status, what the output must name); lines are split on spaces
 # after {d} is filled in, so a value with a space goes through SPLIT rows below.
 PROBES = [
-    # ---- issue 13's list
+    # ---- --set, numbers, files, text that is not UTF-8
     ("rank --set =", 2, "OPTION=VALUE"),
     ("rank --set =x", 2, "OPTION=VALUE"),
     ("rank --set x=", 2, "unknown option"),
@@ -80,7 +80,7 @@ PROBES = [
     ("play --root {d}/flash --quiet --script {d}/trace_words.txt", 1, "not a shake trace"),
     ("play --root {d}/flash --quiet --script {d}/trace_bin.txt", 1, "not a shake trace"),
     ("play --root {d}/flash --quiet --script {d}/trace_dir.txt", 1, "no such trace"),
-    # ---- beyond the list: every command, every option
+    # ---- every command, every option
     ("", 2, "COMMAND"),
     ("nosuch", 2, "invalid choice"),
     ("rank --profile " + U, 2, "UTF-8"),
@@ -195,6 +195,13 @@ PROBES = [
     ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class " + U + " X", 2, "--class"),
     ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class yixiu " + U, 2, "CODE"),
     ("verify-claim --secret 0123456789abcdef --bowl 1 --game 1 --award 1 --class yixiu X1FZ-F78Z", 1, "invalid"),
+    ("verify-fair", 2, "FOLDER"),
+    ("verify-fair {d}/nothing", 2, "not a folder"),
+    ("verify-fair {d}", 2, "no fair game"),
+    ("verify-fair --desk {d}/nothing.json", 2, "cannot read"),
+    ("verify-fair --desk {d}/events.txt", 2, "not the desk's export"),
+    ("verify-fair {d} --desk {d}/events.txt --bowl 1", 2, "not the desk's export"),
+    ("verify-fair {d} --game x", 2, "--game"),
     ("broker --out {d}/afile --event e --bowl 1", 2, "not a folder"),
     ("broker --out {d}/br --event a/b --bowl 1", 2, "event"),
     ("broker --out {d}/br --event e --bowl desk", 2, "desk"),
@@ -267,6 +274,7 @@ SWEEP_BASE = {
     "verify-claim": ["verify-claim", "--secret", "0123456789abcdef", "--bowl", "1", "--game", "1", "--award", "1",
                      "--class", "yixiu", "X"],
     "broker": ["broker", "--out", "{d}/sweep/broker", "--event", "e", "--bowl", "1"],
+    "verify-fair": ["verify-fair", "{d}"],
 }
 SWEEP_DROP = {("replay", "--start-roll"): ["--first"], ("verify-claim", "--secret-hex"): ["--secret"],
               ("replay", "--journal"): ["--seats", "--first", "{d}/events.txt"]}

@@ -5,7 +5,7 @@ from host_sim.sim import terminal
 
 def test_the_terminal_draws_every_led_once(tmp_path):
     """The ring (12 LEDs) is drawn once, and never over the status line, at every
-    terminal size (issue 12: in a 200-column terminal its row was drawn at
+    terminal size (in a 200-column terminal its row was once drawn at
     column 0 over the status line, the ring twice)."""
     p = player.Player(str(tmp_path / "flash"))
     try:
@@ -23,7 +23,7 @@ def test_the_terminal_draws_every_led_once(tmp_path):
 
 
 def test_at_200_by_50_the_side_panel_keeps_its_header_next_game_and_table(tmp_path):
-    """At the size the README suggests, beside the OLED: the header, the next game
+    """At 200 by 50, with the side panel beside the OLED: the header, the next game
     once +/- changed it (and what +/- did, and that g starts it), every seat's row."""
     p = player.Player(str(tmp_path / "flash"))
     try:

@@ -11,7 +11,7 @@ ROOT = portable.ROOT
 FIRMWARE = portable.FIRMWARE
 # the pinned 32-bit build without the bowl frozen in, as a stock image (make mp; `make mpy` compiles
 # with its mpy-cross)
-MICROPYTHON = os.path.join(ROOT, "build", "mp", "unix32-stock", "micropython")
+MICROPYTHON = portable.MP32_STOCK
 sys.path.insert(0, os.path.join(ROOT, "host_sim", "tools"))
 import make_package_json  # noqa: E402
 
@@ -73,7 +73,7 @@ def test_make_mpy_builds_what_deploy_copies(mp_built, tmp_path):
     assert r.stdout.split() == ["board.mpy", "12", "25"]
 
 
-FROZEN_MP = os.path.join(ROOT, "build", "mp", "unix32-frozen", "micropython")
+FROZEN_MP = portable.MP32_FROZEN
 FAKE_MPREMOTE = os.path.join(ROOT, "tests", "fake_mpremote.py")
 
 

@@ -261,7 +261,7 @@ def test_wrong_codes_slow_the_attendant_down_and_the_wait_survives_a_new_session
         CheckLimit.objects.filter(pk=lim.pk).update(wait_until=None)
         c.post("/check", {"code": "0000000C"})
         lim.refresh_from_db()
-        want = min(counter.MAX_WAIT, 2 ** k)  # 2 s, 4 s, ... (the README)
+        want = min(counter.MAX_WAIT, 2 ** k)  # 2 s, 4 s, ... (host_sim/desk/README.md)
         assert abs((lim.wait_until - timezone.now()).total_seconds() - want) < 2
 
 

@@ -11,43 +11,12 @@ import time
 import pytest
 
 import deskkit
-from mqtt_broker import broker_installed, need_broker  # noqa: F401
+from deskkit import CHROMIUM, DRIVER, shot
+from mqtt_broker import need_broker
 
-CHROMIUM = "/usr/bin/chromium"
-DRIVER = "/usr/bin/chromedriver"
 SECRET = bytes(range(50, 66))
-SHOTS = os.path.join(deskkit.ROOT, "host_sim", "desk", "shots")
-
-@pytest.fixture(scope="module")
-def chromium_installed():
-    # a missing browser fails, never skips: `make test` installs it (host_sim/tools/debian_deps.sh)
-    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
-        pytest.fail("needs Debian's chromium and chromium-driver: `make deps` as root installs them",
-                    pytrace=False)
-
 
 pytestmark = pytest.mark.usefixtures("chromium_installed")
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    profile = str(tmp_path_factory.mktemp("chromium-profile"))
-    downloads = str(tmp_path_factory.mktemp("downloads"))
-    o = webdriver.ChromeOptions()
-    o.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile,
-                 "--window-size=412,915"):
-        o.add_argument(flag)
-    o.add_experimental_option("prefs", {"download.default_directory": downloads,
-                                        "download.prompt_for_download": False})
-    d = webdriver.Chrome(options=o, service=Service(executable_path=DRIVER))
-    d.implicitly_wait(30)  # a loaded 2-core machine: Argon2 and the server take their time
-    d.downloads = downloads
-    yield d
-    d.quit()
 
 
 @pytest.fixture(scope="module")
@@ -60,16 +29,6 @@ def desk(tmp_path_factory):
     s.start()
     yield s, path, shown
     s.stop()
-
-
-def shot(d, name, tmp):
-    d.save_screenshot(os.path.join(tmp, name))
-    if os.environ.get("DESK_SHOTS"):
-        # the README's copy, small: 64 colours (flat pages, text stays sharp)
-        from PIL import Image
-        os.makedirs(SHOTS, exist_ok=True)
-        with Image.open(os.path.join(tmp, name)) as im:
-            im.convert("RGB").quantize(64).save(os.path.join(SHOTS, name), optimize=True)
 
 
 def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):

@@ -8,10 +8,8 @@ are refused into the import log."""
 import subprocess
 
 import deskkit
-from test_desk_mqtt import Listener, listener  # noqa: F401 (fixture)
-from test_final_mqtt import NONE, SIHONG_12, SIHONG_13, _flash, _run_app
-from mqtt_broker import broker, broker_installed, need_broker  # noqa: F401 (fixtures)
-from test_mqtt import EVENT, SECRET, mp_build  # noqa: F401 (fixture)
+from mqtt_broker import need_broker
+from mqttkit import EVENT, NONE, SECRET, SIHONG_12, SIHONG_13, app_flash, run_app
 
 from bobing import final_play as F
 from bobing import game, journal
@@ -41,16 +39,16 @@ def _login():
 
 
 @need_broker
-def test_champions_and_the_final_on_the_desk_page(mp_build, broker, listener, tmp_path):  # noqa: F811
+def test_champions_and_the_final_on_the_desk_page(mp_built, broker, listener, tmp_path):  # noqa: F811
     Champion.objects.all().delete()  # another file's final (the counter's draw test) shares the desk
     for b in ("0101", "0102", "0109"):
         deskkit.bowl(b, SECRET)
     listener.start()
-    t1 = _flash(tmp_path, "t1", "0101", broker.port)
+    t1 = app_flash(tmp_path, "t1", "0101", broker.port)
     _table(t1, (NONE, NONE, SIHONG_12, NONE))  # seat 3 holds the 状元
-    t2 = _flash(tmp_path, "t2", "0102", broker.port)
+    t2 = app_flash(tmp_path, "t2", "0102", broker.port)
     _table(t2, (WUZI, NONE))  # seat 1's 五子
-    out = _run_app(t1) + _run_app(t2)
+    out = run_app(t1) + run_app(t2)
     assert listener.wait(2, skip=("status",)).count("champion") == 2, (listener.results, out)
     c = _login()
     page = c.get("/final").content.decode()
@@ -64,14 +62,14 @@ def test_champions_and_the_final_on_the_desk_page(mp_build, broker, listener, tm
     seat = {"0101": 3, "0102": 1}
 
     # the final on bowl 0109: champion 1 and 2 tie, then champion 2 wins; a power cut after 3 rolls
-    t9 = _flash(tmp_path, "t9", "0109", broker.port)
+    t9 = app_flash(tmp_path, "t9", "0109", broker.port)
     events = [(game.EV_ROLL, d) for d in (SIHONG_12, SIHONG_12, NONE, SIHONG_13)]
     with open(str(t9 / F.FILE), "wb") as f:
         f.write(F.encode(321, 2, "xiamen", events[:3]))
-    _run_app(t9)
+    run_app(t9)
     with open(str(t9 / F.FILE), "wb") as f:
         f.write(F.encode(321, 2, "xiamen", events))
-    _run_app(t9)
+    run_app(t9)
     listener.wait(3 + 1 + 4 + 1 + 1, skip=("status", "champion"))
     f = Final.objects.get(fid=321)
     assert (f.players, f.events, f.winner, f.dice, f.rank) == (2, 4, 2, list(SIHONG_13), "sihong")

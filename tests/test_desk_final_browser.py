@@ -10,8 +10,8 @@ import sys
 import time
 
 import deskkit
-from mqtt_broker import Broker, broker_installed, need_broker  # noqa: F401 (fixture)
-from test_desk_browser import SHOTS, browser, chromium_installed, shot  # noqa: F401 (fixtures)
+from deskkit import shot
+from mqtt_broker import Broker, need_broker
 
 from bobing import champions as CH
 from bobing import final_play as F

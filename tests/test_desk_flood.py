@@ -6,7 +6,7 @@ the import page), and the log gets a few lines a second, each once."""
 import os
 import sys
 
-from mqtt_broker import broker_installed, need_broker  # noqa: F401
+from mqtt_broker import need_broker
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 import desk_flood  # noqa: E402

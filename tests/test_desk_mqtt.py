@@ -5,17 +5,15 @@ the desk's database once, through a power cut that re-sends, a desk that is
 away, and a database that fails mid-message (not acknowledged, delivered
 again); bad messages are refused into the import log and the listener goes on;
 bowl status is stored."""
-import asyncio
 import json
 import subprocess
 import threading
 import time
 
-import pytest
 
 import deskkit
-from mqtt_broker import broker, broker_installed, need_broker  # noqa: F401
-from test_mqtt import BAD, EVENT, SECRET, mp_build, play_kiosk, run_bowl  # noqa: F401
+from mqtt_broker import need_broker
+from mqttkit import BAD, EVENT, SECRET, Listener, awards_of, play_kiosk, run_bowl
 
 deskkit.setup()
 
@@ -25,63 +23,8 @@ from host_sim.desk import bus  # noqa: E402
 from host_sim.desk.models import Award, BowlStatus, Import  # noqa: E402
 
 
-class Listener:
-    """bus.listen() on its own thread and event loop, as `python -m host_sim.desk listen` runs it."""
-
-    def __init__(self, port, user=None, password=None, event=EVENT):
-        self.port = port
-        self.user, self.password = user, password
-        self.event = event
-        self.results = []
-        self.ready = threading.Event()
-
-    def start(self):
-        self.ready.clear()
-        self.thread = threading.Thread(target=asyncio.run, args=(self._main(),), daemon=True)
-        self.thread.start()
-        assert self.ready.wait(15), "the listener did not subscribe"
-
-    async def _main(self):
-        self.loop = asyncio.get_running_loop()
-        ev = asyncio.Event()
-        self.task = asyncio.create_task(bus.listen("127.0.0.1", self.port, self.event, self.user, self.password,
-                                                    ready=ev, seen=self.results.append))
-        await ev.wait()
-        self.ready.set()
-        try:
-            await self.task
-        except asyncio.CancelledError:
-            pass
-
-    def wait(self, n, timeout=20, skip=()):
-        """The results so far, once n of them (not counting those in skip) are in."""
-        t0 = time.time()
-        while time.time() - t0 < timeout:
-            got = [r for r in self.results if r not in skip]
-            if len(got) >= n:
-                break
-            time.sleep(0.05)
-        return [r for r in self.results if r not in skip]
-
-    def stop(self):
-        self.loop.call_soon_threadsafe(self.task.cancel)
-        self.thread.join(15)
-
-
-@pytest.fixture
-def listener(broker):  # noqa: F811
-    lst = Listener(broker.port)
-    yield lst
-    if getattr(lst, "thread", None) is not None and lst.thread.is_alive():
-        lst.stop()
-
-
-def awards_of(bowl_id):
-    return {(bowl_id, a.game_no, a.award_no): (a.cls, a.code) for a in Award.objects.filter(bowl__bowl_id=bowl_id)}
-
-
 @need_broker
-def test_every_award_lands_once_through_resends_and_a_desk_away(mp_build, broker, listener, tmp_path):  # noqa: F811
+def test_every_award_lands_once_through_resends_and_a_desk_away(mp_built, broker, listener, tmp_path):  # noqa: F811
     deskkit.bowl("MQ-1", SECRET)
     root = tmp_path / "flash"
     root.mkdir()
@@ -108,7 +51,7 @@ def test_every_award_lands_once_through_resends_and_a_desk_away(mp_build, broker
 
 
 @need_broker
-def test_a_message_the_database_failed_on_is_delivered_again(mp_build, broker, listener, tmp_path,  # noqa: F811
+def test_a_message_the_database_failed_on_is_delivered_again(mp_built, broker, listener, tmp_path,  # noqa: F811
                                                              monkeypatch):
     deskkit.bowl("MQ-2", SECRET)
     root = tmp_path / "flash"

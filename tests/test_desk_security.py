@@ -142,7 +142,7 @@ def test_the_first_wait_is_the_documented_two_seconds():
         assert counter.find(user, "6666666%d" % i) is None
     left = (CheckLimit.objects.get(user=user).wait_until - timezone.now()).total_seconds()
     assert 1.5 < left <= 2.0
-    readme = open(os.path.join(deskkit.ROOT, "README.md")).read()
+    readme = open(os.path.join(deskkit.ROOT, "host_sim", "desk", "README.md"), encoding="utf-8").read()
     assert "slowed down after %d (2 s, 4 s" % counter.FREE_FAILURES in readme
 
 

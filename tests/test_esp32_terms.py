@@ -9,8 +9,8 @@ from bobing import console as C
 from bobing import outbox
 from fakes import wlan as fake_wlan
 from fakes import bowl as hal
-from test_bowl import press, roll, to_kiosk
-from test_bowl_e2e import Stream
+from bowlkit import roll, to_kiosk
+from bowlrun import Stream
 
 EVENT = "midautumn"
 NET = "ssid=mall\npassword=secret123\nbroker=%s\nevent=midautumn\nstock=bowl\n"
@@ -240,8 +240,8 @@ import sys
 sys.path[:0] = ["tests", "."]
 import host_sim
 from fakes import bowl as hal
-from test_bowl import roll
-from test_bowl_e2e import Stream
+from bowlkit import roll
+from bowlrun import Stream
 hal.count_work(sys.argv[2] == "1")
 sim = hal.Sim(sys.argv[1], urandom=Stream(4), cpu_factor=int(sys.argv[2]), draw_factor=int(sys.argv[2]))
 sim.step(200)

@@ -1,4 +1,4 @@
-# "A roll whose journal write failed must never be shown" (issue 13): the
+# "A roll whose journal write failed must never be shown": the
 # journal's write of a roll fails (the flash is full, a bus error), and the
 # bowl must show nothing of that roll -- no result screen, no rank on the
 # ring, no roll tone, no kiosk claim code -- but the flash notice, and go on
@@ -7,7 +7,7 @@
 # after a power cut.
 from bobing import game, journal, leds
 from bobing import console as C
-from test_bowl import new_sim, press, roll
+from bowlkit import new_sim, press, roll
 
 
 class _FailingFile:

@@ -4,7 +4,7 @@
 # drawing each phase of the final on the display, a power cut in the middle.
 from bobing import console as C
 from bobing import final_play as F
-from test_bowl import enter, goto, new_sim, press
+from bowlkit import enter, goto, new_sim, press
 
 
 def shake_roll(sim):

@@ -7,36 +7,12 @@ reports each of its rolls once (QoS 1) and the final's state, retained, so a
 desk that subscribes afterwards still sees champions and result."""
 import binascii
 import json
-import os
-import subprocess
 
 from bobing import champions as CH
 from bobing import final_play as F
 from bobing import game, journal
-import portable
-from mqtt_broker import broker, broker_installed, need_broker  # noqa: F401 (fixtures)
-from test_mqtt import EVENT, MP, Desk, mp_build  # noqa: F401 (fixture)
-
-SIHONG_12 = (4, 4, 4, 4, 1, 2)
-SIHONG_13 = (4, 4, 4, 4, 1, 3)
-NONE = (1, 2, 3, 5, 6, 6)
-
-
-def _flash(tmp_path, name, bowl_id, port):
-    root = tmp_path / name
-    root.mkdir()
-    (root / "settings.txt").write_text("mode=family\nbowl_id=%s\n" % bowl_id)
-    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
-                                  % (port, EVENT))
-    return root
-
-
-def _run_app(root, ms=2500):
-    p = subprocess.run([MP, os.path.join(portable.TESTS, "mqtt_bowl.py"), "app", str(root), str(ms)],
-                       capture_output=True, text=True, timeout=60, cwd=portable.ROOT)
-    assert p.returncode == 0 and "Traceback" not in p.stdout + p.stderr, p.stdout + p.stderr
-    return p.stdout
-
+from mqtt_broker import need_broker
+from mqttkit import EVENT, NONE, SIHONG_12, SIHONG_13, Desk, app_flash, run_app
 
 def _messages(lines):
     out = []
@@ -47,28 +23,28 @@ def _messages(lines):
 
 
 @need_broker
-def test_table_champions_and_the_final_reach_a_late_desk(mp_build, broker, tmp_path):
+def test_table_champions_and_the_final_reach_a_late_desk(mp_built, broker, tmp_path):
     # table bowl 0001: a 4-seat game where seat 3 holds the 状元 (四红 带12)
-    t1 = _flash(tmp_path, "t1", "0001", broker.port)
+    t1 = app_flash(tmp_path, "t1", "0001", broker.port)
     j = journal.start(str(t1), "xiamen", None, 4)
     j.play(game.EV_START_SEAT, 1)
     for d in (NONE, NONE, SIHONG_12, NONE):
         j.play(game.EV_ROLL, d)
     j.close()
     # the final's bowl 0009: a final of 3 champions, 3 rolls in (1 and 3 tie), then 2 more (1 wins)
-    f9 = _flash(tmp_path, "f9", "0009", broker.port)
+    f9 = app_flash(tmp_path, "f9", "0009", broker.port)
     events = [(game.EV_ROLL, d) for d in (SIHONG_12, NONE, SIHONG_12, SIHONG_13, NONE)]
     with open(str(f9 / F.FILE), "wb") as f:
         f.write(F.encode(4711, 3, "xiamen", events[:3]))
     rolls = Desk(broker, tmp_path, topic="bobing/%s/+/finalroll" % EVENT, client_id="desk-rolls")
     rolls.start()
-    out1 = _run_app(t1)
-    out9 = _run_app(f9)
+    out1 = run_app(t1)
+    out9 = run_app(f9)
     assert "net: connected" in out1 and "resumed the final 4711" in out9, out1 + out9
     # round 2 as played before the next power cut: the boot reports it from flash
     with open(str(f9 / F.FILE), "wb") as f:
         f.write(F.encode(4711, 3, "xiamen", events))
-    _run_app(f9)
+    run_app(f9)
 
     # a desk that subscribes now gets the retained champion and final topics
     late = Desk(broker, tmp_path, topic="bobing/%s/+/+" % EVENT, client_id="desk-late")

@@ -9,6 +9,7 @@ import os
 from bobing import console as C
 from bobing import final_play as F
 from bobing import game
+from bobing.final import Final
 from ramflash import fresh_root
 
 NONE = (1, 2, 3, 5, 6, 6)  # no 状元
@@ -182,7 +183,7 @@ def test_a_power_cut_mid_final_loses_no_roll():
     roll(c2)
     assert c2.final.final.ended and c2.final.final.winner == 2
     # the same final as one played without the cut
-    ref = game.Final("xiamen", 3)
+    ref = Final("xiamen", 3)
     for d in rolls[:3] + rolls[3:5]:
         ref.roll(d)
     assert ref.ended and ref.winner == 2 and on_flash(root)[3] == [(game.EV_ROLL, d) for d in rolls[:5]]

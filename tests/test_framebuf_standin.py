@@ -1,18 +1,16 @@
-"""host_sim.framebuf against the real framebuf of the MicroPython unix port:
+"""host_sim.framebuf against the real framebuf of the 32-bit MicroPython unix port
+(the stock build of `make mp`, the ESP32's word size):
 hundreds of random drawings (every method of the subset, clipping at every
 edge, odd sizes, text with non-ASCII, blit with keys) must leave the very same
 bytes, and pixel reads must agree."""
 import json
-import os
 import random
 import subprocess
-import sys
 
 import pytest
 
 from host_sim.compat import framebuf as standin
 
-MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 
 # the same interpreter loop on both sides: scenes of (size, ops) -> hex buffers and pixel reads
 RUNNER = r"""
@@ -87,20 +85,20 @@ def run_standin(sc):
     return out
 
 
-def run_unix_port(sc, tmp_path):
+def run_unix_port(micropython, sc, tmp_path):
     data = tmp_path / "scenes.json"
     data.write_text(json.dumps(sc))
     script = RUNNER + "\nrun(framebuf, json.load(open(%r)), lambda r: print(json.dumps(r)))\n" % str(data)
-    p = subprocess.run([MICROPYTHON, "-X", "heapsize=4M", "-c", script], capture_output=True, text=True,
+    p = subprocess.run([micropython, "-X", "heapsize=4M", "-c", script], capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr
     return [json.loads(line) for line in p.stdout.splitlines()]
 
 
-def test_standin_equals_real_framebuf(tmp_path):
+def test_standin_equals_real_framebuf(mp_built, tmp_path):
     sc = scenes()
     mine = run_standin(sc)
-    real = run_unix_port(sc, tmp_path)
+    real = run_unix_port(mp_built["stock"], sc, tmp_path)
     assert len(mine) == len(real) == len(sc)
     for i, (a, b) in enumerate(zip(mine, real)):
         assert a == b, "scene %d differs: %r" % (i, sc[i])

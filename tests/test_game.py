@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import game_check as gc
-from bobing import claim, game, profiles, rules
+from bobing import claim, final, game, profiles, rules
 
 
 def _option_strategy(name):
@@ -315,7 +315,7 @@ def test_kiosk_ignores_seats_and_has_no_holder():
 # ---- 状元王中王 -------------------------------------------------------------------
 
 def test_final_rounds_until_a_zhuangyuan():
-    f = game.Final("xiamen", 3)
+    f = final.Final("xiamen", 3)
     for _ in range(3):
         f.roll([1, 2, 3, 5, 6, 6])
     assert not f.ended and f.round == 2 and f.turn == 1
@@ -331,7 +331,7 @@ def test_final_rounds_until_a_zhuangyuan():
 
 
 def test_final_exact_ties_roll_again():
-    f = game.Final("xiamen", 4)
+    f = final.Final("xiamen", 4)
     f.roll([4, 4, 4, 4, 5, 6])  # 1
     f.roll([4, 4, 4, 4, 3, 1])  # 2: smaller
     f.roll([4, 4, 4, 4, 6, 5])  # 3: the same as 1
@@ -341,6 +341,6 @@ def test_final_exact_ties_roll_again():
     out = f.roll([4, 4, 4, 4, 1, 2])
     assert out.ended and f.winner == 3
     with pytest.raises(ValueError):
-        game.Final("xiamen", 1)
+        final.Final("xiamen", 1)
     with pytest.raises(ValueError):
-        game.Final("xiamen", 3).apply(game.EV_CUSTOMER)
+        final.Final("xiamen", 3).apply(game.EV_CUSTOMER)

@@ -33,7 +33,8 @@ def test_contract_is_in_the_repository_and_pointed_at():
 
 def test_no_pointer_outside_the_repository():
     # README, firmware and host code name repository paths only (a machine's /work/... is not shipped)
-    files = [os.path.join(ROOT, "README.md"), CONTRACT]
+    files = [os.path.join(ROOT, "README.md"), CONTRACT, os.path.join(ROOT, "hardware", "README.md"),
+             os.path.join(ROOT, "tests", "README.md")]
     for top in ("firmware", "host_sim"):
         for dirpath, _dirs, names in os.walk(os.path.join(ROOT, top)):
             files += [os.path.join(dirpath, n) for n in names if n.endswith((".py", ".md"))]

@@ -232,15 +232,15 @@ def test_checkpoints_of_an_event_game_round_trip_and_are_checked():
     _apply(t, 4, (("yixiu", 5), ("duitang", 2)))
     t.apply(game.EV_CUSTOMER, None)
     t.apply(game.EV_ROLL, (4, 1, 2, 3, 5, 5))
-    b = journal.table_state(t)
+    b = t.snapshot()
     u = _event_table(counts={"yixiu": 1}, grant_s=2, granted={"yixiu": 3, "duitang": 1})
-    journal.restore_state(u, b, 0, len(b), t.events)
+    u.restore(b, 0, len(b), t.events)
     assert (u.grant_s, u.granted, u.pool, u.awards) == (t.grant_s, t.granted, t.pool, t.awards)
     # a grant that went down, or prizes that do not add up, are impossible states
     low = _event_table(counts={"yixiu": 1}, grant_s=2, granted={"yixiu": 3, "duitang": 3})
-    assert "went down" in _refused(journal.restore_state, low, b, 0, len(b), t.events)
+    assert "went down" in _refused(low.restore, b, 0, len(b), t.events)
     more = _event_table(counts={"yixiu": 2}, grant_s=2, granted={"yixiu": 3, "duitang": 1})
-    assert "add up" in _refused(journal.restore_state, more, b, 0, len(b), t.events)
+    assert "add up" in _refused(more.restore, b, 0, len(b), t.events)
 
 
 def _awarded(root):
@@ -248,7 +248,7 @@ def _awarded(root):
     tot = {}
     ids, _top = journal.inventory(root)
     for gid in ids:
-        _s, _t, aw = outbox.replay(journal._join(root, journal._name(gid, journal.SUFFIX)), gid)
+        _s, _t, aw = outbox.replay(journal.path_of(root, gid), gid)
         for _n, cls, _k in aw:
             tot[cls] = tot.get(cls, 0) + 1
     return tot

@@ -5,7 +5,7 @@
 # it runs low (the ask bowl/net.py publishes).
 from bobing import game, journal
 from bobing import console as C
-from test_bowl import goto, key, new_sim, press, roll, to_kiosk
+from bowlkit import key, new_sim, press, roll, to_kiosk
 
 NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=midautumn\n"
 

@@ -6,19 +6,15 @@ the bowl connects, then while it plays a stale one, a malformed one and a newer
 retained one; the bowl's asks and status are read with mosquitto_sub."""
 import binascii
 import json
-import os
 import subprocess
 import time
 
 from bobing import outbox
 import portable
-from mqtt_broker import Sub, broker, broker_installed, need_broker  # noqa: F401
-from test_mqtt import mp_build  # noqa: F401
+from mqtt_broker import Sub, need_broker
+from mqttkit import EVENT, SECRET, bowl_cmd
 
-MP = os.path.join(portable.ROOT, "build", "mp", "unix32-frozen", "micropython")
-EVENT = "midautumn"
 BOWL = "0005"
-SECRET = bytes(range(1, 17))
 
 
 def _decoded(sub, n, leaf, timeout=15):
@@ -31,7 +27,7 @@ def _decoded(sub, n, leaf, timeout=15):
 
 
 @need_broker
-def test_the_bowl_takes_its_grants_from_the_retained_allot_and_asks_when_low(mp_build, broker, tmp_path):
+def test_the_bowl_takes_its_grants_from_the_retained_allot_and_asks_when_low(mp_built, broker, tmp_path):
     root = tmp_path / "flash"
     root.mkdir()
     (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\nsecret=%s\n" % (BOWL, binascii.hexlify(SECRET).decode()))
@@ -44,7 +40,7 @@ def test_the_bowl_takes_its_grants_from_the_retained_allot_and_asks_when_low(mp_
     asks.start()
     status = Sub(broker, tmp_path, outbox.topic(EVENT, BOWL, "status"), "status-watch")
     status.start()
-    bowl = subprocess.Popen([MP, os.path.join(portable.TESTS, "mqtt_bowl.py"), "app", str(root), "6000"],
+    bowl = subprocess.Popen(bowl_cmd("app", root, 6000),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=portable.ROOT)
     try:
         first = _decoded(status, 1, "status")[0]

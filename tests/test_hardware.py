@@ -86,7 +86,7 @@ def test_board_pins_are_safe_choices():
         assert p[name] in RTC_GPIO, "%s must be an RTC GPIO to wake the ESP32" % name
     for name in OUTPUTS:
         assert p[name] not in INPUT_ONLY, "%s drives a line; GPIO%d is input only" % (name, p[name])
-    # every route of the README: GPIO16/17 do not exist on SPIRAM builds (ports/esp32/machine_pin.h)
+    # every route of hardware/README.md: GPIO16/17 do not exist on SPIRAM builds (ports/esp32/machine_pin.h)
     from fakes import bowl as hal
     for build, gpios in hal.BUILDS.items():
         for name, g in p.items():
@@ -195,7 +195,7 @@ def test_the_attendant_key_is_a_reed_switch_on_a_free_rtc_input():
 
 
 def test_every_part_in_the_bom_is_one_board_py_builds():
-    # the SW-420 was listed as an option, but board.py never built it (issue 12, defect 5)
+    # the SW-420 was listed as an option, but board.py never built it
     with open(os.path.join(ROOT, "firmware", "board.py"), encoding="utf-8") as f:
         board_src = f.read()
     rows = [ln for ln in _read("bom.md").splitlines() if ln.startswith("|")]

@@ -8,7 +8,7 @@
 # it never stops sending for good at a damaged record.
 from bobing import journal, outbox
 from ramflash import fresh_root
-from test_outbox_bounded import BOWL, EVENT, SECRET, _awards, _drain, _kiosk_events, _write_game
+from outboxkit import BOWL, EVENT, SECRET, all_awards, drain, kiosk_events, write_game
 
 N = 300  # events of the kiosk game
 CK = 260  # its checkpoint covers records 0..CK-1
@@ -17,7 +17,7 @@ BAD = 10  # the damaged record
 
 def _game():
     root = fresh_root(blocks=24)
-    _write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), _kiosk_events(7, N), ck_at=CK)
+    write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), kiosk_events(7, N), ck_at=CK)
     return root, root + "/" + journal._name(1, journal.SUFFIX)
 
 
@@ -48,11 +48,11 @@ def _check_all(j):
 
 def test_one_flipped_bit_before_the_checkpoint_is_found_mended_and_every_award_sent():
     root, path = _game()
-    want = _awards(root)
+    want = all_awards(root)
     _flip(path, BAD, (0, 0x04))
     r = journal.recover(root, SECRET)
     assert not r.problems and r.journal.count == N  # the boot does not see it (it replays from the checkpoint)
-    sent = _drain(root, outbox.Outbox(root, EVENT, SECRET))[0]
+    sent = drain(root, outbox.Outbox(root, EVENT, SECRET))[0]
     assert sent == want and len(want) > 10, (len(sent), len(want))  # none stalled behind the flipped bit
     problems, steps = _check_all(r.journal)
     assert steps <= CK // 16 + 1
@@ -65,7 +65,7 @@ def test_one_flipped_bit_before_the_checkpoint_is_found_mended_and_every_award_s
 
 def test_worse_damage_is_reported_and_the_outbox_goes_on_from_the_checkpoint():
     root, path = _game()
-    want = _awards(root)
+    want = all_awards(root)
     _flip(path, BAD, (0, 0x05))  # two bits: no single mend
     r = journal.recover(root, SECRET)
     assert not r.problems
@@ -74,7 +74,7 @@ def test_worse_damage_is_reported_and_the_outbox_goes_on_from_the_checkpoint():
     assert "goes on from the checkpoint" in problems[0].text
     r.journal.close()
     box = outbox.Outbox(root, EVENT, SECRET)
-    sent, worst, calls = _drain(root, box)
+    sent, worst, calls = drain(root, box)
     # the awards before the damage, then every one after the checkpoint: the sending never stops for good
     s = journal.scan(path, 1, SECRET)
     before = s.table.award_no
@@ -86,14 +86,14 @@ def test_worse_damage_is_reported_and_the_outbox_goes_on_from_the_checkpoint():
     # the game goes on, and its new awards are sent too
     j = journal.recover(root, SECRET).journal
     a0 = j.table.award_no
-    for e in _kiosk_events(8, 60):
+    for e in kiosk_events(8, 60):
         try:
             j.play(*e)
         except ValueError:
             pass  # the generator's own table is not this one: an event out of turn is refused
     a1 = j.table.award_no
     j.close()
-    more = _drain(root, box, [])[0]
+    more = drain(root, box, [])[0]
     assert a1 > a0 and more == [(1, k) for k in range(a0 + 1, a1 + 1)], (a0, a1, more)
 
 

@@ -526,9 +526,9 @@ def test_checkpoint_state_round_trips_after_every_event():
         t = journal.new_table(cfg, SECRET)
         evs = _random_game(profile, seats, 11, 400, counts)
         for i in range(len(evs) + 1):
-            b = journal.table_state(t)
+            b = t.snapshot()
             u = journal.new_table(cfg, SECRET)
-            journal.restore_state(u, b, 0, len(b), t.events)
+            u.restore(b, 0, len(b), t.events)
             assert _vars(u) == _vars(t), (profile, i)
             if i < len(evs):
                 t.apply(*evs[i])
@@ -600,8 +600,8 @@ def _crafted_checkpoint(data, n=None, gid=None, state=None, version=None, rec=No
     """A checkpoint with the given fields changed and a valid checksum."""
     m = data[18] | (data[19] << 8)
     old_state = data[20:20 + m]
-    b = journal.checkpoint_bytes(journal._get32(data, 4) if gid is None else gid,
-                                 journal._get32(data, 8) if n is None else n,
+    b = journal.checkpoint_bytes(journal.get32(data, 4) if gid is None else gid,
+                                 journal.get32(data, 8) if n is None else n,
                                  data[12:18] if rec is None else rec,
                                  old_state if state is None else state)
     if version is not None:
@@ -615,18 +615,17 @@ def test_an_unusable_checkpoint_is_not_used_and_nothing_is_lost():
     j, evs = _kiosk_game(root, 200)
     ck = _path(root, "g00000001.bbc")
     good = _read(ck)
-    n = journal._get32(good, 8)
+    n = journal.get32(good, 8)
     full = _vars(_full(j.path, 1)[0].table)
     flipped = bytearray(good)
     flipped[25] ^= 4
     st = bytearray(good[20:-2])
     st[-1] += 1  # one more prize of the last class than there ever was
     over = journal.new_table(j.config, SECRET)  # a game over at the checkpoint: the events after it are refused
-    journal.restore_state(over, good, 20, len(good) - 2, journal.state_events(good, 20, len(good) - 2, n,
-                                                                            j.config.version))
+    over.restore(good, 20, len(good) - 2, journal.state_events(good, 20, len(good) - 2, n, j.config.version))
     over.ended = True
     over.reason = "stock_out"
-    cases = [("refused", _crafted_checkpoint(good, state=journal.table_state(over))),
+    cases = [("refused", _crafted_checkpoint(good, state=over.snapshot())),
              ("checksum", flipped), ("length field", good[:30]), ("length field", good + b"x"),
              ("game 2's", _crafted_checkpoint(good, gid=2)),
              ("no record", _crafted_checkpoint(good, n=len(evs) + 5)),
@@ -634,7 +633,7 @@ def test_an_unusable_checkpoint_is_not_used_and_nothing_is_lost():
              ("no record", _crafted_checkpoint(good, rec=b"\0" * 6)),
              ("format 2", _crafted_checkpoint(good, version=2)),
              ("do not add up", _crafted_checkpoint(good, state=st)),
-             ("not after", _crafted_checkpoint(good, state=journal.table_state(journal.new_table(j.config)))),
+             ("not after", _crafted_checkpoint(good, state=journal.new_table(j.config).snapshot())),
              ("not a checkpoint", b"BBJ" + good[3:]), ("not a checkpoint", b"")]
     for words, data in cases:
         _write(ck, data)

@@ -35,6 +35,7 @@ def test_make_test_shows_durations_and_test_fast_deselects_the_marked(tmp_path):
     assert "-m pytest --durations=15" in _make("-n", "test", venv).stdout
     fast = _make("-n", "test-fast", venv).stdout
     assert '-m "not slow and not micropython and not broker and not browser"' in fast, fast
+    assert "-n 2 --dist loadfile" in fast  # two workers (pytest-xdist), one file at a time each
     assert "make -s mp" not in fast and "ports/unix" not in fast  # no MicroPython build
 
 
@@ -58,9 +59,9 @@ def test_markers_come_from_the_fixtures_and_files_a_test_uses(tmp_path):
         if line.startswith("MARKS "):
             name, _, ms = line[6:].partition(" ")
             marks.setdefault(name, set()).update(ms.split())
-    assert {"micropython", "broker"} <= marks["test_mqtt.py"]  # mp_build, broker fixtures
+    assert {"micropython", "broker"} <= marks["test_mqtt.py"]  # mp_built, broker fixtures
     assert {"broker", "browser"} <= marks["test_desk_browser.py"]
-    assert "micropython" in marks["test_framebuf_standin.py"]  # by its file
+    assert "micropython" in marks["test_framebuf_standin.py"]  # mp_built, for one of its tests
     assert "slow" in marks["test_desk_server.py"] and "slow" in marks["test_rules.py"]  # one slow test there
     fast = [line for line in p.stdout.splitlines() if line.startswith("MARKS test_rules.py") and
             not ({"slow", "micropython", "broker", "browser"} & set(line.split()[2:]))]

@@ -22,11 +22,9 @@ import pytest
 import portable
 
 ROOT = portable.ROOT
-MPB = os.path.join(ROOT, "build", "mp")
+MPB = portable.MPB
 MP_DIR = os.path.join(MPB, "micropython")
-MPY_CROSS = os.path.join(MP_DIR, "mpy-cross", "build", "mpy-cross")
-BUILDS = {"frozen": os.path.join(MPB, "unix32-frozen", "micropython"),
-          "stock": os.path.join(MPB, "unix32-stock", "micropython")}
+MPY_CROSS = portable.MPY_CROSS
 STOCK_SKIPPED = {"test_rules", "test_fairness", "test_journal_powercut", "test_grant_powercut"}
 
 # Modules built into MicroPython v1.28.0's ESP32 port (C modules, not frozen):
@@ -43,7 +41,7 @@ ESP32_BUILTIN = {
 
 @pytest.fixture(scope="session")
 def built(mp_built):
-    return BUILDS
+    return mp_built
 
 
 def compile_firmware(out_dir):
@@ -140,7 +138,7 @@ def frozen_names(manifest, port, tmp_path, mpy_cross_flags=""):
     (bdir / "genhdr").mkdir(parents=True)
     # mpy-tool needs the port's ROM qstrs; the unix build's (a subset question only: which qstrs
     # are already in ROM) stand in for the ESP32's, which cannot be built here
-    qstr = os.path.join(MPB, "unix32-frozen", "genhdr", "qstrdefs.preprocessed.h")
+    qstr = os.path.join(os.path.dirname(portable.MP32_FROZEN), "genhdr", "qstrdefs.preprocessed.h")
     (bdir / "genhdr" / "qstrdefs.preprocessed.h").write_bytes(open(qstr, "rb").read())
     out = tmp_path / "frozen_content.c"
     p = subprocess.run([sys.executable, os.path.join(MP_DIR, "tools", "makemanifest.py"), "-o", str(out),

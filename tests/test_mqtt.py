@@ -9,81 +9,19 @@ decoded by outbox.decode_award as the desk decodes them."""
 import binascii
 import json
 import os
-import random
 import subprocess
-import time
 
 import pytest
 
-from bobing import claim, game, journal, outbox
+from bobing import claim, journal, outbox
 from bowl import net
 from fakes import wlan as fake_wlan
 import portable
-from mqtt_broker import Sub, broker, broker_installed, need_broker  # noqa: F401
-
-MP = os.path.join(portable.ROOT, "build", "mp", "unix32-frozen", "micropython")
-EVENT = "midautumn"
-SECRET = bytes(range(1, 17))
-OTHER_SECRET = bytes(range(2, 18))
-
-def Desk(broker, d, topic="bobing/%s/+/award" % EVENT, client_id="desk-test"):
-    """The desk's durable subscription, as mosquitto_sub, and its retained status."""
-    return Sub(broker, d, topic, client_id, desk_event=EVENT)
-
-
-def decode(lines, secret=SECRET, bowl="5F-kiosk"):
-    """-> ({identity: Award}, [refusal texts], duplicates) as the desk would see them."""
-    got, refused, dups = {}, [], 0
-    for line in lines:
-        t, _, hexp = line.partition(" ")
-        try:
-            a = outbox.decode_award(EVENT, t, binascii.unhexlify(hexp), lambda b: secret if b == bowl else None)
-        except ValueError as e:
-            refused.append(str(e))
-            continue
-        if a.key() in got:
-            dups += 1
-        got[a.key()] = a
-    return got, refused, dups
-
-
-# ---- the bowl's journal and its publisher ---------------------------------------------
-
-def play_kiosk(root, awards, seed, bowl="5F-kiosk", secret=SECRET, j=None):
-    """Play kiosk customers on the firmware (journal + game.Table) until `awards`
-    more awards were won -> (journal, {(bowl, game, n): (class, code shown)})."""
-    if j is None:
-        j = journal.start(root, "kiosk", None, 1, None, bowl, secret)
-    rnd = random.Random(seed)
-    won = {}
-    while len(won) < awards and not j.table.ended:
-        if j.table.shakes_left == 0:
-            out = j.play(game.EV_CUSTOMER, None)
-        else:
-            out = j.play(game.EV_ROLL, [rnd.randint(1, 6) for _ in range(6)])
-        first = j.table.award_no - len(out.won) + 1
-        for i, (cls, _src) in enumerate(out.won):
-            won[(bowl, j.game_id, first + i)] = (cls, out.claims[i])
-    return j, won
-
-
-def run_bowl(root, port, seconds=20, cut=0, secret=SECRET, bowl="5F-kiosk", user=None, password=None):
-    args = [MP, os.path.join(portable.TESTS, "mqtt_bowl.py"), str(root), str(port), EVENT, bowl,
-            binascii.hexlify(secret).decode(), str(seconds), str(cut)] + ([user, password] if user else [])
-    p = subprocess.run(args, capture_output=True, text=True, timeout=seconds + 30, cwd=portable.ROOT)
-    assert "Traceback" not in p.stderr + p.stdout, p.stdout + p.stderr
-    return p
-
-
-@pytest.fixture(scope="module")
-def mp_build():
-    p = subprocess.run(["make", "-s", "mp"], cwd=portable.ROOT, capture_output=True, text=True, timeout=1200)
-    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
-    return MP
-
+from mqtt_broker import Sub, need_broker
+from mqttkit import BAD, EVENT, OTHER_SECRET, SECRET, Desk, bowl_cmd, decode, play_kiosk, run_bowl
 
 @need_broker
-def test_every_award_reaches_the_desk_once_through_power_cut_and_broker_restart(mp_build, broker, tmp_path):
+def test_every_award_reaches_the_desk_once_through_power_cut_and_broker_restart(mp_built, broker, tmp_path):
     root = tmp_path / "flash"
     root.mkdir()
     desk = Desk(broker, tmp_path)
@@ -125,7 +63,7 @@ def test_every_award_reaches_the_desk_once_through_power_cut_and_broker_restart(
 
 
 @need_broker
-def test_a_bowl_holds_its_awards_until_a_desk_has_listened(mp_build, broker, tmp_path):
+def test_a_bowl_holds_its_awards_until_a_desk_has_listened(mp_built, broker, tmp_path):
     # the broker acknowledges a QoS 1 award nobody has subscribed to and drops it: a bowl
     # started before the event's first `listen` sends nothing until the desk's status is there
     root = tmp_path / "flash"
@@ -147,7 +85,7 @@ def test_a_bowl_holds_its_awards_until_a_desk_has_listened(mp_build, broker, tmp
 
 
 @need_broker
-def test_a_bowl_with_the_wrong_secret_is_refused(mp_build, broker, tmp_path):
+def test_a_bowl_with_the_wrong_secret_is_refused(mp_built, broker, tmp_path):
     root = tmp_path / "flash"
     root.mkdir()
     desk = Desk(broker, tmp_path)
@@ -160,26 +98,6 @@ def test_a_bowl_with_the_wrong_secret_is_refused(mp_build, broker, tmp_path):
     desk.stop()
     assert not got and len(refused) == 2
     assert all("does not match the bowl's secret" in r for r in refused), refused
-
-
-BAD = [
-    # (topic, payload, what the refusal says)
-    ("bobing/%s/5F-kiosk/award" % EVENT, b"not json", "not JSON"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b"\xff\xfe", "not JSON"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b"[1,2]", "not a JSON object"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":2,"g":1,"n":1,"c":"yixiu","k":1,"code":"x"}', "format 2"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":0,"n":1,"c":"yixiu","k":1,"code":"x"}', "'g'=0"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":true,"c":"yixiu","k":1,"code":"x"}', "'n'=True"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"a/b","k":1,"code":"x"}', "prize class"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1,"code":"AAAAAAAA"}',
-     "does not match"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1}', "does not match"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b"{" + b" " * 300 + b"}", "at most 256"),
-    ("bobing/%s/ghost/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1,"code":"x"}', "not known"),
-    ("bobing/%s/5F-kiosk/status" % EVENT, b'{"v":1,"on":1}', "not bobing/"),
-    ("bobing/other-event/5F-kiosk/award", b"{}", "not bobing/"),
-    ("elsewhere", b"{}", "not bobing/"),
-]
 
 
 @need_broker
@@ -295,7 +213,7 @@ def test_fake_wlan_behaves_as_the_esp32_port():
 
 
 @need_broker
-def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_build, broker, tmp_path):
+def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_built, broker, tmp_path):
     root = tmp_path / "flash"
     root.mkdir()
     (root / "settings.txt").write_text("mode=kiosk\nbowl_id=0005\nsecret=%s\n" % binascii.hexlify(SECRET).decode())
@@ -307,7 +225,7 @@ def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_build, broker,
     desk.start()
     watch = Desk(broker, tmp_path, topic=outbox.topic(EVENT, "0005", "status"), client_id="status-watch")
     watch.start()
-    p = subprocess.run([MP, os.path.join(portable.TESTS, "mqtt_bowl.py"), "app", str(root), "2500"],
+    p = subprocess.run(bowl_cmd("app", root, 2500),
                        capture_output=True, text=True, timeout=60, cwd=portable.ROOT)
     assert p.returncode == 0 and "Traceback" not in p.stdout + p.stderr, p.stdout + p.stderr
     samples, feeds = [int(x) for x in p.stdout.split("samples ")[1].split()[:3:2]]

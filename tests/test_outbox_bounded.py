@@ -8,138 +8,55 @@
 # past finished games with nothing to send, so a boot reads none of them again.
 # The cursor file carries a checksum; a damaged one, or one past the newest
 # game, counts as none (everything is sent again; the desk counts each once).
-import os
 import sys
 
-from bobing import game, journal, outbox
-from game_check import Lcg
-from journal_probes import record
+from bobing import journal, outbox
+from outboxkit import BOWL, EVENT, SECRET, all_awards, drain, kiosk_events, table_events, write_game
 from ramflash import fresh_root
 
 MP = sys.implementation.name == "micropython"
-SECRET = b"outbox test key!"
-EVENT = "midautumn"
-BOWL = "5F"
 STEP = getattr(outbox, "STEP", 64)  # records one next() may replay at most
-
-
-def _write_game(root, cfg, events, ck_at=0):
-    """A finished game's files written as the journal writes them (header, records,
-    and a checkpoint after ck_at events when given), without playing on flash."""
-    try:
-        os.mkdir(root)
-    except OSError:
-        pass
-    gid = cfg.game_id
-    path = root + "/" + journal._name(gid, journal.SUFFIX)
-    t = journal.new_table(cfg, SECRET)
-    f = open(path, "wb")
-    f.write(cfg.encode())
-    for i, (kind, arg) in enumerate(events):
-        if i == ck_at and ck_at:
-            state = journal.table_state(t)
-        t.apply(kind, arg)
-        rec = record(i, kind, journal.arg_code(kind, arg), gid)
-        if i == ck_at and ck_at:
-            ck = journal.checkpoint_bytes(gid, i, rec, state)
-            with open(path[:-4] + journal.CKPT, "wb") as c:
-                c.write(ck)
-        f.write(rec)
-    f.close()
-    return t
-
-
-def _table_events(seed):
-    """The events of a whole family game (xiamen, 10 seats) until it ended."""
-    rnd = Lcg(seed)
-    t = journal.new_table(journal.Config("xiamen", None, 10, game_id=1))
-    ev = [(game.EV_START_SEAT, 1)]
-    t.apply(*ev[0])
-    while not t.ended:
-        e = (game.EV_ROLL, tuple([1 + rnd(6) for _ in range(6)]))
-        t.apply(*e)
-        ev.append(e)
-    return ev
-
-
-def _kiosk_events(seed, n, gid=1):
-    """n events of a kiosk customer after another (a generator: a long game's
-    events are never all in RAM)."""
-    rnd = Lcg(seed)
-    t = journal.new_table(journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, gid), SECRET)
-    for _ in range(n):
-        e = (game.EV_CUSTOMER, None) if not t.shakes_left else (game.EV_ROLL, tuple([1 + rnd(6) for _ in range(6)]))
-        t.apply(*e)
-        yield e
-
-
-def _awards(root):
-    """Every award on flash by a full replay, in order: [(game, award no), ...]."""
-    out = []
-    for gid in journal.inventory(root)[0]:
-        s, t, won = outbox.replay(root + "/" + journal._name(gid, journal.SUFFIX), gid)
-        if t is not None and t.kiosk and s.config.bowl_id:
-            out += [(gid, n) for n, _c, _k in won]
-    return out
-
-
-def _drain(root, box, sent=None):
-    """Call next() until it has nothing more, acknowledging each award -> (awards
-    sent, the most records one call replayed, calls)."""
-    sent = [] if sent is None else sent
-    worst = calls = 0
-    while True:
-        n0 = journal.replayed()
-        item = box.next()
-        calls += 1
-        worst = max(worst, journal.replayed() - n0)
-        if item is None:
-            if getattr(box, "busy", False):
-                continue
-            return sent, worst, calls
-        sent.append((item[2], item[3]))
-        box.sent(item[2], item[3])
 
 
 def test_a_table_bowl_provisioned_for_an_event_is_read_in_bounded_steps():
     root = fresh_root(blocks=32 if MP else 24)
-    ev = _table_events(3)
+    ev = table_events(3)
     games = (1200 if MP else 8000) // len(ev) + 1
     for gid in range(1, games + 1):
-        _write_game(root, journal.Config("xiamen", None, 10, game_id=gid), ev)
+        write_game(root, journal.Config("xiamen", None, 10, game_id=gid), ev)
     # then the bowl is provisioned for an event and plays kiosk
-    _write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, games + 1),
-                _kiosk_events(4, 200, games + 1))
+    write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, games + 1),
+                kiosk_events(4, 200, games + 1))
     box = outbox.Outbox(root, EVENT, SECRET)
-    sent, worst, calls = _drain(root, box)
-    assert sent == _awards(root) and len(sent) > 20, (len(sent), sent[:3])
+    sent, worst, calls = drain(root, box)
+    assert sent == all_awards(root) and len(sent) > 20, (len(sent), sent[:3])
     assert worst <= STEP, worst
     # the cursor moved past the family games: a boot reads none of them again
     assert outbox.read_cursor(root) == sent[-1]
     journal.start(root, "xiamen", None, 4).close()  # a new family game: nothing to send
-    assert _drain(root, box)[0] == []
+    assert drain(root, box)[0] == []
     assert outbox.read_cursor(root) == (games + 2, 0)  # past the kiosk game, now finished
     n0 = journal.replayed()
     box = outbox.Outbox(root, EVENT, SECRET)  # a reboot
-    assert _drain(root, box)[0] == []
+    assert drain(root, box)[0] == []
     assert journal.replayed() == n0
 
 
 def test_a_kiosk_backlog_is_caught_up_in_bounded_steps():
     root = fresh_root(blocks=24)
     n = 3000 if not MP else 1500
-    _write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), _kiosk_events(5, n),
+    write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), kiosk_events(5, n),
                 ck_at=n - 40)
-    want = _awards(root)
+    want = all_awards(root)
     outbox.write_cursor(root, 1, 1)  # the broker took award 1, then went away for the game
     box = outbox.Outbox(root, EVENT, SECRET)
-    sent, worst, calls = _drain(root, box)
+    sent, worst, calls = drain(root, box)
     assert sent == want[1:] and len(sent) > 300, len(sent)
     assert worst <= STEP, worst
     # a reboot half way: it goes on from the cursor, each award once
     outbox.write_cursor(root, *want[len(want) // 2])
     box = outbox.Outbox(root, EVENT, SECRET)
-    sent, worst, calls = _drain(root, box)
+    sent, worst, calls = drain(root, box)
     assert sent == want[len(want) // 2 + 1:] and worst <= STEP
 
 
@@ -150,10 +67,10 @@ def _cursor_bytes(root):
 
 def test_a_damaged_cursor_that_still_parses_skips_nothing():
     root = fresh_root()
-    ev = _kiosk_events(6, 300)
-    _write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), ev)
-    _write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 2), _kiosk_events(7, 300, 2))
-    want = _awards(root)
+    ev = kiosk_events(6, 300)
+    write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), ev)
+    write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 2), kiosk_events(7, 300, 2))
+    want = all_awards(root)
     outbox.write_cursor(root, 1, 3)
     good = _cursor_bytes(root)
     damaged = 0
@@ -172,25 +89,25 @@ def test_a_damaged_cursor_that_still_parses_skips_nothing():
     outbox.write_cursor(root, 3, 1)
     assert outbox.read_cursor(root) == (0, 0)
     box = outbox.Outbox(root, EVENT, SECRET)
-    assert _drain(root, box)[0] == want
+    assert drain(root, box)[0] == want
 
 
 def test_a_new_game_never_prunes_awards_the_broker_has_not_taken():
     root = fresh_root(blocks=40)
-    _write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), _kiosk_events(8, 300))
+    write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), kiosk_events(8, 300))
     with open(root + "/net.txt", "w") as f:  # provisioned for an event; the broker is down
         f.write("ssid=x\npassword=y\nbroker=10.0.0.2\nevent=%s\n" % EVENT)
     for g in range(2, 5):  # game after game, far over the budget for finished games
         journal.start(root, "xiamen", None, 4, keep_bytes=0).close()
         j = journal.start(root, "kiosk", None, 1, {"yixiu": 20000}, BOWL, SECRET, keep_bytes=0)
-        for kind, arg in _kiosk_events(8 + g, 40, j.game_id):
+        for kind, arg in kiosk_events(8 + g, 40, j.game_id):
             j.play(kind, arg)
         j.close()
     ids = journal.inventory(root)[0]
     assert 1 in ids and 3 in ids and 5 in ids, ids  # every kiosk game kept: its awards wait
     assert 2 not in ids and 4 not in ids, ids  # family games have nothing to send: pruned
-    want = _awards(root)
+    want = all_awards(root)
     box = outbox.Outbox(root, EVENT, SECRET)  # the broker is back
-    assert _drain(root, box)[0] == want
+    assert drain(root, box)[0] == want
     journal.start(root, "xiamen", None, 4, keep_bytes=0).close()
     assert journal.inventory(root)[0][:-1] == [7], journal.inventory(root)[0]  # all sent: pruned as before

@@ -67,9 +67,9 @@ def test_an_altered_record_ends_what_is_authenticated():
     assert b[at] == game.EV_ROLL
     b[at + 1] ^= 1
     w = bytearray(12)
-    journal._put32(w, 0, j.game_id)
+    journal.put32(w, 0, j.game_id)
     w[8:12] = b[at:at + 4]
-    c = journal._record_crc(w, journal.crc16(w, 0, 4), 5)
+    c = journal.record_crc(w, journal.crc16(w, 0, 4), 5)
     b[at + 4] = c & 255
     b[at + 5] = c >> 8
     _write(j.path, bytes(b))

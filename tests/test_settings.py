@@ -1,5 +1,5 @@
 # micropython: yes
-# The bowl never crashes on its own files (issue 13): damaged settings.txt,
+# The bowl never crashes on its own files: damaged settings.txt,
 # claim.key and pin.txt probes, each booted into a real Console over a real
 # folder. Every probe must boot, keep the good values, fall back to the
 # default for the bad ones, say so once (a notice at this boot, none at the
@@ -281,7 +281,7 @@ def test_a_second_bad_file_does_not_overwrite_the_first():
 
 
 def test_an_old_file_with_a_plain_pin_and_secret_is_moved_on_without_loss():
-    # the settings.txt of the firmware before issue 13: PIN and secret in plain text
+    # the settings.txt of older firmware: PIN and secret in plain text
     old = ("mode=kiosk\nprofile=xiamen\nkiosk_profile=kiosk\nseats=10\nlang=zh\npin=4321\nbowl_id=0042\n"
            "secret=%s\nstock=yixiu=5\nidle_min=5\n" % SECRET).encode()
     for cut in (False, True):

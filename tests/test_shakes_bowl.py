@@ -7,7 +7,7 @@ import binascii
 
 from bobing import shakes
 from bobing import console as C
-from test_bowl import key, new_sim, press, roll, to_kiosk
+from bowlkit import key, new_sim, press, roll, to_kiosk
 
 NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=midautumn\nstock=bowl\n"
 

@@ -7,15 +7,13 @@ customer's OK rolls) and lets exactly the granted shakes in; a replayed grant, a
 forged one and a malformed one grant nothing; a power cut right after the bowl
 took a grant keeps it for the next customer; the desk sees each answer."""
 import binascii
-import os
 import subprocess
 import time
 
 import deskkit
 import portable
-from mqtt_broker import broker, broker_installed, need_broker  # noqa: F401
-from test_desk_mqtt import Listener, listener  # noqa: F401
-from test_mqtt import EVENT, OTHER_SECRET, SECRET, mp_build  # noqa: F401
+from mqtt_broker import need_broker
+from mqttkit import EVENT, OTHER_SECRET, SECRET, bowl_cmd
 
 deskkit.setup()
 
@@ -23,12 +21,11 @@ from bobing import shakes  # noqa: E402
 from host_sim.desk import shakegrants  # noqa: E402
 from host_sim.desk.models import ShakeGrant  # noqa: E402
 
-MP = os.path.join(portable.ROOT, "build", "mp", "unix32-frozen", "micropython")
 BOWL = "0007"
 
 
 def _bowl(root, ms, cut=False):
-    return subprocess.Popen([MP, os.path.join(portable.TESTS, "mqtt_bowl.py"), "gate", str(root), str(ms)]
+    return subprocess.Popen(bowl_cmd("gate", root, ms)
                             + (["cut"] if cut else []),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=portable.ROOT)
 
@@ -55,7 +52,7 @@ def _done(p, timeout=60):
 
 @need_broker
 def test_a_counter_grant_lets_exactly_its_shakes_once_through_replays_forgeries_and_a_power_cut(
-        mp_build, broker, listener, tmp_path):  # noqa: F811
+        mp_built, broker, listener, tmp_path):  # noqa: F811
     deskkit.bowl(BOWL, SECRET)
     ShakeGrant.objects.filter(bowl__bowl_id=BOWL).delete()
     root = tmp_path / "flash"

@@ -5,7 +5,7 @@
 from bobing import console as C
 from bobing import game, sound
 from fakes import bowl as hal
-from test_bowl import new_sim, press, goto
+from bowlkit import new_sim, press, goto
 
 
 def _tones(sim, ms):

@@ -34,7 +34,7 @@ def test_a_code_is_valid_only_for_its_game_and_award(capsys):
     assert c1 != c2
     assert run(capsys, *args(1, 1, c1))[:2] == (0, VALID)
     assert run(capsys, *args(2, 1, claim.pretty(c2).lower()))[:2] == (0, VALID)
-    # game 2's award #1 shown as game 1's (issue 13: it used to be the same code)
+    # game 2's award #1 shown as game 1's (it used to be the same code)
     assert run(capsys, *args(1, 1, c2))[:2] == (1, INVALID)
     assert run(capsys, *args(2, 2, c2))[:2] == (1, INVALID)
     assert run(capsys, *args(2, 1, c2, bowl="0002"))[:2] == (1, INVALID)

@@ -12,7 +12,9 @@
 # game 2's award 1 had game 1's award 1's code.) The secret is at least
 # MIN_SECRET bytes (128 bits): a short one could be found by trying them all.
 #
-# MicroPython has hashlib.sha256 but no hmac module, so HMAC is RFC 2104 here,
+# MicroPython has hashlib.sha256; the ESP32 port's image freezes no hmac module
+# (micropython-lib has one, python-stdlib/hmac, which firmware/manifest.py would
+# have to require). So HMAC is RFC 2104 here,
 # written once and checked against CPython's hmac (tests/test_claim.py, which
 # also runs on the unix port); PBKDF2 over it hashes the PIN (bobing/settings.py).
 import hashlib

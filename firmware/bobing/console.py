@@ -45,47 +45,15 @@ from micropython import const
 
 from bobing import dice as dicemod
 from bobing import game, journal, leds, profiles, shake, sound
-
-B_MENU = const(0)
-B_NEXT = const(1)
-B_OK = const(2)
-B_KEY = const(3)  # the attendant's key (board.PIN_KEY), fed as bit 3 of the buttons' mask
-BUTTON_IDS = ("menu", "next", "ok", "key")
-PRESS = const(1)
-LONG = const(2)
-
-# views: what the screen shows
-V_NOTICE = const(0)  # a fault or recovery report (arg: (kind, detail))
-V_TURN = const(1)  # whose turn (or "shake to start", or kiosk: shakes left)
-V_SHAKING = const(2)
-V_RESULT = const(3)  # the outcome of the last roll or spill, page by page
-V_CLAIM = const(4)  # kiosk: a claim code, until OK
-V_POOL = const(5)  # prizes left (a look at them, from the turn or the attendant's screen)
-V_OVER = const(6)  # game over, the ceremony
-V_MENU = const(7)  # a list: menu or a choice (arg: title, items, cursor)
-V_DIGITS = const(8)  # number entry (arg: title, digits, position)
-V_CONFIRM = const(9)  # "OK to confirm" (arg: title)
-V_SECRET = const(10)  # the kiosk's claim secret, for the counter's records
-V_SLEEP = const(11)
-V_FINAL = const(12)  # the 状元王中王 between table champions (bobing/final_play.py draws and drives it)
-V_WAIT = const(13)  # an event kiosk out of stock: waiting for the prize desk's grant (panels.py)
-V_GATE = const(14)  # a kiosk between customers: waiting for the attendant (panels.py)
-V_TABLE = const(15)  # a family game's prizes by seat, a page a seat (arg: seat; panels.py)
-VIEW_IDS = ("notice", "turn", "shaking", "result", "claim", "pool", "over", "menu", "digits",
-            "confirm", "secret", "sleep", "final", "wait", "gate", "table")
-
-# notices (the first three are panels.ERR_*, error screens; the rest text panels)
-N_SENSOR = const(1)
-N_RNG = const(2)
-N_JOURNAL = const(3)
-N_DISPLAY = const(4)  # shown on the LEDs only (there is no screen)
-N_FLASH = const(5)  # a journal write failed: resumed from flash
-N_PIN = const(6)  # wrong PIN
-N_LOCKED = const(7)  # too many wrong PINs: wait
-N_BATTERY = const(9)  # battery low (detail: the voltage) or empty ("empty": deep sleep follows)
-N_DONE = const(10)  # a setting was changed (detail: which: "pin")
-N_PIN_DIFF = const(11)  # the new PIN and its repetition differ
-N_PIN_LOST = const(12)  # the PIN's record is damaged: only the attendant's key can set a new one
+from bobing.vocab import (B_KEY, B_MENU, B_NEXT, B_OK, FRAME_MS, LONG, N_BATTERY, N_DISPLAY, N_FLASH, N_JOURNAL,
+                          N_LOCKED, N_RNG, N_SENSOR, PRESS, V_CLAIM, V_CONFIRM, V_DIGITS, V_FINAL, V_GATE, V_MENU,
+                          V_NOTICE, V_OVER, V_POOL, V_RESULT, V_SECRET, V_SEED, V_SHAKING, V_SLEEP, V_TABLE, V_TURN,
+                          V_WAIT)
+# the rest of the vocabulary, still named console.X by the host side and the tests
+from bobing.vocab import (BUTTON_IDS as BUTTON_IDS, LANGS as LANGS, MODES as MODES, N_DONE as N_DONE,
+                          N_PIN as N_PIN, N_PIN_DIFF as N_PIN_DIFF, N_PIN_LOST as N_PIN_LOST,
+                          N_SETTINGS as N_SETTINGS, PIN_LOCK_MS as PIN_LOCK_MS, PIN_TRIES as PIN_TRIES,
+                          VIEW_IDS as VIEW_IDS, presets_for as presets_for)
 
 # The battery (mV at the cell, read by the app every few seconds, under
 # whatever load the bowl has then). hardware/power.md: the LDO loses
@@ -95,21 +63,13 @@ N_PIN_LOST = const(12)  # the PIN's record is damaged: only the attendant's key 
 BAT_LOW_MV = const(3550)  # warn on the screen and the ring (about a tenth of the charge left)
 BAT_EMPTY_MV = const(3400)  # no roll starts; deep sleep until charged
 BAT_RESUME_MV = const(3450)  # at boot: a rested cell recovers some tens of mV, that is not a charge
-N_SETTINGS = const(8)  # a bad setting (or file) fell back to its default
-
-
-MODES = ("family", "kiosk")
-LANGS = ("zh", "en")
 
 PAGE_MS = const(2200)  # each page of a result
 CLAIM_PAGE_MS = const(5000)  # a claim's text page, then its QR code page, in turn
 SPILL_MS = const(2500)
 NOTICE_MS = const(6000)
-FRAME_MS = const(100)  # animation frame period
 LONG_MS = const(800)
 DEBOUNCE_MS = const(30)
-PIN_TRIES = const(3)
-PIN_LOCK_MS = const(60000)
 
 
 class Buttons:
@@ -182,16 +142,6 @@ def _unload(name):
         delattr(bobing, name)
 
 
-def presets_for(mode):
-    """Preset names whose profile plays `mode` ("family" = a table, or "kiosk")."""
-    want = "kiosk" if mode == "kiosk" else "table"
-    out = []
-    for name in sorted(profiles.preset_names()):
-        if profiles.Profile(name).options["mode"] == want:
-            out.append(name)
-    return out
-
-
 class Console:
     """See the module comment. `root`: the folder for the journal and settings;
     `urandom`: the random source (os.urandom); `entropy`: bytes with real
@@ -251,7 +201,7 @@ class Console:
         _unload("claim")
         self.lang = self.settings.lang
         for part, msg in hw_errors:
-            self._say("hardware: %s: %s" % (part, msg))
+            self.say("hardware: %s: %s" % (part, msg))
             if part == "display":
                 self._notices.append((N_DISPLAY, msg))
             elif part == "accel":
@@ -262,12 +212,12 @@ class Console:
             self.dice = None
             self.rng_error = e
             self._notices.append((N_RNG, e.test))
-            self._say("dice: %s" % e)
+            self.say("dice: %s" % e)
         self.detector = None
         self._resume(woke_by)
         if self.mode_lost and self.table is not None and not self.table.kiosk:
             self.settings.mode = "family"  # the game on flash is a family table's (the journal is checksummed)
-            self._say("settings: the mode was damaged; the game on flash is a family table's")
+            self.say("settings: the mode was damaged; the game on flash is a family table's")
             from bobing import settings
             settings.save(self)
             _unload("settings")
@@ -284,16 +234,25 @@ class Console:
             pass
         else:
             self._grant_state()  # one taken before a power cut waits for its customer
-        self._next_notice_or(self._home())
+        self.next_notice_or(self.home())
 
     # ------------------------------------------------------------ helpers
-    def _say(self, line):
+    # The public ones (say, notify, show, home, next_notice_or, set_led, secret,
+    # new_game, make_detector, rearm, draw_dice) are also what the modules the
+    # console loads on demand (menu, settings, final_play) and bowl/net.py call.
+    def say(self, line):
+        """A line for the serial log."""
         self.log.append(line)
 
-    def _secret(self):
+    def notify(self, kind, detail=""):
+        """A notice (N_*) to show before the next view (next_notice_or)."""
+        self._notices.append((kind, detail))
+
+    def secret(self):
+        """The kiosk's claim secret (bytes)."""
         return binascii.unhexlify(self.settings.secret)
 
-    def _show(self, view, arg=None):
+    def show(self, view, arg=None):
         self.view = view
         self.arg = arg
         self.page = 0
@@ -302,25 +261,25 @@ class Console:
         self._frame_t = self._t
         self.changed += 1
         if view != V_NOTICE and not V_MENU <= view <= V_SECRET and view != V_CLAIM:
-            self._authed = False  # the PIN (or the key) opened the menus only until they close
+            self.authed = False  # the PIN (or the key) opened the menus only until they close
         if view == V_TURN or view == V_POOL:
-            self._rearm()
-        if view == V_TURN or view == V_POOL or view == V_MENU or view == V_WAIT or view == V_GATE:
-            self._led(leds.P_IDLE)
+            self.rearm()
+        if view == V_TURN or view == V_POOL or view == V_MENU or view == V_WAIT or view == V_GATE or view == V_SEED:
+            self.set_led(leds.P_IDLE)
         elif view == V_SHAKING:
-            self._led(leds.P_SHAKE)
+            self.set_led(leds.P_SHAKE)
             self._rattle.start(self._t)
         elif view == V_OVER:
-            self._led(leds.P_GAME_OVER)
+            self.set_led(leds.P_GAME_OVER)
         elif view == V_SLEEP:
-            self._led(leds.P_OFF)
+            self.set_led(leds.P_OFF)
 
-    def _led(self, pattern):
+    def set_led(self, pattern):
         if pattern != self.led:
             self.led_t0 = self._t  # a new show starts at its first frame
         self.led = pattern
 
-    def _rearm(self):
+    def rearm(self):
         if self.detector is not None:
             self.detector.rearm()
 
@@ -328,24 +287,24 @@ class Console:
     def table(self):
         return self.j.table if self.j is not None else None
 
-    def _next_notice_or(self, view):
+    def next_notice_or(self, view):
         """Show the next pending notice; when none is left, the roll to show again
         (after a power cut), else `view`."""
         if not self._notices and self.j is None and self.final is None:
             self._notices.append((N_FLASH, "no game: the flash is full"))  # nothing to play: it stays
         if self._notices:
             kind, detail = self._notices.pop(0)
-            self._show(V_NOTICE, (kind, detail))
-            self._led(leds.P_BATTERY if kind == N_BATTERY else leds.P_ERROR)
+            self.show(V_NOTICE, (kind, detail))
+            self.set_led(leds.P_BATTERY if kind == N_BATTERY else leds.P_ERROR)
             self.tune(sound.ALERT)
         elif self._reshow is not None:
             out = self._reshow
             self._reshow = None
             self._reveal(out)
         else:
-            self._show(view)
+            self.show(view)
 
-    def _home(self):
+    def home(self):
         if self.final is not None:
             return V_FINAL
         t = self.table
@@ -355,34 +314,75 @@ class Console:
             return V_OVER
         if t.kiosk and not t.shakes_left:
             return V_WAIT if t.event and not t.stocked() else V_GATE
+        if self._unseeded():
+            return V_SEED
         return V_TURN
+
+    def _unseeded(self):
+        """A fair event kiosk whose customer may not shake yet: no desk value for his commitment."""
+        t = self.table
+        return self.fair is not None and t is not None and t.event and t.kiosk and \
+            t.shakes_left > 0 and not t.ended and not self.fair.ready()
+
+    def _fair_step(self):
+        """Commit for a customer about to shake, reveal after his last shake (bobing/fair.py)."""
+        f = self.fair
+        if f is None or self.j is None:
+            return
+        if self._fair_err is None or time.ticks_diff(self._t, self._fair_err) >= NOTICE_MS:
+            try:
+                f.need(self.j)
+                self._fair_err = None
+            except (OSError, dicemod.EntropyError) as e:  # no commitment: the customer waits (V_SEED)
+                self._fair_err = self._t  # tried again after a while, not at every tick
+                self.say("fair: no commitment made: %s" % e)
+        if f.log:
+            self.log.extend(f.log)
+            del f.log[:]
+        if self.view == V_TURN and self._unseeded():
+            self.show(V_SEED)
+        elif self.view == V_SEED and not self._unseeded():
+            self.show(self.home())
+
+    def seed(self, g, q, c_hex, d):
+        """The desk's value for a commitment (bowl/net.py) -> True when it was this turn's."""
+        f = self.fair
+        if f is None:
+            return False
+        try:
+            ok = f.seed(g, q, c_hex, d)
+        except OSError as e:  # not on flash: not used (the retained seed comes again after a reconnect)
+            self.say("fair: desk value not written: %s" % e)
+            return False
+        self._fair_step()
+        return ok
 
     # ------------------------------------------------------------ games
     def _resume(self, woke_by):
-        r = journal.recover(self.root, self._secret())
+        r = journal.recover(self.root, self.secret())
         for p in r.problems:
-            self._say("journal: %s" % p.text)
+            self.say("journal: %s" % p.text)
             self._notices.append((N_JOURNAL, p.code))
         for name in r.removed:
-            self._say("journal: removed half-written %s" % name)
+            self.say("journal: removed half-written %s" % name)
         for line in r.notes:
-            self._say("journal: " + line)
+            self.say("journal: " + line)
         if r.journal is None:
-            self._new_game()
+            self.new_game()
             return
         self.j = r.journal
-        self._say("resumed game %d at event %d" % (self.j.game_id, self.j.count))
-        self._make_detector()
+        self.say("resumed game %d at event %d" % (self.j.game_id, self.j.count))
+        self.make_detector()
         if woke_by in ("power", "watchdog", "reset") and self.j.count:
             last = self.j.last  # the Outcome of the last event, replayed at recovery
             if last is not None and last.kind == game.EV_ROLL:
                 self._reshow = last  # the roll seen just before the cut is shown again as it stands
 
-    def _make_detector(self):
+    def make_detector(self):
         opts = self.table.profile.options
         self.detector = shake.Detector(self.dice, opts.get("spill_detect", "off"))
 
-    def _new_game(self):
+    def new_game(self):
         s = self.settings
         kiosk = s.mode == "kiosk"
         plays = bool(self.event) and kiosk
@@ -400,23 +400,23 @@ class Console:
                     counts[c[0]] = s.stock[c[0]]
         try:
             self.j = journal.start(self.root, s.active_profile(), None, s.seats, counts,
-                                   s.bowl_id if kiosk else "", self._secret() if kiosk else None,
+                                   s.bowl_id if kiosk else "", self.secret() if kiosk else None,
                                    stock=stock, plays=plays)
         except ValueError as e:
-            self._say("cannot start a game: %s" % e)
+            self.say("cannot start a game: %s" % e)
             raise
         except OSError as e:  # no room on the flash: nothing is lost, the bowl says so
-            self._say("cannot start a game: %s" % e)
+            self.say("cannot start a game: %s" % e)
             self._notices.append((N_FLASH, "flash full: no new game (%s)" % e))
             if had:
                 self._resume("flash full")  # the game it had, as it stands
             return
-        self._say("new game %d: %s, %d seats%s" % (self.j.game_id, s.active_profile(), s.seats,
+        self.say("new game %d: %s, %d seats%s" % (self.j.game_id, s.active_profile(), s.seats,
                                                    ", event %s" % self.event if plays else ""))
         self._play_ms = 0
         self.out = None
         self.claims = []
-        self._make_detector()
+        self.make_detector()
         g = self._grant
         if g is not None:  # not used in the game that ended: it is for this game's first customer
             from bobing import shakes
@@ -425,7 +425,7 @@ class Console:
                 self._grant = (g[0], g[1], self.j.game_id, 1)
             except OSError as e:
                 self._grant = None
-                self._say("shakes: grant %d lost with the old game: flash write failed: %s" % (g[0], e))
+                self.say("shakes: grant %d lost with the old game: flash write failed: %s" % (g[0], e))
             _unload("shakes")
 
     def _play(self, kind, arg):
@@ -434,15 +434,17 @@ class Console:
         try:
             return self.j.play(kind, arg)
         except OSError as e:
-            self._say("journal write failed: %s; resuming from flash" % e)
+            self.say("journal write failed: %s; resuming from flash" % e)
+            if self.fair is not None:
+                self.fair.lost()  # as a power cut: this commitment stays unrevealed
             self.j.close()
             self.j = None
             self._notices.append((N_FLASH, str(e)))
             self._resume("failed write")
-            self._next_notice_or(self._home())
+            self.next_notice_or(self.home())
             return None
 
-    def _draw_dice(self):
+    def draw_dice(self):
         """Six dice from the source -> the roll buffer, or None when no roll can be
         made (the battery is empty, the random source failed: shown)."""
         if self.flat:  # a roll the battery cannot finish is never started
@@ -452,15 +454,18 @@ class Console:
             return None
         if self.dice is None or (self.dice.failed is not None):
             self._notices.append((N_RNG, self.rng_error.test if self.rng_error else "source"))
-            self._next_notice_or(self._home())
+            self.next_notice_or(self.home())
             return None
         try:
-            d = self.dice.roll(self._roll_buf)
+            if self.fair is not None and self.fair.ready():
+                d = self.fair.roll(self._roll_buf)  # the committed secret and the desk's value
+            else:
+                d = self.dice.roll(self._roll_buf)
         except dicemod.EntropyError as e:
             self.rng_error = e
-            self._say("dice: %s" % e)
+            self.say("dice: %s" % e)
             self._notices.append((N_RNG, e.test))
-            self._next_notice_or(self._home())
+            self.next_notice_or(self.home())
             return None
         self.rolled += 1
         return d
@@ -468,7 +473,7 @@ class Console:
     def _roll(self, t_us):
         """Draw six dice for the seat whose turn it is (or seat 1's start total)."""
         t = self.table
-        d = self._draw_dice()
+        d = self.draw_dice()
         if d is None:
             return
         if not t.started and not t.kiosk:
@@ -477,8 +482,11 @@ class Console:
                 out.dice = (d[0], d[1])  # the two dice of the start total, for the screen
         else:
             out = self._play(game.EV_ROLL, (d[0], d[1], d[2], d[3], d[4], d[5]))
+            if out is not None and self.fair is not None and self.fair.ready():
+                self.fair.rolled(d)
         if out is None:
             return
+        self._fair_step()  # his last shake: the secret is revealed now
         self._reveal(out)
 
     def _reveal(self, out):
@@ -491,12 +499,12 @@ class Console:
                 n = first + k
                 self.claims.append((out.won[k][0], out.claims[k], t.game_no, n, "%d-%d" % (t.game_no, n),
                                     t.bowl_id))
-        self._show(V_RESULT)
+        self.show(V_RESULT)
         t = self.table
         if not self.claims and t is not None and not t.ended and (not t.kiosk or t.shakes_left):
-            self._rearm()  # the next shake may begin while the pages show: it is not lost
+            self.rearm()  # the next shake may begin while the pages show: it is not lost
         self.led_t0 = self._t
-        self._led(leds.pattern_for(out))  # the rank's show, even without a screen
+        self.set_led(leds.pattern_for(out))  # the rank's show, even without a screen
         zy = out.kind == game.EV_ROLL and out.holder_after == out.seat and out.holder_before != out.seat
         self.result_sound(out, zy, out.ended)
 
@@ -529,9 +537,9 @@ class Console:
 
     def _after_result(self):
         if self.claims:
-            self._show(V_CLAIM, self.claims.pop(0))
+            self.show(V_CLAIM, self.claims.pop(0))
             return
-        self._show(self._home())
+        self.show(self.home())
 
     # ------------------------------------------------------------ events in
     def sample(self, t_ms, ax, ay, az, t_us=None):
@@ -548,17 +556,17 @@ class Console:
         # a shake counts on the turn screen, while shaking, from a look at the prizes, and
         # while a result shows (its pages give way to the next shake; not while a claim
         # waits to be seen), never while a kiosk waits for the attendant
-        waiting = t is not None and t.kiosk and not t.shakes_left
+        waiting = t is not None and t.kiosk and not t.shakes_left or self._unseeded()
         playing = (v == V_TURN or v == V_SHAKING or v == V_POOL or v == V_TABLE or
                    v == V_RESULT and not self.claims) and not waiting
         if v == V_RESULT and ev == shake.EV_JOLT:
             return  # a knock while the result shows: it stays
         if ev == shake.EV_STUCK:
-            self._say("accelerometer stuck: rolls by the OK button")
+            self.say("accelerometer stuck: rolls by the OK button")
             self.has_sensor = False
             self._notices.append((N_SENSOR, "stuck"))
             if playing:
-                self._next_notice_or(self._home())
+                self.next_notice_or(self.home())
             return
         if v == V_FINAL:
             self._active = t_ms
@@ -571,33 +579,36 @@ class Console:
             return
         self._active = t_ms
         if ev == shake.EV_SHAKE:
-            self._show(V_SHAKING)
+            self.show(V_SHAKING)
         elif ev == shake.EV_JOLT:
-            self._show(V_TURN)
+            self.show(V_TURN)
         elif ev == shake.EV_ROLLED:
             self._roll(t_us)
         elif ev == shake.EV_SPILL:
             if not t.started and not t.kiosk:
-                self._show(V_TURN)  # a spilled start roll: just roll again
+                self.show(V_TURN)  # a spilled start roll: just roll again
                 return
             out = self._play(game.EV_SPILL, None)
             if out is not None:
+                if self.fair is not None and self.fair.ready():
+                    self.fair.spilled()
+                self._fair_step()
                 self._reveal(out)
 
     def lost_sensor(self, why):
         """The accelerometer failed while playing: rolls go to the OK button."""
         self.has_sensor = False
         self.detector = None
-        self._say("accelerometer lost (%s): the OK button rolls" % why)
+        self.say("accelerometer lost (%s): the OK button rolls" % why)
         self._notices.append((N_SENSOR, why[:21]))
         if self.view in (V_TURN, V_SHAKING, V_POOL, V_TABLE):
-            self._next_notice_or(self._home())
+            self.next_notice_or(self.home())
 
     def lost_display(self, why):
         """The display failed: the ring (error blink, then every rank) and the log go on."""
         self.has_display = False
-        self._say("display lost (%s): the LED ring shows the ranks" % why)
-        self._led(leds.P_ERROR)
+        self.say("display lost (%s): the LED ring shows the ranks" % why)
+        self.set_led(leds.P_ERROR)
         self.led_t0 = self._t
         self.tune(sound.ALERT)
 
@@ -611,37 +622,37 @@ class Console:
         if mv < (BAT_RESUME_MV if first else BAT_EMPTY_MV):
             if not self.flat:
                 self.flat = True
-                self._say("battery empty (%d mV): no more rolls until charged; deep sleep" % mv)
+                self.say("battery empty (%d mV): no more rolls until charged; deep sleep" % mv)
                 self._battery_empty()
         elif mv < BAT_LOW_MV and not self._bat_warned:
             self._bat_warned = True
-            self._say("battery low (%d mV): charge soon" % mv)
+            self.say("battery low (%d mV): charge soon" % mv)
             self._notices.append((N_BATTERY, "%d.%02d V" % (mv // 1000, mv % 1000 // 10)))
             if self.view in (V_TURN, V_POOL, V_OVER, V_FINAL, V_GATE, V_TABLE):
-                self._next_notice_or(self._home())
+                self.next_notice_or(self.home())
 
     def _battery_empty(self):
         if self.view != V_SLEEP:
-            self._show(V_NOTICE, (N_BATTERY, "empty"))
-            self._led(leds.P_BATTERY)
+            self.show(V_NOTICE, (N_BATTERY, "empty"))
+            self.set_led(leds.P_BATTERY)
             self.led_t0 = self._t
 
     def found_sensor(self):
         """The lost accelerometer answers again: shakes roll again."""
         self.has_sensor = True
         if self.table is not None:
-            self._make_detector()
-        self._say("accelerometer back: shakes roll again")
+            self.make_detector()
+        self.say("accelerometer back: shakes roll again")
 
     def found_display(self):
         """The lost display answers again: the screen is drawn again."""
         self.has_display = True
         self.changed += 1
-        self._say("display back")
+        self.say("display back")
         # its "no display" notice was for the ring only: the screen has nothing to say for it
         self._notices = [n for n in self._notices if n[0] != N_DISPLAY]
         if self.view == V_NOTICE and self.arg[0] == N_DISPLAY:
-            self._next_notice_or(self._home())
+            self.next_notice_or(self.home())
 
     def buttons(self, t_ms, mask, t_us=0):
         """The buttons' levels (bit B_* set = pressed)."""
@@ -668,7 +679,7 @@ class Console:
             from bobing import menu
             menu.key(self, b, kind)
             return
-        if v == V_CLAIM and self._edit == "codes":  # a code shown again from the attendant's list
+        if v == V_CLAIM and self.edit == "codes":  # a code shown again from the attendant's list
             from bobing import menu
             menu.key(self, b, kind)
             return
@@ -689,30 +700,30 @@ class Console:
             from bobing import menu
             menu.ask_new_game(self)
         elif v == V_OVER and b == B_NEXT and not t.kiosk:
-            self._show(V_TABLE, 1)  # who won what, a page a seat
+            self.show(V_TABLE, 1)  # who won what, a page a seat
         elif v == V_TABLE:
             if b == B_NEXT and self.arg < t.seats:
-                self._show(V_TABLE, self.arg + 1)
+                self.show(V_TABLE, self.arg + 1)
             elif b == B_NEXT and not t.ended:
-                self._show(V_POOL)  # after the last seat: the prizes left
+                self.show(V_POOL)  # after the last seat: the prizes left
             else:
-                self._show(self._home())
+                self.show(self.home())
         elif v == V_GATE:
             if b == B_NEXT:
-                self._show(V_POOL)  # a look at the prizes left; OK alone never starts a customer
+                self.show(V_POOL)  # a look at the prizes left; OK alone never starts a customer
             else:
                 self.tune(sound.KEY)
         elif v == V_POOL:
-            self._show(self._home())
+            self.show(self.home())
         elif v == V_TURN and b == B_OK and not self.has_sensor:
             if self.dice is not None:
                 self.dice.absorb(t_us & 0x3FFFFFFF, 0, 0, 0)  # the press time joins the pool
             self._roll(t_us)
         elif v == V_TURN and b == B_NEXT:
             if t is not None and not t.kiosk and t.started:
-                self._show(V_TABLE, 1)  # the prizes by seat, then the pool
+                self.show(V_TABLE, 1)  # the prizes by seat, then the pool
             else:
-                self._show(V_POOL)  # a look at the prizes left
+                self.show(V_POOL)  # a look at the prizes left
 
     def next_customer(self, n=None):
         """The attendant starts the next customer's shakes (the key's or the PIN's
@@ -722,7 +733,7 @@ class Console:
         if t is None or not t.kiosk or t.ended or t.shakes_left:
             return False
         if t.event and not t.stocked():
-            self._show(V_WAIT)  # the stock ran out under this screen
+            self.show(V_WAIT)  # the stock ran out under this screen
             return False
         g = self._grant  # a grant on flash is for the next customer, whoever lets him in
         if g is not None and n is None and t.customer + 1 == g[3]:
@@ -733,11 +744,12 @@ class Console:
         if g is not None and t.customer == g[3]:
             self._grant = None
             self.acks.append((g[0], "used", ""))
-            self._say("shakes: grant %d used by customer %d" % (g[0], t.customer))
+            self.say("shakes: grant %d used by customer %d" % (g[0], t.customer))
             n = g[1]
-        self._say("customer %d: %s started %d shakes" % (t.customer, "the prize desk" if n else "the attendant",
+        self.say("customer %d: %s started %d shakes" % (t.customer, "the prize desk" if n else "the attendant",
                                                         t.shakes_left))
-        self._show(V_TURN)
+        self.show(V_TURN)
+        self._fair_step()
         return True
 
     def tick(self, t_ms):
@@ -773,34 +785,38 @@ class Console:
         if self.j is not None and v != V_SHAKING:
             p = self.j.check_step()  # a few of the records the boot's checkpoint covered
             if p is not None:
-                self._say("journal: %s" % p.text)
+                self.say("journal: %s" % p.text)
                 self._notices.append((N_JOURNAL, p.code))
+        if self.fair is not None and v != V_SHAKING:
+            self._fair_step()
         if self._allot is not None and v != V_SHAKING and v != V_SLEEP:
             self._apply_allot()
         if self._grant is not None and v == V_GATE:
             self._use_grant()
         if self.flat and (v != V_NOTICE or since >= NOTICE_MS // 2):
             self.sleep = True  # every journal write is done: they finish inside sample()/press()
-            self._show(V_SLEEP)
+            self.show(V_SLEEP)
             return
         idle = self.settings.idle_min
         if idle and v in (V_TURN, V_POOL, V_OVER, V_MENU, V_FINAL, V_GATE, V_TABLE) and \
                 time.ticks_diff(t_ms, self._active) >= idle * 60000:
             self.sleep = True
-            self._show(V_SLEEP)
+            self.show(V_SLEEP)
         self._last_tick = t_ms
 
     # menu state (bobing/menu.py sets it; defaults on the class cost no heap per instance)
     _menu = None  # the current list: [id, items, cursor]
-    _edit = None  # what the digit entry or confirmation edits
+    edit = None  # what the digit entry or confirmation edits
     _pin_fails = None  # wrong PINs since the last right one (PIN_FILE); None: not read yet
     _pin_lock = 0  # when the current lock started (a lock read from flash: at boot)
-    _authed = False  # the PIN or the attendant's key opened the menus now on show
-    _then = None  # after a menu's notice: where the menus go on (menu.after_notice), not the game
+    authed = False  # the PIN or the attendant's key opened the menus now on show
+    then = None  # after a menu's notice: where the menus go on (menu.after_notice), not the game
     mode_lost = False  # settings.txt's mode could not be read (a kiosk's until the journal says otherwise)
     pin_lost = False  # the PIN's record is damaged: the attendant's key sets a new one
     pin_doubt = False  # settings.txt failed its checksum: the key may set a new PIN too
     final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final)
+    fair = None  # verifiable dice on an event kiosk (net.txt fair=on): a fair.Fair, else None
+    _fair_err = None  # when the last commitment could not be made (flash, random source)
 
     def _time_limit(self, t_ms):
         """The profile's time limit counts play while the bowl is awake (a game
@@ -814,8 +830,8 @@ class Console:
             self._play_ms = -(1 << 29)  # once
             out = self._play(game.EV_TIMEUP, None)
             if out is not None:
-                self._say("time limit reached")
-                self._show(self._home())
+                self.say("time limit reached")
+                self.show(self.home())
 
     # ------------------------------------------------------------ shakes from the desk
     # bobing/shakes.py: the record on flash says which customer a grant is for;
@@ -833,7 +849,7 @@ class Console:
                 r = None
                 self._grant_floor = 0
                 self._grant_damaged = True  # the next grant seen may have been used: it only sets the floor
-                self._say("shakes: %s: the next grant is refused, later ones are taken" % e)
+                self.say("shakes: %s: the next grant is refused, later ones are taken" % e)
             else:
                 self._grant_floor = r[0] if r else 0
                 t = self.table
@@ -867,12 +883,12 @@ class Console:
         try:
             shakes.write(self.root, *r)
         except OSError as e:
-            self._say("shakes: grant %d not taken: flash write failed: %s" % (gid, e))
+            self.say("shakes: grant %d not taken: flash write failed: %s" % (gid, e))
             return "no", "flash write failed"
         _unload("shakes")
         self._grant = r
         self._grant_floor = gid
-        self._say("shakes: grant %d of %d shakes taken" % (gid, n))
+        self.say("shakes: grant %d of %d shakes taken" % (gid, n))
         return "got", ""
 
     def _use_grant(self):
@@ -918,7 +934,7 @@ class Console:
             evs = t.stock_events(s, grant)
         except ValueError as e:
             self._allot = None
-            self._say("stock: grant %d refused: %s" % (s, e))
+            self.say("stock: grant %d refused: %s" % (s, e))
             return
         was = t.stocked()
         for kind, arg in evs:
@@ -929,9 +945,9 @@ class Console:
                 self._steps[t.classes[arg[0]]] = arg[1] - before
         self._allot = None
         if evs:
-            self._say("stock: grant %d applied: %s" % (s, " ".join(["%s=%d" % (c, n) for c, n in t.left()])))
+            self.say("stock: grant %d applied: %s" % (s, " ".join(["%s=%d" % (c, n) for c, n in t.left()])))
         if not was and t.stocked() and self.view == V_WAIT:
-            self._show(self._home())
+            self.show(self.home())
 
     def stock_low(self):
         """-> True when an event game should ask the desk for more: no stock at
@@ -965,11 +981,17 @@ class Console:
             self._after_result()
 
     def _notice_done(self):
-        then = self._then
+        then = self.then
         if then is not None and not self._notices:
-            self._then = None
+            self.then = None
             from bobing import menu
             menu.after_notice(self, then)  # e.g. a wrong PIN: the entry again, never the game under it
             return
-        self._next_notice_or(self._home())
+        self.next_notice_or(self.home())
 
+
+    # the old private names of the public helpers, until the tests call the public ones
+    _show = show
+    _home = home
+    _new_game = new_game
+    _make_detector = make_detector

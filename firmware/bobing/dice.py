@@ -64,6 +64,61 @@
 #               never produces a shake (shake.Detector reports it as stuck),
 #               so no roll comes from it; a button roll still uses the source.
 #
+# Verifiable dice (kiosk bowls at an event, bobing/fair.py; firmware/PROTOCOL.md
+# "Verifiable fairness"): before a customer's first shake the bowl draws a
+# fresh 32-byte secret S from the strong source (the radio is on at an event),
+# publishes C = SHA-256("bobing-commit-v1" | S) and waits; the desk records C
+# with its time, then sends its own 16 random bytes D. Shake i (0, 1, ... under
+# this commitment; a spill uses up its i) of customer k in game g rolls
+#     HMAC-SHA256(key=S, msg="bobing-fair-v1" | D | g | k | i | j)
+# (g, k as 4 bytes, i as 2, the block counter j as 1, big-endian; j = 0, 1, ...
+# only while a block leaves fewer than six accepted bytes), faces by the same
+# rejection sampling as above. S stays in RAM and is revealed (journaled and
+# published) right after the customer's last shake; a commitment never
+# revealed leaves its rolls unverified. `Derived` is the one implementation:
+# the bowl rolls with it, `python -m host_sim verify-fair` and the desk check
+# with it.
+#
+# Threat model of the verifiable dice (who, can, what stops it, the test)
+#   bowl owner  flashes firmware that picks good or bad rolls. Stopped: a roll
+#     (or a    is fixed by S (committed before D exists) and D (unknown when
+#     cheating committing); every roll is recomputed from the reveal.
+#     bowl)    - a roll changed after the reveal: it no longer equals the
+#                derivation (verify-fair: "dice do not match the reveal")
+#              - a commitment published after the first shake: its rolls come
+#                before the commitment in the journal (unverified: "no
+#                commitment"), and the desk saw the customer's award before
+#                the commitment (unverified: "commitment after an award")
+#              - a secret chosen after seeing D: its hash is not C (unverified:
+#                "reveal does not match the commitment")
+#              - a retried commitment (commit, see D, "power cut", commit
+#                again): the desk records every commitment and lists the
+#                unrevealed one with its rolls unverified; a journal that hides
+#                it disagrees with the desk (unverified: "commitment hidden")
+#              - a reveal that does not match: as a secret chosen later
+#              - a good roll voided as a spill: the spill uses up its shake's
+#                position and verify-fair lists what it would have rolled
+#              What no check stops: a bowl that never reveals. Its rolls stay
+#              unverified for everyone to see, never counted as fair.
+#   desk        sees C before sending D, but C tells nothing of S (SHA-256
+#     (operator) preimage), so D cannot be aimed; D alone predicts nothing
+#              without S. The desk could withhold D (the customer waits): a
+#              denial of play, not a steered roll.
+#   case open   the flash holds C and D, never a secret before its reveal, so
+#     + flash  it tells nothing about a roll to come; RAM is read only by
+#              stopping the bowl (the turn then ends unrevealed: unverified).
+#   customer    controls his shake: the derived dice do not depend on it, so
+#              it cannot steer them either (the spill decision is the
+#              detector's, before any die is drawn).
+#   anyone     recomputes every roll afterwards from the desk's public page or
+#     afterwards export (`python -m host_sim verify-fair`).
+#   Offline and family bowls keep the dice above (os.urandom + the shake, no
+#   commitment): with no desk there is no second party whose value the bowl
+#   cannot know, so a per-game commitment shown on the screen would still let a
+#   cheating bowl choose its secret by trial (its own dice before the first
+#   shake) and checks nobody at a family table would make; the defence there is
+#   the open code of this file (`host_sim dice`, `host_sim fairness`).
+#
 # Health tests (NIST SP 800-90B §4.4), on the raw source bytes, alpha = 2^-20
 #   Sample type: one byte of os.urandom. Claimed min-entropy H = 4 bits per
 #   byte: deliberately half of what a working hardware RNG gives, so that a
@@ -322,3 +377,68 @@ class Dice:
         d = self._digest(raw)
         self.rolls += 1
         return self.draw(d, out)
+
+
+COMMIT_TAG = b"bobing-commit-v1"
+FAIR_TAG = b"bobing-fair-v1"
+SECRET_BYTES = const(32)
+DESK_BYTES = const(16)
+_HBLOCK = const(64)  # SHA-256's block
+_MSG = const(14 + 16 + 4 + 4 + 2 + 1)  # FAIR_TAG, D, g, k, i, j
+
+
+def commitment(secret):
+    """C = SHA-256(COMMIT_TAG | secret): what the bowl publishes before the shakes."""
+    h = hashlib.sha256(COMMIT_TAG)
+    h.update(secret)
+    return h.digest()
+
+
+class Derived:
+    """Rolls of one commitment: HMAC-SHA256(key=secret, FAIR_TAG | desk | g | k | i | j)
+    through accept(). Buffers made once; a roll allocates only hashlib's objects
+    and digests (MicroPython's sha256 cannot be copied)."""
+
+    def __init__(self, secret, desk, game, customer):
+        if len(secret) != SECRET_BYTES or len(desk) != DESK_BYTES:
+            raise ValueError("a secret of %d bytes and a desk value of %d bytes, not %d and %d"
+                             % (SECRET_BYTES, DESK_BYTES, len(secret), len(desk)))
+        if not (0 <= game <= 0xFFFFFFFF and 0 <= customer <= 0xFFFFFFFF):
+            raise ValueError("game %r and customer %r: 0..4294967295" % (game, customer))
+        self._ipad = bytearray(_HBLOCK)
+        self._opad = bytearray(_HBLOCK)
+        for k in range(_HBLOCK):
+            b = secret[k] if k < SECRET_BYTES else 0
+            self._ipad[k] = b ^ 0x36
+            self._opad[k] = b ^ 0x5C
+        m = bytearray(_MSG)
+        m[0:14] = FAIR_TAG
+        m[14:30] = desk
+        _put32(m, 30, game)
+        _put32(m, 34, customer)
+        self._msg = m
+
+    def block(self, i, j):
+        """The j-th 32-byte block of roll i."""
+        m = self._msg
+        m[38] = (i >> 8) & 0xFF
+        m[39] = i & 0xFF
+        m[40] = j & 0xFF
+        h = hashlib.sha256(self._ipad)
+        h.update(m)
+        o = hashlib.sha256(self._opad)
+        o.update(h.digest())
+        return o.digest()
+
+    def roll(self, i, out):
+        """Six faces of roll i (0..65535) into out[0:6]; returns out."""
+        if not 0 <= i <= 0xFFFF:
+            raise ValueError("roll %r of a commitment: 0..65535" % (i,))
+        n = 0
+        j = 0
+        while n < 6:  # a second block with p < 2^-140
+            if j > 255:
+                raise ValueError("no six faces in 256 blocks")
+            n = accept(self.block(i, j), out, n)
+            j += 1
+        return out

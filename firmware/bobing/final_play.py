@@ -1,5 +1,5 @@
 # 状元王中王 on the bowl (RULES.md §7): the final between the table champions,
-# played on one bowl. game.Final decides (bobing/final.py); this module is the
+# played on one bowl. final.Final decides (bobing/final.py); this module is the
 # console's final mode, driven by bobing/console.py like bobing/menu.py is: the
 # console shows view V_FINAL while c.final holds a FinalPlay, and hands it the
 # shakes, the presses and the ticks of that view. The admin menu starts a final
@@ -7,7 +7,7 @@
 #
 # Commit before reveal, as a table game: every roll or spill is applied to the
 # Final, then the whole final is written to ROOT/final.txt with
-# journal.write_whole (tmp, flush to flash, rename: the old file or the new one
+# store.write_whole (tmp, flush to flash, rename: the old file or the new one
 # after a power cut) and only then shown. A boot finds final.txt and replays it
 # (resume), so a power cut loses no roll already shown. The file (text):
 #   BBF 1
@@ -24,8 +24,9 @@ import time
 
 from micropython import const
 
-from bobing import game, journal, leds, rules, shake
-from bobing import console as C
+from bobing import game, journal, leds, rules, shake, store
+from bobing.final import Final
+from bobing.vocab import B_OK, FRAME_MS, N_FLASH, N_JOURNAL, V_FINAL
 
 FILE = "final.txt"
 _TMP = "final.tmp"
@@ -66,10 +67,6 @@ _L_VOID = const(10)
 _L_WINNER = const(11)
 _L_ALL_AGAIN = const(12)
 _L_FINAL = const(13)
-
-
-def _path(root, name):
-    return journal._join(root, name)
 
 
 def chunks(fid, players, profile, events):
@@ -178,7 +175,7 @@ def decode(data):
 
 
 class FinalPlay:
-    """A final on this bowl: game.Final plus its events as written, the phase of
+    """A final on this bowl: final.Final plus its events as written, the phase of
     the V_FINAL view and the last outcome. Made by start() (the menu) or load() (a boot)."""
 
     def __init__(self, root, fid, players, profile):
@@ -186,7 +183,7 @@ class FinalPlay:
         self.fid = fid
         self.players = players
         self.profile = profile
-        self.final = game.Final(profile, players)  # ValueError for bad players or profile
+        self.final = Final(profile, players)  # ValueError for bad players or profile
         self.events = []
         self.log = []  # per event: (champion, round, dice or None for a spill, rank code)
         self.out = None
@@ -216,7 +213,7 @@ class FinalPlay:
         return encode(self.fid, self.players, self.profile, self.events)
 
     def save(self):
-        journal.write_whole(_path(self.root, FILE), _path(self.root, _TMP),
+        store.write_whole(store.join(self.root, FILE), store.join(self.root, _TMP),
                             chunks(self.fid, self.players, self.profile, self.events))
 
 
@@ -240,7 +237,7 @@ def load(root):
     ValueError for a damaged file (the caller sets it aside). Read and applied a
     line at a time (read()): the file is never whole in RAM."""
     try:
-        fh = open(_path(root, FILE), "rb")
+        fh = open(store.join(root, FILE), "rb")
     except OSError:
         return None
     r = _Replay(root)
@@ -263,23 +260,23 @@ def resume(c):
         fp = None
         import gc
         gc.collect()
-        c._say("final: %s is too large for the memory free now; it stays on flash as it is (the bowl plays "
+        c.say("final: %s is too large for the memory free now; it stays on flash as it is (the bowl plays "
                "its table game; the final resumes at a boot with more room)" % FILE)
-        c._notices.append((C.N_JOURNAL, "final"))
+        c.notify(N_JOURNAL, "final")
         return
     except (ValueError, UnicodeError) as e:
-        c._say("final: %s is damaged (%s); set aside as %s" % (FILE, e, _BAD))
+        c.say("final: %s is damaged (%s); set aside as %s" % (FILE, e, _BAD))
         try:
             import os
-            os.rename(_path(c.root, FILE), _path(c.root, _BAD))
+            os.rename(store.join(c.root, FILE), store.join(c.root, _BAD))
         except OSError as e2:
-            c._say("final: cannot set it aside: %s" % e2)
-        c._notices.append((C.N_JOURNAL, "final"))
+            c.say("final: cannot set it aside: %s" % e2)
+        c.notify(N_JOURNAL, "final")
         return
     if fp is None:
         return
     _enter(c, fp)
-    c._say("resumed the final %d: %d champions, %d events" % (fp.fid, fp.players, len(fp.events)))
+    c.say("resumed the final %d: %d champions, %d events" % (fp.fid, fp.players, len(fp.events)))
 
 
 def _enter(c, fp):
@@ -303,13 +300,13 @@ def start(c, players):
     try:
         fp.save()
     except OSError as e:
-        c._say("final: cannot write %s: %s" % (FILE, e))
-        c._notices.append((C.N_FLASH, str(e)))
-        c._next_notice_or(c._home())
+        c.say("final: cannot write %s: %s" % (FILE, e))
+        c.notify(N_FLASH, str(e))
+        c.next_notice_or(c.home())
         return False
     _enter(c, fp)
-    c._say("final %d started: %d champions, rules %s" % (fid, players, s.profile))
-    c._show(C.V_FINAL)
+    c.say("final %d started: %d champions, rules %s" % (fid, players, s.profile))
+    c.show(V_FINAL)
     return True
 
 
@@ -319,20 +316,20 @@ def end(c):
     import os
     try:
         try:
-            os.remove(_path(c.root, _OLD))
+            os.remove(store.join(c.root, _OLD))
         except OSError:
             pass
-        os.rename(_path(c.root, FILE), _path(c.root, _OLD))
+        os.rename(store.join(c.root, FILE), store.join(c.root, _OLD))
     except OSError as e:
-        c._say("final: cannot close %s: %s" % (FILE, e))
-        c._notices.append((C.N_FLASH, str(e)))
-        c._next_notice_or(c._home())
+        c.say("final: cannot close %s: %s" % (FILE, e))
+        c.notify(N_FLASH, str(e))
+        c.next_notice_or(c.home())
         return
-    c._say("final %d ended" % c.final.fid)
+    c.say("final %d ended" % c.final.fid)
     c.final = None
     if c.table is not None and c.has_sensor:
-        c._make_detector()
-    c._show(c._home())
+        c.make_detector()
+    c.show(c.home())
 
 
 def _phase(c, phase):
@@ -342,13 +339,13 @@ def _phase(c, phase):
     c._since = c._t
     c.changed += 1
     if phase == P_TURN:
-        c._rearm()
-        c._led(leds.P_IDLE)
+        c.rearm()
+        c.set_led(leds.P_IDLE)
     elif phase == P_SHAKING:
-        c._led(leds.P_SHAKE)
+        c.set_led(leds.P_SHAKE)
         c._rattle.start(c._t)
     elif phase == P_OVER:
-        c._led(leds.P_GAME_OVER)
+        c.set_led(leds.P_GAME_OVER)
 
 
 def _play(c, kind, dice):
@@ -359,21 +356,21 @@ def _play(c, kind, dice):
         out = fp.apply(kind, dice)
         fp.save()
     except OSError as e:
-        c._say("final: write failed: %s; resuming from flash" % e)
-        c._notices.append((C.N_FLASH, str(e)))
+        c.say("final: write failed: %s; resuming from flash" % e)
+        c.notify(N_FLASH, str(e))
         c.final = None
         resume(c)
-        c._next_notice_or(c._home())
+        c.next_notice_or(c.home())
         return
     c.led_t0 = c._t
     _phase(c, P_RESULT)
-    c._led(leds.pattern_for(out))
+    c.set_led(leds.pattern_for(out))
     # the table's sounds (bobing/sound.py): a 状元 roll has the fanfare, the winner the end's tune
     c.result_sound(out, kind == game.EV_ROLL and rules.is_zhuangyuan(out.rank), fp.msg == M_WIN)
 
 
 def _roll(c):
-    d = c._draw_dice()
+    d = c.draw_dice()
     if d is not None:
         _play(c, game.EV_ROLL, (d[0], d[1], d[2], d[3], d[4], d[5]))
 
@@ -398,7 +395,7 @@ def shake_event(c, ev):
 def press(c, b, t_us):
     """NEXT or OK while V_FINAL is on show (MENU opens the menu, as in a game)."""
     fp = c.final
-    if b != C.B_OK:
+    if b != B_OK:
         return
     if fp.phase == P_RESULT:
         _after_result(c)
@@ -421,7 +418,7 @@ def tick(c, t_ms):
         c.rattle(t_ms)
     if fp.phase == P_RESULT and time.ticks_diff(t_ms, c._since) >= RESULT_MS:
         _after_result(c)
-    elif (fp.phase == P_SHAKING or fp.phase == P_OVER) and time.ticks_diff(t_ms, c._frame_t) >= C.FRAME_MS:
+    elif (fp.phase == P_SHAKING or fp.phase == P_OVER) and time.ticks_diff(t_ms, c._frame_t) >= FRAME_MS:
         c._frame_t = t_ms
         c.frame += 1
         c.changed += 1
@@ -435,18 +432,19 @@ _cut = {}
 def _label(s, i):
     t = _cut.get(s.lang)
     if t is None:
-        t = _cut[s.lang] = tuple((_ZH if s._zh else _EN).split("|"))
+        t = _cut[s.lang] = tuple((_ZH if s.paint.zh else _EN).split("|"))
     return t[i]
 
 
 def _who(s, n, y):
     """'3号' (zh) or 'No. 3' (en), centred on row y."""
-    if s._zh:
-        x = (128 - s._nw(n) - 16) // 2
-        s._t(_label(s, _L_HAO), s._n(n, x, y + 4), y)
+    p = s.paint
+    if p.zh:
+        x = (128 - p.number_width(n) - 16) // 2
+        p.text(_label(s, _L_HAO), p.number(n, x, y + 4), y)
     else:
-        w = 8 * len(_label(s, _L_HAO)) + 8 + s._nw(n)
-        s._n(n, s._e(_label(s, _L_HAO), (128 - w) // 2, y) + 8, y)
+        w = 8 * len(_label(s, _L_HAO)) + 8 + p.number_width(n)
+        p.number(n, p.en(_label(s, _L_HAO), (128 - w) // 2, y) + 8, y)
 
 
 def draw(s, c):
@@ -456,10 +454,11 @@ def draw(s, c):
 
 def draw_final(s, fp, frame):
     """The final `fp` in its phase (frame: the animation's; allocates nothing once warm)."""
+    p = s.paint
     f = fp.final
     fb = s.fb
     fb.fill(0)
-    zh = s._zh
+    zh = p.zh
     if fp.phase == P_OVER:
         _draw_over(s, fp, frame)
         return
@@ -469,95 +468,97 @@ def draw_final(s, fp, frame):
     # title bar: the final and its round
     fb.fill_rect(0, 0, 128, 17, 1)
     if zh:
-        x = s._t(_label(s, _L_TITLE), 0, 0, 0) + 4
-        s._t(_label(s, _L_ROUND_B), s._n(f.round, s._t(_label(s, _L_ROUND_A), x, 0, 0), 4, 0), 0, 0)
+        x = p.text(_label(s, _L_TITLE), 0, 0, 0) + 4
+        p.text(_label(s, _L_ROUND_B), p.number(f.round, p.text(_label(s, _L_ROUND_A), x, 0, 0), 4, 0), 0, 0)
     else:  # "Final" and the round
-        s._e(_label(s, _L_FINAL), 2, 4, 0)
-        s._n(f.round, s._e(_label(s, _L_ROUND_A), 126 - 56 - s._nw(f.round), 4, 0) + 8, 4, 0)
+        p.en(_label(s, _L_FINAL), 2, 4, 0)
+        p.number(f.round, p.en(_label(s, _L_ROUND_A), 126 - 56 - p.number_width(f.round), 4, 0) + 8, 4, 0)
     if fp.phase == P_SHAKING:
         if zh:
-            s._tc(_label(s, _L_SHAKING), 24)
+            p.text_centred(_label(s, _L_SHAKING), 24)
         else:
-            s._ec(_label(s, _L_SHAKING), 28)
-        s._frame_corners()
+            p.en_centred(_label(s, _L_SHAKING), 28)
+        p.corners()
         _who(s, f.turn, 44)
         return
     # whose turn, big
-    w = 3 * s._nw(f.turn)
+    w = 3 * p.number_width(f.turn)
     if zh:
-        lw = s._tw(_label(s, _L_TURN))
-        x = s._t(_label(s, _L_TURN), (128 - lw - 4 - w - 4 - 16) // 2, 30) + 4
-        s._t(_label(s, _L_HAO), s._bign(f.turn, x, 24, 3, 3) + 4, 30)
+        lw = p.text_width(_label(s, _L_TURN))
+        x = p.text(_label(s, _L_TURN), (128 - lw - 4 - w - 4 - 16) // 2, 30) + 4
+        p.text(_label(s, _L_HAO), p.big_number(f.turn, x, 24, 3, 3) + 4, 30)
     else:
-        s._ec(_label(s, _L_TURN), 22)
-        s._bign(f.turn, (128 - w) // 2, 34, 3, 3)
+        p.en_centred(_label(s, _L_TURN), 22)
+        p.big_number(f.turn, (128 - w) // 2, 34, 3, 3)
 
 
 def _draw_result(s, fp):
+    p = s.paint
     out = fp.out
-    zh = s._zh
+    zh = p.zh
     if out.kind == game.EV_SPILL:
         s.fb.fill_rect(0, 0, 128, 17, 1)
         if zh:
-            s._tc(_label(s, _L_SPILL), 1, 0)
-            s._tc(_label(s, _L_VOID), 20)
+            p.text_centred(_label(s, _L_SPILL), 1, 0)
+            p.text_centred(_label(s, _L_VOID), 20)
         else:
-            s._ec(_label(s, _L_SPILL), 5, 0)
-            s._ec(_label(s, _L_VOID), 24)
+            p.en_centred(_label(s, _L_SPILL), 5, 0)
+            p.en_centred(_label(s, _L_VOID), 24)
         _who(s, out.seat, 40)
         return
-    s._dice_row(out.dice, 0, 17, 4)
+    p.dice_row(out.dice, 0, 17, 4)
     # "3号 状元插金花" / "No. 3" then the rank
     if zh:
-        x = s._n(out.seat, 0, 23)
-        x = s._t(_label(s, _L_HAO), x, 19) + 4
-        s._rank(out.rank, x, 19)
+        x = p.number(out.seat, 0, 23)
+        x = p.text(_label(s, _L_HAO), x, 19) + 4
+        p.rank(out.rank, x, 19)
     else:
-        s._n(out.seat, s._e(_label(s, _L_HAO), 0, 20) + 8, 20)
-        s._rank(out.rank, 48, 20)
-        s._ec(s._re[out.rank], 29)
+        p.number(out.seat, p.en(_label(s, _L_HAO), 0, 20) + 8, 20)
+        p.rank(out.rank, 48, 20)
+        p.en_centred(p.rank_en[out.rank], 29)
     m = fp.msg
     y = 40 if zh else 44
     if m == M_WIN:
         w = fp.final.winner
         if zh:
-            x = s._t(_label(s, _L_WINNER), (128 - 48 - 4 - s._nw(w) - 16) // 2, y) + 4
-            s._t(_label(s, _L_HAO), s._n(w, x, y + 4), y)
+            x = p.text(_label(s, _L_WINNER), (128 - 48 - 4 - p.number_width(w) - 16) // 2, y) + 4
+            p.text(_label(s, _L_HAO), p.number(w, x, y + 4), y)
         else:
-            s._ec(_label(s, _L_WINNER), 40)
+            p.en_centred(_label(s, _L_WINNER), 40)
             _who(s, w, 50)
     elif m == M_NEXT:
         if zh:
-            x = s._t(_label(s, _L_NEXT), (128 - 48 - 4 - s._nw(fp.final.turn) - 16) // 2, y) + 4
-            s._t(_label(s, _L_HAO), s._n(fp.final.turn, x, y + 4), y)
+            x = p.text(_label(s, _L_NEXT), (128 - 48 - 4 - p.number_width(fp.final.turn) - 16) // 2, y) + 4
+            p.text(_label(s, _L_HAO), p.number(fp.final.turn, x, y + 4), y)
         else:
-            w = 8 * len(_label(s, _L_NEXT)) + 8 + 8 * len(_label(s, _L_HAO)) + 8 + s._nw(fp.final.turn)
-            x = s._e(_label(s, _L_HAO), s._e(_label(s, _L_NEXT), (128 - w) // 2, y) + 8, y) + 8
-            s._n(fp.final.turn, x, y)
+            w = 8 * len(_label(s, _L_NEXT)) + 8 + 8 * len(_label(s, _L_HAO)) + 8 + p.number_width(fp.final.turn)
+            x = p.en(_label(s, _L_HAO), p.en(_label(s, _L_NEXT), (128 - w) // 2, y) + 8, y) + 8
+            p.number(fp.final.turn, x, y)
     elif zh:
-        s._tc(_label(s, _L_NO_ZY if m == M_NO_ZY else _L_TIE), y)
+        p.text_centred(_label(s, _L_NO_ZY if m == M_NO_ZY else _L_TIE), y)
     elif m == M_NO_ZY:
-        s._ec(_label(s, _L_NO_ZY), 40)
-        s._ec(_label(s, _L_ALL_AGAIN), 50)
+        p.en_centred(_label(s, _L_NO_ZY), 40)
+        p.en_centred(_label(s, _L_ALL_AGAIN), 50)
     else:
-        s._ec(_label(s, _L_TIE), y)
+        p.en_centred(_label(s, _L_TIE), y)
 
 
 _STARS = (8, 8, 119, 8, 5, 29, 122, 29)  # where the winner's stars twinkle (x, y pairs)
 
 
 def _draw_over(s, fp, frame):
+    p = s.paint
     f = fp.final
-    s._ants(frame)
+    p.ants(frame)
     for k in range(4):
-        s._star(_STARS[2 * k], _STARS[2 * k + 1], (frame + 5 * k) % 12)
-    if s._zh:
-        s._tc(_label(s, _L_TITLE), 2)
+        p.star(_STARS[2 * k], _STARS[2 * k + 1], (frame + 5 * k) % 12)
+    if p.zh:
+        p.text_centred(_label(s, _L_TITLE), 2)
     else:
-        s._ec(_label(s, _L_TITLE), 4)
-    _who(s, f.winner, 18 if s._zh else 14)
+        p.en_centred(_label(s, _L_TITLE), 4)
+    _who(s, f.winner, 18 if p.zh else 14)
     if f.winner_dice:
-        s._dice_row(f.winner_dice, 36 if s._zh else 25, 15, 3)
-    if not s._zh:
-        s._ec(s._rn[f.winner_rank], 44)
-        s._ec(s._re[f.winner_rank], 53)
+        p.dice_row(f.winner_dice, 36 if p.zh else 25, 15, 3)
+    if not p.zh:
+        p.en_centred(p.rank_names[f.winner_rank], 44)
+        p.en_centred(p.rank_en[f.winner_rank], 53)

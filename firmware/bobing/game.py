@@ -23,8 +23,8 @@
 # cumulative grant (the pool grows by the difference, never shrinks), EV_STOCK
 # records the grant's sequence number s once all its classes are in. Stock out
 # does not end an event game: no customer starts until a grant comes.
-# Final: the 状元王中王 between table champions (RULES.md §7), in bobing/final.py
-# (game.Final still finds it).
+# Final: the 状元王中王 between table champions (RULES.md §7) is bobing/final.py's
+# Final.
 from micropython import const
 
 from bobing import profiles, rules
@@ -95,6 +95,74 @@ def _index(seq, item):
 
 def _whole(x):
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def dice_code(dice):
+    """Six dice as one 24-bit number: die i in bits 3i..3i+2 (a journal record's
+    roll, a snapshot's standing 状元)."""
+    v = 0
+    s = 0
+    for d in dice:
+        v |= d << s
+        s += 3
+    return v
+
+
+def dice_of(v):
+    """dice_code's number back to the dice; ValueError if a die is not 1..6."""
+    dice = []
+    for _ in range(6):
+        d = v & 7
+        if not 1 <= d <= 6:
+            raise ValueError("a die reads %d" % d)
+        dice.append(d)
+        v >>= 3
+    return tuple(dice)
+
+
+def _put_var(b, v):
+    while v > 127:
+        b.append((v & 127) | 128)
+        v >>= 7
+    b.append(v)
+
+
+class _Reader:
+    def __init__(self, b, at, end):
+        self.b = b
+        self.at = at
+        self.end = end
+
+    def num(self, top):
+        """The next number, which must be 0..top."""
+        v = 0
+        s = 0
+        while True:
+            if self.at >= self.end or s > 28:
+                raise ValueError("the state is cut short")
+            x = self.b[self.at]
+            self.at += 1
+            v |= (x & 127) << s
+            s += 7
+            if x < 128:
+                break
+        if v > top:
+            raise ValueError("a value %d where at most %d fits" % (v, top))
+        return v
+
+
+def snapshot_events(b, at, end, top):
+    """The events a snapshot in b[at:end] says it is after (its first number,
+    0..top); ValueError when there is no such number."""
+    return _Reader(b, at, end).num(top)
+
+
+def _reason_code(r):
+    return 0 if r is None else REASONS.index(r) + 1
+
+
+def _reason_of(code):
+    return None if code == 0 else REASONS[code - 1]
 
 
 class Table:
@@ -617,6 +685,106 @@ class Table:
         else:
             self.holder_dice = None
             self.holder_rank = 0
+
+    # ---- snapshot ---------------------------------------------------------------
+    # The table's state after its events as bytes (the journal's checkpoints,
+    # bobing/journal.py): unsigned LEB128 numbers: events turn round first
+    # final_round pos customer shakes_left award_no flags(started, ended,
+    # prizes_out) reason pending holder; an event game then its grant number and
+    # per class its grant; per prize class: pool grabbed; per seat: locked skip
+    # zseq zdice (dice_code, 0 = none) and its awards per class. Order keys and
+    # ranks are recomputed from the dice. The bytes are a file format: change
+    # them only with the journal's checkpoint format.
+    def snapshot(self):
+        """The table's state after its events, as bytes (see above)."""
+        b = bytearray()
+        for v in (self.events, self.turn, self.round, self.first, self.final_round, self._pos, self.customer,
+                  self.shakes_left, self.award_no,
+                  int(self.started) | int(self.ended) << 1 | int(self.prizes_out) << 2,
+                  _reason_code(self.reason), _reason_code(self._pending), self.holder):
+            _put_var(b, v)
+        if self.event:  # the grants applied in this game: an event game's own layout
+            _put_var(b, self.grant_s)
+            for c in self.classes:
+                _put_var(b, self.granted[c])
+        for c in self.classes:
+            _put_var(b, self.pool[c])
+            _put_var(b, self.grabbed[c])
+        for seat in range(1, self.seats + 1):
+            d = self._zdice[seat]
+            for v in (self._locked[seat], self._skip[seat], self._zseq[seat], 0 if d is None else dice_code(d)):
+                _put_var(b, v)
+            a = self.awards[seat]
+            for c in self.classes:
+                _put_var(b, a[c])
+        return b
+
+    def restore(self, b, at, end, events):
+        """Set this fresh table to the snapshot in b[at:end] after `events` events;
+        ValueError (the table then half set: drop it) if the state cannot be this
+        game's (prizes not conserved, a seat out of range, ...)."""
+        r = _Reader(b, at, end)
+        n = self.seats
+        big = 1 << 30
+        if r.num(big) != events:
+            raise ValueError("the state is not after %d events" % events)
+        self.events = events
+        self.turn = r.num(n)
+        self.round = r.num(big)
+        self.first = r.num(n)
+        self.final_round = r.num(self.round)
+        self._pos = r.num(n)
+        self.customer = r.num(big)
+        self.shakes_left = r.num(self.kiosk_shakes if self.kiosk else 0)
+        self.award_no = r.num(big)
+        f = r.num(7)
+        self.started = bool(f & 1)
+        self.ended = bool(f & 2)
+        self.prizes_out = bool(f & 4)
+        self.reason = _reason_of(r.num(len(REASONS)))
+        self._pending = _reason_of(r.num(len(REASONS)))
+        holder = r.num(n)
+        had = {}  # per class: prizes this game has had (its start and what grants raised)
+        for c in self.classes:
+            had[c] = self.initial[c]
+        if self.event:
+            self.grant_s = r.num(MAX_SEQ)
+            for c in self.classes:
+                g = r.num(MAX_GRANT)
+                if g < self.granted[c]:
+                    raise ValueError("the %s grant went down" % c)
+                had[c] += g - self.granted[c]
+                self.granted[c] = g
+        left = {}
+        for c in self.classes:
+            self.pool[c] = r.num(had[c])
+            self.grabbed[c] = r.num(had[c])
+            left[c] = had[c] - self.pool[c] - self.grabbed[c]
+        for seat in range(1, n + 1):
+            self._locked[seat] = r.num(big)
+            self._skip[seat] = r.num(1)
+            self._zseq[seat] = r.num(events)
+            code = r.num((1 << 24) - 1)
+            if code:
+                d = dice_of(code)
+                v = self.rules.evaluate(d)
+                self._zdice[seat] = d
+                self._zkey[seat] = rules.key_of(v)
+                self._zrank[seat] = rules.rank_of(v)
+            a = self.awards[seat]
+            for c in self.classes:
+                a[c] = r.num(big)
+                left[c] -= a[c]
+            if self._sweep >= 0 and self._locked[seat] > a[self.classes[self._sweep]]:
+                raise ValueError("seat %d has more swept prizes than prizes" % seat)
+        for c in self.classes:
+            if left[c]:
+                raise ValueError("the %s prizes do not add up to the %d there were" % (c, had[c]))
+        if r.at != end:
+            raise ValueError("%d bytes too many" % (end - r.at))
+        if holder and not self._zdice[holder]:
+            raise ValueError("the 状元 holder has no 状元 roll")
+        self._set_holder(holder)
 
     # ---- kiosk ------------------------------------------------------------------
     def _customer(self, n=None):

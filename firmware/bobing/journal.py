@@ -87,7 +87,16 @@
 from micropython import const
 import os
 
-from bobing import game, profiles, rules
+from bobing import game, profiles, rules, store
+# The file layer's old names here, for modules not yet converted to bobing.store.
+_join = store.join
+_listdir = store.listdir
+_size = store.size
+_fill = store.fill
+_fsync = store.fsync
+_discard = store.discard
+write_whole = store.write_whole
+_write_new = store.write_new
 
 FORMAT = const(3)  # the newest format this firmware reads and writes; newer ones are set aside, never guessed at
 _PLAIN = const(1)  # the format of a game without an event's stock (older firmware reads it)
@@ -109,7 +118,7 @@ _CHUNK = const(32)  # records per read while replaying
 MAGIC = b"BBJ"
 SUFFIX = ".bbj"
 BAD = ".bad"
-TMP = ".tmp"
+TMP = store.TMP
 CKPT = ".bbc"  # the game's checkpoint
 _CK_MAGIC = b"BBC"
 _CK_FORMAT = const(1)
@@ -168,14 +177,16 @@ def crc16(buf, start=0, end=-1, crc=0xFFFF):
     return crc
 
 
-def _put32(buf, at, v):
+def put32(buf, at, v):
+    """v as u32 LE into buf[at:at + 4] (the record codec's fields)."""
     buf[at] = v & 255
     buf[at + 1] = (v >> 8) & 255
     buf[at + 2] = (v >> 16) & 255
     buf[at + 3] = (v >> 24) & 255
 
 
-def _get32(buf, at):
+def get32(buf, at):
+    """The u32 LE at buf[at:at + 4]."""
     return buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24)
 
 
@@ -204,12 +215,7 @@ def arg_code(kind, arg):
     """An event's argument as the 24-bit field of its record; ValueError for a bad pair."""
     if kind in _DICE_KINDS:
         rules.check_dice(arg)
-        v = 0
-        s = 0
-        for d in arg:
-            v |= d << s
-            s += 3
-        return v
+        return game.dice_code(arg)
     if kind in _INT_KINDS:
         if not isinstance(arg, int) or isinstance(arg, bool) or not 1 <= arg <= 255:
             raise ValueError("event kind %d takes a number 1..255, got %r" % (kind, arg))
@@ -239,14 +245,7 @@ def arg_code(kind, arg):
 def arg_value(kind, v):
     """The 24-bit field of a record back to the event's argument; ValueError if impossible."""
     if kind in _DICE_KINDS:
-        dice = []
-        for _ in range(6):
-            d = v & 7
-            if not 1 <= d <= 6:
-                raise ValueError("a die reads %d" % d)
-            dice.append(d)
-            v >>= 3
-        return tuple(dice)
+        return game.dice_of(v)
     if kind in _INT_KINDS:
         if not 1 <= v <= 255:
             raise ValueError("argument %d out of range 1..255" % v)
@@ -339,7 +338,7 @@ class Config:
         if n > _MAX_TEXT:
             raise ValueError("the game's settings take %d bytes; at most %d fit" % (n, _MAX_TEXT))
         h = _frame(MAGIC, self.version, _HEAD, text)
-        _put32(h, 4, self.game_id)
+        put32(h, 4, self.game_id)
         h[8] = self.seats
         _seal(h)
         return h
@@ -455,18 +454,6 @@ class _Bad(Exception):
     pass
 
 
-def _fill(f, mv):
-    """Read until mv is full or the file ends; -> bytes read."""
-    got = 0
-    n = len(mv)
-    while got < n:
-        k = f.readinto(mv[got:])
-        if not k:
-            break
-        got += k
-    return got
-
-
 class Scan:
     """A journal file read and replayed up to its first problem."""
 
@@ -557,7 +544,7 @@ def _scan(f, s, game_id, who, secret, keep, path, limit, mend):
     c = crc16(rest, 0, n, crc16(h))
     if c != rest[n] | (rest[n + 1] << 8):
         raise _header_problem(BAD_CHECKSUM, "%s: the header (game settings) fails its checksum" % who, game_id)
-    gid = _get32(h, 4)
+    gid = get32(h, 4)
     if game_id and gid != game_id:
         raise _header_problem(OTHER_GAME, "%s: the file holds game %d, not game %d (copied or renamed "
                               "from another game?)" % (who, gid, game_id), game_id)
@@ -578,11 +565,11 @@ def _scan(f, s, game_id, who, secret, keep, path, limit, mend):
     _replay(f, s, who, keep, limit, mend)
 
 
-def _record_crc(w, c0, index):
+def record_crc(w, c0, index):
     # What a record's CRC covers, the one place it is said: w[0:4] the game id
     # (already folded into c0 = crc16(w, 0, 4)), w[4:8] the record's index (set
     # here), w[8:12] its body. A record from another game or another place fails.
-    _put32(w, 4, index)
+    put32(w, 4, index)
     return crc16(w, 4, 12, c0)
 
 
@@ -598,7 +585,7 @@ def mend_record(w, c0, i, rec, at=0):
         rec[at + (k >> 3)] ^= 1 << (k & 7)
         for j in range(4):
             w[8 + j] = rec[at + j]
-        if _record_crc(w, c0, i) == rec[at + 4] | (rec[at + 5] << 8):
+        if record_crc(w, c0, i) == rec[at + 4] | (rec[at + 5] << 8):
             try:
                 arg_value(rec[at], rec[at + 1] | (rec[at + 2] << 8) | (rec[at + 3] << 16))
                 return True
@@ -621,11 +608,11 @@ def check_records(path, game_id, start, stop):
             return start
         f.seek(_HEAD + (h[9] | (h[10] << 8)) + 2 + start * RECORD)
         buf = bytearray(RECORD * (stop - start))
-        got = _fill(f, memoryview(buf))
+        got = store.fill(f, memoryview(buf))
     finally:
         f.close()
     w = bytearray(12)
-    _put32(w, 0, game_id)
+    put32(w, 0, game_id)
     c0 = crc16(w, 0, 4)
     at = 0
     for i in range(start, stop):
@@ -633,7 +620,7 @@ def check_records(path, game_id, start, stop):
             return i
         for j in range(4):
             w[8 + j] = buf[at + j]
-        if _record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
+        if record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
             return i
         at += RECORD
     return -1
@@ -645,11 +632,11 @@ def _replay(f, s, who, keep, limit=-1, mend=False):
     buf = bytearray(RECORD * _CHUNK)
     mv = memoryview(buf)
     w = bytearray(12)  # game id, index, record body: what a record's CRC covers
-    _put32(w, 0, gid)
+    put32(w, 0, gid)
     c0 = crc16(w, 0, 4)
     table = s.table
     while True:
-        got = _fill(f, mv)
+        got = store.fill(f, mv)
         at = 0
         while at + RECORD <= got:
             i = s.count
@@ -660,7 +647,7 @@ def _replay(f, s, who, keep, limit=-1, mend=False):
             w[9] = buf[at + 1]
             w[10] = buf[at + 2]
             w[11] = buf[at + 3]
-            if _record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
+            if record_crc(w, c0, i) != buf[at + 4] | (buf[at + 5] << 8):
                 if mend and mend_record(w, c0, i, buf, at):
                     if s.mended is None:
                         s.mended = []
@@ -703,151 +690,20 @@ def _replay(f, s, who, keep, limit=-1, mend=False):
 # whatever the game's length. Layout: "BBC", checkpoint format (1 byte), game id
 # (u32 LE), n (u32 LE), a copy of record n as on flash (6 bytes: the event played
 # right after the state; its CRC binds game id and index), state length m (u16 LE),
-# m bytes of state, CRC-16 of all that (u16 LE). The state is unsigned LEB128
-# numbers: events turn round first final_round pos customer shakes_left award_no
-# flags(started, ended, prizes_out) reason pending holder; per prize class: pool
-# grabbed; per seat: locked skip zseq zdice(a roll's 24-bit code, 0 = none) and
-# its awards per class. Order keys and ranks are recomputed from the dice.
+# m bytes of state, CRC-16 of all that (u16 LE). The state is game.Table's
+# snapshot() (its layout is said there), read back by Table.restore.
 # The state is taken before event n is applied and written when event n + 1 is
 # played, before that one is applied (so a boot always replays at least the
 # event that stands, to show it again, and a failed write leaves no trace of
 # the new event), as a new file renamed over the old one (a power cut leaves
-# the old checkpoint or the new, never a torn one). It is only a shortcut: the journal stays the whole record (tools replay it
-# all). A checkpoint that is missing (a game from older firmware), torn, of a
-# newer format, of another game, ahead of the journal, whose record n differs
-# from the journal's, whose state is impossible (prizes not conserved, a seat
-# out of range), or from which the table refuses the events after it, is not used: the boot replays the whole game and says why in the
-# log (Scan.ck_note); nothing is lost. Repairing a journal removes its checkpoint.
-
-def _put_var(b, v):
-    while v > 127:
-        b.append((v & 127) | 128)
-        v >>= 7
-    b.append(v)
-
-
-def _reason_code(r):
-    return 0 if r is None else game.REASONS.index(r) + 1
-
-
-def table_state(t):
-    """The table's state after its events, as checkpoint bytes."""
-    b = bytearray()
-    for v in (t.events, t.turn, t.round, t.first, t.final_round, t._pos, t.customer, t.shakes_left,
-              t.award_no, int(t.started) | int(t.ended) << 1 | int(t.prizes_out) << 2,
-              _reason_code(t.reason), _reason_code(t._pending), t.holder):
-        _put_var(b, v)
-    if t.event:  # the grants applied in this game: an event game's own layout
-        _put_var(b, t.grant_s)
-        for c in t.classes:
-            _put_var(b, t.granted[c])
-    for c in t.classes:
-        _put_var(b, t.pool[c])
-        _put_var(b, t.grabbed[c])
-    for seat in range(1, t.seats + 1):
-        d = t._zdice[seat]
-        for v in (t._locked[seat], t._skip[seat], t._zseq[seat], 0 if d is None else arg_code(game.EV_ROLL, d)):
-            _put_var(b, v)
-        a = t.awards[seat]
-        for c in t.classes:
-            _put_var(b, a[c])
-    return b
-
-
-class _Reader:
-    def __init__(self, b, at, end):
-        self.b = b
-        self.at = at
-        self.end = end
-
-    def num(self, top):
-        """The next number, which must be 0..top."""
-        v = 0
-        s = 0
-        while True:
-            if self.at >= self.end or s > 28:
-                raise ValueError("the state is cut short")
-            x = self.b[self.at]
-            self.at += 1
-            v |= (x & 127) << s
-            s += 7
-            if x < 128:
-                break
-        if v > top:
-            raise ValueError("a value %d where at most %d fits" % (v, top))
-        return v
-
-
-def _reason_of(code):
-    return None if code == 0 else game.REASONS[code - 1]
-
-
-def restore_state(t, b, at, end, events):
-    """Set a fresh table t to the state in b[at:end] after `events` events;
-    ValueError (t then half set: drop it) if the state cannot be that game's."""
-    r = _Reader(b, at, end)
-    n = t.seats
-    big = 1 << 30
-    if r.num(big) != events:
-        raise ValueError("the state is not after %d events" % events)
-    t.events = events
-    t.turn = r.num(n)
-    t.round = r.num(big)
-    t.first = r.num(n)
-    t.final_round = r.num(t.round)
-    t._pos = r.num(n)
-    t.customer = r.num(big)
-    t.shakes_left = r.num(t.kiosk_shakes if t.kiosk else 0)
-    t.award_no = r.num(big)
-    f = r.num(7)
-    t.started = bool(f & 1)
-    t.ended = bool(f & 2)
-    t.prizes_out = bool(f & 4)
-    t.reason = _reason_of(r.num(len(game.REASONS)))
-    t._pending = _reason_of(r.num(len(game.REASONS)))
-    holder = r.num(n)
-    had = {}  # per class: prizes this game has had (its start and what grants raised)
-    for c in t.classes:
-        had[c] = t.initial[c]
-    if t.event:
-        t.grant_s = r.num(game.MAX_SEQ)
-        for c in t.classes:
-            g = r.num(game.MAX_GRANT)
-            if g < t.granted[c]:
-                raise ValueError("the %s grant went down" % c)
-            had[c] += g - t.granted[c]
-            t.granted[c] = g
-    left = {}
-    for c in t.classes:
-        t.pool[c] = r.num(had[c])
-        t.grabbed[c] = r.num(had[c])
-        left[c] = had[c] - t.pool[c] - t.grabbed[c]
-    for seat in range(1, n + 1):
-        t._locked[seat] = r.num(big)
-        t._skip[seat] = r.num(1)
-        t._zseq[seat] = r.num(events)
-        code = r.num((1 << 24) - 1)
-        if code:
-            d = arg_value(game.EV_ROLL, code)
-            v = t.rules.evaluate(d)
-            t._zdice[seat] = d
-            t._zkey[seat] = rules.key_of(v)
-            t._zrank[seat] = rules.rank_of(v)
-        a = t.awards[seat]
-        for c in t.classes:
-            a[c] = r.num(big)
-            left[c] -= a[c]
-        if t._sweep >= 0 and t._locked[seat] > a[t.classes[t._sweep]]:
-            raise ValueError("seat %d has more swept prizes than prizes" % seat)
-    for c in t.classes:
-        if left[c]:
-            raise ValueError("the %s prizes do not add up to the %d there were" % (c, had[c]))
-    if r.at != end:
-        raise ValueError("%d bytes too many" % (end - r.at))
-    if holder and not t._zdice[holder]:
-        raise ValueError("the 状元 holder has no 状元 roll")
-    t._set_holder(holder)
-
+# the old checkpoint or the new, never a torn one). It is only a shortcut: the
+# journal stays the whole record (tools replay it all). A checkpoint that is
+# missing (a game from older firmware), torn, of a newer format, of another
+# game, ahead of the journal, whose record n differs from the journal's, whose
+# state is impossible (prizes not conserved, a seat out of range), or from which
+# the table refuses the events after it, is not used: the boot replays the whole
+# game and says why in the log (Scan.ck_note); nothing is lost. Repairing a
+# journal removes its checkpoint.
 
 def state_events(b, at, end, n, version):
     """The events a checkpoint's state at record n must be after: n, or in a sealed
@@ -855,7 +711,7 @@ def state_events(b, at, end, n, version):
     between can be seals: a header seal, and at most one after each event."""
     if version >= SEALED:
         try:
-            e = _Reader(b, at, end).num(n)
+            e = game.snapshot_events(b, at, end, n)
         except ValueError:
             return n
         d = n - e
@@ -867,8 +723,8 @@ def state_events(b, at, end, n, version):
 def checkpoint_bytes(game_id, n, rec, state):
     """A checkpoint file: the state after n events, record n as on flash (6 bytes)."""
     b = _frame(_CK_MAGIC, _CK_FORMAT, _CK_HEAD, state)
-    _put32(b, 4, game_id)
-    _put32(b, 8, n)
+    put32(b, 4, game_id)
+    put32(b, 8, n)
     b[12:18] = rec
     _seal(b)
     return b
@@ -904,16 +760,16 @@ def _from_checkpoint(f, s, path, secret):
         if crc16(b, 0, _CK_HEAD + m) != b[_CK_HEAD + m] | (b[_CK_HEAD + m + 1] << 8):
             raise ValueError("it fails its checksum")
         gid = s.config.game_id
-        if _get32(b, 4) != gid:
-            raise ValueError("it is game %d's" % _get32(b, 4))
-        n = _get32(b, 8)
+        if get32(b, 4) != gid:
+            raise ValueError("it is game %d's" % get32(b, 4))
+        n = get32(b, 8)
         at = s.end + n * RECORD
         f.seek(at)
         rec = f.read(RECORD)
         if n < 1 or len(rec) != RECORD or rec != b[12:18]:
             raise ValueError("the journal has no record %d as it names" % n)
         t = new_table(s.config, secret)
-        restore_state(t, b, _CK_HEAD, _CK_HEAD + m, state_events(b, _CK_HEAD, _CK_HEAD + m, n, s.config.version))
+        t.restore(b, _CK_HEAD, _CK_HEAD + m, state_events(b, _CK_HEAD, _CK_HEAD + m, n, s.config.version))
     except ValueError as e:
         s.ck_note = "game %d: checkpoint not used (%s); the whole game was replayed" % (s.config.game_id, e)
         f.seek(s.end)
@@ -944,12 +800,17 @@ def _describe(kind, arg):
 
 # --- the folder of games -------------------------------------------------------
 
-def _join(root, name):
-    return root + "/" + name if root else name
-
-
-def _name(game_id, suffix):
+def file_name(game_id, suffix):
+    """A game's file name: gNNNNNNNN + suffix (SUFFIX, CKPT, BAD, TMP)."""
     return "g%08d%s" % (game_id, suffix)
+
+
+def path_of(root, game_id, suffix=SUFFIX):
+    """A game's file in folder root (its journal by default)."""
+    return store.join(root, file_name(game_id, suffix))
+
+
+_name = file_name  # the old name, for modules not yet converted
 
 
 def id_of(name):
@@ -959,19 +820,11 @@ def id_of(name):
     return int(name[1:9])
 
 
-def _listdir(root):
-    try:
-        return os.listdir(root)
-    except OSError:
-        os.mkdir(root)
-        return []
-
-
 def inventory(root):
     """-> (ids of games with a journal, oldest first; highest id of any game file)."""
     ids = []
     top = 0
-    for name in _listdir(root):
+    for name in store.listdir(root):
         gid = id_of(name)
         if not gid:
             continue
@@ -983,14 +836,7 @@ def inventory(root):
     return ids, top
 
 
-def _size(path):
-    try:
-        return os.stat(path)[6]
-    except OSError:
-        return 0
-
-
-def _bowl_of(path):
+def bowl_of(path):
     """The bowl id in a journal's header ("" for a game without one, or a header
     that cannot be read: such a game has no claims to send)."""
     try:
@@ -1013,7 +859,7 @@ def provisioned(root):
     """A bowl provisioned for an event (ROOT/net.txt, make provision): the only kind
     whose awards go to a broker."""
     try:
-        os.stat(_join(root, "net.txt"))
+        os.stat(store.join(root, "net.txt"))
         return True
     except OSError:
         return False
@@ -1031,13 +877,13 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
     if provisioned(root):  # only then can awards wait: a family bowl never loads the outbox
         from bobing import outbox  # the cursor's one reader
         unsent = outbox.unsent_from(root)
-    names = _listdir(root)
+    names = store.listdir(root)
     ids = [g for g in inventory(root)[0] if g != current and not (
-        unsent and g >= unsent and _bowl_of(_join(root, _name(g, SUFFIX))))]
+        unsent and g >= unsent and bowl_of(path_of(root, g)))]
     sizes = []
     total = 0
     for gid in ids:
-        n = _size(_join(root, _name(gid, SUFFIX)))
+        n = store.size(path_of(root, gid))
         sizes.append(n)
         total += n
     removed = []
@@ -1045,53 +891,17 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
         if total <= keep_bytes:
             break
         remove_checkpoint(root, ids[i], names)  # first: a checkpoint never outlives its journal
-        os.remove(_join(root, _name(ids[i], SUFFIX)))
+        os.remove(path_of(root, ids[i]))
         total -= sizes[i]
         removed.append(ids[i])
     return removed
 
 
-_SYNC = getattr(os, "fsync", None)  # CPython: also push the host OS's cache to disk
-
-
-def _fsync(f):
-    f.flush()
-    if _SYNC is not None and hasattr(f, "fileno"):
-        _SYNC(f.fileno())
-
-
 def remove_checkpoint(root, game_id, names=None):
     """Remove a game's checkpoint if it has one (names: the folder's listing)."""
-    name = _name(game_id, CKPT)
-    if name in (names if names is not None else _listdir(root)):
-        os.remove(_join(root, name))
-
-
-def _discard(path):
-    try:
-        os.remove(path)
-    except OSError:
-        pass
-
-
-def write_whole(path, tmp, parts):
-    """Power-safe: write the bytes of `parts` to tmp, flush them to flash, then
-    rename tmp over path (littlefs renames atomically: the old file or the new,
-    never half of one). The journal's checkpoints and new games, the outbox's
-    cursor and the settings files all go through here."""
-    f = open(tmp, "wb")
-    try:
-        for p in parts:
-            f.write(p)
-        _fsync(f)
-    finally:
-        f.close()
-    os.rename(tmp, path)
-
-
-def _write_new(path, parts):
-    """Write a journal file (.bbj, .bbc) from scratch via its .tmp."""
-    write_whole(path, path[:-4] + TMP, parts)
+    name = file_name(game_id, CKPT)
+    if name in (names if names is not None else store.listdir(root)):
+        os.remove(store.join(root, name))
 
 
 class Journal:
@@ -1105,16 +915,16 @@ class Journal:
         self.table = table
         self.count = count  # records on flash
         self.last = last
-        self.path = _join(root, _name(config.game_id, SUFFIX))
+        self.path = path_of(root, config.game_id)
         self.failed = None
         self.ck = ck  # events the checkpoint on flash covers (0: none)
         self._state = None  # the table before the last event, to checkpoint at the next
         # Preallocated record buffer: game id, index, then the 6 bytes written.
         self._buf = bytearray(14)
-        _put32(self._buf, 0, config.game_id)
+        put32(self._buf, 0, config.game_id)
         self._crc0 = crc16(self._buf, 0, 4)
         self._rec = memoryview(self._buf)[8:14]
-        self._head = _size(self.path) - count * RECORD  # bytes before the first record
+        self._head = store.size(self.path) - count * RECORD  # bytes before the first record
         self._undo = False  # an append failed: its record may still reach the flash at close
         self._ev = count - 1  # index of the latest event's record (seals come after it)
         self._sealer = sealer  # a sealed journal's running MAC (bobing/seal.py), else None
@@ -1142,7 +952,7 @@ class Journal:
         b[9] = v & 255
         b[10] = (v >> 8) & 255
         b[11] = v >> 16
-        c = _record_crc(b, self._crc0, self.count)
+        c = record_crc(b, self._crc0, self.count)
         b[12] = c & 255
         b[13] = c >> 8
         sl = self._sealer
@@ -1152,7 +962,7 @@ class Journal:
             self._f.write(self._rec)
             if seal and sl is not None:
                 self._f.write(sl.seal(self.count + 1))
-            _fsync(self._f)
+            store.fsync(self._f)
         except OSError as e:
             self.failed = e
             self._undo = True
@@ -1196,7 +1006,7 @@ class Journal:
         finally:
             f.close()
         w = bytearray(12)
-        _put32(w, 0, gid)
+        put32(w, 0, gid)
         if len(rec) == RECORD and mend_record(w, crc16(w, 0, 4), i, rec):
             self._f.close()  # every append is flushed: nothing pending
             self._f = None
@@ -1205,7 +1015,7 @@ class Journal:
                 try:
                     f.seek(at)
                     f.write(rec)
-                    _fsync(f)
+                    store.fsync(f)
                 finally:
                     f.close()
             finally:
@@ -1228,7 +1038,7 @@ class Journal:
         if self._state is not None:
             self._checkpoint()  # before anything of this event: an OSError leaves no trace of it
         if self.count + 1 - self.ck >= CHECKPOINT_EVERY:
-            self._state = table_state(t)  # as it stands before this event
+            self._state = t.snapshot()  # as it stands before this event
         try:
             out = t.apply(kind, arg)
         except ValueError:
@@ -1249,9 +1059,9 @@ class Journal:
         b = checkpoint_bytes(self.config.game_id, n, self._rec, self._state)
         self._state = None
         try:
-            _write_new(self.path[:-4] + CKPT, (b,))
+            store.write_new(self.path[:-4] + CKPT, (b,))
         except OSError:
-            _discard(self.path[:-4] + TMP)
+            store.discard(self.path[:-4] + TMP)
             raise
         self.ck = n
 
@@ -1274,7 +1084,7 @@ class Journal:
         if self._undo:
             self._undo = False
             keep = self._head + self.count * RECORD
-            if _size(self.path) > keep:
+            if store.size(self.path) > keep:
                 from bobing import journal_fix  # only a failed write needs it
                 journal_fix.cut_back(self.path, keep)
 
@@ -1295,14 +1105,14 @@ def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, count
     cfg.check()
     table = new_table(cfg, secret)
     prune(root, keep_bytes)
-    path = _join(root, _name(game_id, SUFFIX))
+    path = path_of(root, game_id)
     head = cfg.encode()
     if secret is None:
-        _write_new(path, (head,))
+        store.write_new(path, (head,))
         return Journal(root, cfg, table, 0)
     from bobing import seal  # a kiosk's claim secret: the desk can check its journal
     sl, first = seal.first(secret, head)
-    _write_new(path, (head, first))
+    store.write_new(path, (head, first))
     return Journal(root, cfg, table, SEAL_SLOTS, sealer=sl, sealed=SEAL_SLOTS)
 
 
@@ -1338,15 +1148,15 @@ def recover(root, secret=None):
 def _recover(root, secret):
     r = Recovery()
     try:
-        for name in _listdir(root):
+        for name in store.listdir(root):
             if name.endswith(TMP):
-                os.remove(_join(root, name))
+                os.remove(store.join(root, name))
                 r.removed.append(name)
         ids, top = inventory(root)
         if not ids or ids[-1] != top:
             return r  # no game, or the newest one was set aside whole: start a new one
         gid = ids[-1]
-        path = _join(root, _name(gid, SUFFIX))
+        path = path_of(root, gid)
         s = scan(path, gid, secret, checkpoint=True)
         if s.base and s.problem is not None and s.problem.code == BAD_EVENT:
             # refused by the table the checkpoint gave: trust the events, not the checkpoint

@@ -3,13 +3,9 @@
 # problem needs this, so it is imported then, and a sound bowl never loads it.
 import os
 
-from micropython import const
-
-from bobing import journal
+from bobing import journal, store
 from bobing.journal import (BAD_CHECKSUM, BAD_CONFIG, BAD_EVENT, FLASH_FULL, NEWER_VERSION, OTHER_GAME,
                             TRUNCATED, UNREADABLE)
-
-_COPY = const(192)  # bytes per read while copying
 
 # what a screen shows for each Problem code: (Chinese, English)
 SCREEN_TEXT = {
@@ -25,36 +21,13 @@ SCREEN_TEXT = {
 
 
 def _free_bad_name(root, gid):
-    names = journal._listdir(root)
-    name = journal._name(gid, journal.BAD)
+    names = store.listdir(root)
+    name = journal.file_name(gid, journal.BAD)
     k = 1
     while name in names:
         k += 1
         name = "g%08d-%d%s" % (gid, k, journal.BAD)
     return name
-
-
-def _copy(src, dst, start, stop):
-    """Bytes start..stop of file src into a new file dst (durably)."""
-    buf = bytearray(_COPY)
-    mv = memoryview(buf)
-    fi = open(src, "rb")
-    try:
-        fo = open(dst, "wb")
-        try:
-            fi.seek(start)
-            left = stop - start
-            while left > 0:
-                k = journal._fill(fi, mv[:min(left, len(buf))])
-                if not k:
-                    break
-                fo.write(mv[:k])
-                left -= k
-            journal._fsync(fo)
-        finally:
-            fo.close()
-    finally:
-        fi.close()
 
 
 def cut_back(path, keep):
@@ -63,11 +36,11 @@ def cut_back(path, keep):
     no .tmp left) when the flash refused."""
     tmp = path[:-4] + journal.TMP
     try:
-        _copy(path, tmp, 0, keep)
+        store.copy(path, tmp, 0, keep)
         os.rename(tmp, path)
         return True
     except OSError:
-        journal._discard(tmp)
+        store.discard(tmp)
         return False
 
 
@@ -79,8 +52,8 @@ def set_aside(root, s):
     a FLASH_FULL problem. -> True when done."""
     p = s.problem
     gid = p.game_id
-    path = journal._join(root, journal._name(gid, journal.SUFFIX))
-    tmp = journal._join(root, journal._name(gid, journal.TMP))
+    path = journal.path_of(root, gid)
+    tmp = journal.path_of(root, gid, journal.TMP)
     if not (s.base and s.count > s.base):
         # first the checkpoint, unless the kept records include the one it names:
         # it may cover records about to go, and once the game grows again its
@@ -88,7 +61,7 @@ def set_aside(root, s):
         journal.remove_checkpoint(root, gid)
     if s.config is None:  # nothing readable: the whole file goes (a rename needs no room)
         bad = _free_bad_name(root, gid)
-        os.rename(path, journal._join(root, bad))
+        os.rename(path, store.join(root, bad))
         p.text += "; the whole file was moved to %s; start a new game" % bad
         p.moved_to = bad
         return True
@@ -96,13 +69,13 @@ def set_aside(root, s):
     for attempt in range(2):
         bad = _free_bad_name(root, gid)
         try:
-            _copy(path, journal._join(root, bad), s.end, s.size)
-            _copy(path, tmp, 0, s.end)
+            store.copy(path, store.join(root, bad), s.end, s.size)
+            store.copy(path, tmp, 0, s.end)
             os.rename(tmp, path)
             break
         except OSError as e:
-            journal._discard(tmp)  # the original still holds every byte: drop the partial copies
-            journal._discard(journal._join(root, bad))
+            store.discard(tmp)  # the original still holds every byte: drop the partial copies
+            store.discard(store.join(root, bad))
             if attempt:
                 p.text += "; the flash has no room to set the bytes after them aside (%s), even after " \
                           "removing %d finished game(s): the game is resumed as it stands and cannot go " \

@@ -4,47 +4,19 @@
 # pressed (or a finished game asks whether to start a new one), so a game that
 # never opens a menu never loads this code. The functions are the Console's
 # own, taking it as `c`; the list, digits and confirm views' arguments are as
-# console.py documents them.
+# console.py documents them; their text is panels.py's.
 import time
 
 from micropython import const
 
-from bobing import game, profiles, settings
-from bobing.console import (B_MENU, B_NEXT, B_OK, LANGS, LONG, MODES, N_DONE, N_FLASH, N_LOCKED, N_PIN,
-                            N_PIN_DIFF, N_PIN_LOST, N_SETTINGS, PIN_LOCK_MS, PIN_TRIES, V_CLAIM, V_CONFIRM,
-                            V_DIGITS, V_MENU, V_SECRET, presets_for)
+from bobing import game, settings
+from bobing.panels import stock_classes, stock_of
+from bobing.vocab import (B_MENU, B_NEXT, B_OK, LANGS, LONG, MODES, N_DONE, N_FLASH, N_LOCKED, N_PIN,
+                          N_PIN_DIFF, N_PIN_LOST, N_SETTINGS, PIN_LOCK_MS, PIN_TRIES, V_CLAIM, V_CONFIRM,
+                          V_DIGITS, V_MENU, V_SECRET, presets_for)
 
 _ADMIN = ("stock", "bowl_id", "secret", "pin", "final", "back")
 CODES = const(20)  # the last claim codes the attendant can show again
-
-# menu items: id -> (zh, en)
-_LABELS = {
-    "new": ("新游戏", "New game"), "seats": ("人数", "Seats"), "profile": ("规则", "Rules"),
-    "mode": ("模式", "Mode"), "lang": ("语言", "Language"), "admin": ("管理", "Admin"),
-    "back": ("返回", "Back"), "stock": ("奖品库存", "Prize stock"), "bowl_id": ("碗号", "Bowl id"),
-    "secret": ("领奖密钥", "Claim secret"), "pin": ("改密码", "Change PIN"), "family": ("家庭", "Family"),
-    "kiosk": ("商场", "Kiosk"), "zh": ("中文", "Chinese"), "en": ("英文", "English"),
-    "enter_pin": ("输入密码", "Enter PIN"), "confirm_new": ("开新局?", "Start a new game?"),
-    "new_secret": ("换新密钥?", "New secret?"), "wrong_pin": ("密码错误", "Wrong PIN"),
-    "locked": ("密码已锁定", "PIN locked"), "flash": ("存储失败", "Flash write failed"),
-    "main": ("菜单", "Menu"), "settings_bad": ("设置有误", "Settings damaged"),
-    "battery": ("电量低", "Battery low"),
-    "final": ("王中王", "Champion final"), "champions": ("人数", "Champions"),
-    "start_final": ("开始王中王?", "Start the final?"), "end_final": ("结束王中王?", "End the final?"),
-    "customer": ("下一位顾客", "Next customer"), "codes": ("领奖码", "Claim codes"),
-    "attendant": ("服务员", "Attendant"), "old_pin": ("输入旧密码", "Old PIN"),
-    "new_pin": ("输入新密码", "New PIN"), "new_pin2": ("再输一次", "New PIN again"),
-    "pin_done": ("密码已改", "PIN changed"), "pin_diff": ("两次不一致", "PINs differ"),
-    "pin_lost": ("密码损坏", "PIN damaged"), "no_codes": ("还没有领奖码", "No codes yet"),
-    "sound": ("声音", "Sound"), "on": ("开", "On"), "quiet": ("小声", "Quiet"), "off": ("关", "Off"),
-}
-# preset names on the screen (the id itself for visitors)
-PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
-             "corporate_simple": "公司", "capped_classes": "限额", "kiosk": "商场"}
-
-
-def label(item, lang):
-    return _LABELS[item][0 if lang == "zh" else 1]
 
 
 def key(c, b, kind=1):
@@ -87,7 +59,7 @@ def attendant(c):
     their PIN."""
     lost = not c.settings.pin or c.pin_doubt
     if c.settings.mode != "kiosk" and not lost:
-        c._say("attendant's key: a family bowl has no attendant")
+        c.say("attendant's key: a family bowl has no attendant")
         return
     t = c.table
     items = ()
@@ -97,8 +69,8 @@ def attendant(c):
         items += ("codes",)
     if lost:
         items += ("pin",)  # the PIN is lost (or in doubt): whoever holds the key may set one
-    c._edit = None
-    c._authed = False
+    c.edit = None
+    c.authed = False
     _list(c, "attendant", items + ("back",), 0)
 
 
@@ -113,48 +85,7 @@ def ask_new_game(c):
 
 def _list(c, mid, items, cursor):
     c._menu = [mid, items, cursor]
-    c._show(V_MENU, c._menu)
-
-
-def title_of(c, mid):
-    """The title of list `mid` in the current language."""
-    return label(mid if mid in _LABELS else "main", c.lang)
-
-
-def item_text(c, item):
-    """A list item as shown: a label, a preset or prize class name, or a number."""
-    if item in _LABELS:
-        return label(item, c.lang)
-    if c.lang == "zh" and item in PRESET_ZH:
-        return PRESET_ZH[item]
-    if c._menu is not None and c._menu[0] == "codes" and isinstance(item, tuple):
-        return item[4]  # "game-award" (its code on the right, value_of)
-    for k in _stock_classes(c):
-        if k[0] == item:
-            return k[1] if c.lang == "zh" else item
-    return item
-
-
-def value_of(c, item):
-    """The current value shown beside a menu item (text), or ''."""
-    s = c.settings
-    if c._menu is not None and c._menu[0] == "codes":
-        return item[1] if isinstance(item, tuple) else ""
-    if c._menu is not None and c._menu[0] == "stock" and item != "back":
-        return "%d" % _stock_of(c, item)
-    if item == "seats":
-        return "%d" % s.seats
-    if item == "profile":
-        return item_text(c, s.active_profile())
-    if item == "mode":
-        return label(s.mode, c.lang)
-    if item == "lang":
-        return label(s.lang, c.lang)
-    if item == "bowl_id":
-        return s.bowl_id
-    if item == "sound":
-        return label(s.sound, c.lang)
-    return ""
+    c.show(V_MENU, c._menu)
 
 
 def _menu_key(c, b):
@@ -173,8 +104,8 @@ def _menu_key(c, b):
         if item == "back":
             _close_menu(c, mid)
         else:
-            c._edit = "codes"
-            c._show(V_CLAIM, item)
+            c.edit = "codes"
+            c.show(V_CLAIM, item)
         return
     if item == "customer":
         c.next_customer()
@@ -186,11 +117,11 @@ def _menu_key(c, b):
         if item == "pin":
             _digits(c, "new_pin", "0000", "pin_new")
         else:
-            c._show(c._home())
+            c.show(c.home())
         return
     if mid == "main":
         if item == "back":
-            c._show(c._home())
+            c.show(c.home())
         elif item == "new":
             confirm(c, "confirm_new", "new")
         elif item == "seats":
@@ -216,7 +147,7 @@ def _menu_key(c, b):
         if item == "back":
             _close_menu(c, mid)
         else:
-            _digits(c, "stock:" + item, "%03d" % min(_stock_of(c, item), 999), "stock:" + item)
+            _digits(c, "stock:" + item, "%03d" % min(stock_of(c, item), 999), "stock:" + item)
     else:  # a choice list: seats, profile, mode, lang
         if mid == "seats":
             s.seats = cur + 2
@@ -234,7 +165,7 @@ def _menu_key(c, b):
         elif mid == "sound":
             s.sound = item
         settings.save(c)
-        c._say("setting %s = %s (a new game uses it)" % (mid, item))
+        c.say("setting %s = %s (a new game uses it)" % (mid, item))
         _main(c, mid)
 
 
@@ -251,9 +182,9 @@ def recent_codes(c, n=CODES):
     from bobing import claim, journal, outbox
     out = []
     ids, _top = journal.inventory(c.root)
-    secret = c._secret()
+    secret = c.secret()
     for gid in reversed(ids):
-        s, t, awards = outbox.replay(journal._join(c.root, journal._name(gid, journal.SUFFIX)), gid)
+        s, t, awards = outbox.replay(journal.path_of(c.root, gid), gid)
         if t is None or not t.kiosk or s.config is None:
             continue
         bowl = s.config.bowl_id
@@ -267,7 +198,7 @@ def recent_codes(c, n=CODES):
 
 def _codes(c, cursor):
     """The attendant's list of the last codes (OK shows one again, as it was)."""
-    c._edit = None
+    c.edit = None
     items = tuple(recent_codes(c)) + ("back",)
     _list(c, "codes", items, min(cursor, len(items) - 1))
 
@@ -280,7 +211,7 @@ def _admin_item(c, item):
     elif item == "bowl_id":
         _digits(c, "bowl_id", s.bowl_id, "bowl_id")
     elif item == "secret":
-        c._show(V_SECRET, s.secret)
+        c.show(V_SECRET, s.secret)
     elif item == "pin":  # the old PIN, then the new one twice
         ask_pin(c, "pin_new")
     elif item == "final":  # 状元王中王 (bobing/final_play.py): start one, or end the one on
@@ -293,9 +224,9 @@ def _admin_item(c, item):
 def _close_menu(c, mid):
     """MENU (back) from list `mid`."""
     if mid == "main" or mid == "attendant":
-        c._show(c._home())
+        c.show(c.home())
     elif mid == "codes":
-        if c._authed:
+        if c.authed:
             _main(c, "codes")
         else:
             attendant(c)
@@ -310,28 +241,10 @@ def _back_to_admin(c, item="back"):
     _list(c, "admin", _ADMIN, _ADMIN.index(item) if item in _ADMIN else 0)
 
 
-def _stock_classes(c):
-    return profiles.Profile(c.settings.kiosk_profile).prizes["classes"]
-
-
-def _stock_of(c, cls):
-    if cls in c.settings.stock:
-        return c.settings.stock[cls]
-    for k in _stock_classes(c):
-        if k[0] == cls:
-            return k[2]
-    return 0
-
-
 def _stock_items(c):
-    items = [k[0] for k in _stock_classes(c)]
+    items = [k[0] for k in stock_classes(c)]
     items.append("back")
     return tuple(items)
-
-
-def stock_title(c, target):
-    """The digit entry's title for a class's stock: the class's name."""
-    return item_text(c, target[6:])
 
 
 # The PIN's lockout: every PIN_TRIES wrong PINs in a row lock the PIN for
@@ -362,7 +275,7 @@ def _fails(c):
             if data is not None:
                 c._pin_fails = settings.number(data.decode().strip(), 0, 999999)
         except (OSError, ValueError) as e:
-            c._say("%s unreadable (%s): the PIN is locked" % (settings.PIN_FILE, e))
+            c.say("%s unreadable (%s): the PIN is locked" % (settings.PIN_FILE, e))
             c._pin_fails = PIN_TRIES
         c._pin_lock = c._boot_t
     return c._pin_fails
@@ -382,7 +295,7 @@ def _count_try(c, fails):
     try:
         settings.write(c.root, settings.PIN_FILE, "%d\n" % fails)
     except OSError as e:
-        c._say("PIN tries not saved: %s" % e)
+        c.say("PIN tries not saved: %s" % e)
         return False
     c._pin_fails = fails
     return True
@@ -391,16 +304,16 @@ def _count_try(c, fails):
 def ask_pin(c, then):
     """The PIN entry, then `then` ("menu", "admin", "new", "pin_new"); in menus the
     PIN opened, the admin items go on without asking again."""
-    if c._authed and then != "pin_new":  # (a new PIN always asks the old one)
+    if c.authed and then != "pin_new":  # (a new PIN always asks the old one)
         _then(c, then)
         return
     if not c.settings.pin:
-        c._notices.append((N_PIN_LOST, ""))
-        c._next_notice_or(c._home())
+        c.notify(N_PIN_LOST, "")
+        c.next_notice_or(c.home())
         return
     if locked_for(c):
-        c._notices.append((N_LOCKED, ""))  # (the screen counts the lock down)
-        c._next_notice_or(c._home())
+        c.notify(N_LOCKED, "")  # (the screen counts the lock down)
+        c.next_notice_or(c.home())
         return
     n = settings.pin_parse(c.settings.pin)[0]
     _digits(c, "old_pin" if then == "pin_new" else "enter_pin", "0" * n, "check_pin:" + then)
@@ -428,27 +341,27 @@ def _then(c, then):
 def _check_pin(c, value, then):
     fails = _fails(c) + 1
     if not _count_try(c, fails):  # a try that cannot be counted is not made
-        c._notices.append((N_FLASH, "PIN not checked"))
-        c._next_notice_or(c._home())
+        c.notify(N_FLASH, "PIN not checked")
+        c.next_notice_or(c.home())
         return
     if settings.pin_check(c.settings.pin, value):
         _count_try(c, 0)
-        c._authed = True
+        c.authed = True
         _then(c, then)
         return
-    c._say("wrong PIN (%d in a row)" % fails)
+    c.say("wrong PIN (%d in a row)" % fails)
     if fails % PIN_TRIES == 0:
         c._pin_lock = c._t
-        c._notices.append((N_LOCKED, ""))
+        c.notify(N_LOCKED, "")
     else:
-        c._notices.append((N_PIN, "%d" % (PIN_TRIES - fails % PIN_TRIES)))
-        c._then = then  # after the notice: the PIN entry again (then `then`), not the game under it
-    c._next_notice_or(c._home())
+        c.notify(N_PIN, "%d" % (PIN_TRIES - fails % PIN_TRIES))
+        c.then = then  # after the notice: the PIN entry again (then `then`), not the game under it
+    c.next_notice_or(c.home())
 
 
 def _digits(c, title, start, target):
-    c._edit = target
-    c._show(V_DIGITS, [title, bytearray(start.encode()), 0])
+    c.edit = target
+    c.show(V_DIGITS, [title, bytearray(start.encode()), 0])
 
 
 def _digits_key(c, b, kind=1):
@@ -459,13 +372,13 @@ def _digits_key(c, b, kind=1):
             a[2] -= 1
             c.changed += 1
             return
-        target = c._edit  # on the first digit: cancel
-        c._edit = None
+        target = c.edit  # on the first digit: cancel
+        c.edit = None
         if target.startswith("check_pin:"):
-            c._show(c._home())
+            c.show(c.home())
         elif target.startswith("stock:"):
             _list(c, "stock", _stock_items(c), _stock_items(c).index(target[6:]))
-        elif target.startswith("pin_new") and not c._authed:
+        elif target.startswith("pin_new") and not c.authed:
             attendant(c)
         else:
             _back_to_admin(c, "pin" if target.startswith("pin") else target if target in _ADMIN else "back")
@@ -485,8 +398,8 @@ def _digits_key(c, b, kind=1):
 
 
 def _digits_done(c, value):
-    target = c._edit
-    c._edit = None
+    target = c.edit
+    c.edit = None
     s = c.settings
     if target.startswith("check_pin:"):
         _check_pin(c, value, target[10:])
@@ -494,8 +407,8 @@ def _digits_done(c, value):
     if target == "final":
         n = int(value)
         if not 2 <= n <= 64:
-            c._notices.append((N_SETTINGS, "2..64 champions"))
-            c._next_notice_or(c._home())
+            c.notify(N_SETTINGS, "2..64 champions")
+            c.next_notice_or(c.home())
         else:
             confirm(c, "start_final", "final:%d" % n)
         return
@@ -504,25 +417,25 @@ def _digits_done(c, value):
         return
     if target.startswith("pin_new2:"):
         if value != target[9:]:
-            c._notices.append((N_PIN_DIFF, ""))
-            c._then = "list:admin" if c._authed else None
-            c._next_notice_or(c._home())
+            c.notify(N_PIN_DIFF, "")
+            c.then = "list:admin" if c.authed else None
+            c.next_notice_or(c.home())
             return
         s.pin = settings.pin_record(value, c.urandom(16))
         c.pin_lost = c.pin_doubt = False
         settings.save(c)
         _count_try(c, 0)
-        c._say("PIN changed")
-        c._notices.append((N_DONE, "pin"))
-        c._then = "list:admin" if c._authed else None
-        c._next_notice_or(c._home())
+        c.say("PIN changed")
+        c.notify(N_DONE, "pin")
+        c.then = "list:admin" if c.authed else None
+        c.next_notice_or(c.home())
         return
     if target == "bowl_id":
         s.bowl_id = value
     elif target.startswith("stock:"):
         s.stock[target[6:]] = int(value)
     settings.save(c)
-    c._say("setting %s changed (a new game uses it)" % target)
+    c.say("setting %s changed (a new game uses it)" % target)
     if target.startswith("stock:"):
         items = _stock_items(c)
         _list(c, "stock", items, items.index(target[6:]))
@@ -532,8 +445,8 @@ def _digits_done(c, value):
 
 def confirm(c, title, action):
     """Ask for OK to confirm `title`; on OK, do `action` ("new" game or new "secret")."""
-    c._edit = action
-    c._show(V_CONFIRM, title)
+    c.edit = action
+    c.show(V_CONFIRM, title)
 
 
 def _confirm_key(c, b):
@@ -543,17 +456,17 @@ def _confirm_key(c, b):
         else:
             _back_to_admin(c, "secret")
         return
-    action = c._edit
-    c._edit = None
+    action = c.edit
+    c.edit = None
     if b != B_OK:
         if action == "secret":
             _back_to_admin(c, "secret")
         else:
-            c._show(c._home())
+            c.show(c.home())
         return
     if action == "new":
-        c._new_game()
-        c._next_notice_or(c._home())  # a full flash says so
+        c.new_game()
+        c.next_notice_or(c.home())  # a full flash says so
     elif action.startswith("final"):
         from bobing import final_play
         if action == "final_end":
@@ -563,5 +476,5 @@ def _confirm_key(c, b):
     elif action == "secret":
         c.settings.secret = settings.new_secret(c)
         settings.save_secret(c)
-        c._say("new claim secret made")
-        c._show(V_SECRET, c.settings.secret)
+        c.say("new claim secret made")
+        c.show(V_SECRET, c.settings.secret)

@@ -16,7 +16,7 @@
 # the desk decodes with decode_award() what the bowl encodes with award_payload().
 from micropython import const
 
-from bobing import claim, journal
+from bobing import claim, journal, store
 from bobing.journal import RECORD
 
 VERSION = const(1)  # payload format ("v"); a newer one is refused by name, never guessed at
@@ -84,14 +84,15 @@ class Award:
                                                    self.customer)
 
 
-def _int(d, k, lo, hi):
+def int_field(d, k, lo, hi):
+    """A received message's field k, which must be a whole number lo..hi (ValueError)."""
     v = d.get(k)
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
         raise ValueError("field %r=%r: a whole number %d..%d" % (k, v, lo, hi))
     return v
 
 
-def _message(event, topic_b, payload, leaf):
+def message(event, topic_b, payload, leaf):
     """Common checks of a received message -> (bowl id, the JSON object)."""
     import json
     try:
@@ -116,16 +117,20 @@ def _message(event, topic_b, payload, leaf):
     return bowl_id, d
 
 
+_int = int_field  # the old names, until champions.py is converted
+_message = message
+
+
 def decode_status(event, topic_b, payload):
     """A status message -> (bowl id, {"on": 0 or 1, and when on: "fw", "g", "left": [[class,
     n], ...], "faults": [part, ...], "bat": mV or 0}). ValueError saying what was wrong otherwise."""
-    bowl_id, d = _message(event, topic_b, payload, "status")
+    bowl_id, d = message(event, topic_b, payload, "status")
     on = d.get("on")
     if on != 0 and on != 1 or isinstance(on, bool):
         raise ValueError("field 'on'=%r: 0 or 1" % (on,))
     out = {"on": on}
     if on:
-        out["g"] = _int(d, "g", 0, journal.MAX_GAME_ID)
+        out["g"] = int_field(d, "g", 0, journal.MAX_GAME_ID)
         fw = d.get("fw")
         if not isinstance(fw, str) or len(fw) > MAX_NAME:
             raise ValueError("field 'fw'=%r: a version text of at most %d characters" % (fw, MAX_NAME))
@@ -137,12 +142,12 @@ def decode_status(event, topic_b, payload):
         for x in left:
             if not isinstance(x, list) or len(x) != 2:
                 raise ValueError("field 'left': %r is not [class, n]" % (x,))
-            out["left"].append([check_name("prize class", x[0]), _int({"n": x[1]}, "n", 0, 0xFFFFFF)])
+            out["left"].append([check_name("prize class", x[0]), int_field({"n": x[1]}, "n", 0, 0xFFFFFF)])
         faults = d.get("faults")
         if not isinstance(faults, list):
             raise ValueError("field 'faults': a list of part names")
         out["faults"] = [check_name("part", x) for x in faults]
-        out["bat"] = _int(d, "bat", 0, 0xFFFF) if "bat" in d else 0  # mV; 0 = unknown (or older firmware)
+        out["bat"] = int_field(d, "bat", 0, 0xFFFF) if "bat" in d else 0  # mV; 0 = unknown (or older firmware)
     return bowl_id, out
 
 
@@ -151,9 +156,9 @@ def decode_award(event, topic_b, payload, secret_of):
     anything else: a topic outside bobing/<event>/<bowl>/award, an oversized or
     malformed payload, another format version, a code the bowl's secret does not
     make (secret_of(bowl_id) -> bytes, or None for a bowl the desk does not know)."""
-    bowl_id, d = _message(event, topic_b, payload, "award")
-    a = Award(bowl_id, _int(d, "g", 1, journal.MAX_GAME_ID), _int(d, "n", 1, 0xFFFFFF),
-              check_name("prize class", d.get("c")), _int(d, "k", 0, 0xFFFFFF), d.get("code"))
+    bowl_id, d = message(event, topic_b, payload, "award")
+    a = Award(bowl_id, int_field(d, "g", 1, journal.MAX_GAME_ID), int_field(d, "n", 1, 0xFFFFFF),
+              check_name("prize class", d.get("c")), int_field(d, "k", 0, 0xFFFFFF), d.get("code"))
     secret = secret_of(bowl_id)
     if secret is None:
         raise ValueError("bowl %r is not known here" % bowl_id)
@@ -221,7 +226,7 @@ def _class_list(d, k):
         for q in out:
             if q[0] == cls:
                 raise ValueError("field %r: class %r twice" % (k, cls))
-        out.append((cls, _int({"n": p[1]}, "n", 0, MAX_COUNT)))
+        out.append((cls, int_field({"n": p[1]}, "n", 0, MAX_COUNT)))
     return tuple(out)
 
 
@@ -231,17 +236,17 @@ def decode_allot(event, topic_b, payload, bowl_id=None):
     bobing/<event>/<bowl>/allot (or another bowl's, when bowl_id is given), an
     oversized or malformed payload, another format version, s outside 1..MAX_SEQ, a
     class twice or a count outside 0..MAX_COUNT."""
-    b, d = _message(event, topic_b, payload, "allot")
+    b, d = message(event, topic_b, payload, "allot")
     if bowl_id is not None and b != bowl_id:
         raise ValueError("allot for bowl %r: this is bowl %r" % (b, bowl_id))
-    return _int(d, "s", 1, MAX_SEQ), _class_list(d, "grant")
+    return int_field(d, "s", 1, MAX_SEQ), _class_list(d, "grant")
 
 
 def decode_ask(event, topic_b, payload):
     """An ask as the desk receives it -> (bowl id, s, ((class, left), ...)); s is 0
     from a bowl that has applied no grant yet. ValueError as decode_allot."""
-    b, d = _message(event, topic_b, payload, "ask")
-    return b, _int(d, "s", 0, MAX_SEQ), _class_list(d, "left")
+    b, d = message(event, topic_b, payload, "ask")
+    return b, int_field(d, "s", 0, MAX_SEQ), _class_list(d, "left")
 
 
 # ---- the cursor --------------------------------------------------------------
@@ -259,7 +264,7 @@ def _cursor_text(g, n):
 def read_cursor(root):
     """-> (game_no, award_no) last acknowledged, (0, 0) for none or damage."""
     try:
-        with open(journal._join(root, CURSOR), "rb") as f:
+        with open(store.join(root, CURSOR), "rb") as f:
             b = f.read(48)
     except OSError:
         return 0, 0
@@ -280,11 +285,11 @@ def write_cursor(root, game_no, award_no):
     t = _cursor_text(game_no, award_no)
     parts = (t, (" %04x\n" % journal.crc16(t)).encode())
     try:
-        journal.write_whole(journal._join(root, CURSOR), journal._join(root, _TMP), parts)
+        store.write_whole(store.join(root, CURSOR), store.join(root, _TMP), parts)
     except OSError:
         import os
-        os.mkdir(journal._join(root, _DIR))  # the first cursor (else this raises: the flash's error)
-        journal.write_whole(journal._join(root, CURSOR), journal._join(root, _TMP), parts)
+        os.mkdir(store.join(root, _DIR))  # the first cursor (else this raises: the flash's error)
+        store.write_whole(store.join(root, CURSOR), store.join(root, _TMP), parts)
 
 
 def unsent_from(root):
@@ -400,8 +405,8 @@ class Outbox:
 
     def _load(self, gid):
         """One bounded step of reading game gid."""
-        path = journal._join(self.root, journal._name(gid, journal.SUFFIX))
-        size = journal._size(path)
+        path = journal.path_of(self.root, gid)
+        size = store.size(path)
         s = self._scan
         if gid == self._game and s is not None:
             if not s.more and size == self._size and (s.problem is None or _record_at(path, s.end) == self._bad):
@@ -451,7 +456,7 @@ class Outbox:
         while i < len(ids):
             gid = ids[i]
             bowl = ""
-            if gid == self._game or journal._bowl_of(journal._join(self.root, journal._name(gid, journal.SUFFIX))):
+            if gid == self._game or journal.bowl_of(journal.path_of(self.root, gid)):
                 self._load(gid)  # a game with claims: its table, STEP records at most
                 if self._scan is None:  # to be read again from its start (next step)
                     self.busy = True
@@ -488,7 +493,7 @@ class Outbox:
         never held back for ever. -> True when it went on; False (told once in
         .notes) when nothing lies past the damage but the tail it stopped at."""
         s = self._scan
-        path = journal._join(self.root, journal._name(gid, journal.SUFFIX))
+        path = journal.path_of(self.root, gid)
         at = s.problem.record
         if self._told == (gid, at):
             return False  # as it was: not read again until it changes
@@ -507,7 +512,7 @@ class Outbox:
                                   if lost > 0 else "no award lies between", c.base))
         self._scan = self._awards = None
         self._scan, self._awards, self._game = c, a, gid
-        self._mark(path, journal._size(path))
+        self._mark(path, store.size(path))
         return True
 
     def _first(self, gid, bowl, cg, cn):

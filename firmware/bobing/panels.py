@@ -1,14 +1,16 @@
 # The console's own screens (bobing/console.py): menus, choices, number
 # entry, confirmations, the kiosk's claim screens and claim secret, fault
-# notices (error screens) and the other notices, and the sleep screen. Pure
-# drawing on a screen.Screen, with its text machinery (Chinese from
-# glyphs.py, ASCII in framebuf's 8x8 font), so it follows the language setting
-# like every other screen. The app imports this module only when one of these
-# views is first shown: a family game played by shakes never loads it.
+# notices (error screens) and the other notices, and the sleep screen, with
+# the menus' display text (labels, preset names, the value beside an item).
+# Pure drawing through the screen's painter (paint.py: Chinese from glyphs.py,
+# ASCII in framebuf's 8x8 font), so it follows the language setting like
+# every other screen. The app imports this module only when one of these
+# views is first shown: a family game played by shakes never loads it, and a
+# notice or a claim code loads neither menu.py nor settings.py.
 from micropython import const
 
 from bobing import console as C
-from bobing import menu
+from bobing import profiles
 
 _W = const(128)
 _ROWS = const(3)  # list rows under the title (16 px each: the title and three rows fill the 64)
@@ -26,21 +28,113 @@ _EN = ("Show at counter|No sensor!|Press the button|to roll.|RNG failure|Health 
        "failed: no rolls|Journal|recovered; bad|tail set aside|Waiting for|All prizes out|stock")
 
 
+# menu items, titles and notices: id -> (zh, en)
+LABELS = {
+    "new": ("新游戏", "New game"), "seats": ("人数", "Seats"), "profile": ("规则", "Rules"),
+    "mode": ("模式", "Mode"), "lang": ("语言", "Language"), "admin": ("管理", "Admin"),
+    "back": ("返回", "Back"), "stock": ("奖品库存", "Prize stock"), "bowl_id": ("碗号", "Bowl id"),
+    "secret": ("领奖密钥", "Claim secret"), "pin": ("改密码", "Change PIN"), "family": ("家庭", "Family"),
+    "kiosk": ("商场", "Kiosk"), "zh": ("中文", "Chinese"), "en": ("英文", "English"),
+    "enter_pin": ("输入密码", "Enter PIN"), "confirm_new": ("开新局?", "Start a new game?"),
+    "new_secret": ("换新密钥?", "New secret?"), "wrong_pin": ("密码错误", "Wrong PIN"),
+    "locked": ("密码已锁定", "PIN locked"), "flash": ("存储失败", "Flash write failed"),
+    "main": ("菜单", "Menu"), "settings_bad": ("设置有误", "Settings damaged"),
+    "battery": ("电量低", "Battery low"),
+    "final": ("王中王", "Champion final"), "champions": ("人数", "Champions"),
+    "start_final": ("开始王中王?", "Start the final?"), "end_final": ("结束王中王?", "End the final?"),
+    "customer": ("下一位顾客", "Next customer"), "codes": ("领奖码", "Claim codes"),
+    "attendant": ("服务员", "Attendant"), "old_pin": ("输入旧密码", "Old PIN"),
+    "new_pin": ("输入新密码", "New PIN"), "new_pin2": ("再输一次", "New PIN again"),
+    "pin_done": ("密码已改", "PIN changed"), "pin_diff": ("两次不一致", "PINs differ"),
+    "pin_lost": ("密码损坏", "PIN damaged"), "no_codes": ("还没有领奖码", "No codes yet"),
+    "sound": ("声音", "Sound"), "on": ("开", "On"), "quiet": ("小声", "Quiet"), "off": ("关", "Off"),
+}
+# preset names on the screen (the id itself for visitors)
+PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
+             "corporate_simple": "公司", "capped_classes": "限额", "kiosk": "商场"}
+
+
+def label(item, lang):
+    return LABELS[item][0 if lang == "zh" else 1]
+
+
+def title_of(c, mid):
+    """The title of list `mid` in the current language."""
+    return label(mid if mid in LABELS else "main", c.lang)
+
+
+def item_text(c, item):
+    """A list item as shown: a label, a preset or prize class name, or a number."""
+    if item in LABELS:
+        return label(item, c.lang)
+    if c.lang == "zh" and item in PRESET_ZH:
+        return PRESET_ZH[item]
+    if c._menu is not None and c._menu[0] == "codes" and isinstance(item, tuple):
+        return item[4]  # "game-award" (its code on the right, value_of)
+    for k in stock_classes(c):
+        if k[0] == item:
+            return k[1] if c.lang == "zh" else item
+    return item
+
+
+def value_of(c, item):
+    """The current value shown beside a menu item (text), or ''."""
+    s = c.settings
+    if c._menu is not None and c._menu[0] == "codes":
+        return item[1] if isinstance(item, tuple) else ""
+    if c._menu is not None and c._menu[0] == "stock" and item != "back":
+        return "%d" % stock_of(c, item)
+    if item == "seats":
+        return "%d" % s.seats
+    if item == "profile":
+        return item_text(c, s.active_profile())
+    if item == "mode":
+        return label(s.mode, c.lang)
+    if item == "lang":
+        return label(s.lang, c.lang)
+    if item == "bowl_id":
+        return s.bowl_id
+    if item == "sound":
+        return label(s.sound, c.lang)
+    return ""
+
+
+def stock_title(c, target):
+    """The digit entry's title for a class's stock ("stock:<class>"): the class's name."""
+    return item_text(c, target[6:])
+
+
+def stock_classes(c):
+    """The kiosk preset's prize classes: (id, Chinese name, default stock), ..."""
+    return profiles.Profile(c.settings.kiosk_profile).prizes["classes"]
+
+
+def stock_of(c, cls):
+    """The stock of class cls a new kiosk game starts with: the setting, or the preset's."""
+    if cls in c.settings.stock:
+        return c.settings.stock[cls]
+    for k in stock_classes(c):
+        if k[0] == cls:
+            return k[2]
+    return 0
+
+
 def draw(s, c):
     """Draw console c's view (one of the views above) on screen s."""
+    p = s.paint
     v = c.view
     if v == C.V_MENU:
         _menu(s, c)
     elif v == C.V_DIGITS:
         _digits(s, c)
     elif v == C.V_CONFIRM:
-        _title(s, menu.label(c.arg, c.lang))
-        if s._zh:
-            s._t("确定:是", 16, 22)
-            s._t("菜单:否", 16, 42)
+        _title(s, label(c.arg, c.lang))
+        if p.zh:
+            p.text("确定:是", 16, 22)
+            p.text("菜单:否", 16, 42)
         else:
-            s._ec("OK: yes", 28)
-            s._ec("MENU: no", 44)
+            p.en_centred("OK: yes", 28)
+            p.en_centred("MENU: no", 44)
     elif v == C.V_SECRET:
         _secret(s, c)
     elif v == C.V_CLAIM:
@@ -53,11 +147,13 @@ def draw(s, c):
             _notice(s, c)
     elif v == C.V_SLEEP:
         s.fb.fill(0)
-        s._ec("z z z", 28)
+        p.en_centred("z z z", 28)
     elif v == C.V_WAIT:
         wait(s, c.table)
     elif v == C.V_GATE:
         gate(s, c.table)
+    elif v == C.V_SEED:
+        seed(s, c.table)
     elif v == C.V_TABLE:
         seat_prizes(s, c.table, c.arg)
 
@@ -65,15 +161,30 @@ def draw(s, c):
 def gate(s, t):
     """A kiosk between customers: the next customer's shakes start only when
     the attendant says so (the key, or the PIN's menu); prizes left below."""
+    p = s.paint
+    fb = s.fb
+    fb.fill(0)
+    if p.zh:
+        p.text_centred("等待服务员", 2)
+        p.text_centred("开始下一位", 22)
+    else:
+        p.en_centred("Waiting for the", 2)
+        p.en_centred("attendant to let", 14)
+        p.en_centred("the next one in", 26)
+    if t is not None:
+        s.prizes_left(t)
+
+
+def seed(s, t):
+    """A fair event kiosk: the customer's commitment went to the prize desk, whose
+    own random value must come back before the shakes count (bobing/fair.py)."""
     fb = s.fb
     fb.fill(0)
     if s._zh:
-        s._tc("等待服务员", 2)
-        s._tc("开始下一位", 22)
+        s._tc("等待奖台", 12)
     else:
-        s._ec("Waiting for the", 2)
-        s._ec("attendant to let", 14)
-        s._ec("the next one in", 26)
+        s._ec("Waiting for the", 8)
+        s._ec("prize desk", 20)
     if t is not None:
         s._left(t)
 
@@ -81,16 +192,17 @@ def gate(s, t):
 def seat_prizes(s, t, seat):
     """A family game's prizes of one seat (a page a seat: NEXT goes on), the
     classes two a row in Chinese, one a row for visitors."""
+    p = s.paint
     fb = s.fb
     fb.fill(0)
-    zh = s._zh
+    zh = p.zh
     if zh:  # "7号奖品      7/10"
-        s._t("奖品", s._seat(seat, 0, 0), 0)
-        right = _W - s._nw(t.seats) - 8
-        s._n(t.seats, s._e("/", s._n(seat, right - s._nw(seat), 4), 4), 4)
+        p.text("奖品", p.seat(seat, 0, 0), 0)
+        right = _W - p.number_width(t.seats) - 8
+        p.number(t.seats, p.en("/", p.number(seat, right - p.number_width(seat), 4), 4), 4)
     else:  # "Seat 7/10 prizes"
-        x = s._n(seat, s._e("Seat", 0, 0) + 8, 0)
-        s._e("prizes", s._n(t.seats, s._e("/", x, 0), 0) + 8, 0)
+        x = p.number(seat, p.en("Seat", 0, 0) + 8, 0)
+        p.en("prizes", p.number(t.seats, p.en("/", x, 0), 0) + 8, 0)
     a = t.awards[seat]
     k = 0
     for cls in t.classes:
@@ -102,37 +214,38 @@ def seat_prizes(s, t, seat):
             y = 16 + 16 * (k // 2)
             if y > 48:
                 break
-            s._n(n, s._cls(t, cls, x0, y) + 2, y + 4)
+            p.number(n, p.prize(t, cls, x0, y) + 2, y + 4)
         else:
             y = 10 + 9 * k
             if y > 56:
                 break
-            s._cls(t, cls, 0, y)
-            s._n(n, _W - s._nw(n), y)
+            p.prize(t, cls, 0, y)
+            p.number(n, _W - p.number_width(n), y)
         k += 1
     if k == 0:
         if zh:
-            s._tc("还没有奖品", 28)
+            p.text_centred("还没有奖品", 28)
         else:
-            s._ec("no prize yet", 32)
+            p.en_centred("no prize yet", 32)
 
 
 def wait(s, t):
     """An event kiosk out of stock: no customer starts until the prize desk's
     grant arrives (the bowl asks for it by itself); the game number below."""
+    p = s.paint
     fb = s.fb
     fb.fill(0)
-    if s._zh:
-        s._tc(_label(s, 11), 4)
-        s._tc(_label(s, 10), 26)
+    if p.zh:
+        p.text_centred(_label(s, 11), 4)
+        p.text_centred(_label(s, 10), 26)
     else:
-        s._ec(_label(s, 11), 4)
-        s._ec(_label(s, 10), 22)
-        s._ec(_label(s, 12), 34)
+        p.en_centred(_label(s, 11), 4)
+        p.en_centred(_label(s, 10), 22)
+        p.en_centred(_label(s, 12), 34)
     if t is not None:
         fb.hline(0, 48, 128, 1)
         fb.text("No.", 0, 54, 1)
-        s._n(t.game_no, 24, 54)  # digit by digit: drawing allocates nothing
+        p.number(t.game_no, 24, 54)  # digit by digit: drawing allocates nothing
 
 
 _cut = {}  # language -> its labels as a tuple, cut on first use (drawing then allocates nothing)
@@ -141,7 +254,7 @@ _cut = {}  # language -> its labels as a tuple, cut on first use (drawing then a
 def _label(s, i):
     t = _cut.get(s.lang)
     if t is None:
-        t = _cut[s.lang] = tuple((_ZH if s._zh else _EN).split("|"))
+        t = _cut[s.lang] = tuple((_ZH if s.paint.zh else _EN).split("|"))
     return t[i]
 
 
@@ -160,40 +273,42 @@ def claim(s, t, code, cls, ref, bowl=None, page=0):
     id, No.game-award, the class in Chinese and its id, the code big enough to
     read off) and a QR code of the same for the desk to scan. ref: "17-3"
     (made by the console, so drawing it allocates nothing); cls: a class id of t."""
+    p = s.paint
     n = len(code)
     if n > 16:
         raise ValueError("a claim code is at most 16 characters, got %r" % (code,))
     fb = s.fb
     fb.fill(0)
-    zh = s._zh
+    zh = p.zh
     if bowl is None:
         bowl = t.bowl_id
     if page % 2:
         _claim_qr(s, t, code, cls, ref, bowl)
         return
     if zh:  # "碗号0042   No.17-1" / "三红 sanhong" / the code, big
-        x = s._t(bowl, s._t("碗号", 0, 0), 0)
-        s._er(ref, _W, 4)
+        x = p.text(bowl, p.text("碗号", 0, 0), 0)
+        p.en_right(ref, _W, 4)
         if x + 8 + 8 * (3 + len(ref)) <= _W:  # (a long bowl id leaves no room for "No.")
-            s._er("No.", _W - 8 * len(ref), 4)
-        x = s._cls(t, cls, 0, 17)
-        s._e(cls, x + 8, 21)
+            p.en_right("No.", _W - 8 * len(ref), 4)
+        x = p.prize(t, cls, 0, 17)
+        p.en(cls, x + 8, 21)
     else:  # "Bowl 0042  No.17-1" / "sanhong" / the code, big
-        x = s._e(bowl, s._e("Bowl", 0, 0) + 8, 0)
-        s._er(ref, _W, 0)
+        x = p.en(bowl, p.en("Bowl", 0, 0) + 8, 0)
+        p.en_right(ref, _W, 0)
         if x + 8 + 8 * (3 + len(ref)) <= _W:
-            s._er("No.", _W - 8 * len(ref), 0)
-        s._e(cls, 0, 11)
+            p.en_right("No.", _W - 8 * len(ref), 0)
+        p.en(cls, 0, 11)
     y = 36 if zh else 23
     if n <= 8:
-        s._big(code, (_W - 16 * n) // 2, y, 2, 3)
+        p.big(code, (_W - 16 * n) // 2, y, 2, 3)
     else:
-        s._ec(code, y + 8)
+        p.en_centred(code, y + 8)
     if not zh:
-        s._ec(_label(s, 0), 54)
+        p.en_centred(_label(s, 0), 54)
 
 
 def _claim_qr(s, t, code, cls, ref, bowl):
+    p = s.paint
     if _qr[0] is not code:  # (a new claim; its page drawn again allocates nothing)
         from bobing import qr
         _qr[1] = qr.encode(qr_text(bowl, ref, cls, code))  # (qr's own list, reused)
@@ -203,10 +318,10 @@ def _claim_qr(s, t, code, cls, ref, bowl):
     _draw_qr(fb, _qr[1], _W - 56, 7)
     fb.text("No.", 0, 2, 1)
     fb.text(ref, 24, 2, 1)
-    if s._zh:
-        s._cls(t, cls, 0, 12)
+    if p.zh:
+        p.prize(t, cls, 0, 12)
         fb.text(code, 0, 32, 1)
-        s._t("凭码领奖", 0, 46)
+        p.text("凭码领奖", 0, 46)
     else:
         fb.text(cls, 0, 14, 1)
         fb.text(code, 0, 30, 1)
@@ -237,6 +352,7 @@ def error(s, kind, detail=None):
     no rolls), ERR_JOURNAL (the journal was recovered and its bad tail
     moved aside). detail: a short ASCII line for the operator (16
     characters show), or None."""
+    p = s.paint
     if kind not in ERRORS:
         raise ValueError("error screen %r: must be one of ERR_SENSOR, ERR_RNG, ERR_JOURNAL" % (kind,))
     fb = s.fb
@@ -248,22 +364,23 @@ def error(s, kind, detail=None):
     fb.hline(0, 21, 25, 1)
     fb.fill_rect(11, 7, 3, 8, 1)
     fb.fill_rect(11, 17, 3, 2, 1)
-    if s._zh:
-        s._t(_label(s, base), 30, 2)
-        s._t(_label(s, base + 1), 0, 21)
-        s._t(_label(s, base + 2), 0, 39)
+    if p.zh:
+        p.text(_label(s, base), 30, 2)
+        p.text(_label(s, base + 1), 0, 21)
+        p.text(_label(s, base + 2), 0, 39)
     else:
-        s._e(_label(s, base), 30, 8)
-        s._e(_label(s, base + 1), 0, 28)
-        s._e(_label(s, base + 2), 0, 38)
+        p.en(_label(s, base), 30, 8)
+        p.en(_label(s, base + 1), 0, 28)
+        p.en(_label(s, base + 2), 0, 38)
     if detail:  # one 8x8 line: 16 characters show, the framebuffer clips the rest
         fb.text(detail, 0, 56, 1)
 
 
 def _title(s, text):
+    p = s.paint
     fb = s.fb
     fb.fill(0)
-    s._t(text, 0, 0)
+    p.text(text, 0, 0)
     for x in range(0, _W, 2):  # a dotted rule on the title's last pixel row
         fb.pixel(x, 15, 1)
 
@@ -271,8 +388,9 @@ def _title(s, text):
 def _menu(s, c):
     """A list (menu or choice) with the cursor's row lit: the title and three
     whole rows."""
+    p = s.paint
     mid, items, cur = c.arg[0], c.arg[1], c.arg[2]
-    _title(s, menu.title_of(c, mid))
+    _title(s, title_of(c, mid))
     fb = s.fb
     first = cur - _ROWS + 1 if cur >= _ROWS else 0
     for r in range(_ROWS):
@@ -284,10 +402,10 @@ def _menu(s, c):
         if on:
             fb.fill_rect(0, y, _W, 16, 1)
         col = 0 if on else 1
-        s._t(menu.item_text(c, items[i]), 2, y, col)
-        value = menu.value_of(c, items[i])
+        p.text(item_text(c, items[i]), 2, y, col)
+        value = value_of(c, items[i])
         if value:
-            s._t(value, _W - 3 - s._tw(value), y, col)
+            p.text_right(value, _W - 3, y, col)
     if len(items) > _ROWS:  # where in the list: a thumb on the right edge
         h = max(4, 48 * _ROWS // len(items))
         fb.fill_rect(_W - 1, 16 + (48 - h) * first // max(1, len(items) - _ROWS), 1, h, 1)
@@ -296,11 +414,12 @@ def _menu(s, c):
 def _digits(s, c):
     """Number entry: each digit in a box, the one being set lit; a PIN shows
     '*' for the digits already entered. A class's stock is titled with its name."""
+    p = s.paint
     title, digits, pos = c.arg[0], c.arg[1], c.arg[2]
     if title.startswith("stock:"):
-        _title(s, menu.stock_title(c, title))
+        _title(s, stock_title(c, title))
     else:
-        _title(s, menu.label(title, c.lang))
+        _title(s, label(title, c.lang))
     fb = s.fb
     n = len(digits)
     w = 20
@@ -315,25 +434,26 @@ def _digits(s, c):
         ch = "*" if hide and i < pos else chr(digits[i])
         if hide and i > pos:
             ch = "-"
-        s._big(ch, x + 4, 24, 1, 2, 0 if i == pos else 1)
-    if s._zh:
-        s._t("下一:+1 长按:-1", 0, 47)
+        p.big(ch, x + 4, 24, 1, 2, 0 if i == pos else 1)
+    if p.zh:
+        p.text("下一:+1 长按:-1", 0, 47)
     else:
-        s._ec("NEXT +1  hold -1", 52)
+        p.en_centred("NEXT +1  hold -1", 52)
 
 
 def _secret(s, c):
     """The claim secret in hex, 16 characters a line, for the counter's
     verifier (python -m host_sim verify-claim --secret-hex ...)."""
-    _title(s, menu.label("secret", c.lang))
+    p = s.paint
+    _title(s, label("secret", c.lang))
     h = c.arg
     for i in range(0, len(h), 16):
-        s._ec(h[i:i + 16], 18 + 9 * (i // 16))
-    if s._zh:
+        p.en_centred(h[i:i + 16], 18 + 9 * (i // 16))
+    if p.zh:
         s.fb.text(c.settings.bowl_id, 0, 52, 1)
-        s._t("确定:换新", _W - s._tw("确定:换新"), 48)
+        p.text_right("确定:换新", _W, 48)
     else:
-        s._ec("id %s  OK: new" % c.settings.bowl_id, 55)
+        p.en_centred("id %s  OK: new" % c.settings.bowl_id, 55)
 
 
 # the title (a menu label) of every notice drawn here; tests/test_board.py checks that each of
@@ -347,49 +467,51 @@ def _notice(s, c):
     """A notice screen.py has no screen for: wrong PIN (tries left), the PIN's
     lock (counting down), flash write, bad settings, low battery, PIN changed
     or not, a damaged PIN."""
+    p = s.paint
     kind, detail = c.arg
-    _title(s, menu.label(NOTICE_TITLES[kind], c.lang))
-    zh = s._zh
+    _title(s, label(NOTICE_TITLES[kind], c.lang))
+    zh = p.zh
     fb = s.fb
     if kind == C.N_PIN:  # "还可试2次" / "2 tries left"
         if zh:
             x = (_W - 64 - 8) // 2
-            s._t("次", s._t(detail, s._t("还可试", x, 26), 26), 26)
+            p.text("次", p.text(detail, p.text("还可试", x, 26), 26), 26)
         else:
-            s._ec(detail + (" try left" if detail == "1" else " tries left"), 30)
+            p.en_centred(detail + (" try left" if detail == "1" else " tries left"), 30)
         return
     if kind == C.N_LOCKED:  # "请等 0:59" / "wait 0:59", counting down
+        from bobing import menu  # (only menu.py raises this notice: it is loaded)
         left = (menu.locked_for(c) + 999) // 1000
         m = left // 60
         x = 24
         if zh:
-            x = s._t("请等", 16, 26) + 8
+            x = p.text("请等", 16, 26) + 8
         else:
-            x = s._e("wait", 24, 30) + 8
+            x = p.en("wait", 24, 30) + 8
         y = 26 if zh else 22
-        x = s._bign(m, x, y, 1, 2)
+        x = p.big_number(m, x, y, 1, 2)
         fb.text(":", x, y + 4, 1)
-        s._bign(left % 60 // 10, x + 8, y, 1, 2)
-        s._bign(left % 10, x + 16, y, 1, 2)
+        p.big_number(left % 60 // 10, x + 8, y, 1, 2)
+        p.big_number(left % 10, x + 16, y, 1, 2)
         if zh:
-            s._tc("再输入密码", 46)
+            p.text_centred("再输入密码", 46)
         else:
-            s._ec("then try again", 50)
+            p.en_centred("then try again", 50)
         return
     if kind == C.N_PIN_DIFF:
         if zh:
-            s._tc("密码未改", 28)
+            p.text_centred("密码未改", 28)
         else:
-            s._ec("PIN not changed", 30)
+            p.en_centred("PIN not changed", 30)
         return
     if kind == C.N_PIN_LOST:
         if zh:
-            s._tc("请用服务员钥匙", 22)
-            s._tc("设新密码", 42)
+            p.text_centred("请用服务员钥匙", 22)
+            p.text_centred("设新密码", 42)
         else:
-            s._ec("Set a new one", 26)
-            s._ec("with the", 36)
-            s._ec("attendant's key", 46)
+            p.en_centred("Set a new one", 26)
+            p.en_centred("with the", 36)
+            p.en_centred("attendant's key", 46)
         return
     if detail and kind != C.N_DONE:
         fb.text(detail[:16], 0, 28, 1)

@@ -2,15 +2,11 @@
 # no hardware, runs unchanged on MicroPython and CPython.
 #
 # A Screen draws on ANY FrameBuffer-like object the caller allocated once (the
-# ssd1306 driver on the bowl, host_sim.framebuf on the host) using only fill,
-# pixel, hline, vline, line, rect, fill_rect, text and blit; every method clears
-# the frame and draws a whole screen, and the caller calls show(). The only
-# buffers are two small scratch FrameBuffers made in __init__; drawing a frame
+# ssd1306 driver on the bowl, host_sim.framebuf on the host); every method
+# clears the frame and draws a whole screen, and the caller calls show().
+# The drawing itself (text, numbers, names, dice, frame pieces) is the
+# painter's (paint.py), which allocates nothing either: drawing a frame
 # allocates nothing on MicroPython (bench/screen_bench.py measures it).
-#
-# Text: ASCII with framebuf's own 8x8 font, everything else with the 16x16
-# Unifont bitmaps of glyphs.py (generated; `make glyphs`). A Chinese line is 16
-# pixels high; ASCII inside it is drawn 4 pixels down so that it sits centred.
 # lang "zh" (default) shows Chinese; "en" shows pinyin names with English
 # glosses for visitors, in the 8x8 font (two lines where Chinese has one).
 #
@@ -19,27 +15,15 @@
 # holder, holder_dice, holder_rank, classes, class_zh, initial, pool; outcome
 # kind, seat, dice, rank, bonus, won, holder_before, holder_after, skipped,
 # ended, reason.
-import framebuf
 from micropython import const
 
-from bobing import glyphs, rules
+from bobing import paint, rules
 from bobing.game import EV_ROLL, EV_SPILL, EV_TIMEUP, REASONS
 
 _W = const(128)
 _H = const(64)
 
-LANGS = ("zh", "en")
-
-_CHARS = glyphs.CHARS
-_WIDTHS = glyphs.WIDTHS
-_DATA = glyphs.DATA
-_DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
-
-# Pips of a face on a 3x3 grid, bit (3 * row + col).
-_PIPS = (0, 0x010, 0x044, 0x054, 0x145, 0x155, 0x16D)
-# cos, sin of 0, 22.5, 45, 67.5 degrees, times 256 (a square repeats every 90)
-_COS = (256, 237, 181, 98)
-_SIN = (0, 98, 181, 237)
+LANGS = paint.LANGS
 
 # Labels, by index. Chinese first; "en" is for visitors.
 _L_HAO = const(0)
@@ -107,370 +91,148 @@ _REASON_ZH = "奖品发完|六勃红|关灯抢饼|时间到|库存已空|状元�
 _REASON_EN = "All prizes won|Liu Bo Hong|Lights off, grab|Time is up|Out of stock|Champion final"
 
 
-def _glyph_index(ch):
-    return _CHARS.find(ch)
-
-
 class Screen:
-    """Draws the bowl's screens on `fb` (128x64, MONO_VLSB FrameBuffer-like)."""
+    """Draws the bowl's screens on `fb` (128x64, MONO_VLSB FrameBuffer-like)
+    through its painter, `paint` (paint.Painter on fb unless one is given)."""
 
-    def __init__(self, fb, lang="zh"):
+    def __init__(self, fb, lang="zh", painter=None):
         self.fb = fb
-        self._g = bytearray(32)  # one 16x16 glyph, for blit
-        self._gfb = framebuf.FrameBuffer(self._g, 16, 16, framebuf.MONO_VLSB)
-        self._s = bytearray(64)  # 8 characters of 8x8 text, to scale up
-        self._sfb = framebuf.FrameBuffer(self._s, 64, 8, framebuf.MONO_VLSB)
-        self._en_names = {}
+        self.paint = p = painter if painter is not None else paint.Painter(fb)
+        # the painter's old names here, for callers not yet drawing through self.paint
+        self._t, self._tw, self._tc, self._e, self._ec, self._er = (
+            p.text, p.text_width, p.text_centred, p.en, p.en_centred, p.en_right)
+        self._n, self._nw, self._big, self._bign, self._seat, self._cls, self._rank = (
+            p.number, p.number_width, p.big, p.big_number, p.seat, p.prize, p.rank)
+        self._dice_row, self._frame_corners, self._ants, self._star = p.dice_row, p.corners, p.ants, p.star
         self.lang = "zh"
         self.set_lang(lang)
 
     def set_lang(self, lang):
-        if lang not in LANGS:
-            raise ValueError("screen language %r: must be one of %s" % (lang, ", ".join(LANGS)))
+        p = self.paint
+        p.set_lang(lang)
         self.lang = lang
-        zh = lang == "zh"
-        self._zh = zh
-        # this language's labels, rank names (Chinese, or pinyin and English) and reasons
+        zh = p.zh
+        self._zh, self._rn, self._re = zh, p.rank_names, p.rank_en  # (old names, as above)
+        # this language's labels and reasons
         self._l = tuple((_ZH if zh else _EN).split("|"))
-        self._rn = rules.RANK_ZH if zh else rules.RANK_PINYIN
-        self._re = None if zh else rules.RANK_EN
         self._why = tuple((_REASON_ZH if zh else _REASON_EN).split("|"))
-
-    # ---------------------------------------------------------------- text
-    def _glyph(self, ch, x, y, c):
-        i = _glyph_index(ch)
-        if i < 0:  # not in glyphs.py (tests/test_glyphs.py keeps this from happening)
-            self.fb.rect(x + 1, y + 1, 14, 14, c)
-            return 16
-        g = self._g
-        d = _DATA[i >> 4]  # 16 glyphs a chunk (glyphs.py)
-        o = (i & 15) * 32
-        inv = 0 if c else 0xFF  # dark text on a lit background: invert, key out the lit
-        for j in range(32):
-            g[j] = d[o + j] ^ inv
-        self.fb.blit(self._gfb, x, y, 0 if c else 1)
-        return _WIDTHS[i]
-
-    def _t(self, s, x, y, c=1):
-        """Draw s on a 16-pixel line with its top at y; returns the x after it."""
-        fb = self.fb
-        for ch in s:
-            if ord(ch) < 128:
-                fb.text(ch, x, y + 4, c)
-                x += 8
-            else:
-                x += self._glyph(ch, x, y, c)
-        return x
-
-    @staticmethod
-    def _tw(s):
-        w = 0
-        for ch in s:
-            if ord(ch) < 128:
-                w += 8
-            else:
-                i = _glyph_index(ch)
-                w += 16 if i < 0 else _WIDTHS[i]
-        return w
-
-    def _tc(self, s, y, c=1):
-        return self._t(s, (_W - self._tw(s)) // 2, y, c)
-
-    def _e(self, s, x, y, c=1):
-        """8x8 text; returns the x after it."""
-        self.fb.text(s, x, y, c)
-        return x + 8 * len(s)
-
-    def _ec(self, s, y, c=1):
-        self.fb.text(s, (_W - 8 * len(s)) // 2, y, c)
-
-    def _er(self, s, right, y, c=1):
-        self.fb.text(s, right - 8 * len(s), y, c)
-
-    @staticmethod
-    def _nw(n):
-        w = 8
-        while n >= 10:
-            n //= 10
-            w += 8
-        return w
-
-    def _n(self, n, x, y, c=1):
-        """A whole number >= 0 in the 8x8 font; returns the x after it."""
-        d = 1
-        while d * 10 <= n:
-            d *= 10
-        fb = self.fb
-        while d:
-            fb.text(_DIGITS[(n // d) % 10], x, y, c)
-            x += 8
-            d //= 10
-        return x
-
-    def _seat(self, seat, x, y, c=1):
-        """'3号' on a 16-pixel line (zh) or 'Seat 3' in 8x8 (en); returns x after."""
-        if self._zh:
-            x = self._n(seat, x, y + 4, c)
-            return self._t(self._l[_L_HAO], x, y, c)
-        x = self._e(self._l[_L_HAO], x, y, c)
-        return self._n(seat, x + 8, y, c)
-
-    def _seat_w(self, seat):
-        if self._zh:
-            return self._nw(seat) + 16
-        return 40 + self._nw(seat)
-
-    def _blow(self, ncols, x, y, sx, sy, c):
-        # scale the first ncols columns of the 8x8 scratch up by sx, sy
-        s = self._s
-        fb = self.fb
-        for col in range(ncols):
-            v = s[col]
-            r = 0
-            while v:
-                if v & 1:
-                    r0 = r
-                    while v & 1:
-                        v >>= 1
-                        r += 1
-                    fb.fill_rect(x + col * sx, y + r0 * sy, sx, (r - r0) * sy, c)
-                else:
-                    v >>= 1
-                    r += 1
-
-    def _big(self, s, x, y, sx, sy, c=1):
-        """At most 8 ASCII characters, scaled sx by sy; returns the x after."""
-        n = len(s)
-        if n > 8:
-            raise ValueError("big text is at most 8 characters, got %d" % n)
-        self._sfb.fill(0)
-        self._sfb.text(s, 0, 0, 1)
-        self._blow(8 * n, x, y, sx, sy, c)
-        return x + 8 * n * sx
-
-    def _bign(self, n, x, y, sx, sy, c=1):
-        """A whole number 0..99999999, scaled; returns the x after."""
-        self._sfb.fill(0)
-        d = 1
-        while d * 10 <= n:
-            d *= 10
-        k = 0
-        while d:
-            self._sfb.text(_DIGITS[(n // d) % 10], k, 0, 1)
-            k += 8
-            d //= 10
-        self._blow(k, x, y, sx, sy, c)
-        return x + k * sx
-
-    # ---------------------------------------------------------------- names
-    def _rank(self, code, x, y, c=1):
-        """A rank's name at (x, y): Chinese on one 16-pixel line, else pinyin."""
-        if self._zh:
-            return self._t(self._rn[code], x, y, c)
-        return self._e(self._rn[code], x, y, c)
-
-    def _rank_w(self, code):
-        if self._zh:
-            return self._tw(self._rn[code])
-        return 8 * len(self._rn[code])
-
-    def _class_name(self, t, cls):
-        if self._zh:
-            return t.class_zh[cls]
-        name = self._en_names.get(cls)
-        if name is None:  # pinyin for the tier classes, else the class id, capitalised
-            name = cls
-            for i in range(len(rules.TIER_IDS)):
-                if rules.TIER_IDS[i] == cls:
-                    name = self._rn[i] if i < rules.ZHUANGYUAN else "Zhuangyuan"
-            name = name[0].upper() + name[1:]
-            self._en_names[cls] = name
-        return name
-
-    def _cls(self, t, cls, x, y, c=1):
-        if self._zh:
-            return self._t(t.class_zh[cls], x, y, c)
-        return self._e(self._class_name(t, cls), x, y, c)
-
-    def _cls_w(self, t, cls):
-        if self._zh:
-            return self._tw(t.class_zh[cls])
-        return 8 * len(self._class_name(t, cls))
-
-    # ---------------------------------------------------------------- dice
-    def _die(self, face, x, y, size):
-        """A die face, size 17 or 15 (3x3 pips); 1 and 4 (red on real dice) are
-        drawn filled, dark pips on a lit face."""
-        fb = self.fb
-        red = face == 1 or face == 4
-        e = size - 1
-        if red:
-            fb.fill_rect(x, y, size, size, 1)
-            fb.pixel(x, y, 0)
-            fb.pixel(x + e, y, 0)
-            fb.pixel(x, y + e, 0)
-            fb.pixel(x + e, y + e, 0)
-        else:
-            fb.hline(x + 1, y, size - 2, 1)
-            fb.hline(x + 1, y + e, size - 2, 1)
-            fb.vline(x, y + 1, size - 2, 1)
-            fb.vline(x + e, y + 1, size - 2, 1)
-        pc = 0 if red else 1
-        if face == 1:  # one big round pip
-            m = x + size // 2 - 2
-            n = y + size // 2 - 2
-            fb.fill_rect(m, n + 1, 5, 3, pc)
-            fb.hline(m + 1, n, 3, pc)
-            fb.hline(m + 1, n + 4, 3, pc)
-            return
-        o = (size - 11) // 2
-        bits = _PIPS[face]
-        for k in range(9):
-            if bits >> k & 1:
-                fb.fill_rect(x + o + 4 * (k % 3), y + o + 4 * (k // 3), 3, 3, pc)
-
-    def _dice_row(self, dice, y, size, gap):
-        x = (_W - 6 * size - 5 * gap) // 2
-        for d in dice:
-            self._die(d, x, y, size)
-            x += size + gap
-
-    def _tumbling_die(self, cx, cy, step, face):
-        # a 14-pixel die turned by step * 22.5 degrees, outline and 2x2 pips
-        fb = self.fb
-        cs = _COS[step & 3]
-        sn = _SIN[step & 3]
-        ax = (7 * cs - 7 * sn) >> 8  # corner (7, 7) turned
-        ay = (7 * sn + 7 * cs) >> 8
-        bx = (-7 * cs - 7 * sn) >> 8  # corner (-7, 7) turned
-        by = (-7 * sn + 7 * cs) >> 8
-        fb.line(cx + ax, cy + ay, cx + bx, cy + by, 1)
-        fb.line(cx + bx, cy + by, cx - ax, cy - ay, 1)
-        fb.line(cx - ax, cy - ay, cx - bx, cy - by, 1)
-        fb.line(cx - bx, cy - by, cx + ax, cy + ay, 1)
-        bits = _PIPS[face]
-        for k in range(9):
-            if bits >> k & 1:
-                px = 4 * (k % 3) - 4
-                py = 4 * (k // 3) - 4
-                fb.fill_rect(cx + ((px * cs - py * sn) >> 8) - 1, cy + ((px * sn + py * cs) >> 8) - 1, 2, 2, 1)
 
     # ---------------------------------------------------------------- screens
     def idle(self, t):
         """Waiting for a shake: whose turn, the round, the 状元 so far, prizes left."""
+        p = self.paint
         if t.ended:
             self.game_over(t, 0)
             return
         fb = self.fb
         fb.fill(0)
-        zh = self._zh
+        zh = p.zh
         L = self._l
         if not t.started:
             if zh:
-                self._tc(L[_L_NEW], 0)
-                w = self._nw(t.seats) + 16
-                self._t(L[_L_PLAYERS], self._n(t.seats, (_W - w) // 2, 22), 18)
-                self._tc(L[_L_SHAKE_START], 44)
+                p.text_centred(L[_L_NEW], 0)
+                w = p.number_width(t.seats) + 16
+                p.text(L[_L_PLAYERS], p.number(t.seats, (_W - w) // 2, 22), 18)
+                p.text_centred(L[_L_SHAKE_START], 44)
             else:
-                self._ec(L[_L_NEW], 4)
-                w = self._nw(t.seats) + 8 + 8 * len(L[_L_PLAYERS])
-                self._e(L[_L_PLAYERS], self._n(t.seats, (_W - w) // 2, 26) + 8, 26)
-                self._ec(L[_L_SHAKE_START], 48)
-            self._frame_corners()
+                p.en_centred(L[_L_NEW], 4)
+                w = p.number_width(t.seats) + 8 + 8 * len(L[_L_PLAYERS])
+                p.en(L[_L_PLAYERS], p.number(t.seats, (_W - w) // 2, 26) + 8, 26)
+                p.en_centred(L[_L_SHAKE_START], 48)
+            p.corners()
             return
         if getattr(t, "kiosk", False):
             self._idle_kiosk(t)
             return
         # top line: the round, and the 状元 holder so far
         if zh:
-            x = self._t(L[_L_ROUND_A], 0, 0)
-            self._t(L[_L_ROUND_B], self._n(t.round, x, 4), 0)
+            x = p.text(L[_L_ROUND_A], 0, 0)
+            p.text(L[_L_ROUND_B], p.number(t.round, x, 4), 0)
         else:
-            self._n(t.round, self._e(L[_L_ROUND_A], 0, 0) + 8, 0)
+            p.number(t.round, p.en(L[_L_ROUND_A], 0, 0) + 8, 0)
         if t.holder:
             if zh:
-                x = _W - 32 - self._seat_w(t.holder)
-                self._seat(t.holder, self._t(L[_L_ZY], x, 0), 0)
+                x = _W - 32 - p.seat_width(t.holder)
+                p.seat(t.holder, p.text(L[_L_ZY], x, 0), 0)
             else:  # "Champion: seat 5" (the 状元 so far)
-                x = self._e(L[_L_ZY], 0, 9) + (8 if t.holder < 10 else 0)
-                self._n(t.holder, self._e("seat", x, 9) + 8, 9)
+                x = p.en(L[_L_ZY], 0, 9) + (8 if t.holder < 10 else 0)
+                p.number(t.holder, p.en("seat", x, 9) + 8, 9)
         # middle: the seat to shake, big
         if zh:
-            w = self._nw(t.turn) * 3
-            lw = self._tw(L[_L_TURN])
+            w = p.number_width(t.turn) * 3
+            lw = p.text_width(L[_L_TURN])
             x = (_W - lw - 4 - w - 4 - 16) // 2
-            x = self._t(L[_L_TURN], x, 26) + 4
-            x = self._bign(t.turn, x, 20, 3, 3) + 4
-            self._t(L[_L_HAO], x, 26)
+            x = p.text(L[_L_TURN], x, 26) + 4
+            x = p.big_number(t.turn, x, 20, 3, 3) + 4
+            p.text(L[_L_HAO], x, 26)
         else:  # "Seat 1 to / shake": the number big between
             k = 3 if t.turn < 10 else 2
-            w = self._nw(t.turn) * k
+            w = p.number_width(t.turn) * k
             x = (_W - 32 - 8 - w - 8 - 40) // 2
-            x = self._bign(t.turn, self._e(L[_L_TURN], x, 26) + 8, 22 if k == 2 else 18, k, k) + 8
-            self._e("to", x, 22)
-            self._e("shake", x, 32)
-        self._left(t)
+            x = p.big_number(t.turn, p.en(L[_L_TURN], x, 26) + 8, 22 if k == 2 else 18, k, k) + 8
+            p.en("to", x, 22)
+            p.en("shake", x, 32)
+        self.prizes_left(t)
 
-    def _left(self, t):
-        # bottom line: prizes left in the pool
+    def prizes_left(self, t):
+        """The bottom line: prizes left in the pool."""
+        p = self.paint
         L = self._l
         left = 0
         for cls in t.classes:
             left += t.pool[cls]
-        if self._zh:
-            lw = self._tw(L[_L_LEFT]) + 4 + self._nw(left)
-            x = self._t(L[_L_LEFT], (_W - lw) // 2, 48) + 4
-            self._n(left, x, 52)
+        if p.zh:
+            lw = p.text_width(L[_L_LEFT]) + 4 + p.number_width(left)
+            x = p.text(L[_L_LEFT], (_W - lw) // 2, 48) + 4
+            p.number(left, x, 52)
         else:
-            lw = 8 * len(L[_L_LEFT]) + 8 + self._nw(left)
-            self._n(left, self._e(L[_L_LEFT], (_W - lw) // 2, 52) + 8, 52)
+            lw = 8 * len(L[_L_LEFT]) + 8 + p.number_width(left)
+            p.number(left, p.en(L[_L_LEFT], (_W - lw) // 2, 52) + 8, 52)
+
+    _left = prizes_left  # (old name, for callers not yet converted)
 
     def _idle_kiosk(self, t):
+        p = self.paint
         # a mall kiosk (game.Table extras: kiosk, customer, shakes_left): the
         # customer's number and shakes left, or a call for the next customer
         L = self._l
         n = t.shakes_left
-        if self._zh:
+        if p.zh:
             if n:
-                self._t(L[_L_CUSTOMER], self._n(t.customer, self._t(L[_L_ROUND_A], 0, 0), 4), 0)
-                lw = self._tw(L[_L_SHAKES_A])
-                x = (_W - lw - 4 - 3 * self._nw(n) - 4 - 16) // 2
-                x = self._bign(n, self._t(L[_L_SHAKES_A], x, 26) + 4, 20, 3, 3) + 4
-                self._t(L[_L_SHAKES_B], x, 26)
+                p.text(L[_L_CUSTOMER], p.number(t.customer, p.text(L[_L_ROUND_A], 0, 0), 4), 0)
+                lw = p.text_width(L[_L_SHAKES_A])
+                x = (_W - lw - 4 - 3 * p.number_width(n) - 4 - 16) // 2
+                x = p.big_number(n, p.text(L[_L_SHAKES_A], x, 26) + 4, 20, 3, 3) + 4
+                p.text(L[_L_SHAKES_B], x, 26)
             else:
-                self._tc(L[_L_NEXT_CUSTOMER], 24)
+                p.text_centred(L[_L_NEXT_CUSTOMER], 24)
         else:
             if n:
-                self._n(t.customer, self._e(L[_L_CUSTOMER], 0, 0) + 8, 0)
+                p.number(t.customer, p.en(L[_L_CUSTOMER], 0, 0) + 8, 0)
                 lw = 8 * len(L[_L_SHAKES_A])
-                x = (_W - lw - 8 - 3 * self._nw(n)) // 2
-                self._bign(n, self._e(L[_L_SHAKES_A], x, 28) + 8, 20, 3, 3)
+                x = (_W - lw - 8 - 3 * p.number_width(n)) // 2
+                p.big_number(n, p.en(L[_L_SHAKES_A], x, 28) + 8, 20, 3, 3)
             else:
-                self._ec(L[_L_NEXT_CUSTOMER], 28)
-        self._left(t)
-
-    def _frame_corners(self):
-        fb = self.fb
-        for x, y, dx, dy in ((0, 0, 1, 1), (_W - 1, 0, -1, 1), (0, _H - 1, 1, -1), (_W - 1, _H - 1, -1, -1)):
-            fb.hline(min(x, x + 6 * dx), y, 7, 1)
-            fb.vline(x, min(y, y + 6 * dy), 7, 1)
+                p.en_centred(L[_L_NEXT_CUSTOMER], 28)
+        self.prizes_left(t)
 
     def shaking(self, t, frame):
         """Dice tumbling in the bowl while the seat whose turn it is shakes; one
         call per animation frame (any int frame; the motion repeats)."""
+        p = self.paint
         fb = self.fb
         fb.fill(0)
         if not t.turn:  # the start roll: no seat's turn yet
-            if self._zh:
-                self._tc(self._l[_L_SHAKE_START], 0)
+            if p.zh:
+                p.text_centred(self._l[_L_SHAKE_START], 0)
             else:
-                self._ec(self._l[_L_SHAKE_START], 4)
-        elif self._zh:
-            x = self._seat(t.turn, 2, 0)
-            self._t(self._l[_L_SHAKING], x + 4, 0)
+                p.en_centred(self._l[_L_SHAKE_START], 4)
+        elif p.zh:
+            x = p.seat(t.turn, 2, 0)
+            p.text(self._l[_L_SHAKING], x + 4, 0)
         else:
-            x = self._seat(t.turn, 2, 4)
-            self._e(self._l[_L_SHAKING], x + 8, 4)
+            x = p.seat(t.turn, 2, 4)
+            p.en(self._l[_L_SHAKING], x + 8, 4)
         # the bowl: a rim and a rounded bottom
         fb.line(2, 18, 12, 52, 1)
         fb.line(12, 52, 28, 62, 1)
@@ -479,52 +241,53 @@ class Screen:
         fb.line(115, 52, 125, 18, 1)
         for i in range(6):
             # each die bounces between the bowl's walls on its own periods
-            p = frame * (3 + i % 3) + 17 * i
-            cx = 24 + _tri(p, 80)
+            ph = frame * (3 + i % 3) + 17 * i
+            cx = 24 + _tri(ph, 80)
             cy = 26 + _tri(frame * (2 + (i * 5) % 3) + 11 * i, 26)
             step = (frame + i) * (1 + (i & 1))
             face = (frame // 3 + i * 5) % 6 + 1
-            self._tumbling_die(cx, cy, step, face)
+            p.tumbling_die(cx, cy, step, face)
 
     def result(self, t, out, page=0):
         """A roll's outcome: the six dice (1s and 4s lit), the rank, then one
         message per page (prize won or chased from a seat, 状元 holder change,
         skipped seats, who is next); result_pages() says how many pages."""
+        p = self.paint
         fb = self.fb
         fb.fill(0)
-        zh = self._zh
+        zh = p.zh
         L = self._l
         if out.kind == EV_ROLL and out.dice:
-            self._dice_row(out.dice, 0, 17, 4)
+            p.dice_row(out.dice, 0, 17, 4)
             # the rank, a combined award as "+一秀"; in Chinese after the roller's seat
-            w = self._rank_w(out.rank)
+            w = p.rank_width(out.rank)
             if out.bonus:
-                w += 8 + self._rank_w(out.bonus)
+                w += 8 + p.rank_width(out.bonus)
             if zh:
                 x = (_W - w) // 2
                 if not getattr(t, "kiosk", False):  # a kiosk has one "seat": the customer
-                    x = max(self._seat(out.seat, 0, 19) + 4, x)
-                x = self._rank(out.rank, x, 19)
+                    x = max(p.seat(out.seat, 0, 19) + 4, x)
+                x = p.rank(out.rank, x, 19)
                 if out.bonus:
-                    self._rank(out.bonus, self._t("+", x, 19), 19)
+                    p.rank(out.bonus, p.text("+", x, 19), 19)
             elif not out.rank:  # nothing: no pinyin to puzzle over
-                self._ec(L[_L_NO_PRIZE], 24)
+                p.en_centred(L[_L_NO_PRIZE], 24)
             else:  # pinyin, then the English gloss
-                x = self._rank(out.rank, (_W - w) // 2, 20)
+                x = p.rank(out.rank, (_W - w) // 2, 20)
                 if out.bonus:
-                    self._rank(out.bonus, self._e("+", x, 20), 20)
-                self._ec(self._re[out.rank], 29)
+                    p.rank(out.bonus, p.en("+", x, 20), 20)
+                p.en_centred(p.rank_en[out.rank], 29)
         elif out.dice:  # the start roll: seat 1's two dice and their total decide who begins
             total = out.dice[0] + out.dice[1]
-            x = (_W - 17 - 4 - 17 - 8 - 8 - 8 - 2 * self._nw(total)) // 2
-            self._die(out.dice[0], x, 0, 17)
-            self._die(out.dice[1], x + 21, 0, 17)
-            x = self._bign(total, self._e("=", x + 46, 5) + 8, 1, 2, 2)
+            x = (_W - 17 - 4 - 17 - 8 - 8 - 8 - 2 * p.number_width(total)) // 2
+            p.die(out.dice[0], x, 0, 17)
+            p.die(out.dice[1], x + 21, 0, 17)
+            x = p.big_number(total, p.en("=", x + 46, 5) + 8, 1, 2, 2)
             if zh:
-                x = self._t(L[_L_START], 16, 19) + 8
-                self._t(L[_L_TOTAL_B], self._n(total, self._t(L[_L_TOTAL_A], x, 19), 23), 19)
+                x = p.text(L[_L_START], 16, 19) + 8
+                p.text(L[_L_TOTAL_B], p.number(total, p.text(L[_L_TOTAL_A], x, 19), 23), 19)
             else:
-                self._n(total, self._e(L[_L_TOTAL_A], self._e(L[_L_START], 16, 24) + 8, 24) + 8, 24)
+                p.number(total, p.en(L[_L_TOTAL_A], p.en(L[_L_START], 16, 24) + 8, 24) + 8, 24)
         else:
             # no dice: a spill (the roll is void), time up, or a start
             if out.kind == EV_SPILL:
@@ -535,18 +298,18 @@ class Screen:
                 title, sub = L[_L_START], ""
             if zh:
                 fb.fill_rect(0, 0, _W, 17, 1)
-                self._tc(title, 1, 0)
+                p.text_centred(title, 1, 0)
                 if sub:  # a spill names the seat whose roll is void
-                    x = self._seat(out.seat, 0, 19) + 4 if out.kind == EV_SPILL else 0
-                    self._t(sub, max(x, (_W - self._tw(sub)) // 2), 19)
+                    x = p.seat(out.seat, 0, 19) + 4 if out.kind == EV_SPILL else 0
+                    p.text(sub, max(x, (_W - p.text_width(sub)) // 2), 19)
             else:
                 fb.fill_rect(0, 0, _W, 17, 1)
-                self._ec(title, 5, 0)
+                p.en_centred(title, 5, 0)
                 if sub:
                     if out.kind == EV_SPILL:
-                        self._e(sub, self._seat(out.seat, 0, 24) + 8, 24)
+                        p.en(sub, p.seat(out.seat, 0, 24) + 8, 24)
                     else:
-                        self._ec(sub, 24)
+                        p.en_centred(sub, 24)
         n = self._messages(t, out, page)
         if n > 1:  # which page: a dot per page, the current one filled
             x = (_W - 6 * n) // 2
@@ -628,94 +391,100 @@ class Screen:
         return n
 
     def _msg_cls(self, t, cls, label):
+        p = self.paint
         # "三红已派完" / "San Hong all won"
         s = self._l[label]
-        if self._zh:
-            x = (_W - self._cls_w(t, cls) - self._tw(s)) // 2
-            self._t(s, self._cls(t, cls, x, 39), 39)
+        if p.zh:
+            x = (_W - p.prize_width(t, cls) - p.text_width(s)) // 2
+            p.text(s, p.prize(t, cls, x, 39), 39)
         else:
-            self._ec(self._l[_L_NO_PRIZE], 40)
-            x = (_W - self._cls_w(t, cls) - 8 - 8 * len(s)) // 2
-            self._e(s, self._cls(t, cls, x, 49) + 8, 49)
+            p.en_centred(self._l[_L_NO_PRIZE], 40)
+            x = (_W - p.prize_width(t, cls) - 8 - 8 * len(s)) // 2
+            p.en(s, p.prize(t, cls, x, 49) + 8, 49)
 
     def _msg_line(self, s):
-        if self._zh:
-            self._tc(s, 39)
+        p = self.paint
+        if p.zh:
+            p.text_centred(s, 39)
         else:
-            self._ec(s, 44)
+            p.en_centred(s, 44)
 
     def _msg_won(self, t, seat, cls, src, count):
+        p = self.paint
         # zh: "得对堂" / "得对堂×2" / "追5号对堂"
-        if self._zh:
-            w = self._cls_w(t, cls) + (self._seat_w(src) + 16 if src else 16)
+        if p.zh:
+            w = p.prize_width(t, cls) + (p.seat_width(src) + 16 if src else 16)
             if count > 1:
-                w += 8 + self._nw(count)
+                w += 8 + p.number_width(count)
             x = (_W - w) // 2
             if src:
-                x = self._seat(src, self._t(self._l[_L_CHASE], x, 39), 39)
+                x = p.seat(src, p.text(self._l[_L_CHASE], x, 39), 39)
             else:
-                x = self._t(self._l[_L_WINS], x, 39)
-            x = self._cls(t, cls, x, 39)
+                x = p.text(self._l[_L_WINS], x, 39)
+            x = p.prize(t, cls, x, 39)
             if count > 1:
-                self._n(count, self._t("×", x, 39), 43)
+                p.number(count, p.text("×", x, 39), 43)
             return
         # en: "Seat 8 takes" (a kiosk's customer: "You win") / "Dui Tang x2" or "Dui Tang from 5"
         if seat:
-            w = self._seat_w(seat) + 8 + 8 * len(self._l[_L_WINS])
-            self._e(self._l[_L_WINS], self._seat(seat, (_W - w) // 2, 40) + 8, 40)
+            w = p.seat_width(seat) + 8 + 8 * len(self._l[_L_WINS])
+            p.en(self._l[_L_WINS], p.seat(seat, (_W - w) // 2, 40) + 8, 40)
         else:
-            self._ec(self._l[_L_YOU_WIN], 40)
-        w = self._cls_w(t, cls)
+            p.en_centred(self._l[_L_YOU_WIN], 40)
+        w = p.prize_width(t, cls)
         if count > 1:
-            w += 16 + self._nw(count)
+            w += 16 + p.number_width(count)
         if src:
-            w += 8 + 8 * len(self._l[_L_CHASE]) + 8 + self._nw(src)
-        x = self._cls(t, cls, (_W - w) // 2, 49)
+            w += 8 + 8 * len(self._l[_L_CHASE]) + 8 + p.number_width(src)
+        x = p.prize(t, cls, (_W - w) // 2, 49)
         if count > 1:
-            x = self._n(count, self._e(" x", x, 49), 49)
+            x = p.number(count, p.en(" x", x, 49), 49)
         if src:
-            self._n(src, self._e(self._l[_L_CHASE], x + 8, 49) + 8, 49)
+            p.number(src, p.en(self._l[_L_CHASE], x + 8, 49) + 8, 49)
 
     def _msg_seat(self, label, seat, seat_first):
+        p = self.paint
         # zh one line, "状元归3号" / "3号停一轮"; en the label and "Seat 3" on two
         # lines, but "Next: Seat 4" on one
-        if self._zh:
+        if p.zh:
             s = self._l[label]
-            x = (_W - self._tw(s) - self._seat_w(seat)) // 2
+            x = (_W - p.text_width(s) - p.seat_width(seat)) // 2
             if seat_first:
-                self._t(s, self._seat(seat, x, 39), 39)
+                p.text(s, p.seat(seat, x, 39), 39)
             else:
-                self._seat(seat, self._t(s, x, 39), 39)
+                p.seat(seat, p.text(s, x, 39), 39)
             return
         s = self._l[label]
         if label == _L_NEXT:
-            x = (_W - 8 * len(s) - 8 - self._seat_w(seat)) // 2
-            self._seat(seat, self._e(s, x, 44) + 8, 44)
+            x = (_W - 8 * len(s) - 8 - p.seat_width(seat)) // 2
+            p.seat(seat, p.en(s, x, 44) + 8, 44)
             return
         if label == _L_FIRST:  # "Seat 4 starts"
-            x = (_W - self._seat_w(seat) - 8 - 8 * len(s)) // 2
-            self._e(s, self._seat(seat, x, 44) + 8, 44)
+            x = (_W - p.seat_width(seat) - 8 - 8 * len(s)) // 2
+            p.en(s, p.seat(seat, x, 44) + 8, 44)
             return
-        self._ec(s, 49 if seat_first else 40)
-        self._seat(seat, (_W - self._seat_w(seat)) // 2, 40 if seat_first else 49)
+        p.en_centred(s, 49 if seat_first else 40)
+        p.seat(seat, (_W - p.seat_width(seat)) // 2, 40 if seat_first else 49)
 
     def _msg_shakes(self, n):
+        p = self.paint
         # "还有2次" / "Shakes left 2"
-        if self._zh:
+        if p.zh:
             a = self._l[_L_SHAKES_A]
             b = self._l[_L_SHAKES_B]
-            x = (_W - self._tw(a) - self._nw(n) - self._tw(b)) // 2
-            self._t(b, self._n(n, self._t(a, x, 39), 43), 39)
+            x = (_W - p.text_width(a) - p.number_width(n) - p.text_width(b)) // 2
+            p.text(b, p.number(n, p.text(a, x, 39), 43), 39)
         else:
             a = self._l[_L_SHAKES_A]
-            self._n(n, self._e(a, (_W - 8 * len(a) - 8 - self._nw(n)) // 2, 44) + 8, 44)
+            p.number(n, p.en(a, (_W - 8 * len(a) - 8 - p.number_width(n)) // 2, 44) + 8, 44)
 
     def pool(self, t, page=0):
         """Prizes left in each class (and, for visitors, of how many); pool_pages()
         says how many pages."""
+        p = self.paint
         fb = self.fb
         fb.fill(0)
-        zh = self._zh
+        zh = p.zh
         rows, cols = self._pool_layout(t)
         per = rows * cols
         n = len(t.classes)
@@ -728,7 +497,7 @@ class Screen:
                 left += t.pool[cls]
                 total += t.initial[cls]
             fb.fill_rect(0, 0, _W, 9, 1)
-            self._e(self._l[_L_PRIZES], 2, 1, 0)
+            p.en(self._l[_L_PRIZES], 2, 1, 0)
             self._frac(left, total, _W - 2, 1, 0)
         elif cols == 2:
             fb.vline(64, 0, _H, 1)
@@ -741,16 +510,16 @@ class Screen:
             if zh:  # three 16-pixel lines with room between them
                 y = 2 + 22 * r
                 if cols == 1:
-                    self._cls(t, cls, 0, y)
+                    p.prize(t, cls, 0, y)
                     self._bar(52, y + 4, 34, t.pool[cls], t.initial[cls])
                     self._frac(t.pool[cls], t.initial[cls], _W, y + 4)
                 else:
                     x0 = 67 * ((i - first) // rows)
-                    self._cls(t, cls, x0, y)
-                    self._n(t.pool[cls], x0 + 61 - self._nw(t.pool[cls]), y + 4)
+                    p.prize(t, cls, x0, y)
+                    p.number(t.pool[cls], x0 + 61 - p.number_width(t.pool[cls]), y + 4)
             else:
                 y = 11 + 9 * r
-                self._cls(t, cls, 0, y)
+                p.prize(t, cls, 0, y)
                 self._frac(t.pool[cls], t.initial[cls], _W, y)
         if pages > 1:  # which page: a mark per page down the right edge
             for i in range(pages):
@@ -761,14 +530,15 @@ class Screen:
         return (len(t.classes) + rows * cols - 1) // (rows * cols)
 
     def _pool_layout(self, t):
+        p = self.paint
         # (rows, columns) a page: Chinese has 3 lines, two columns when names and
         # counts fit side by side; English has 6 lines under its title
-        if not self._zh:
+        if not p.zh:
             return 6, 1
         if len(t.classes) <= 3:
             return 3, 1
         for cls in t.classes:
-            if self._cls_w(t, cls) + 4 + self._nw(t.initial[cls]) > 61:
+            if p.prize_width(t, cls) + 4 + p.number_width(t.initial[cls]) > 61:
                 return 3, 1
         return 3, 2
 
@@ -778,39 +548,41 @@ class Screen:
             self.fb.fill_rect(x + 1, y + 1, (w - 2) * n // of, 6, 1)
 
     def _frac(self, n, of, right, y, c=1):
-        x = right - self._nw(n) - 8 - self._nw(of)
-        self._n(of, self._e("/", self._n(n, x, y, c), y, c), y, c)
+        p = self.paint
+        x = right - p.number_width(n) - 8 - p.number_width(of)
+        p.number(of, p.en("/", p.number(n, x, y, c), y, c), y, c)
 
     def game_over(self, t, frame=0):
         """The end: the 状元 ceremony (the holder, his dice and rank, a marching
         border and twinkling stars; one call per frame), or the grab, or a game
         that ended without a 状元. Every 40 frames the rank line shows the reason."""
+        p = self.paint
         fb = self.fb
         fb.fill(0)
-        zh = self._zh
+        zh = p.zh
         L = self._l
-        self._ants(frame)
+        p.ants(frame)
         why = (frame // 40) & 1
         if t.holder:
             for k in range(4):
-                self._star(_STARS[2 * k], _STARS[2 * k + 1], (frame + 5 * k) % 12)
+                p.star(_STARS[2 * k], _STARS[2 * k + 1], (frame + 5 * k) % 12)
             if zh:
-                w = 32 + 4 + self._nw(t.holder) * 2 + 16
-                x = self._t(L[_L_ZY], (_W - w) // 2, 3) + 4
-                x = self._bign(t.holder, x, 3, 2, 2)
-                self._t(L[_L_HAO], x, 3)
+                w = 32 + 4 + p.number_width(t.holder) * 2 + 16
+                x = p.text(L[_L_ZY], (_W - w) // 2, 3) + 4
+                x = p.big_number(t.holder, x, 3, 2, 2)
+                p.text(L[_L_HAO], x, 3)
             else:
-                self._ec(L[_L_ZY], 3)
-                self._seat(t.holder, (_W - self._seat_w(t.holder)) // 2, 12)
+                p.en_centred(L[_L_ZY], 3)
+                p.seat(t.holder, (_W - p.seat_width(t.holder)) // 2, 12)
             if t.holder_dice:
-                self._dice_row(t.holder_dice, 22, 15, 3)
+                p.dice_row(t.holder_dice, 22, 15, 3)
             if why:
                 self._reason(t.reason, 41)
             elif zh:
-                self._tc(self._rn[t.holder_rank], 41)
+                p.text_centred(p.rank_names[t.holder_rank], 41)
             else:
-                self._ec(self._rn[t.holder_rank], 41)
-                self._ec(self._re[t.holder_rank], 50)
+                p.en_centred(p.rank_names[t.holder_rank], 41)
+                p.en_centred(p.rank_en[t.holder_rank], 50)
             return
         if t.reason == "heiliubo_grab":
             # lights off: a dark screen with the call to grab blinking
@@ -818,57 +590,37 @@ class Screen:
             if (frame // 6) & 1 == 0:
                 if zh:
                     fb.fill_rect(16, 14, 96, 20, 1)
-                    self._tc(L[_L_GRAB], 16, 0)
+                    p.text_centred(L[_L_GRAB], 16, 0)
                 else:
                     fb.fill_rect(16, 12, 96, 22, 1)
-                    self._ec(L[_L_GRAB], 14, 0)
-                    self._ec("GRAB!", 24, 0)
+                    p.en_centred(L[_L_GRAB], 14, 0)
+                    p.en_centred("GRAB!", 24, 0)
             if zh:
-                self._tc(self._rn[rules.HEILIUBO], 42)
+                p.text_centred(p.rank_names[rules.HEILIUBO], 42)
             else:
-                self._ec(self._rn[rules.HEILIUBO], 42)
+                p.en_centred(p.rank_names[rules.HEILIUBO], 42)
             return
         if zh:
-            self._tc(L[_L_GAME_OVER], 6)
-            self._tc(L[_L_NO_ZY], 24)
+            p.text_centred(L[_L_GAME_OVER], 6)
+            p.text_centred(L[_L_NO_ZY], 24)
         else:
-            self._ec(L[_L_GAME_OVER], 10)
-            self._ec(L[_L_NO_ZY], 24)
+            p.en_centred(L[_L_GAME_OVER], 10)
+            p.en_centred(L[_L_NO_ZY], 24)
         self._reason(t.reason, 42)
 
     def _reason(self, reason, y):
+        p = self.paint
         for i in range(len(REASONS)):
             if REASONS[i] == reason:
-                if self._zh:
-                    self._tc(self._why[i], y)
+                if p.zh:
+                    p.text_centred(self._why[i], y)
                 else:
-                    self._ec(self._why[i], y + 4)
+                    p.en_centred(self._why[i], y + 4)
                 return
-        if self._zh:
-            self._tc(self._l[_L_GAME_OVER], y)
+        if p.zh:
+            p.text_centred(self._l[_L_GAME_OVER], y)
         else:
-            self._ec(self._l[_L_GAME_OVER], y + 4)
-
-    def _ants(self, frame):
-        # a dashed border whose dashes march clockwise, 4 on / 4 off
-        fb = self.fb
-        ph = frame % 8
-        for x in range(-ph, _W, 8):  # top, left to right; bottom, right to left
-            fb.hline(x, 0, 4, 1)
-            fb.hline(_W - 4 - x, _H - 1, 4, 1)
-        for y in range(-ph, _H, 8):  # right, downwards; left, upwards
-            fb.vline(_W - 1, y, 4, 1)
-            fb.vline(0, _H - 4 - y, 4, 1)
-
-    def _star(self, x, y, phase):
-        # a twinkle: a dot, a small cross, a big cross, back
-        fb = self.fb
-        r = 0 if phase > 8 else (1 if phase < 2 or phase > 6 else 2 if phase < 3 or phase > 5 else 3)
-        if r == 0:
-            return
-        fb.hline(x - r + 1, y, 2 * r - 1, 1)
-        fb.vline(x, y - r + 1, 2 * r - 1, 1)
-
+            p.en_centred(self._l[_L_GAME_OVER], y + 4)
 
 # where the ceremony's stars twinkle (x, y pairs)
 _STARS = (8, 8, 119, 8, 5, 29, 122, 29)

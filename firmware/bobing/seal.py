@@ -29,7 +29,7 @@
 # the desk does (verify()), before it reads anything else of the file.
 from micropython import const
 
-from bobing import claim, journal
+from bobing import claim, journal, store
 
 DOMAIN = b"bobing-journal3|"
 TAG = const(9)  # bytes of tag: SEAL_SLOTS x 3
@@ -43,7 +43,7 @@ class Sealer:
     def __init__(self, secret, game_id):
         self._h = claim.Hmac(claim.check_secret(secret))
         self._w = bytearray(12)  # game id, index, slot body: what a slot's CRC covers
-        journal._put32(self._w, 0, game_id)
+        journal.put32(self._w, 0, game_id)
         self._c0 = journal.crc16(self._w, 0, 4)
         self.out = bytearray(_RECORD * _SLOTS)
 
@@ -71,7 +71,7 @@ class Sealer:
             o[at + 2] = t[3 * j + 1]
             o[at + 3] = t[3 * j + 2]
             w[8:12] = o[at:at + 4]
-            c = journal._record_crc(w, self._c0, index + j)
+            c = journal.record_crc(w, self._c0, index + j)
             o[at + 4] = c & 255
             o[at + 5] = c >> 8
         self._h.begin(t)
@@ -80,7 +80,7 @@ class Sealer:
 
 def first(secret, header):
     """A new game's Sealer and its seal 0 (slots 0..SEAL_SLOTS-1, after the header)."""
-    s = Sealer(secret, journal._get32(header, 4))
+    s = Sealer(secret, journal.get32(header, 4))
     s.begin(DOMAIN)
     s.update(header)
     return s, bytes(s.seal(0))
@@ -107,7 +107,7 @@ def resume(path, head, count, secret, game_id):
         while hi > 0 and end < 0:  # backwards, a chunk at a time: the last seal's end
             lo = max(0, hi - 32)
             f.seek(head + lo * _RECORD)
-            got = journal._fill(f, mv[:(hi - lo) * _RECORD])
+            got = store.fill(f, mv[:(hi - lo) * _RECORD])
             for i in range(lo + got // _RECORD - 1, lo - 1, -1):
                 if buf[(i - lo) * _RECORD] == last:
                     end = i + 1
@@ -124,7 +124,7 @@ def resume(path, head, count, secret, game_id):
         at = end
         while at < count:  # the records after it, a chunk at a time
             n = min(32, count - at)
-            got = journal._fill(f, mv[:n * _RECORD])
+            got = store.fill(f, mv[:n * _RECORD])
             for i in range(0, got - _RECORD + 1, _RECORD):
                 s.update(mv[i:i + _RECORD])
             if got < n * _RECORD:
@@ -155,7 +155,7 @@ def peek(path):
         bowl = lines[1].decode() if len(lines) > 1 else ""
     except UnicodeError:
         raise ValueError("the header's bowl id is not text")
-    return h[3], journal._get32(h, 4), bowl
+    return h[3], journal.get32(h, 4), bowl
 
 
 class Checked:
@@ -199,7 +199,7 @@ def verify(path, secret):
         tail = 0
         bad = None
         while bad is None:
-            got = journal._fill(f, mv)
+            got = store.fill(f, mv)
             at = 0
             while at + _RECORD <= got:
                 k = buf[at]

@@ -28,8 +28,8 @@ from micropython import const
 import binascii
 import os
 
-from bobing import game, profiles
-from bobing.console import LANGS, MODES, N_SETTINGS, presets_for
+from bobing import game, profiles, store
+from bobing.vocab import LANGS, MODES, N_SETTINGS, presets_for
 
 SETTINGS_FILE = "settings.txt"
 SECRET_FILE = "claim.key"
@@ -248,7 +248,7 @@ def read(root, name):
     """A small file's bytes, or None if there is none; a file longer than
     MAX_FILE is not read (ValueError): its size is asked first, so no buffer
     larger than the file is needed (a 2 KB block is hard to find in the heap)."""
-    path = root + "/" + name
+    path = store.join(root, name)
     try:
         size = os.stat(path)[6]
     except OSError:
@@ -264,9 +264,8 @@ def read(root, name):
 
 def write(root, name, data):
     """Power-safe: a new file, then renamed over the old one."""
-    from bobing import journal  # loaded already: the game lives in it
-    path = root + "/" + name
-    journal.write_whole(path, path + ".new", (data.encode(),))
+    path = store.join(root, name)
+    store.write_whole(path, path + ".new", (data.encode(),))
 
 
 def keep_aside(root, name):
@@ -278,20 +277,7 @@ def keep_aside(root, name):
         aside = name + (".bad" if i == 1 else ".bad%d" % i)
         if aside not in have:
             break
-    src = open(root + "/" + name, "rb")
-    try:
-        dst = open(root + "/" + aside, "wb")
-        try:
-            buf = bytearray(256)
-            while True:
-                n = src.readinto(buf)
-                if not n:
-                    break
-                dst.write(buf if n == len(buf) else buf[:n])
-        finally:
-            dst.close()
-    finally:
-        src.close()
+    store.copy(store.join(root, name), store.join(root, aside))
     return aside
 
 
@@ -346,29 +332,29 @@ def boot(c):
         s.pin = pin_record(DEFAULT_PIN, c.urandom(16))  # a new bowl
     if bad:
         for line in bad:
-            c._say("settings: %s (default kept)" % line)
+            c.say("settings: %s (default kept)" % line)
         names = " ".join([line.split(":")[0] for line in bad])  # which ones; the log says why
-        c._notices.append((N_SETTINGS, names[:32]))
+        c.notify(N_SETTINGS, names[:32])
     if dirty:
         save(c)
 
 
 def _aside(c, name):
     try:
-        c._say("%s kept as %s" % (name, keep_aside(c.root, name)))
+        c.say("%s kept as %s" % (name, keep_aside(c.root, name)))
     except OSError as e:
-        c._say("%s could not be kept aside: %s" % (name, e))
+        c.say("%s could not be kept aside: %s" % (name, e))
 
 
 def save(c):
     try:
         write(c.root, SETTINGS_FILE, text(c.settings))
     except OSError as e:
-        c._say("settings not saved: %s" % e)
+        c.say("settings not saved: %s" % e)
 
 
 def save_secret(c):
     try:
         write(c.root, SECRET_FILE, c.settings.secret)
     except OSError as e:
-        c._say("claim secret not saved: %s" % e)
+        c.say("claim secret not saved: %s" % e)

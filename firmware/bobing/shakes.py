@@ -21,7 +21,7 @@
 # folder, the same on MicroPython and CPython.
 from micropython import const
 
-from bobing import claim, journal, outbox
+from bobing import claim, journal, outbox, store
 
 FILE = "shakes.txt"
 _TMP = "shakes.tmp"
@@ -67,8 +67,8 @@ def _ref(r):
 
 def payload(secret, event, bowl_id, gid, n, ref=""):
     """The desk's grant of n shakes, number gid (1.., grows per bowl)."""
-    gid = outbox._int({"id": gid}, "id", 1, outbox.MAX_SEQ)
-    n = outbox._int({"n": n}, "n", 1, MAX_SHAKES)
+    gid = outbox.int_field({"id": gid}, "id", 1, outbox.MAX_SEQ)
+    n = outbox.int_field({"n": n}, "n", 1, MAX_SHAKES)
     ref = _ref(ref)
     m = mac(secret, event, bowl_id, "shakes", (gid, n, ref))
     return ('{"v":1,"id":%d,"n":%d,"ref":"%s","mac":"%s"}' % (gid, n, ref, m)).encode()
@@ -78,11 +78,11 @@ def decode(event, topic_b, msg, bowl_id, secret):
     """A grant as the bowl receives it -> (id, n, ref). ValueError saying what was
     wrong: another event's or bowl's topic, oversized, not JSON, another format,
     a field out of range, a mac that does not match."""
-    b, d = outbox._message(event, topic_b, msg, "shakes")
+    b, d = outbox.message(event, topic_b, msg, "shakes")
     if b != bowl_id:
         raise ValueError("grant for bowl %r: this is bowl %r" % (b, bowl_id))
-    gid = outbox._int(d, "id", 1, outbox.MAX_SEQ)
-    n = outbox._int(d, "n", 1, MAX_SHAKES)
+    gid = outbox.int_field(d, "id", 1, outbox.MAX_SEQ)
+    n = outbox.int_field(d, "n", 1, MAX_SHAKES)
     ref = _ref(d.get("ref", ""))
     check_mac(secret, event, bowl_id, "shakes", (gid, n, ref), d.get("mac"))
     return gid, n, ref
@@ -98,14 +98,14 @@ def ack_payload(gid, st, why=""):
 
 def decode_ack(event, topic_b, msg):
     """The desk's side -> (bowl id, id, st, why)."""
-    b, d = outbox._message(event, topic_b, msg, "shaken")
+    b, d = outbox.message(event, topic_b, msg, "shaken")
     st = d.get("st")
     if st not in ("got", "used", "no"):
         raise ValueError("field 'st'=%r: one of got, used, no" % (st,))
     why = d.get("why", "")
     if not isinstance(why, str):
         raise ValueError("field 'why' is not text")
-    return b, outbox._int(d, "id", 0, outbox.MAX_SEQ), st, why
+    return b, outbox.int_field(d, "id", 0, outbox.MAX_SEQ), st, why
 
 
 # ---- the record on flash ----------------------------------------------------
@@ -119,7 +119,7 @@ def read(root):
     is said by the caller: it reads as none, and a grant then waits for the desk's
     next id... never a second use: see why below)."""
     try:
-        with open(journal._join(root, FILE), "rb") as f:
+        with open(store.join(root, FILE), "rb") as f:
             b = f.read(80)
     except OSError:
         return None
@@ -137,5 +137,5 @@ def read(root):
 
 def write(root, gid, n, g, c):
     t = _text(gid, n, g, c)
-    journal.write_whole(journal._join(root, FILE), journal._join(root, _TMP),
+    store.write_whole(store.join(root, FILE), store.join(root, _TMP),
                         (t, (" %04x\n" % journal.crc16(t)).encode()))

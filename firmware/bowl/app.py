@@ -73,14 +73,30 @@ def _event(hw):
         return ""
 
 
+def _fair(hw, con):
+    """net.txt's fair=on on an event kiosk: each customer's dice from a commitment and
+    the desk's value (bobing/fair.py); loaded only then."""
+    from bowl import net
+    try:
+        cfg = net.read_config(hw.root)
+    except ValueError:
+        return
+    if cfg is not None and cfg["fair"] == "on":
+        from bobing import fair
+        con.fair = fair.Fair(hw.root, hw.strong_random)
+
+
 class App:
     def __init__(self, hw, urandom=None):
         self.hw = hw
         t = hw.ticks_ms()
+        event = _event(hw)
         self.con = console.Console(hw.root, t, urandom or hw.urandom,
                                    has_display=hw.display is not None, has_sensor=hw.accel is not None,
                                    hw_errors=hw.errors, woke_by=hw.woke_by, entropy=hw.strong_random,
-                                   event=_event(hw))
+                                   event=event)
+        if event:
+            _fair(hw, self.con)
         self.screen = None
         if hw.display is not None:
             self.screen = screen.Screen(hw.display, self.con.lang)

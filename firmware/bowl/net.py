@@ -51,7 +51,10 @@
 # The network's settings are provisioned from a computer (`make provision`) as
 # ROOT/net.txt, KEY=VALUE lines: ssid, password, broker, port, event, user,
 # mqtt_password, stock (desk: a kiosk plays on the event's shared stock, the
-# default; bowl: on its own 奖品库存, the network only reports its awards).
+# default; bowl: on its own 奖品库存, the network only reports its awards), fair
+# (on: verifiable dice, PROTOCOL.md "Verifiable fairness": the bowl publishes a
+# commitment per customer, subscribes to its seed topic and reveals; off, the
+# default).
 # No file: the bowl plays offline and says so once.
 from micropython import const
 
@@ -82,7 +85,7 @@ STAT_WRONG_PASSWORD = const(202)  # AUTH_FAIL and CONNECTION_FAIL (205): the por
 # a wrong passphrase usually ends the 4-way handshake by timing out (wifi_err_reason_t 15, or 204
 # HANDSHAKE_TIMEOUT), which the port passes through once the reconnects are used up
 _HANDSHAKE_REASONS = (15, 204)
-_KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock")
+_KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock", "fair")
 
 
 def read_config(root):
@@ -100,7 +103,7 @@ def read_config(root):
 
 
 def parse_config(text):
-    c = {"port": 1883, "user": "", "mqtt_password": "", "password": "", "stock": "desk"}
+    c = {"port": 1883, "user": "", "mqtt_password": "", "password": "", "stock": "desk", "fair": "off"}
     for i, line in enumerate(text.split("\n")):
         line = line.strip()
         if not line or line[0] == "#":
@@ -125,6 +128,9 @@ def parse_config(text):
     if c["stock"] not in ("desk", "bowl"):
         raise ValueError("net.txt: stock=%r: desk (the event's shared stock) or bowl (the bowl's own)"
                          % c["stock"][:20])
+    if c["fair"] not in ("on", "off"):
+        raise ValueError("net.txt: fair=%r: on (verifiable dice: a commitment per customer, the desk's "
+                         "value) or off" % c["fair"][:20])
     return c
 
 
@@ -225,6 +231,8 @@ class Net:
         self._shaken_topic = outbox.topic(cfg["event"], bowl_id, "shaken")
         self.asks = 0  # asks published since boot
         self._desk_topic = outbox.topic(cfg["event"], "desk", "status").encode()
+        self._seed_topic = outbox.topic(cfg["event"], bowl_id, "seed").encode()
+        self.fair = None  # the console when it plays verifiable dice (its .fair: bobing/fair.py)
         self.desk_seen = False  # the desk's retained status came: its subscription exists
         self._waiting_said = False
         self.sockets = sockets  # the socket module for name lookups (None: the port's own)
@@ -317,6 +325,8 @@ class Net:
         m.subscribe(self._desk_topic, 1)  # retained: comes now (or during a later call)
         if self.stock is not None:
             m.subscribe(self._allot_topic, 1)  # the retained allot comes now (or during a later call)
+        if self.fair is not None:
+            m.subscribe(self._seed_topic, 1)  # retained: the desk's latest value comes again
         if self.gate is not None:
             m.subscribe(self._shakes_topic, 1)  # the retained grant comes now (or during a later call)
             news = self.gate.grant_news()
@@ -386,6 +396,10 @@ class Net:
             self.sent += 1
         elif kind == "news":
             self.news[0].sent(key)
+        elif kind == "fair":
+            p = self.fair.fair.pending
+            if p and p[0] is key:
+                p.pop(0)
 
     def _on_msg(self, topic_b, msg):
         """A message from the broker (umqtt's callback): the desk's status or allot."""
@@ -400,6 +414,17 @@ class Net:
             return
         if topic_b == self._shakes_topic:
             self._shakes(topic_b, msg)
+            return
+        if topic_b == self._seed_topic:
+            if self.fair is not None:
+                from bobing import fair
+                try:
+                    g, q, c, d = fair.decode_seed(self.cfg["event"], topic_b, msg, self.bowl_id)
+                except ValueError as e:
+                    self.say("net: seed refused: %s" % e)
+                    return
+                if not self.fair.seed(g, q, c, d):
+                    self.say("net: seed %d-%d is not for the commitment waiting (an old one)" % (g, q))
             return
         if self.stock is None:
             return
@@ -418,7 +443,7 @@ class Net:
             return  # an empty retained message: the desk cleared the topic
         from bobing import shakes
         try:
-            gid, n, ref = shakes.decode(self.cfg["event"], topic_b, msg, self.bowl_id, self.gate._secret())
+            gid, n, ref = shakes.decode(self.cfg["event"], topic_b, msg, self.bowl_id, self.gate.secret())
         except ValueError as e:
             self.say("net: shakes refused: %s" % e)  # a forged or malformed grant gets no answer
             return
@@ -483,6 +508,15 @@ class Net:
         self._publish(tp, payload, False, "award", (g, n))
         return True
 
+    def send_fair(self):
+        """Publish the next commitment or reveal (QoS 1) unless a message is in flight:
+        before awards, a customer waits for his commitment's answer. -> True if sent."""
+        if self.fair is None or self._inflight is not None or not self.fair.fair.pending:
+            return False
+        item = self.fair.fair.pending[0]
+        self._publish(outbox.topic(self.cfg["event"], self.bowl_id, item[0]), item[1], False, "fair", item)
+        return True
+
     def send_news(self):
         """Publish the next champion or final message (QoS 1) unless one is in
         flight -> True if one was sent. OSError when the connection fails."""
@@ -540,7 +574,7 @@ class Net:
                         self._waiting_said = True
                         self.say("net: no desk has listened on this broker yet (%s): awards wait in the journal"
                                  % self._desk_topic.decode())
-                elif self.may_send() and (self.send_one() or self.send_news()):
+                elif self.may_send() and (self.send_fair() or self.send_one() or self.send_news()):
                     await asyncio.sleep(SEND_GAP_MS / 1000)
                     continue
                 if self._inflight is None and ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
@@ -581,12 +615,14 @@ def start(app):
             return None
         wlan = network.WLAN(network.STA_IF)
     from bobing import champions
-    box = outbox.Outbox(hw.root, cfg["event"], con._secret())
+    box = outbox.Outbox(hw.root, cfg["event"], con.secret())
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda: status_payload(True, con, hw.errors),
               lambda: not champions.busy(con), stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     net.gate = con
+    if con.fair is not None:
+        net.fair = con
     import asyncio
     asyncio.create_task(net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running))
     return net

@@ -33,6 +33,7 @@ COMMANDS = {
     "screens": ("host_sim.cli.screens", "write a PNG of every screen the bowl can show"),
     "replay": ("host_sim.cli.replay", "replay a game (an event file, or a bowl's journal) as JSON; --awards: a kiosk's list of awards"),
     "verify-claim": ("host_sim.cli.verify_claim", "check a kiosk claim code as the screen shows it, or its QR text (exit 0 valid, 1 invalid)"),
+    "verify-fair": ("host_sim.cli.verify_fair", "recompute every roll of a fair event kiosk from its journal or the desk's export (exit 0: all verified)"),
     "broker": ("host_sim.cli.broker", "an event's mosquitto users, passwords and ACL (one user per bowl)"),
 }
 

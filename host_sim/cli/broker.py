@@ -33,7 +33,8 @@ MAX_PACKET = 1024
 # (access, leaf): what one bowl may do on bobing/<event>/<its id>/<leaf>
 BOWL_OWN = (("write", "award"), ("write", "status"), ("write", "ask"), ("read", "allot"),
             ("write", "champion"), ("write", "final"), ("write", "finalroll"),  # the 状元王中王's
-            ("read", "shakes"), ("write", "shaken"))  # shakes granted at the counter, and the answer
+            ("read", "shakes"), ("write", "shaken"),  # shakes granted at the counter, and the answer
+            ("write", "commit"), ("write", "reveal"), ("read", "seed"))  # verifiable fairness
 
 
 def add_arguments(p):
@@ -79,7 +80,7 @@ def acl_text(event, bowls):
     out = ["# bobing event %s: made by `python -m host_sim broker` (firmware/PROTOCOL.md)" % event, "",
            "# the prize desk: reads everything of the event, grants stock, says it is up",
            "user %s" % DESK, "topic read %s#" % pre, "topic write %s+/allot" % pre,
-           "topic write %s+/shakes" % pre,
+           "topic write %s+/shakes" % pre, "topic write %s+/seed" % pre,
            "topic write %s%s/status" % (pre, DESK), ""]
     for b in sorted(bowls):
         out.append("user %s" % b)

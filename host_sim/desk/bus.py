@@ -34,7 +34,7 @@ from django.utils.translation import gettext_noop
 
 from bobing import outbox
 
-from . import allot, finals, mqttlog, shakegrants
+from . import allot, fair, finals, mqttlog, shakegrants
 from .ingest import Refused, ingest
 from .models import Allot, Bowl, BowlStatus, Event
 
@@ -148,6 +148,8 @@ def handle(event, topic, payload):
     t = str(topic)
     if t.rsplit("/", 1)[-1] in finals.LEAVES:  # 状元王中王 (finals.py)
         return finals.handle(event, topic, payload), []
+    if t.rsplit("/", 1)[-1] in fair.LEAVES:  # verifiable fairness (fair.py): a seed to publish
+        return fair.handle(event, topic, payload)
     if t.endswith("/status"):
         try:
             bowl_id, st = outbox.decode_status(event, topic, payload)
@@ -245,7 +247,8 @@ async def listen(host, port, event, username=None, password=None, ready=None, se
     thread (the ORM is synchronous), acknowledge it; on a lost broker or a
     database error, reconnect after RETRY_S. ready: an asyncio.Event set once
     subscribed; seen(result) is called after each message (tests)."""
-    topics = [(outbox.every_bowl(event, leaf), 1) for leaf in ("award", "status", "ask", "shaken") + finals.LEAVES]
+    topics = [(outbox.every_bowl(event, leaf), 1)
+              for leaf in ("award", "status", "ask", "shaken") + finals.LEAVES + fair.LEAVES]
     own = outbox.topic(event, "desk", "status")
     flusher = asyncio.create_task(_flusher())
     try:

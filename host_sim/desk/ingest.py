@@ -2,8 +2,8 @@
 (uploaded on the import page or given to `python -m host_sim.desk import`)
 goes through `ingest_journal()`, which reads it with the firmware's own
 journal.scan and game.Table (the very code the bowl replays at boot) and hands
-the awards to `ingest()`. The MQTT subscriber of the mall event (issue 15) is
-to call `ingest()` the same way with the awards a bowl publishes.
+the awards to `ingest()`. The event network's listener (bus.py)
+calls `ingest()` the same way with the awards a bowl publishes.
 
 `ingest()` is idempotent on (bowl, game number, award number): an award the
 desk already has changes nothing, so the same journal imported twice, an

@@ -252,3 +252,25 @@ class AttendantLanguage(models.Model):
     browser's cookie or Accept-Language decides."""
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="desk_language")
     language = models.CharField(max_length=10)
+
+
+class Commitment(models.Model):
+    """A fair event kiosk's commitment for a customer's shakes (firmware/PROTOCOL.md
+    "Verifiable fairness"), public: `commit` the bowl's SHA-256 of its secret,
+    recorded at `seen`; `desk` the desk's random value (hex), sent after; `secret`
+    and `rolls` its reveal, `revealed` when; `verdict` the check at the reveal.
+    Identity (bowl, game, q): every commitment is kept, a retried one too."""
+    bowl = models.ForeignKey(Bowl, on_delete=models.PROTECT)
+    game_no = models.PositiveIntegerField()
+    q = models.PositiveIntegerField()
+    customer = models.PositiveIntegerField()
+    commit = models.CharField(max_length=64)
+    seen = models.DateTimeField()
+    desk = models.CharField(max_length=32)
+    secret = models.CharField(max_length=64, blank=True)
+    rolls = models.JSONField(default=list)
+    revealed = models.DateTimeField(null=True)
+    verdict = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "q"], name="one_commitment")]

@@ -29,7 +29,8 @@ _pending = {}  # topic -> [first seen, count, first reason as parts]
 LEAF = {"award": gettext_noop("award message"), "status": gettext_noop("status message"),
         "ask": gettext_noop("stock request"), "champion": gettext_noop("champion message"),
         "final": gettext_noop("final message"), "finalroll": gettext_noop("final's roll message"),
-        "shaken": gettext_noop("answer to a shake grant")}
+        "shaken": gettext_noop("answer to a shake grant"),
+        "commit": gettext_noop("fair dice commitment"), "reveal": gettext_noop("fair dice reveal")}
 OTHER = gettext_noop("message of an unknown kind")
 BAD_MESSAGE = gettext_noop("not a valid %(leaf)s%(detail)s")
 

@@ -5,7 +5,7 @@ from django.views.static import serve
 
 from host_sim.desk.settings import STATIC_DIR
 
-from . import finals, mqttlog, views
+from . import fair, finals, mqttlog, views
 
 urlpatterns = [
     path("", views.home, name="counter"),
@@ -20,6 +20,8 @@ urlpatterns = [
     path("final/draw", finals.draw, name="final_draw"),
     path("bowls", views.bowls, name="bowls"),
     path("mqtt", mqttlog.page, name="mqtt"),
+    path("fair", fair.page, name="fair"),  # public: no login (verifiable fairness)
+    path("fair/export.json", fair.export, name="fair_export"),
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
     path("logout", views.logout_page, name="logout"),
     # the language switch on every page (the login page's too): Django's view, by POST

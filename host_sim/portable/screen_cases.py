@@ -169,6 +169,7 @@ def _panel_cases(kiosk, kiosk_out):
             ("notice_flash", V.V_NOTICE, (V.N_FLASH, "PIN not checked"), None, st),
             ("notice_battery", V.V_NOTICE, (V.N_BATTERY, "3.52 V"), None, st),
             ("gate", V.V_GATE, None, None, st),
+            ("seed", V.V_SEED, None, None, st),  # a fair event kiosk: the desk's value not come yet
             ("claim_qr", V.V_CLAIM, claim, None, st),
             ("sleep", V.V_SLEEP, None, None, st)):
         page = 1 if name == "claim_qr" else 0

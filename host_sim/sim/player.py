@@ -25,7 +25,7 @@ import tempfile
 import host_sim  # noqa: F401  (shim)
 import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import console as con
-from bobing import game, rules
+from bobing import game, paint, rules
 from bobing import screen as scr
 from fakes import mpu6050 as fake_mpu6050
 from fakes import bowl as hal
@@ -87,23 +87,30 @@ class _TextFrame(framebuf.FrameBuffer):
         super().text(s, x, y, c)
 
 
-class _TextScreen(scr.Screen):
-    """The firmware's Screen, drawing as on the bowl, noting each piece of text it
+class _TextPainter(paint.Painter):
+    """The firmware's painter, drawing as on the bowl, noting each piece of text it
     draws: Chinese glyphs, 8x8 text, scaled-up text and numbers."""
 
-    def _glyph(self, ch, x, y, c):
-        w = super()._glyph(ch, x, y, c)
+    def glyph(self, ch, x, y, c=1):
+        w = super().glyph(ch, x, y, c)
         self.fb.items.append((y + 8, x, ch, w))
         return w
 
-    def _big(self, s, x, y, sx, sy, c=1):
+    def big(self, s, x, y, sx, sy, c=1):
         self.fb.items.append((y + 4 * sy, x, s, 8 * len(s) * sx))
-        return super()._big(s, x, y, sx, sy, c)
+        return super().big(s, x, y, sx, sy, c)
 
-    def _bign(self, n, x, y, sx, sy, c=1):
-        end = super()._bign(n, x, y, sx, sy, c)
+    def big_number(self, n, x, y, sx, sy, c=1):
+        end = super().big_number(n, x, y, sx, sy, c)
         self.fb.items.append((y + 4 * sy, x, "%d" % n, end - x))
         return end
+
+
+class _TextScreen(scr.Screen):
+    """The firmware's Screen, drawing through a _TextPainter."""
+
+    def __init__(self, fb, lang="zh"):
+        super().__init__(fb, lang, _TextPainter(fb))
 
 
 def screen_lines(items):

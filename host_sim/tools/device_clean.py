@@ -5,7 +5,7 @@
 # MicroPython imports from the filesystem before frozen modules ('' and /lib come before
 # '.frozen' in sys.path; py/builtinimport.c tries the path in order), and name.py before
 # name.mpy. So:
-# - frozen image (the bowl built into the firmware, README route 3): every copy of a frozen
+# - frozen image (the bowl built into the firmware, hardware/README.md step 3): every copy of a frozen
 #   module on the filesystem (.py or .mpy, in / or /lib) would run instead of the firmware's,
 #   from the heap: all are removed. Prints "firmware: frozen".
 # - stock image (route 4): the .mpy files are the app; only .py files that would shadow them

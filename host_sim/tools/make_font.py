@@ -1,7 +1,7 @@
 """Regenerate host_sim/compat/font8x8.py: the 8x8 font of MicroPython's framebuf.text.
 
 The font is not ours to retype: we ask the real thing. The MicroPython unix
-port renders every character 32..127 on a real framebuf.FrameBuffer (MONO_VLSB,
+port (the 32-bit stock build of `make mp`) renders every character 32..127 on a real framebuf.FrameBuffer (MONO_VLSB,
 so each of a character's 8 bytes is one column, LSB at the top) and we store
 those bytes. Run: .venv/bin/python host_sim/tools/make_font.py
 """
@@ -11,7 +11,6 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "host_sim", "compat", "font8x8.py")
-MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 
 DUMP = """
 import framebuf
@@ -25,7 +24,11 @@ for c in range(32, 128):
 
 
 def dump():
-    out = subprocess.run([MICROPYTHON, "-c", DUMP], capture_output=True, text=True, check=True).stdout
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    from portable import MP32_STOCK  # the pinned 32-bit build of `make mp`
+    if not os.path.exists(MP32_STOCK):
+        raise SystemExit("make_font: %s missing: run make mp" % MP32_STOCK)
+    out = subprocess.run([MP32_STOCK, "-c", DUMP], capture_output=True, text=True, check=True).stdout
     rows = []
     for line in out.splitlines():
         parts = line.split()

@@ -1,4 +1,4 @@
-"""The event under load and faults, on loopback (issue 15; firmware/PROTOCOL.md
+"""The event under load and faults, on loopback (firmware/PROTOCOL.md
 "Load and faults"): N bowls (tests/harness/event_bowl.py, the bowl's own code on the
 32-bit frozen MicroPython unix port, each a process) play kiosk customers at
 full speed against a real mosquitto and the prize desk's listener
@@ -40,7 +40,8 @@ if ROOT not in sys.path:  # run as a script: python tests/harness/event_sim.py
 import host_sim  # noqa: E402,F401  (firmware/ on sys.path)
 from bobing import journal, outbox  # noqa: E402
 
-MP = os.path.join(ROOT, "build", "mp", "unix32-frozen", "micropython")
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from portable import MP32_FROZEN as MP  # noqa: E402  (the one place the binary's path is spelled)
 EVENT = "loadtest"
 LISTENING = "INFO desk: mqtt: listening on"  # host_sim/desk/bus.py's log once subscribed
 SSID, WIFI_KEY = "event-ap", "mooncake88"  # event_bowl.py's access point
@@ -80,9 +81,12 @@ def percentile(xs, p):
 
 
 class Event:
-    def __init__(self, folder, bowls, broker, speed=10, mp=MP, totals=None, stock=None, say=None):
+    def __init__(self, folder, bowls, broker, speed=10, mp=MP, totals=None, stock=None, say=None, fair=False):
         """totals: the event's stock per class, set on the desk (TOTALS by default); or stock:
-        each bowl's own ({class: n}, the same for every bowl; then no shared stock)."""
+        each bowl's own ({class: n}, the same for every bowl; then no shared stock). fair: the
+        bowls play verifiable dice (net.txt fair=on) and every roll is checked after the run
+        (`python -m host_sim verify-fair` on each bowl's journal with the desk's export)."""
+        self.fair = fair
         self.dir = str(folder)
         self.n = bowls
         self.speed = speed
@@ -119,8 +123,9 @@ class Event:
             with open(os.path.join(root, "claim.key"), "w") as f:
                 f.write(binascii.hexlify(secret).decode())
             with open(os.path.join(root, "net.txt"), "w") as f:
-                f.write("ssid=%s\npassword=%s\nbroker=127.0.0.1\nport=%d\nevent=%s\n%s"
-                        % (SSID, WIFI_KEY, self.broker.port, EVENT, "" if self.totals else "stock=bowl\n"))
+                f.write("ssid=%s\npassword=%s\nbroker=127.0.0.1\nport=%d\nevent=%s\n%s%s"
+                        % (SSID, WIFI_KEY, self.broker.port, EVENT, "" if self.totals else "stock=bowl\n",
+                           "fair=on\n" if self.fair else ""))
         # the desk's database (migrated by the command), its bowls with their claim secrets, the
         # event's stock
         code = ("from host_sim.desk.models import Bowl\n" + "".join(
@@ -409,10 +414,48 @@ class Event:
             time.sleep(1)
         self.stale = bad
         self.report["status_wait_s"] = round(time.time() - self._t_drained, 1)
+        if self.fair:  # the customers still shaking finish their turns: every commitment revealed
+            t0 = time.time()
+            while time.time() < t0 + status_s and self._unrevealed():
+                time.sleep(1)
+            self.report["reveal_wait_s"] = round(time.time() - t0, 1)
+
+    def _unrevealed(self):
+        db = self._desk_db()
+        try:
+            return db.execute("SELECT COUNT(*) FROM desk_commitment WHERE secret = ''").fetchone()[0]
+        except sqlite3.OperationalError:
+            return 0
+        finally:
+            db.close()
 
     # ---- the checks and the figures -----------------------------------------------
+    def check_fair(self):
+        """verify-fair on every bowl's journal held against the desk's public export, and on the
+        export alone -> {"bowl id" or "desk": (exit status, its last line)}."""
+        code = ("import json\nfrom host_sim.desk import fair\nfrom host_sim.desk.models import Commitment\n"
+                "print(json.dumps(fair.export_of(list(Commitment.objects.select_related('bowl')))))\n")
+        p = subprocess.run([sys.executable, "-m", "host_sim.desk", "shell", "-c", code], cwd=ROOT,
+                           env=self.desk_env(), capture_output=True, text=True, timeout=120)
+        export = os.path.join(self.dir, "fair-export.json")
+        with open(export, "w") as f:
+            f.write((p.stdout.strip().splitlines() or [""])[-1])  # (the shell says what it imported first)
+        out = {}
+        runs = [(b, [root, "--desk", export, "--bowl", b]) for b, root in zip(self.ids, self.roots)]
+        for who, args in runs + [("desk", ["--desk", export])]:
+            r = subprocess.run([sys.executable, "-m", "host_sim", "verify-fair"] + args, cwd=ROOT,
+                               capture_output=True, text=True, timeout=120)
+            lines = (r.stdout + r.stderr).strip().splitlines()
+            out[who] = (r.returncode, lines[-1] if lines else "", lines[:-1][:10])
+        return out
+
     def _check(self):
         p = self.problems
+        if self.fair:
+            self.report["fair"] = f = self.check_fair()
+            for who, (code, last, lines) in sorted(f.items()):
+                if code != 0:
+                    p.append("verify-fair %s: %s %s" % (who, last, lines))
         commits, notes = self.committed()
         journal_awards, last = self.journals()
         desk, rows = self.desk_awards()
@@ -553,18 +596,20 @@ class Event:
 
 
 def main(argv=None):
-    """python tests/harness/event_sim.py [BOWLS [PLAY_S]]: one run, its figures printed (needs mosquitto
+    """python tests/harness/event_sim.py [BOWLS [PLAY_S]] [--fair]: one run, its figures printed (needs mosquitto
     and `make mp`); the broker is tests/mqtt_broker.py's."""
     import tempfile
     argv = sys.argv[1:] if argv is None else argv
     sys.path.insert(0, os.path.join(ROOT, "tests"))
     from mqtt_broker import Broker
+    fair = "--fair" in argv
+    argv = [a for a in argv if a != "--fair"]
     n = int(argv[0]) if argv else 4
     play = float(argv[1]) if len(argv) > 1 else 40
     d = tempfile.mkdtemp(prefix="event-load-")
     b = Broker(d)
     b.start()
-    ev = Event(d, n, b, say=print)
+    ev = Event(d, n, b, say=print, fair=fair)
     try:
         ev.run(Plan(play_s=play))
     finally:

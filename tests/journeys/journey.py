@@ -5,7 +5,7 @@
 import tempfile
 
 from host_sim.sim.player import Player
-from test_bowl_e2e import Stream
+from bowlrun import Stream
 
 
 def bowl(root=None, seed=1):
@@ -27,3 +27,14 @@ def never(p, *texts):
     for t in texts:
         assert t not in shown, "%r on the screen (%s):\n%s" % (t, p.view, shown)
     return shown
+
+
+def qr_of(p):
+    """The QR code on the bowl's screen, decoded by zxing-cpp from the panel's pixels."""
+    import zxingcpp  # pinned in requirements
+
+    from host_sim.cli import screens as cmd_screens
+    img = cmd_screens.to_image(bytes(p.sim.frame), 2).convert("L")  # (at 2: no seams between pixels)
+    found = zxingcpp.read_barcodes(img)
+    assert found, "no QR code on the screen:\n%s" % p.screen_text()
+    return found[0].text

@@ -7,11 +7,9 @@
 import re
 
 import pytest
-import zxingcpp  # pinned in requirements.txt
 
 from bobing import claim
-from host_sim.cli import screens as cmd_screens
-from journey import bowl, never, sees
+from journey import bowl, never, qr_of, sees
 
 WORDS = {
     "zh": {"gate": "等待服务员", "shakes": "还有3次", "admin": "管理", "secret": "领奖密钥", "done": "密码已改",
@@ -19,14 +17,6 @@ WORDS = {
     "en": {"gate": "attendant", "shakes": "Shakes left", "admin": "Admin", "secret": "Claim secret",
            "done": "PIN changed", "codes": "Claim codes", "pin": "Enter PIN"},
 }
-
-
-def qr_of(p):
-    """The QR code on the bowl's screen, decoded by zxing-cpp from the panel's pixels."""
-    img = cmd_screens.to_image(bytes(p.sim.frame), 2).convert("L")  # (at 2: no seams between pixels)
-    found = zxingcpp.read_barcodes(img)
-    assert found, "no QR code on the screen:\n%s" % p.screen_text()
-    return found[0].text
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

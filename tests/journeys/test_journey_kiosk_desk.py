@@ -2,7 +2,7 @@
 # set up (kiosk mode, the PIN, stock, the claim secret read off its screen and
 # given to the desk with `addbowl`), three customers are let in by the
 # attendant's key and shake; the counter clerk, in headless Chromium (Debian's,
-# test_desk_browser.py's fixtures) on the real desk server, scans each claim
+# tests/conftest.py's fixtures) on the real desk server, scans each claim
 # screen's QR code (a USB scanner types its text into the code field: no journal
 # imported yet) and hands every prize over, in Chinese; a customer who comes back
 # with the same claim is refused, in Chinese and in English.
@@ -11,9 +11,7 @@ import re
 import pytest
 
 import deskkit
-from journey import bowl, sees
-from test_desk_browser import browser, chromium_installed  # noqa: F401
-from test_journey_kiosk import qr_of
+from journey import bowl, qr_of, sees
 
 pytestmark = pytest.mark.usefixtures("chromium_installed")
 

@@ -1,6 +1,6 @@
 # micropython: -X heapsize=128K
 # Runs only on the MicroPython unix port, in a 128 KB heap: whole 10-seat games
-# of the default profile, with the figures issue 3 asks for printed:
+# of the default profile, with these figures printed:
 #   peak heap (gc.mem_alloc high-water after every event, GC running as it
 #   would on the bowl), peak live heap (collected after every event), the
 #   table's own size, and the bytes allocated per event on the award path.

@@ -9,15 +9,13 @@
 # a fresh replay, the stock adds up across games (awards + stock left == the
 # grant applied, never above the desk's), and that the bowl, handed the desk's
 # retained allot again, holds exactly the desk's grant: none lost, none twice.
-import gc
-import vfs
+import sys
 
 from bobing import game, journal, outbox
 
-import sys
 sys.path.append("tests")  # the runner's working folder is the repo
-from game_check import Lcg  # noqa: E402
-from ramflash import RamFlash  # noqa: E402
+from game_check import Lcg
+from powercut import Flash
 
 NBLOCKS = 24
 MNT = "/gcut"
@@ -26,17 +24,7 @@ EVENT = "midautumn"
 BOWL = "7"
 CK = 8
 journal.CHECKPOINT_EVERY = CK
-
-
-def _mount(dev):
-    vfs.mount(vfs.VfsLfs2(dev), MNT)
-
-
-def _umount():
-    try:
-        vfs.umount(MNT)
-    except OSError:
-        pass
+FLASH = Flash(MNT, NBLOCKS)
 
 
 # The desk's allots over the run (s, cumulative grant); the script delivers them,
@@ -104,7 +92,7 @@ def _ledger(j):
     """Awards per class over every game on flash, checked against the stock."""
     aw = {}
     for gid in journal.inventory(ROOT)[0]:
-        for _n, cls, _k in outbox.replay(journal._join(ROOT, journal._name(gid, journal.SUFFIX)), gid)[2]:
+        for _n, cls, _k in outbox.replay(journal.path_of(ROOT, gid), gid)[2]:
             aw[cls] = aw.get(cls, 0) + 1
     t = j.table
     top = dict(ALLOTS[-1][1])
@@ -114,80 +102,62 @@ def _ledger(j):
     return aw
 
 
-def _blank():
-    dev = RamFlash(NBLOCKS)
-    vfs.VfsLfs2.mkfs(dev)
-    return bytes(dev.data)
-
-
-BLANK = _blank()
+BLANK = FLASH.image()
 
 
 def _ops():
     """Flash operations of the uncut run (whose stock must add up too)."""
-    dev = RamFlash(NBLOCKS, BLANK)
-    _mount(dev)
-    try:
+    def run(dev):
         assert _run(dev) == len(STEPS)
         ops = dev.ops
         r = journal.recover(ROOT)
         assert sum(_ledger(r.journal).values()) > 5 and r.journal.game_id == 2
         r.journal.close()
-    finally:
-        _umount()
-    return ops
+        return ops
+    return FLASH.cut(BLANK, -1, run)[1]
 
 
 OPS = _ops()
 
 
 def _check(k, torn):
-    gc.collect()
-    dev = RamFlash(NBLOCKS, BLANK, k, torn)
-    _mount(dev)
-    try:
-        done = _run(dev)
-    finally:
-        _umount()
+    dev, done = FLASH.cut(BLANK, k, _run, torn)
     if dev.image is None:
         return None
-    # the flash as it was at the cut, in the same buffer: a third 96 KB buffer per cut
-    # fragmented the 32-bit port's 1 MB heap until one of ~1,800 cuts found no room
-    dev.data[:] = dev.image
-    dev.image = None
-    dev.cut = -1
-    _mount(dev)
-    try:
-        r = journal.recover(ROOT)
-        assert not r.problems, "cut %d: %s" % (k, r.log_lines())
-        j = r.journal
-        if j is None:  # the cut came before the first game's header was on flash
-            assert done == 0, "cut %d: no game after %d steps" % (k, done)
-            j = _step(None, STEPS[0])
-            done = 1
-        evs = []
-        journal.scan(j.path, j.game_id, keep=evs)
-        t = game.Table("kiosk", 1, counts=j.config.stock[4], bowl_id=BOWL, event=True,
-                       grant_s=j.config.stock[2], granted=j.config.stock[3])
-        for ev in evs:
-            t.apply(*ev)
-        assert (t.grant_s, t.granted, t.pool, t.awards, t.customer, t.shakes_left) == (
-            j.table.grant_s, j.table.granted, j.table.pool, j.table.awards, j.table.customer,
-            j.table.shakes_left), "cut %d: recovered table != fresh replay" % k
-        _ledger(j)
-        # The bowl wakes up and the desk's retained allot (its latest) arrives: a
-        # grant half applied before the cut is completed, one applied is not
-        # applied again: the bowl then holds exactly the desk's grant.
-        for ev in j.table.stock_events(*ALLOTS[-1]):
-            j.play(*ev)
-        led = _ledger(j)
-        for c in j.table.classes:
-            assert j.table.granted[c] == dict(ALLOTS[-1][1]).get(c, 0), "cut %d: grant %s" % (k, c)
-        assert j.table.stock_events(*ALLOTS[-1]) == []
-        j.close()
-        return done, led
-    finally:
-        _umount()
+    # the flash as it was at the cut, in the same buffer (_run closed its journal): a third
+    # 96 KB buffer per cut fragmented the 32-bit port's 1 MB heap until one of ~1,800 cuts found no room
+    return FLASH.at_cut(dev, _recovered, k, done, same_buffer=True)
+
+
+def _recovered(k, done):
+    r = journal.recover(ROOT)
+    assert not r.problems, "cut %d: %s" % (k, r.log_lines())
+    j = r.journal
+    if j is None:  # the cut came before the first game's header was on flash
+        assert done == 0, "cut %d: no game after %d steps" % (k, done)
+        j = _step(None, STEPS[0])
+        done = 1
+    evs = []
+    journal.scan(j.path, j.game_id, keep=evs)
+    t = game.Table("kiosk", 1, counts=j.config.stock[4], bowl_id=BOWL, event=True,
+                   grant_s=j.config.stock[2], granted=j.config.stock[3])
+    for ev in evs:
+        t.apply(*ev)
+    assert (t.grant_s, t.granted, t.pool, t.awards, t.customer, t.shakes_left) == (
+        j.table.grant_s, j.table.granted, j.table.pool, j.table.awards, j.table.customer,
+        j.table.shakes_left), "cut %d: recovered table != fresh replay" % k
+    _ledger(j)
+    # The bowl wakes up and the desk's retained allot (its latest) arrives: a
+    # grant half applied before the cut is completed, one applied is not
+    # applied again: the bowl then holds exactly the desk's grant.
+    for ev in j.table.stock_events(*ALLOTS[-1]):
+        j.play(*ev)
+    led = _ledger(j)
+    for c in j.table.classes:
+        assert j.table.granted[c] == dict(ALLOTS[-1][1]).get(c, 0), "cut %d: grant %s" % (k, c)
+    assert j.table.stock_events(*ALLOTS[-1]) == []
+    j.close()
+    return done, led
 
 
 def test_cut_at_every_flash_write_of_an_event_run():

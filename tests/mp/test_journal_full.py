@@ -1,5 +1,5 @@
 # Runs only on the MicroPython unix port: repairing a damaged journal on a real
-# littlefs (vfs.VfsLfs2) that is full (issue 13). The repair copies the good
+# littlefs (vfs.VfsLfs2) that is full. The repair copies the good
 # prefix to a new file; with no room for it, finished games are pruned first,
 # and if there is still no room the game is resumed as it stands (read-only,
 # a FLASH_FULL problem) with the file untouched. Never: a half-written .tmp

@@ -11,16 +11,14 @@
 # here, so that cuts land in several checkpoint writes: a boot must still
 # replay at most CK + 1 events, and only a cut inside a checkpoint's write may
 # leave its .tmp (removed at recovery).
-import gc
 import os
 import sys
-import vfs
 
 from bobing import game, journal
 
 sys.path.append("tests")  # the runner's working folder is the repo
-from game_check import Lcg  # noqa: E402
-from ramflash import RamFlash  # noqa: E402
+from game_check import Lcg
+from powercut import Flash
 
 NBLOCKS = 24
 MNT = "/pcut"
@@ -29,18 +27,7 @@ SEATS = 10
 SAMPLE = 300  # random cut points across the whole run
 CK = 16
 journal.CHECKPOINT_EVERY = CK
-
-
-def _mount(dev):
-    fs = vfs.VfsLfs2(dev)
-    vfs.mount(fs, MNT)
-
-
-def _umount():
-    try:
-        vfs.umount(MNT)
-    except OSError:
-        pass
+FLASH = Flash(MNT, NBLOCKS)
 
 
 def _script(seed, limit=100000):
@@ -95,23 +82,16 @@ STEPS = _steps()
 SCRIPTS = {3: GAME1, 4: GAME2}
 
 
-def _base_image():
-    """Two finished-looking old games (ids 1, 2) on a fresh filesystem."""
-    dev = RamFlash(NBLOCKS)
-    vfs.VfsLfs2.mkfs(dev)
-    _mount(dev)
-    try:
-        for _ in range(2):
-            j = journal.start(ROOT, seats=SEATS, keep_bytes=100000)
-            for ev in GAME1[:40]:
-                j.play(*ev)
-            j.close()
-    finally:
-        _umount()
-    return bytes(dev.data)
+def _two_old_games():
+    """Two finished-looking old games (ids 1, 2)."""
+    for _ in range(2):
+        j = journal.start(ROOT, seats=SEATS, keep_bytes=100000)
+        for ev in GAME1[:40]:
+            j.play(*ev)
+        j.close()
 
 
-BASE = _base_image()
+BASE = FLASH.image(_two_old_games)
 _TMP_SEEN = [0]  # recoveries that removed a half-written .tmp (a cut inside a file's creation)
 _CK_USED = [0]  # recoveries that started from a checkpoint
 
@@ -154,60 +134,53 @@ def _expected(done):
 
 
 def _check(k, torn, resume):
-    gc.collect()  # a flash image per trial: keep the heap unfragmented
-    dev = RamFlash(NBLOCKS, BASE, k, torn)
-    _mount(dev)
-    try:
-        done = _run(dev)
-    finally:
-        _umount()
+    dev, done = FLASH.cut(BASE, k, _run, torn)
     if dev.image is None:
         return None  # the run finished before operation k
-    _mount(RamFlash(NBLOCKS, dev.image))
-    try:
-        r0 = journal.replayed()
-        try:
-            r = journal.recover(ROOT)
-        except Exception as e:
-            raise AssertionError("cut %d: recover raised %r" % (k, e))
-        assert not r.problems and not r.notes, "cut %d: %s" % (k, r.log_lines())
-        replayed = journal.replayed() - r0
-        _TMP_SEEN[0] += len(r.removed)
-        assert replayed <= CK + 1, (
-            "cut %d: the boot replayed %d events, more than %d" % (k, replayed, CK + 1))
-        if r.journal.ck:
-            _CK_USED[0] += 1
-        j = r.journal
-        assert j is not None, "cut %d: no game recovered" % k
-        got = (j.game_id, j.count)
-        assert got in _expected(done), "cut %d: recovered %r after %d steps, expected one of %r" % (
-            k, got, done, _expected(done))
-        evs = []
-        s = journal.scan(j.path, j.game_id, keep=evs)
-        script = SCRIPTS[j.game_id] if j.game_id in SCRIPTS else GAME1[:40]
-        assert evs == script[:j.count], "cut %d: recovered events differ from the ones played" % k
-        assert _state(j.table) == _state(_replay(evs)), "cut %d: recovered table != fresh replay" % k
-        if resume and j.game_id in SCRIPTS:
-            # play on from where the bowl woke up: same end as an uncut game
-            for ev in script[j.count:]:
-                j.play(*ev)
-            j.close()
-            r2 = journal.recover(ROOT)
-            assert not r2.problems and r2.journal.count == len(script), "cut %d: resume" % k
-            assert _state(r2.journal.table) == _state(_replay(script)), "cut %d: resumed game differs" % k
-            r2.journal.close()
-        else:
-            j.close()
-    finally:
-        _umount()
+    FLASH.at_cut(dev, _recovered, k, done, resume)
     return done
+
+
+def _recovered(k, done, resume):
+    """The checks on the flash as the cut left it, after `done` acknowledged steps."""
+    r0 = journal.replayed()
+    try:
+        r = journal.recover(ROOT)
+    except Exception as e:
+        raise AssertionError("cut %d: recover raised %r" % (k, e))
+    assert not r.problems and not r.notes, "cut %d: %s" % (k, r.log_lines())
+    replayed = journal.replayed() - r0
+    _TMP_SEEN[0] += len(r.removed)
+    assert replayed <= CK + 1, (
+        "cut %d: the boot replayed %d events, more than %d" % (k, replayed, CK + 1))
+    if r.journal.ck:
+        _CK_USED[0] += 1
+    j = r.journal
+    assert j is not None, "cut %d: no game recovered" % k
+    got = (j.game_id, j.count)
+    assert got in _expected(done), "cut %d: recovered %r after %d steps, expected one of %r" % (
+        k, got, done, _expected(done))
+    evs = []
+    journal.scan(j.path, j.game_id, keep=evs)
+    script = SCRIPTS[j.game_id] if j.game_id in SCRIPTS else GAME1[:40]
+    assert evs == script[:j.count], "cut %d: recovered events differ from the ones played" % k
+    assert _state(j.table) == _state(_replay(evs)), "cut %d: recovered table != fresh replay" % k
+    if resume and j.game_id in SCRIPTS:
+        # play on from where the bowl woke up: same end as an uncut game
+        for ev in script[j.count:]:
+            j.play(*ev)
+        j.close()
+        r2 = journal.recover(ROOT)
+        assert not r2.problems and r2.journal.count == len(script), "cut %d: resume" % k
+        assert _state(r2.journal.table) == _state(_replay(script)), "cut %d: resumed game differs" % k
+        r2.journal.close()
+    else:
+        j.close()
 
 
 def _ops_until(steps):
     """Flash operations used by the first `steps` steps of an uncut run."""
-    dev = RamFlash(NBLOCKS, BASE)
-    _mount(dev)
-    try:
+    def run(dev):
         j = None
         for st in STEPS[:steps]:
             if st[0] == "start":
@@ -216,9 +189,8 @@ def _ops_until(steps):
                 j.play(*SCRIPTS[st[0]][st[1]])
         ops = dev.ops
         j.close()
-    finally:
-        _umount()
-    return ops
+        return ops
+    return FLASH.cut(BASE, -1, run)[1]
 
 
 def test_cut_at_every_write_of_the_first_100_events():
@@ -250,17 +222,16 @@ def test_cut_at_random_points_of_whole_games():
 
 
 def test_uncut_run_prunes_and_ends():
-    dev = RamFlash(NBLOCKS, BASE)
-    _mount(dev)
-    try:
+    def run(dev):
         assert _run(dev) == len(STEPS)
         names = os.listdir(ROOT)
         ids = journal.inventory(ROOT)[0]
         r = journal.recover(ROOT)
         assert r.journal.game_id == 4 and r.journal.count == len(GAME2)
         r.journal.close()
-    finally:
-        _umount()
+        return ids, names
+
+    ids, names = FLASH.cut(BASE, -1, run)[1]
     # starting game 4 pruned the old games 1 and 2 (oldest first) to fit KEEP
     assert ids == [3, 4], (ids, names)
     assert _replay(GAME1).ended

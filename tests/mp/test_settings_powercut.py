@@ -7,69 +7,30 @@
 #  - the first boot of a new firmware over an old settings.txt (PIN 4321 and
 #    the claim secret in plain text): after the cut, the next boot still has
 #    that PIN and that secret (moved to claim.key, the PIN hashed).
-import gc
 import os
 import sys
-import vfs
 
 from bobing import console as C
 from bobing import settings as S
 
 sys.path.append("tests")  # the runner's working folder is the repo
-from ramflash import RamFlash  # noqa: E402
+from powercut import Flash
 
 NBLOCKS = 16  # 64 KB: room for the files, two images fit the 32-bit port's heap
 MNT = "/scut"
+FLASH = Flash(MNT, NBLOCKS)
 SECRET = "00112233445566778899aabbccddeeff"
 OLD = ("mode=kiosk\nprofile=xiamen\nkiosk_profile=kiosk\nseats=10\nlang=zh\npin=4321\nbowl_id=0042\n"
        "secret=%s\nstock=yixiu=5\nidle_min=5\n" % SECRET)
 
 
-def _mount(dev):
-    vfs.mount(vfs.VfsLfs2(dev), MNT)
-
-
-def _umount():
-    try:
-        vfs.umount(MNT)
-    except OSError:
-        pass
-
-
 def _image(files):
-    dev = RamFlash(NBLOCKS)
-    vfs.VfsLfs2.mkfs(dev)
-    _mount(dev)
-    for name, text in files:
-        f = open(MNT + "/" + name, "w")
-        f.write(text)
-        f.close()
-    _umount()
-    return bytes(dev.data)
-
-
-def _cuts(base, action, check):
-    """action() on a flash from `base` cut at op k, for k = 0, 1, ... until it
-    finishes; check() on the flash as it was at the cut. -> cut points tried."""
-    k = 0
-    while True:
-        gc.collect()
-        dev = RamFlash(NBLOCKS, base, cut=k, quiet_read=True)  # (finalisers of files left open read it)
-        _mount(dev)
-        try:
-            action()
-        except OSError:  # the power went: whatever the bowl was doing stops here
-            if dev.image is None:
-                raise
-        _umount()
-        if dev.image is None:
-            return k
-        _mount(RamFlash(NBLOCKS, dev.image))
-        try:
-            check(k)
-        finally:
-            _umount()
-        k += 1
+    def fill():
+        for name, text in files:
+            f = open(MNT + "/" + name, "w")
+            f.write(text)
+            f.close()
+    return FLASH.image(fill)
 
 
 def test_the_pin_count_survives_a_cut_at_every_write():
@@ -79,7 +40,7 @@ def test_the_pin_count_survives_a_cut_at_every_write():
         got = S.read(MNT, S.PIN_FILE)
         assert got in (b"2\n", b"3\n"), (k, got)
 
-    n = _cuts(base, lambda: S.write(MNT, S.PIN_FILE, "3\n"), check)
+    n = FLASH.every_cut(base, lambda dev: S.write(MNT, S.PIN_FILE, "3\n"), check)
     print("pin count: %d cut points" % n)
     assert n >= 2, n
 
@@ -87,7 +48,7 @@ def test_the_pin_count_survives_a_cut_at_every_write():
 def test_moving_an_old_settings_file_on_survives_a_cut_at_every_write():
     base = _image([(S.SETTINGS_FILE, OLD)])
 
-    def boot():
+    def boot(dev=None):
         c = C.Console(MNT, 0, os.urandom, has_sensor=False)
         if c.j is not None:
             c.j.close()
@@ -103,6 +64,6 @@ def test_moving_an_old_settings_file_on_survives_a_cut_at_every_write():
         # the plain PIN is no line of it (the hash's hex may well hold "4321": 1 run in ~100 did)
         assert b"\npin=4321\n" not in b"\n" + text and SECRET.encode() not in text, (k, text)
 
-    n = _cuts(base, boot, check)
+    n = FLASH.every_cut(base, boot, check)
     print("old settings moved on: %d cut points" % n)
     assert n >= 5, n

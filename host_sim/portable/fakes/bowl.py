@@ -515,7 +515,7 @@ PULL_DOWN_AT_RESET = (2, 4, 12)
 RTC_GPIO = (0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39)
 # The GPIOs machine.Pin accepts, per build (ports/esp32/machine_pin.h, v1.28, CONFIG_IDF_TARGET_ESP32:
 # 0-23 but 16/17 only `#if !CONFIG_SPIRAM` (a WROVER's PSRAM sits there), 25-27, 32-39); any
-# other number is ValueError("invalid pin"). The README's two routes: the bowl frozen into
+# other number is ValueError("invalid pin"). hardware/README.md's two routes: the bowl frozen into
 # ESP32_GENERIC on the BOM's board, and the stock ESP32_GENERIC-SPIRAM image on a PSRAM board.
 _GPIO_ALL = tuple(range(0, 24)) + (25, 26, 27) + tuple(range(32, 40))
 BUILDS = {"ESP32_GENERIC": _GPIO_ALL,

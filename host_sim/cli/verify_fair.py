@@ -1,0 +1,65 @@
+"""verify-fair: check every roll of a fair event kiosk (公开核验 public check).
+
+From a bowl's journal folder (its flash copied off: the game journals
+gNNNNNNNN.bbj and their fair logs gNNNNNNNN.bbf), or from the prize desk's
+public export (its /fair/export.json, no login), or both (--desk: the journal
+is then also held against what the desk recorded). Each roll is recomputed from
+the revealed secret, the desk's value and the roll's position with the bowl's
+own derivation (firmware/PROTOCOL.md "Verifiable fairness"). Prints what it
+found, then `fair: N rolls verified, M unverified (reasons)`; exit status 0
+only when every roll is verified, 1 otherwise, 2 for input it cannot read."""
+import json
+import os
+
+from host_sim.analysis import fair_check
+from host_sim.cli.options import InputError
+
+
+def add_arguments(p):
+    p.description = __doc__
+    p.add_argument("journal", nargs="?", metavar="FOLDER",
+                   help="a bowl's folder: its game journals and fair logs")
+    p.add_argument("--desk", metavar="EXPORT.json", help="the desk's public export (/fair/export.json)")
+    p.add_argument("--bowl", metavar="ID", help="with --desk: this bowl only (and the bowl the FOLDER is)")
+    p.add_argument("--game", metavar="N", type=int, help="this game only")
+
+
+def _load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+    except OSError as e:
+        raise InputError("cannot read the desk's export %s: %s" % (path, e.strerror or e))
+    except (ValueError, UnicodeError) as e:
+        raise InputError("%s is not the desk's export (JSON): %s" % (path, e))
+    if not isinstance(d, dict) or d.get("v") != 1 or not isinstance(d.get("commitments"), list):
+        raise InputError("%s is not the desk's export: a JSON object with \"v\":1 and \"commitments\" expected"
+                         % path)
+    return d
+
+
+def run(args):
+    if not args.journal and not args.desk:
+        raise InputError("give a bowl's journal FOLDER, --desk EXPORT.json, or both")
+    desk = _load(args.desk) if args.desk else None
+    r = fair_check.Report()
+    if args.journal:
+        if not os.path.isdir(args.journal):
+            raise InputError("%s is not a folder: give the folder holding the bowl's gNNNNNNNN.bbj files"
+                             % args.journal)
+        if desk is not None and not args.bowl:
+            raise InputError("with --desk and a FOLDER, --bowl names the bowl the folder is")
+        games = fair_check.fair_games(args.journal)
+        if args.game is not None:
+            games = [g for g in games if g == args.game]
+        if not games:
+            raise InputError("%s holds no fair game (no gNNNNNNNN.bbf fair log%s)" % (
+                args.journal, " for game %d" % args.game if args.game is not None else ""))
+        for g in games:
+            fair_check.check_game(args.journal, g, r, desk, args.bowl)
+    else:
+        fair_check.check_export(desk, r, args.bowl, args.game)
+    for line in r.lines + r.spill_lines():
+        print(line)
+    print(r.summary())
+    return 0 if r.ok else 1

@@ -1,0 +1,81 @@
+# The person's hands at the simulated bowl (host_sim/portable/fakes/bowl.py's board, CPython):
+# a fresh bowl, a shake, buttons, the attendant's key, walking the menus,
+# entering digits, turning a bowl into a kiosk, and the battery at a voltage.
+# Shared by the tests of the bowl around the game (test_bowl.py, test_board.py,
+# test_grant_bowl.py, ...); what runs on both interpreters is in tests/bowlrun.py.
+from bobing import console as C
+from bowlrun import Stream, hal, new_root  # noqa: F401  (the tests take them from here too)
+
+
+def new_sim(tmp_path, seed=1, **kw):
+    sim = hal.Sim(str(tmp_path), urandom=Stream(seed), **kw)
+    sim.step(100)
+    return sim
+
+
+def roll(sim):
+    """One shake; -> the Outcome on show (the pages are skipped with OK)."""
+    sim.shake()
+    assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000), C.VIEW_IDS[sim.console.view]
+    out = sim.console.out
+    while sim.console.view in (C.V_RESULT, C.V_CLAIM):
+        sim.press("ok")
+        sim.step(150)
+    return out
+
+
+def press(sim, *buttons):
+    for b in buttons:
+        sim.press(b)
+        sim.step(150)
+
+
+def key(sim):
+    """The attendant holds the magnet to the case for a moment."""
+    sim.attendant_key()
+    sim.step(450)
+
+
+def goto(sim, item):
+    """In a list view, move the cursor to `item` and choose it."""
+    c = sim.console
+    assert c.view == C.V_MENU
+    for _ in range(len(c.arg[1])):
+        if c.arg[1][c.arg[2]] == item:
+            press(sim, "ok")
+            return
+        press(sim, "next")
+    raise AssertionError("%r not in %r" % (item, c.arg[1]))
+
+
+def enter(sim, digits):
+    c = sim.console
+    assert c.view == C.V_DIGITS
+    for d in digits:
+        cur = c.arg[1][c.arg[2]] - 48
+        for _ in range((int(d) - cur) % 10):
+            press(sim, "next")
+        press(sim, "ok")
+
+
+def to_kiosk(sim):
+    press(sim, "menu")
+    goto(sim, "mode")
+    goto(sim, "kiosk")
+    goto(sim, "new")
+    press(sim, "ok")
+    assert sim.console.table.kiosk
+
+
+def battery_at(sim, mv):
+    """Set the cell's charge so that it reads about `mv` at rest (the awake bowl's load)."""
+    bat = sim.board.battery
+    lo, hi = 0, bat.capacity * 1000
+    while hi - lo > 1:
+        bat.uah = (lo + hi) // 2
+        if bat.mv() < mv:
+            lo = bat.uah
+        else:
+            hi = bat.uah
+    bat.uah = hi
+    return bat

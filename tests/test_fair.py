@@ -1,0 +1,338 @@
+# Verifiable fairness (firmware/PROTOCOL.md "Verifiable fairness", the threat
+# model in bobing/dice.py): the derivation as specified, its dice as fair as
+# the bowl's own, a customer's turn on the simulated bowl (commit, the desk's
+# value, derived rolls, reveal; nothing secret on flash before the reveal; a
+# power cut mid-turn shows as unverified), and cheating bowls that
+# `python -m host_sim verify-fair` catches.
+import binascii
+import hashlib
+import hmac
+import os
+import random
+
+from bobing import console as C
+from bobing import dice, fair, game, journal, rules
+from host_sim import cli
+from host_sim.analysis import fair_check
+import fairness
+from host_sim.sim import player
+from bowlkit import key, new_sim, press, roll, to_kiosk
+
+EVENT = "midautumn"
+NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=%s\nfair=on\n" % EVENT
+SECRET = b"0123456789abcdef"
+COUNTS = {"zhuangyuan": 5, "duitang": 10, "sanhong": 20, "sijin": 40, "erju": 80, "yixiu": 200}
+
+
+def test_the_derivation_is_hmac_sha256_as_the_protocol_says():
+    rng = random.Random(5)
+    for _ in range(20):
+        s = bytes(rng.randrange(256) for _ in range(32))
+        d = bytes(rng.randrange(256) for _ in range(16))
+        g, k, i, j = rng.randrange(1, 10 ** 8), rng.randrange(1, 10 ** 6), rng.randrange(65536), rng.randrange(3)
+        msg = b"bobing-fair-v1" + d + g.to_bytes(4, "big") + k.to_bytes(4, "big") + i.to_bytes(2, "big") + bytes([j])
+        assert dice.Derived(s, d, g, k).block(i, j) == hmac.new(s, msg, hashlib.sha256).digest()
+    assert dice.commitment(s) == hashlib.sha256(b"bobing-commit-v1" + s).digest()
+    # faces: the bytes below 252 in order, b % 6 + 1 (a block of 252s needs the next block)
+    out = dice.Derived(s, d, 1, 1).roll(7, bytearray(6))
+    want = [b % 6 + 1 for b in dice.Derived(s, d, 1, 1).block(7, 0) if b < 252][:6]
+    assert list(out) == want
+
+
+class _Turns:
+    """The bowl's derived dice as fairness.sample draws them: 3 rolls a customer, each
+    customer a fresh secret and desk value."""
+
+    def __init__(self, seed):
+        self.src = fairness.SeededSource(seed)
+        self.n = 0
+
+    def roll(self, out):
+        if self.n % 3 == 0:
+            self.d = dice.Derived(self.src(32), self.src(16), 1, self.n // 3 + 1)
+        self.d.roll(self.n % 3, out)
+        self.n += 1
+        return out
+
+
+def test_derived_dice_pass_the_fairness_tests():
+    r = rules.Rules()
+    faces, ranks = fairness.sample(_Turns("fair-1"), r, 60000)
+    res = fairness.assess(faces, ranks, fairness.exact_rank_counts(r), rules.RANK_IDS)
+    assert res["faces"]["pass"] and res["ranks"]["pass"], res
+
+
+def _fair_kiosk(tmp_path):
+    (tmp_path / "net.txt").write_text(NET)
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    c = sim.console
+    assert c.fair is not None
+    c.allot(1, tuple(COUNTS.items()))
+    sim.step(100)
+    return sim
+
+
+class Desk:
+    """The desk's side of the exchange in the bowl's own formats (the real desk's
+    handler is tested in test_desk_fair.py): records a commitment, answers a value."""
+
+    def __init__(self):
+        self.rows = []
+
+    def answer(self, c):
+        bowl = c.settings.bowl_id
+        leaf, p = c.fair.pending.pop(0)
+        assert leaf == "commit"
+        b, g, k, q, cm = fair.decode_commit(EVENT, "bobing/%s/%s/commit" % (EVENT, bowl), p)
+        d = os.urandom(16)
+        self.rows.append((g, k, q, cm, d))
+        seed = fair.seed_payload(g, q, cm.hex(), d)
+        assert c.seed(*fair.decode_seed(EVENT, "bobing/%s/%s/seed" % (EVENT, bowl), seed, bowl))
+
+
+def _customer(sim):
+    key(sim)
+    press(sim, "ok")
+    assert sim.console.table.shakes_left == 3
+
+
+def _screen(sim):
+    c = sim.console
+    ts = player._TextScreen(player._TextFrame(), c.lang)
+    sim.app._draw(ts, c)
+    return "\n".join(player.screen_lines(ts.fb.items))
+
+
+def _files(root):
+    out = b""
+    for name in os.listdir(root):
+        p = os.path.join(root, name)
+        if os.path.isfile(p):
+            with open(p, "rb") as f:
+                out += f.read()
+    return out
+
+
+def _verify(capsys, *args):
+    code = cli.main(["verify-fair"] + [str(a) for a in args])
+    return code, capsys.readouterr().out
+
+
+def test_a_customer_shakes_only_after_the_desk_has_his_commitment_and_anyone_can_verify(tmp_path, capsys):
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    desk = Desk()
+    _customer(sim)
+    # the commitment is on flash and queued for the desk; no shake counts before the desk answers
+    assert c.view == C.V_SEED and [m[0] for m in c.fair.pending] == ["commit"]
+    assert "等待奖台" in _screen(sim)
+    n = c.table.events
+    sim.shake()
+    sim.step(3000)
+    assert c.table.events == n and c.table.shakes_left == 3, "a shake counted before the desk's value"
+    secret = c.fair.turn[3]
+    desk.answer(c)
+    sim.step(100)
+    assert c.view == C.V_TURN
+    rolls = [roll(sim) for _ in range(2)]
+    # mid-turn: the flash holds the commitment and the desk's value, never the secret
+    flash = _files(str(tmp_path))
+    assert secret not in flash and binascii.hexlify(secret) not in flash
+    rolls.append(roll(sim))
+    sim.step(100)
+    assert [m[0] for m in c.fair.pending] == ["reveal"] and c.fair.turn is None
+    _b, g, k, q, s, r = fair.decode_reveal(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
+                                           c.fair.pending[0][1])
+    assert s == secret and r == ["".join(map(str, o.dice)) for o in rolls]
+    assert binascii.hexlify(secret) in _files(str(tmp_path))  # journaled with the reveal
+    code, out = _verify(capsys, tmp_path)
+    assert out.strip().endswith("fair: 3 rolls verified, 0 unverified") and code == 0, out
+
+
+def test_a_power_cut_mid_turn_leaves_its_rolls_unverified_never_dropped(tmp_path, capsys):
+    sim = _fair_kiosk(tmp_path)
+    desk = Desk()
+    _customer(sim)
+    desk.answer(sim.console)
+    sim.step(100)
+    roll(sim)
+    sim.power_cut()
+    sim.step(200)
+    c = sim.console  # the bowl came back: the customer's 2 shakes left need a new commitment
+    while c.view in (C.V_RESULT, C.V_NOTICE, C.V_CLAIM):  # the roll before the cut, shown again
+        press(sim, "ok")
+    assert c.table.shakes_left == 2 and c.view == C.V_SEED and c.fair.turn[2] == 2
+    desk.answer(c)
+    sim.step(100)
+    roll(sim)
+    roll(sim)
+    sim.step(100)
+    code, out = _verify(capsys, tmp_path)
+    assert code == 1
+    assert "fair: 1 rolls verified, 2 unverified" in out, out
+    assert fair_check.UNREVEALED + ": 1" in out and fair_check.AFTER_RETRY + ": 1" in out
+
+
+# ------------------------------------------------------------ cheating bowls
+def _game(root, cheat=None, customers=2):
+    """A kiosk game with its fair log, as an honest bowl writes it, or a cheating one.
+    -> (game id, the desk's export of what the desk saw)."""
+    os.makedirs(root, exist_ok=True)
+    j = journal.start(root, "kiosk", None, 1, COUNTS, "0007", SECRET)
+    g = j.game_id
+    rng = random.Random(3)
+    export = {"v": 1, "commitments": [], "awards": []}
+    q = 0
+    t0 = 1000
+    for k in range(1, customers + 1):
+        j.play(game.EV_CUSTOMER, None)
+        if cheat == "late" and k == 1:
+            j.play(game.EV_ROLL, (4, 4, 4, 4, 1, 2))  # rolled before it committed
+        q += 1
+        s = bytes(rng.randrange(256) for _ in range(32))
+        d = bytes(rng.randrange(256) for _ in range(16))
+        if cheat == "hidden" and k == 2:
+            # committed, saw the desk's value, did not like roll 1, "lost power", committed again:
+            # the first commitment is at the desk, left out of the journal
+            export["commitments"].append({"bowl": "0007", "g": g, "k": k, "q": q, "c": dice.commitment(s).hex(),
+                                          "seen": "2026-12-01T10:00:%02d+00:00" % (t0 % 60), "d": d.hex(),
+                                          "s": None, "r": []})
+            q += 1
+            s = bytes(rng.randrange(256) for _ in range(32))
+            d = bytes(rng.randrange(256) for _ in range(16))
+        c = dice.commitment(s)
+        fair.append(root, g, "C %d %d %d %s" % (q, k, j.table.events, c.hex()))  # ("late": after its roll)
+        fair.append(root, g, "D %d %s" % (q, d.hex()))
+        if cheat == "chosen" and k == 1:
+            # a secret chosen after seeing the desk's value: the first one whose roll 1 pays 对堂 or better
+            while rules.rank_of(rules.Rules().evaluate(list(dice.Derived(s, d, g, k).roll(0, bytearray(6))))) < 5:
+                s = os.urandom(32)
+        der = dice.Derived(s, d, g, k)
+        rolls = []
+        for i in range(3 - (1 if cheat == "late" and k == 1 else 0)):
+            f = tuple(der.roll(i, bytearray(6)))
+            if cheat == "changed" and k == 2 and i == 1:
+                f = (4, 4, 4, 4, 4, 4)  # the roll written differs from the one derived
+            if cheat == "spill" and k == 1 and i == 1:
+                j.play(game.EV_SPILL, None)  # its shake's position used up: what it would have rolled shows
+                rolls.append("-")
+                continue
+            j.play(game.EV_ROLL, f)
+            rolls.append("".join(map(str, f)))
+        revealed = os.urandom(32) if cheat == "mismatch" and k == 1 else s
+        fair.append(root, g, "R %d %s" % (q, revealed.hex()))
+        t0 += 5
+        export["commitments"].append({"bowl": "0007", "g": g, "k": k, "q": q, "c": c.hex(),
+                                      "seen": "2026-12-01T10:00:%02d+00:00" % (t0 % 60), "d": d.hex(),
+                                      "s": revealed.hex(), "r": rolls})
+    j.close()
+    return g, export
+
+
+def test_an_honest_game_verifies_from_the_journal_and_from_the_desk(tmp_path, capsys):
+    g, export = _game(str(tmp_path / "bowl"))
+    code, out = _verify(capsys, tmp_path / "bowl")
+    assert code == 0 and out.strip() == "fair: 6 rolls verified, 0 unverified", out
+    r = fair_check.check_export(export, fair_check.Report())
+    assert r.ok and r.verified == 6, r.summary()
+    r = fair_check.check_game(str(tmp_path / "bowl"), g, fair_check.Report(), export, "0007")
+    assert r.ok and r.verified == 6, (r.summary(), r.lines)
+
+
+def test_a_roll_changed_after_the_reveal_is_caught(tmp_path, capsys):
+    _game(str(tmp_path), "changed")
+    code, out = _verify(capsys, tmp_path)
+    assert code == 1 and "fair: 5 rolls verified, 1 unverified (%s: 1)" % fair_check.MISMATCH_DICE in out, out
+    assert "is 444444 in the journal" in out
+
+
+def test_a_commitment_published_after_the_first_shake_is_caught(tmp_path, capsys):
+    _game(str(tmp_path), "late")
+    code, out = _verify(capsys, tmp_path)
+    assert code == 1 and "%s: 1" % fair_check.NO_COMMIT in out, out
+    # at the desk: the customer's award arrived before his commitment was recorded
+    export = {"v": 1, "commitments": [{"bowl": "0007", "g": 1, "k": 1, "q": 1, "c": dice.commitment(bytes(32)).hex(),
+                                       "seen": "2026-12-01T10:00:05+00:00", "d": "00" * 16, "s": "00" * 32,
+                                       "r": ["%d%d%d%d%d%d" % tuple(dice.Derived(bytes(32), bytes(16), 1, 1).roll(
+                                           0, bytearray(6)))]}],
+              "awards": [{"bowl": "0007", "g": 1, "n": 1, "k": 1, "c": "yixiu", "seen": "2026-12-01T10:00:01+00:00"}]}
+    r = fair_check.check_export(export, fair_check.Report())
+    assert not r.ok and r.unverified == {fair_check.LATE: 1}, r.summary()
+
+
+def test_a_secret_chosen_after_seeing_the_desk_value_is_caught(tmp_path, capsys):
+    g, export = _game(str(tmp_path), "chosen")
+    code, out = _verify(capsys, tmp_path)
+    assert code == 1 and "fair: 3 rolls verified, 3 unverified (%s: 3)" % fair_check.MISMATCH_REVEAL in out, out
+    r = fair_check.check_export(export, fair_check.Report())
+    assert r.unverified == {fair_check.MISMATCH_REVEAL: 3}, r.summary()
+
+
+def test_a_hidden_retried_commitment_is_caught(tmp_path, capsys):
+    g, export = _game(str(tmp_path), "hidden")
+    code, out = _verify(capsys, tmp_path)  # the journal alone: its numbers skip one
+    assert code == 1 and "%s: 1" % fair_check.HIDDEN in out and "skip to 3" in out, out
+    r = fair_check.check_export(export, fair_check.Report())  # the desk alone: one never revealed
+    assert r.unverified == {fair_check.UNREVEALED: 1, fair_check.AFTER_RETRY: 1}, r.summary()
+    r = fair_check.check_game(str(tmp_path), g, fair_check.Report(), export, "0007")  # both
+    assert r.unverified.get(fair_check.HIDDEN) == 2, r.summary()
+
+
+def test_a_reveal_that_does_not_match_is_caught(tmp_path, capsys):
+    g, export = _game(str(tmp_path), "mismatch")
+    code, out = _verify(capsys, tmp_path)
+    assert code == 1 and "fair: 3 rolls verified, 3 unverified (%s: 3)" % fair_check.MISMATCH_REVEAL in out, out
+    assert "hashes to" in out
+
+
+def test_verify_fair_refuses_what_it_cannot_read(tmp_path, capsys):
+    assert cli.main(["verify-fair"]) == 2
+    assert cli.main(["verify-fair", str(tmp_path)]) == 2  # no fair game there
+    (tmp_path / "x.json").write_text("[1]")
+    assert cli.main(["verify-fair", "--desk", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err
+    assert "no fair game" in err and "not the desk's export" in err and "Traceback" not in err
+
+
+def test_a_commitment_that_cannot_be_written_keeps_the_customer_waiting_and_is_said_once(tmp_path):
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    os.mkdir(fair.log_path(str(tmp_path), c.j.game_id))  # the fair log cannot be opened for appending
+    _customer(sim)
+    n = c.table.events
+    sim.shake()
+    sim.step(3000)
+    assert c.view == C.V_SEED and c.table.events == n and not c.fair.pending
+    said = [line for line in sim.board.lines if "no commitment made" in line]
+    assert len(said) == 1, said
+    os.rmdir(fair.log_path(str(tmp_path), c.j.game_id))
+    sim.step(7000)  # tried again after a while: now it is written and sent
+    assert [m[0] for m in c.fair.pending] == ["commit"]
+
+
+def test_an_award_the_desk_holds_that_the_journal_does_not_pay_is_caught(tmp_path):
+    g, export = _game(str(tmp_path))
+    from bobing import outbox
+    _s, _t, won = outbox.replay(journal._join(str(tmp_path), journal._name(g, journal.SUFFIX)), g)
+    export["awards"] = [{"bowl": "0007", "g": g, "n": n, "k": k, "c": cls, "seen": "2026-12-01T10:01:00+00:00"}
+                        for n, cls, k in won]
+    r = fair_check.check_game(str(tmp_path), g, fair_check.Report(), export, "0007")
+    assert r.ok, (r.summary(), r.lines)
+    export["awards"].append({"bowl": "0007", "g": g, "n": len(won) + 1, "k": 2, "c": "zhuangyuan",
+                             "seen": "2026-12-01T10:01:00+00:00"})
+    r = fair_check.check_game(str(tmp_path), g, fair_check.Report(), export, "0007")
+    assert r.unverified == {fair_check.AWARDS: 1}, r.summary()
+
+
+def test_a_spilled_shake_uses_up_its_position_and_shows_what_it_would_have_rolled(tmp_path, capsys):
+    # a bowl voiding good rolls as spills cannot hide it: each spill's would-be dice are public
+    g, export = _game(str(tmp_path), "spill")
+    code, out = _verify(capsys, tmp_path)
+    assert code == 0 and out.strip().endswith("fair: 5 rolls verified, 0 unverified"), out
+    row = [c for c in export["commitments"] if c["k"] == 1][0]
+    would = "".join(map(str, dice.Derived(bytes.fromhex(row["s"]), bytes.fromhex(row["d"]), g, 1).roll(
+        1, bytearray(6))))
+    assert "customer 1's shake 2 spilled: it would have rolled %s" % would in out, out
+    r = fair_check.check_export(export, fair_check.Report())
+    assert r.ok and r.verified == 5 and r.spills[0][1] == would, r.summary()
