@@ -68,8 +68,7 @@ $(MP_FLAGS_FILE): FORCE
 FORCE:
 # every .py under the given folders, by make's own wildcard (no shell run at parse time)
 rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call rwildcard,$(d),$(2)) $(filter $(2),$(d)))
-FROZEN_INPUTS := $(call rwildcard,firmware tests/boards,%.py) \
-	$(wildcard host_sim/hal.py host_sim/fake_mpu6050.py host_sim/fake_wlan.py)
+FROZEN_INPUTS := $(call rwildcard,firmware tests/boards host_sim/portable/fakes,%.py)
 
 help:
 	@sed -n '/^# Targets/,/^$$/p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'

@@ -6,7 +6,7 @@
 
 For each: what importing a family game's modules costs, what the on-demand
 modules add, the game's working set, and the smallest -X heapsize in which
-tests/test_bowl_e2e.py (a complete 10-seat game on host_sim/hal.py, then a
+tests/test_bowl_e2e.py (a complete 10-seat game on host_sim/portable/fakes/bowl.py, then a
 power cut) still passes; then those against the ESP32's GC heap, with and
 without Wi-Fi's share.
 
@@ -36,7 +36,7 @@ IMPORTS = """
 import sys, gc
 if %r != "frozen":
     sys.path.insert(0, %r)
-sys.path.append("host_sim")
+sys.path.append("host_sim/portable")
 gc.collect()
 prev = gc.mem_alloc()
 for m in %r:
@@ -127,7 +127,7 @@ def main():
     for name, family, demand, sim, work, kib in rows:
         print("%-8s %13d %10d %10d %12s %13dK" % (name, family, demand, sim, work, kib))
     print("  family game: importing what a game played by shakes loads; on demand: menus, kiosk,")
-    print("  Final, journal repair; simulated: host_sim/hal.py + fake MPU6050 (not on the bowl);")
+    print("  Final, journal repair; simulated: host_sim/portable/fakes/bowl.py + fake MPU6050 (not on the bowl);")
     print("  working set: live heap high-water while playing minus after boot; whole game in: the")
     print("  smallest -X heapsize for tests/test_bowl_e2e.py (harness and simulated hardware included)")
     print()

@@ -2,8 +2,8 @@
 # hal.py) with its clock paying what each step costs the chip at the board's
 # clock: the CPU, I2C at 400 kHz, the LED ring, flash writes (littlefs's
 # measured programs and erases at a typical 4 MB SPI NOR's times), the
-# network's waits (host_sim/fake_wlan.py: in-memory broker, power save as
-# bowl/net.py sets it). The CPU: the firmware's work counted (host_sim/hal.py
+# network's waits (host_sim/portable/fakes/wlan.py: in-memory broker, power save as
+# bowl/net.py sets it). The CPU: the firmware's work counted (host_sim/portable/fakes/bowl.py
 # count_work: lines of firmware Python and framebuf calls) at fixed ESP32 costs
 # (hardware/timing.md), scaled to the clock board.py sets, so that the figures
 # do not move with the host's load. Run by `make bench`:
@@ -21,13 +21,14 @@ import time
 sys.path.insert(0, "tests")
 ON_MP = sys.implementation.name == "micropython"
 if ON_MP:
-    sys.path.append("host_sim")
-    import fake_wlan
-    import hal
+    sys.path.append("host_sim/portable")
+    from fakes import wlan as fake_wlan
+    from fakes import bowl as hal
 else:
     sys.path.insert(0, ".")
     import host_sim  # noqa: F401  (the firmware's shim)
-    from host_sim import fake_wlan, hal
+    from fakes import wlan as fake_wlan
+    from fakes import bowl as hal
 from bobing import console as C  # noqa: E402
 from bobing import game, journal  # noqa: E402
 from bowlrun import Stream  # noqa: E402
@@ -99,7 +100,7 @@ def calibrate():
         return
     hal.count_work(True)  # fixed costs per counted operation: the same figures at every run
     print("cpu: counted work at fixed ESP32 costs (240 MHz): %d ns a line of firmware Python, %d ns a call, %d ns"
-          " a framebuf call (host_sim/hal.py; bench/budget_work.py, hardware/timing.md)"
+          " a framebuf call (host_sim/portable/fakes/bowl.py; bench/budget_work.py, hardware/timing.md)"
           % (hal.LINE_NS, hal.CALL_NS, hal.FB_CALL_NS))
 
 

@@ -4,7 +4,7 @@
 # processes' load), in two parts, because CPython draws on host_sim/
 # framebuf.py (Python) where MicroPython has framebuf in C: the logic (a whole
 # ten-seat game through game.Table, SHA-256 as the dice hash) and the drawing
-# (host_sim/screen_cases.py's screens), in short pieces timed REPS times; the
+# (host_sim/portable/screen_cases.py's screens), in short pieces timed REPS times; the
 # least times are printed in us (on MicroPython wall time: the pieces least
 # disturbed by other processes). Runs on both interpreters:
 #   build/mp/unix32-frozen/micropython bench/budget_calib.py
@@ -14,12 +14,12 @@ import time
 
 sys.path.insert(0, "firmware")
 if sys.implementation.name == "micropython":
-    sys.path.append("host_sim")
+    sys.path.append("host_sim/portable")
     import screen_cases
 else:
     sys.path.insert(0, ".")
     import host_sim  # noqa: F401  (shim: const, ticks, framebuf stand-in)
-    from host_sim import screen_cases
+    import screen_cases
 
 import framebuf  # noqa: E402
 
@@ -69,7 +69,7 @@ def least_us(work):
         work(s, buf)
     best = None
     for _ in range(REPS):
-        if hasattr(time, "thread_time_ns"):  # this thread's CPU time, as host_sim/hal.py counts it
+        if hasattr(time, "thread_time_ns"):  # this thread's CPU time, as host_sim/portable/fakes/bowl.py counts it
             t0 = time.thread_time_ns()
             work(s, buf)
             dt = (time.thread_time_ns() - t0) // 1000

@@ -1,7 +1,7 @@
-# The fixed CPU costs of host_sim/hal.py's counted work (LINE_NS, CALL_NS,
+# The fixed CPU costs of host_sim/portable/fakes/bowl.py's counted work (LINE_NS, CALL_NS,
 # FB_CALL_NS), from three pieces: bench/budget_calib.py's logic (a game's rolls
 # and the dice hash: call-heavy), the journal's CRC-16 over 2 KB (tight loops)
-# and budget_calib's drawing (host_sim/screen_cases.py's screens): on the 32-bit
+# and budget_calib's drawing (host_sim/portable/screen_cases.py's screens): on the 32-bit
 # frozen MicroPython build the time of each piece from the same start (the least
 # of REPS runs, wall time: the run least disturbed by other processes), on
 # CPython the lines and framebuf calls the same piece makes (counted as hal
@@ -51,8 +51,8 @@ def mp_us(work):
 
 
 def counted(work):
-    sys.path.insert(0, "host_sim")
-    import hal
+    sys.path.insert(0, "host_sim/portable")
+    from fakes import bowl as hal
     cal = budget_calib.__file__
     n = [0, 0, 0]  # lines, calls, framebuf calls
 

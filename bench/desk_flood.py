@@ -40,7 +40,7 @@ def run(rate=1000, seconds=10, folder=None, wait_s=60):
     for b in ("FL-REAL", "FL-BAD"):
         subprocess.run([sys.executable, "-m", "host_sim.desk", "addbowl", b, "--secret-hex", SECRET.hex()],
                        cwd=ROOT, env=env, check=True, capture_output=True, timeout=120)
-    from host_sim import cmd_broker
+    from host_sim.cli import broker as cmd_broker
     # the event broker's queue and flow settings (cmd_broker.conf_text), without its users
     conf = [ln for ln in cmd_broker.conf_text(folder, 1, "127.0.0.1").splitlines()
             if ln.split(" ")[0] in ("max_queued_messages", "max_inflight_messages", "set_tcp_nodelay")]

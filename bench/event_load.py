@@ -1,4 +1,4 @@
-"""The event under load and faults (host_sim/event_sim.py, as tests/test_event_load.py
+"""The event under load and faults (tests/harness/event_sim.py, as tests/test_event_load.py
 runs it): N bowls on the 32-bit frozen MicroPython unix port playing kiosk customers
 at full speed (each game clock SPEED x real time) against a real mosquitto and the
 desk's listener, on the event's shared stock (totals on the desk), through a broker
@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import host_sim  # noqa: E402,F401
-from host_sim import event_sim  # noqa: E402
+from harness import event_sim  # noqa: E402
 from mqtt_broker import Broker  # noqa: E402  (the tests' real mosquitto)
 
 

@@ -44,7 +44,8 @@ def bowl_sources():
 
 def sim_sources():
     """What the unix frozen build freezes beyond the bowl (and the stock build)."""
-    return [(os.path.join(ROOT, "host_sim", n + ".py"), n) for n in ("hal", "fake_mpu6050", "fake_wlan")] + \
+    return [(os.path.join(ROOT, "host_sim", "portable", "fakes", n + ".py"), "fakes/" + n)
+            for n in ("__init__", "bowl", "mpu6050", "wlan")] + \
         [(os.path.join(LIB, "umqtt.simple", "umqtt", "simple.py"), "umqtt/simple")]
 
 

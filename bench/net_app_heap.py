@@ -1,6 +1,6 @@
 """The whole bowl with Wi-Fi and MQTT on the 32-bit frozen build: the smallest
--X heapsize in which the app (bowl/app.py on host_sim/hal.py's board, Wi-Fi
-simulated by host_sim/fake_wlan.py, tests/mqtt_bowl.py's `app` mode) resumes a
+-X heapsize in which the app (bowl/app.py on host_sim/portable/fakes/bowl.py's board, Wi-Fi
+simulated by host_sim/portable/fakes/wlan.py, tests/mqtt_bowl.py's `app` mode) resumes a
 kiosk game from its journal and its publisher delivers every award still to
 send to a real mosquitto (loopback). Two games: a short one sent from its first
 award, and a long one (with checkpoints) whose cursor is near its end, as after

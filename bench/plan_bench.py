@@ -1,4 +1,4 @@
-"""The exact planner's time (host_sim/plan.py): the default table game and the
+"""The exact planner's time (host_sim/analysis/plan.py): the default table game and the
 shipped kiosk preset (13.8M pool states, planned by demand counts), wall and
 CPU seconds (the machine is shared: wall time grows with the load)."""
 import os
@@ -7,7 +7,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import host_sim  # noqa: E402,F401
-from host_sim import plan  # noqa: E402
+from host_sim.analysis import plan  # noqa: E402
 
 for profile, seats in (("xiamen", 10), ("kiosk", 1)):
     w, c = time.perf_counter(), time.process_time()

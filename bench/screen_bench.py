@@ -1,5 +1,5 @@
 # Benchmark of the screens: ms to draw one full 128x64 frame of every screen
-# of host_sim/screen_cases.py (the firmware's screen module on a FrameBuffer
+# of host_sim/portable/screen_cases.py (the firmware's screen module on a FrameBuffer
 # allocated once), the worst and the mean, and on MicroPython the heap bytes
 # allocated per frame. Target on the unix port: <= 5 ms a frame.
 # Runs on both interpreters (`make bench`). Prints figures, asserts nothing.
@@ -9,12 +9,12 @@ import time
 
 sys.path.insert(0, "firmware")
 if sys.implementation.name == "micropython":
-    sys.path.append("host_sim")
+    sys.path.append("host_sim/portable")
     import screen_cases
 else:
     sys.path.insert(0, ".")
     import host_sim  # noqa: F401  (shim: const, ticks, framebuf stand-in)
-    from host_sim import screen_cases
+    import screen_cases
 
 import framebuf  # noqa: E402
 

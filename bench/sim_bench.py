@@ -1,6 +1,6 @@
 # Host simulator figures (CPython only): full games per second in the Monte
-# Carlo over the real game.Table (host_sim/stats.py), and the exact planner's
-# run time for a 10-seat default game (host_sim/plan.py). Prints, asserts nothing.
+# Carlo over the real game.Table (host_sim/analysis/stats.py), and the exact planner's
+# run time for a 10-seat default game (host_sim/analysis/plan.py). Prints, asserts nothing.
 import os
 import random
 import sys
@@ -8,7 +8,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import host_sim  # noqa: E402,F401  (shim)
-from host_sim import plan, stats  # noqa: E402
+from host_sim.analysis import plan  # noqa: E402
+from host_sim.analysis import stats  # noqa: E402
 
 GAMES = 2000
 

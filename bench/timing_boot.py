@@ -1,5 +1,5 @@
 # Power-on to the first screen, for hardware/timing.md: µs of host CPU for the
-# simulated bowl's boot (host_sim/hal.py: the app's start, the journal opened
+# simulated bowl's boot (host_sim/portable/fakes/bowl.py: the app's start, the journal opened
 # or replayed, the first frame drawn) on a new bowl and after a whole 10-seat
 # game, on the 32-bit frozen unix build in the ESP32's 56K heap:
 #   build/mp/unix32-frozen/micropython -X heapsize=56K bench/timing_boot.py
@@ -9,9 +9,9 @@ import sys
 import time
 
 sys.path.insert(0, "tests")
-sys.path.append("host_sim")
+sys.path.append("host_sim/portable")
 
-import hal  # noqa: E402
+from fakes import bowl as hal  # noqa: E402
 
 from bowlrun import Stream, new_root, play_to_end  # noqa: E402
 

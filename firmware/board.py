@@ -218,7 +218,7 @@ def _woke_by(machine):
 
 def bring_up(watchdog=True, hw=None):
     """Bring up every part; a part that fails is reported and left None.
-    hw: the Board to fill (host_sim/hal.py passes its simulated one)."""
+    hw: the Board to fill (host_sim/portable/fakes/bowl.py passes its simulated one)."""
     import machine
     from machine import I2C, PWM, Pin
 

@@ -1,4 +1,4 @@
-# The person's hands at the simulated bowl (host_sim/hal.py's board, CPython):
+# The person's hands at the simulated bowl (host_sim/portable/fakes/bowl.py's board, CPython):
 # a fresh bowl, a shake, buttons, the attendant's key, walking the menus,
 # entering digits, turning a bowl into a kiosk, and the battery at a voltage.
 # Shared by the tests of the bowl around the game (test_bowl.py, test_board.py,

@@ -1,5 +1,5 @@
 # What the tests of the simulated bowl share on both interpreters (CPython and
-# the unix ports): host_sim/hal.py's simulated board under one name, a fixed
+# the unix ports): host_sim/portable/fakes/bowl.py's simulated board under one name, a fixed
 # stand-in for os.urandom, a fresh flash folder, and a whole game played by
 # shakes. Kept small: the e2e game's heap on the frozen build counts it.
 # The person's hands at the bowl (CPython tests) are in tests/bowlkit.py.
@@ -8,8 +8,8 @@ import hashlib
 import sys
 
 if sys.implementation.name == "micropython":
-    sys.path.append("host_sim")
-    import hal
+    sys.path.append("host_sim/portable")
+    from fakes import bowl as hal
     import os
 
     def new_root(name):
@@ -25,7 +25,7 @@ else:
     import os
     import tempfile
 
-    from host_sim import hal  # noqa: F401  (the tests take it from here: one name on both)
+    from fakes import bowl as hal  # noqa: F401  (the tests take it from here: one name on both)
 
     def new_root(name):
         return tempfile.mkdtemp(prefix="bobing-e2e-%s-" % name)

@@ -1,16 +1,17 @@
-# host_sim's portable modules (fairness, fake_mpu6050) and the trace folder,
-# for tests that run on both interpreters: on CPython from the host_sim
-# package; on the unix port host_sim/ itself goes on sys.path (the package's
-# __init__ is CPython only) and the test runner's working directory is the repo.
+# host_sim's portable modules (fairness, the fake MPU6050) and the trace folder,
+# for tests that run on both interpreters. host_sim/portable is on sys.path on
+# both: on CPython host_sim's shim puts it there; on the unix port (whose test
+# runner starts in the repo root) this file does.
 import sys
 
 if sys.implementation.name == "micropython":
-    sys.path.append("host_sim")
-    import fairness  # noqa: F401
-    import fake_mpu6050  # noqa: F401
+    sys.path.append("host_sim/portable")
     TRACES = "tests/data/traces/"
 else:
     import os
 
-    from host_sim import fairness, fake_mpu6050  # noqa: F401
+    import host_sim  # noqa: F401  (the shim: host_sim/portable on sys.path)
     TRACES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "traces") + os.sep
+
+import fairness  # noqa: E402,F401
+from fakes import mpu6050 as fake_mpu6050  # noqa: E402,F401

@@ -2,7 +2,7 @@
 # on the MicroPython unix port against a real broker, for tests/test_mqtt.py:
 #   micropython tests/mqtt_bowl.py ROOT PORT EVENT BOWL SECRET_HEX SECONDS [CUT_AFTER [USER PASSWORD]]
 #   micropython tests/mqtt_bowl.py app ROOT MS
-#       the whole app (bowl/app.py on host_sim/hal.py's board, real time) with
+#       the whole app (bowl/app.py on host_sim/portable/fakes/bowl.py's board, real time) with
 #       ROOT/net.txt provisioned: the publisher runs as its task beside the game's
 #   micropython tests/mqtt_bowl.py gate ROOT MS [cut]
 #       the same on a board without an accelerometer (OK rolls), with a customer who
@@ -17,13 +17,13 @@ import binascii
 import sys
 import time
 
-import fake_wlan
+from fakes import wlan as fake_wlan
 from bobing import outbox
 from bowl import net
 
 
 def app(root, ms):
-    import hal
+    from fakes import bowl as hal
     from bowl import app as bowl_app
     board = hal.SimBoard(root, realtime=True)
     board.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, fake_wlan.Air({"mall-5F": "mooncake88"}))
@@ -59,7 +59,7 @@ def app(root, ms):
 
 
 def gate(root, ms, cut):
-    import hal
+    from fakes import bowl as hal
     from bowl import app as bowl_app
     from bobing import console as C
     board = hal.SimBoard(root, accel=False, realtime=True)

@@ -1,5 +1,5 @@
 # The battery as the bowl sees it: the FireBeetle's 1M + 1M divider on GPIO34 read by the ESP32's
-# ADC (host_sim/hal.py's Divider: tolerance, the pin's load, eFuse calibration error, noise),
+# ADC (host_sim/portable/fakes/bowl.py's Divider: tolerance, the pin's load, eFuse calibration error, noise),
 # firmware/board.py's averaged and per-bowl calibrated gauge, the radio's current and the brown-out
 # detector's level in the cell model.
 import os
@@ -9,7 +9,7 @@ import pytest
 
 import board
 from bobing import console as C
-from host_sim import hal
+from fakes import bowl as hal
 from bowlkit import battery_at, new_sim, roll
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -121,7 +121,7 @@ def test_the_radio_draws_the_cell_and_sags_the_rail(tmp_path):
     assert bat.rail_mv() - bat.rail_low_mv() == (240000 - 129000) * bat.R_MOHM // 1000000  # transmit peaks
     b.esp.active(False)
     assert bat.load_ua() == off and bat.rail_low_mv() == bat.rail_mv()
-    from host_sim import fake_wlan
+    from fakes import wlan as fake_wlan
     b.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, fake_wlan.Air({"event": "password1"}))
     b.wlan.active(True)  # the network task's radio, with ESP-IDF's default power save
     assert bat.load_ua() - off == 45000

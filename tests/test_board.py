@@ -1,4 +1,4 @@
-# firmware/board.py's bring-up on host_sim/hal.py's simulated ESP32: pads in
+# firmware/board.py's bring-up on host_sim/portable/fakes/bowl.py's simulated ESP32: pads in
 # their reset state (ESP32 datasheet IO_MUX table), MicroPython's Pin rules
 # (ports/esp32/machine_pin.c), the board's own resistors (hardware/wiring.md),
 # and what the bowl does with them.
@@ -7,7 +7,7 @@ import pytest
 import board
 from bobing import console as C
 from bobing import leds
-from host_sim import hal
+from fakes import bowl as hal
 from bowlkit import battery_at, new_sim, press, roll
 
 

@@ -1,12 +1,12 @@
 # Boot against the watchdog: the simulated bowl charges
-# every journal event replayed at boot to its clock (host_sim/hal.py:
+# every journal event replayed at boot to its clock (host_sim/portable/fakes/bowl.py:
 # REPLAY_US per event, an ESP32's estimate), and machine.WDT, once started,
 # cannot be stopped, so a boot that replays a long game while the watchdog
 # runs is reset before it ends: a reboot loop. The bowl must come up in the
 # same game whatever its length.
 from bobing import game, journal
 from bobing import console as C
-from host_sim import hal
+from fakes import bowl as hal
 from bowlrun import Stream
 
 NONE_ROLL = (2, 2, 3, 3, 5, 6)  # ranks nothing: the game never ends

@@ -2,7 +2,7 @@
 # while replaying it (the bowl reboots and tries again; nothing is abandoned, no
 # restocked game starts), a checkpoint file that cannot be read (the journal is
 # replayed whole instead), a net.txt that cannot be read (the bowl plays
-# offline and says why). Journeys on the simulated bowl (host_sim/hal.py).
+# offline and says why). Journeys on the simulated bowl (host_sim/portable/fakes/bowl.py).
 import os
 
 import pytest

@@ -1,4 +1,4 @@
-# The bowl's behaviour around the game, on host_sim/hal.py's simulated board
+# The bowl's behaviour around the game, on host_sim/portable/fakes/bowl.py's simulated board
 # (CPython): commit before reveal, resume after a power cut, deep sleep and
 # waking on a shake, the watchdog, missing or failing parts, the menus, the
 # kiosk's PIN-protected admin menu, stock and claim codes.

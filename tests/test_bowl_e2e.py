@@ -1,5 +1,5 @@
 # micropython: -X heapsize=224K; frozen: -X heapsize=64K
-# The whole bowl without hardware: bowl/app.py on host_sim/hal.py (board.py's
+# The whole bowl without hardware: bowl/app.py on host_sim/portable/fakes/bowl.py (board.py's
 # bring-up on the simulated ESP32, the real MPU6050 driver on the
 # register-checked fake chip replaying a recorded shake trace, a real
 # FrameBuffer as the display, a fake ring, buttons and watchdog), playing a
@@ -11,7 +11,7 @@
 # Heap: on the frozen build (firmware and simulated hardware frozen in, as the
 # bowl holds its code in flash) the game passes in 61K (64K for a margin). About
 # 16K of that is the test's own, which a bowl does not carry: the simulated ESP32
-# (host_sim/hal.py with its chip-time simulator and battery model, 9K imported,
+# (host_sim/portable/fakes/bowl.py with its chip-time simulator and battery model, 9K imported,
 # plus its pads, parts and clocks at boot), the fake MPU6050, this module and the
 # runner compiled into the heap ("before the app" in the report is ~31K, of which
 # the firmware's imports are ~16K). So the bowl's own need is ~45K, inside the

@@ -30,7 +30,7 @@ from mqttkit import EVENT, SECRET, Listener, awards_of, bowl_cmd, make_users, pa
 deskkit.setup()
 
 from bobing import claim, journal, outbox  # noqa: E402
-from host_sim import cmd_broker  # noqa: E402
+from host_sim.cli import broker as cmd_broker  # noqa: E402
 from host_sim.desk import bus  # noqa: E402
 from host_sim.desk.models import Award, Import  # noqa: E402
 

@@ -5,8 +5,8 @@ import subprocess
 import sys
 
 from bobing import dice
-from host_sim import fairness
-from host_sim.__main__ import main
+import fairness
+from host_sim.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -5,7 +5,7 @@ that names the bad thing, never a traceback, never a hang, and nothing
 written where a refused command was pointed.
 
 Add a row for every new command and option. Most rows run in this process
-through host_sim.__main__.main(argv) (fast); SUBPROCESS rows run
+through host_sim.cli.main(argv) (fast); SUBPROCESS rows run
 `python -m host_sim` for real (stdin bytes, argv bytes, exit status, pipes).
 
 In the rows, {d} is a scratch folder holding: events.txt (a good event file),
@@ -27,7 +27,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from host_sim.__main__ import COMMANDS, main
+from host_sim.cli import COMMANDS, main
 
 U = "\udcff"
 HUGE = "9" * 25  # beyond every bound, still digits
@@ -435,7 +435,7 @@ def test_every_option_has_a_refused_value():
 def test_sweep(command, option, d, monkeypatch):
     monkeypatch.chdir(d)  # a value taken as a relative path lands in the scratch folder
     # the plots are not what is probed here (seconds each): a file stands in for them
-    monkeypatch.setattr("host_sim.cmd_stats.stats_plot", lambda r, cdf, path: open(path, "wb").close())
+    monkeypatch.setattr("host_sim.cli.stats.stats_plot", lambda r, cdf, path: open(path, "wb").close())
     base = list(SWEEP_BASE[command])
     for flag in SWEEP_DROP.get((command, option), []):
         i = base.index(flag)

@@ -1,5 +1,6 @@
-"""The terminal simulator's layout (host_sim/terminal.py compose)."""
-from host_sim import player, terminal
+"""The terminal simulator's layout (host_sim/sim/terminal.py compose)."""
+from host_sim.sim import player
+from host_sim.sim import terminal
 
 
 def test_the_terminal_draws_every_led_once(tmp_path):

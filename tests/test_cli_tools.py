@@ -68,6 +68,6 @@ def test_fairness_says_its_verdict_first():
 
 
 def test_the_final_win_screen_shows_the_winners_own_roll():
-    from host_sim import screen_cases
+    import screen_cases
     fp = [a for name, _lang, _m, a in screen_cases.CASES if name == "final_result_win"][0][0]
     assert fp.final.winner and fp.out.seat == fp.final.winner  # "2号 四红" beside "王中王 2号"

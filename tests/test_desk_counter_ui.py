@@ -219,7 +219,7 @@ def test_the_forecast_answers_for_every_stock_the_bowl_allows(n):
 
 def test_the_estimate_agrees_with_the_exact_planner():
     from bobing import game, profiles
-    from host_sim import plan
+    from host_sim.analysis import plan
     from host_sim.desk import forecast as fc
     prof = profiles.Profile("kiosk", {})
     left = {"zhuangyuan": 2, "duitang": 3, "sanhong": 4, "sijin": 5, "erju": 6, "yixiu": 8}

@@ -16,7 +16,7 @@ deskkit.setup()
 
 from django.test import Client  # noqa: E402
 
-from host_sim import __main__ as cli  # noqa: E402
+from host_sim import cli  # noqa: E402
 from host_sim.desk import bus  # noqa: E402
 from host_sim.desk.models import Award, Commitment, Import  # noqa: E402
 

@@ -1,4 +1,4 @@
-# The bowl on the ESP32's terms (host_sim/hal.py's clock pays the chip's time:
+# The bowl on the ESP32's terms (host_sim/portable/fakes/bowl.py's clock pays the chip's time:
 # I2C at 400 kHz, the LED ring, the network's waits; fake_wlan fails as the
 # ESP32 port fails). Every check is on the simulator's clock: the CPU is free
 # here (cpu_factor 0), so nothing depends on the host's load; bench/budget.py
@@ -7,7 +7,8 @@ import errno
 
 from bobing import console as C
 from bobing import outbox
-from host_sim import fake_wlan, hal
+from fakes import wlan as fake_wlan
+from fakes import bowl as hal
 from bowlkit import roll, to_kiosk
 from bowlrun import Stream
 
@@ -238,7 +239,7 @@ _COUNTED = """
 import sys
 sys.path[:0] = ["tests", "."]
 import host_sim
-from host_sim import hal
+from fakes import bowl as hal
 from bowlkit import roll
 from bowlrun import Stream
 hal.count_work(sys.argv[2] == "1")

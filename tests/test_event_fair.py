@@ -2,7 +2,7 @@
 code on the 32-bit frozen MicroPython unix port, bowl/net.py over umqtt.simple)
 provisioned with fair=on, a real mosquitto and the desk's listener in its own
 process, while a bowl loses its Wi-Fi, the broker restarts and the desk is
-killed and started again (host_sim/event_sim.py, shortened). Every customer
+killed and started again (tests/harness/event_sim.py, shortened). Every customer
 waits for the desk's value, and afterwards `python -m host_sim verify-fair`
 verifies every roll of every bowl's journal against the desk's public export,
 and every roll of the export alone; a roll changed in the export is caught."""
@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 
-from host_sim import event_sim
+from harness import event_sim
 from mqtt_broker import need_broker
 
 PLAN = dict(play_s=14, cut_at=2, cut_s=5, broker_at=8, broker_down_s=1, desk_at=10, desk_down_s=2)

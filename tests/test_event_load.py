@@ -1,6 +1,6 @@
 """The event under load and faults, bounded: 36 s of play (event_sim.Plan) plus
-the start and the checks: host_sim/event_sim.py runs BOWLS bowls, each the bowl's
-own code (bowl/app.py on host_sim/hal.py's board, bowl/net.py over umqtt.simple)
+the start and the checks: tests/harness/event_sim.py runs BOWLS bowls, each the bowl's
+own code (bowl/app.py on host_sim/portable/fakes/bowl.py's board, bowl/net.py over umqtt.simple)
 on the 32-bit frozen MicroPython unix port, playing kiosk customers at full
 speed against a real mosquitto and the desk's listener in its own process,
 while one bowl loses its Wi-Fi for 20 s, the broker is restarted and the desk
@@ -15,7 +15,7 @@ import sqlite3
 
 import pytest
 
-from host_sim import event_sim
+from harness import event_sim
 from mqtt_broker import need_broker
 
 BOWLS = 6

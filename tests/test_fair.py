@@ -12,8 +12,10 @@ import random
 
 from bobing import console as C
 from bobing import dice, fair, game, journal, rules
-from host_sim import __main__ as cli
-from host_sim import fair_check, fairness, player
+from host_sim import cli
+from host_sim.analysis import fair_check
+import fairness
+from host_sim.sim import player
 from bowlkit import key, new_sim, press, roll, to_kiosk
 
 EVENT = "midautumn"

@@ -1,4 +1,4 @@
-# 状元王中王 on the whole simulated bowl (host_sim/hal.py): the admin menu by
+# 状元王中王 on the whole simulated bowl (host_sim/portable/fakes/bowl.py): the admin menu by
 # button presses, every champion's roll by a real shake trace through the
 # accelerometer, the shake detector and the dice (no scripted dice), the app
 # drawing each phase of the final on the display, a power cut in the middle.

@@ -1,5 +1,5 @@
 """状元王中王 across tables on a real mosquitto (firmware/PROTOCOL.md): two
-bowls, each the whole app (bowl/app.py on host_sim/hal.py's board, bowl/net.py
+bowls, each the whole app (bowl/app.py on host_sim/portable/fakes/bowl.py's board, bowl/net.py
 over umqtt.simple) on the 32-bit frozen MicroPython unix port, booting from
 flash as after a power cut: a table bowl whose game has a 状元 holder reports
 its champion, retained; the final's bowl resumes a final from final.txt and

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from host_sim import framebuf as standin
+from host_sim.compat import framebuf as standin
 
 
 # the same interpreter loop on both sides: scenes of (size, ops) -> hex buffers and pixel reads

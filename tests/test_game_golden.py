@@ -18,8 +18,8 @@ import pytest
 
 from bobing import profiles
 from conftest import ROOT
-from host_sim import cmd_replay
-from host_sim.__main__ import main as host_main
+from host_sim.cli import replay as cmd_replay
+from host_sim.cli import main as host_main
 
 GAMES = sorted(glob.glob(os.path.join(ROOT, "tests", "data", "games", "*.txt")))
 GAME_OPTIONS = ("when_exhausted", "chase_tiers", "liuhong_effect", "heiliubo_effect", "direction",

@@ -1,4 +1,4 @@
-# The shared stock on the simulated bowl (host_sim/hal.py, CPython): a kiosk
+# The shared stock on the simulated bowl (host_sim/portable/fakes/bowl.py, CPython): a kiosk
 # provisioned with an event (net.txt) starts its games from the prize desk's
 # grants, waits for stock on its own screen, applies a grant between rolls
 # through the journal, keeps it across power cuts and new games, and says when

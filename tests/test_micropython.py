@@ -177,4 +177,4 @@ def test_unix_manifest_freezes_the_same_bowl(esp32_frozen, tmp_path):
     unix = frozen_names(os.path.join(ROOT, "tests", "boards", "unix_frozen", "manifest.py"), "unix", tmp_path)
     bowl = {n for n in esp if n.split(".")[0] in ("board", "bobing", "bowl", "ssd1306")}
     assert bowl and bowl <= unix, sorted(bowl - unix)
-    assert {"hal", "fake_mpu6050", "asyncio"} <= unix
+    assert {"fakes.bowl", "fakes.mpu6050", "fakes.wlan", "asyncio"} <= unix

@@ -1,5 +1,5 @@
 # micropython: yes
-# bowl.mpu6050 against host_sim/fake_mpu6050 (a fake I2C bus that checks every
+# bowl.mpu6050 against host_sim/portable/fakes/mpu6050 (a fake I2C bus that checks every
 # register write against the MPU6050 register map, and replays a trace).
 import array
 import errno

@@ -2,7 +2,7 @@
 starts its own broker on a free loopback port (tests/mqtt_broker.py: temp config,
 persistence on) and stops it. The bowl's side is bowl/net.py + bobing/outbox.py + micropython-lib's
 umqtt.simple running on the 32-bit frozen MicroPython unix port
-(tests/mqtt_bowl.py) with network.WLAN simulated (host_sim/fake_wlan.py); the
+(tests/mqtt_bowl.py) with network.WLAN simulated (host_sim/portable/fakes/wlan.py); the
 journals are real kiosk games played by the firmware's own game.Table; the
 subscriber is mosquitto_sub with a persistent session (QoS 1), its messages
 decoded by outbox.decode_award as the desk decodes them."""
@@ -15,7 +15,7 @@ import pytest
 
 from bobing import claim, journal, outbox
 from bowl import net
-from host_sim import fake_wlan
+from fakes import wlan as fake_wlan
 import portable
 from mqtt_broker import Sub, need_broker
 from mqttkit import BAD, EVENT, OTHER_SECRET, SECRET, Desk, bowl_cmd, decode, play_kiosk, run_bowl
@@ -280,7 +280,7 @@ def test_a_network_that_cannot_start_is_said_and_the_bowl_plays_offline(tmp_path
     # an OSError from net.start (no RAM for the socket, the radio refusing) was swallowed as if
     # the bowl were not provisioned: the promoter saw no award arrive and no reason why
     import asyncio
-    from host_sim import hal
+    from fakes import bowl as hal
     from bowl import app as bowl_app
     (tmp_path / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nevent=%s\n" % EVENT)
 

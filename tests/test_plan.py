@@ -1,4 +1,4 @@
-# The exact planner (host_sim/plan.py) against closed forms and against Monte
+# The exact planner (host_sim/analysis/plan.py) against closed forms and against Monte
 # Carlo of the real game engine (game.Table via host_sim/stats.play_game).
 #
 # Sampling error: each configuration plays N games with a fresh random seed
@@ -17,8 +17,9 @@ import random
 import pytest
 
 from bobing import game, profiles
-from host_sim import __main__ as cli
-from host_sim import plan, stats
+from host_sim import cli
+from host_sim.analysis import plan
+from host_sim.analysis import stats
 
 DKW_ALPHA = 1e-6
 Z = 5.0

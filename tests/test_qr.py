@@ -11,7 +11,9 @@ import zxingcpp  # pinned in requirements/test.txt
 
 import qr_tables
 from bobing import claim as claim_mod, panels, qr
-from host_sim import cmd_screens, framebuf, screen_cases
+from host_sim.cli import screens as cmd_screens
+from host_sim.compat import framebuf
+import screen_cases
 from bobing import screen as scr
 
 

@@ -6,7 +6,7 @@ import sys
 
 from bobing import profiles, rules
 from conftest import ROOT
-from host_sim import cmd_rank
+from host_sim.cli import rank as cmd_rank
 
 # a spread of rolls that every ranking option changes something in (checked below)
 SAMPLE = [[4, 4, 4, 4, 5, 5], [4, 4, 4, 4, 6, 3], [6, 6, 6, 6, 6, 5], [2, 2, 2, 2, 2, 6],

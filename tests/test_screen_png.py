@@ -1,4 +1,4 @@
-"""Golden PNGs: every screen of host_sim/screen_cases.py drawn on the host and
+"""Golden PNGs: every screen of host_sim/portable/screen_cases.py drawn on the host and
 compared, pixel for pixel, with tests/data/screens/NAME.png, the pictures a
 person looked at. After a deliberate change, look at the new pictures and
 regenerate them (and hashes.json) with:
@@ -8,7 +8,8 @@ import os
 
 from PIL import Image
 
-from host_sim import cmd_screens, screen_cases
+from host_sim.cli import screens as cmd_screens
+import screen_cases
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "screens")
 
@@ -44,7 +45,7 @@ def test_png_pixels_are_the_frame_pixels():
 
 
 def test_screens_command_writes_every_png(tmp_path):
-    from host_sim.__main__ import main
+    from host_sim.cli import main
     assert main(["screens", "--out", str(tmp_path), "--only", "claim"]) == 0
     assert sorted(os.listdir(tmp_path)) == ["claim.png", "claim_en.png", "claim_qr.png", "claim_qr_en.png"]
     assert main(["screens", "--out", str(tmp_path), "--only", "no-such-screen"]) == 2
@@ -55,7 +56,7 @@ def test_screens_covers_every_view_and_notice_the_bowl_can_show():
     # secret and the lock were missing from `screens`
     from bobing import console as C
     from bobing import panels
-    from host_sim import screen_cases
+    import screen_cases
     views = set()
     notices = set()
     names = [c[0] for c in screen_cases.CASES]
@@ -78,7 +79,8 @@ def test_screens_covers_every_view_and_notice_the_bowl_can_show():
 def test_the_claim_screens_qr_code_reads_back_as_its_text():
     import zxingcpp  # pinned in requirements.txt
     from bobing import panels
-    from host_sim import cmd_screens, screen_cases
+    from host_sim.cli import screens as cmd_screens
+    import screen_cases
     frames = dict(cmd_screens.draw_all("claim_qr"))
     case = [c for c in screen_cases.CASES if c[0] == "claim_qr"][0]
     cls, code, g, n, ref, bowl = case[3][0].arg

@@ -1,12 +1,12 @@
-# What the screens say, read as text (host_sim/player.py's reading of the
+# What the screens say, read as text (host_sim/sim/player.py's reading of the
 # firmware's own drawing): the start roll shows its dice's total, no "seat 0"
 # while seat 1 shakes for the start, every "no prize" says why, menus show
 # three whole rows, Chinese screens carry no English, the stock entry names its
 # class, and the English wording reads as English.
 import re
 
-from host_sim import screen_cases
-from host_sim.player import _TextFrame, _TextScreen, screen_lines
+import screen_cases
+from host_sim.sim.player import _TextFrame, _TextScreen, screen_lines
 
 
 def _draw(name):

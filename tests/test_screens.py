@@ -1,5 +1,5 @@
 # micropython: yes
-# Every screen of host_sim/screen_cases.py, drawn by the firmware's screen module,
+# Every screen of host_sim/portable/screen_cases.py, drawn by the firmware's screen module,
 # hashed (SHA-256 of the frame's 1024 bytes) and compared with the golden hashes
 # in tests/data/screens/hashes.json. Under pytest the frame is host_sim's
 # FrameBuffer stand-in; on the unix port it is the REAL framebuf, so passing on
@@ -14,10 +14,10 @@ import sys
 import framebuf
 
 if sys.implementation.name == "micropython":
-    sys.path.append("host_sim")  # the unix-port runner starts in the repo root
+    sys.path.append("host_sim/portable")  # the unix-port runner starts in the repo root
     import screen_cases
 else:
-    from host_sim import screen_cases
+    import screen_cases
 
 from bobing import game, panels
 from bobing import screen as scr

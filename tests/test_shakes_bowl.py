@@ -1,4 +1,4 @@
-# Shakes granted at the prize desk on the simulated bowl (host_sim/hal.py,
+# Shakes granted at the prize desk on the simulated bowl (host_sim/portable/fakes/bowl.py,
 # CPython; firmware/PROTOCOL.md "Shakes from the counter"): a kiosk provisioned for
 # an event takes an authenticated grant onto its flash, lets exactly that many
 # shakes through the attendant's gate, uses each grant once, refuses repeats,

@@ -1,5 +1,5 @@
 # The simulator end to end: the real app (bowl/app.py) on the simulated board
-# (host_sim/hal.py), driven through host_sim/player.py by scripts, the line
+# (host_sim/portable/fakes/bowl.py), driven through host_sim/sim/player.py by scripts, the line
 # mode of `make sim` without a terminal, the terminal drawing and the pygame
 # window (SDL_VIDEODRIVER=dummy).
 import io
@@ -13,8 +13,10 @@ import pytest
 
 from bobing import console as con
 from bobing import journal
-from host_sim import __main__ as cli
-from host_sim import hal, player, terminal
+from host_sim import cli
+from fakes import bowl as hal
+from host_sim.sim import player
+from host_sim.sim import terminal
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -173,7 +175,8 @@ def test_window_shows_the_oled_pixels(flash, tmp_path, monkeypatch):
     assert cli.main(args) == 0
     from PIL import Image
 
-    from host_sim import fairness, window
+    import fairness
+    from host_sim.sim import window
     img = Image.open(shot).convert("RGB")
     # the same game again without the window gives the frame the window showed:
     # one command a frame, then a frame's time
@@ -204,7 +207,7 @@ def test_window_space_held_down_shakes_that_long(flash, monkeypatch):
     import pygame  # pinned in requirements.txt: missing is a failure, not a skip
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")  # the speaker plays into nothing
-    from host_sim import window
+    from host_sim.sim import window
     frames = {"n": 0}
     real_get = pygame.event.get
 

@@ -4,8 +4,8 @@ import json
 import os
 
 from bobing import game
-from host_sim import __main__ as cli
-from host_sim import stats
+from host_sim import cli
+from host_sim.analysis import stats
 
 
 def test_stats_cli_json_summary_and_png(tmp_path, capsys):

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from bobing import claim
-from host_sim.__main__ import main
+from host_sim.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECRET = b"sixteen byte key"

@@ -7,7 +7,8 @@ import os
 import pytest
 
 from bobing import game, leds
-from host_sim import player, window
+from host_sim.sim import player
+from host_sim.sim import window
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 # state machine fed (t_ms, event). Pure logic (emlearn style): no machine, no
 # clock, no asyncio; it runs unchanged on the ESP32, on the unix port and
 # under CPython, and a test replays events into it. bowl/app.py feeds it from
-# real (or simulated) parts and draws what it says; host_sim/hal.py and the
+# real (or simulated) parts and draws what it says; host_sim/portable/fakes/bowl.py and the
 # simulator drive it the same way.
 #
 # Events in (each with the time t_ms it happened):

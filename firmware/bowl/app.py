@@ -13,7 +13,7 @@
 #                hung loop) reboots the bowl, which resumes from the journal
 #
 # The hardware comes in as a bowl.hw.Hardware (firmware/board.py on the bowl,
-# host_sim/hal.py on the unix port and CPython); nothing here imports
+# host_sim/portable/fakes/bowl.py on the unix port and CPython); nothing here imports
 # `machine`, so this file runs everywhere. App.step(t_ms) does one round of
 # all three tasks synchronously: the simulator and the tests drive the app
 # with it under simulated time; run() is the same work on real time.

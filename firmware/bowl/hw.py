@@ -1,7 +1,7 @@
 # What the app is handed: ONE object whose parts are ready to use, each of
 # which may be None when it is missing or failed to start (the app then
 # carries on with what remains and reports the loss on it). firmware/board.py
-# fills it from real pins on the ESP32; host_sim/hal.py fills it with fakes on
+# fills it from real pins on the ESP32; host_sim/portable/fakes/bowl.py fills it with fakes on
 # the MicroPython unix port and on CPython. Nothing here touches `machine`.
 #
 #   display    FrameBuffer-like 128x64 mono: width, height, fill/pixel/blit...,

@@ -15,7 +15,7 @@
 # Interrupt": WOM_THR, ACCEL_INTEL_CTRL, LP_ACCEL_ODR; no MOT_DUR, no HPF
 # hold). The driver reads WHO_AM_I and uses the family's own registers; the
 # 0x98 clones keep the MPU6050's map (github.com/ElectronicCats/mpu6050/issues/21).
-# host_sim/fake_mpu6050.py checks every write this driver makes against the
+# host_sim/portable/fakes/mpu6050.py checks every write this driver makes against the
 # map of the chip it simulates.
 """MPU6050 on an I2C bus: range, sample rate, samples in milli-g, wake on a shake.
 

@@ -2,7 +2,7 @@
 the listener (bus.py) hands commit and reveal messages to handle(), decoded by
 the firmware's own bobing.fair. A commitment is recorded with the desk's time,
 then the desk's own 16 random bytes (secrets: the OS's entropy) go back on the
-bowl's retained seed topic; a reveal is checked with host_sim.fair_check (the
+bowl's retained seed topic; a reveal is checked with host_sim.analysis.fair_check (the
 bowl's derivation). The public page (no login) lists every commitment, its
 time, the desk's value, the reveal and the verdict; /fair/export.json is what
 `python -m host_sim verify-fair --desk` checks."""
@@ -19,7 +19,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 
 from bobing import fair, outbox
-from host_sim import fair_check
+from host_sim.analysis import fair_check
 
 from . import mqttlog
 from .models import Award, Bowl, Commitment

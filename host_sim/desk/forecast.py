@@ -1,5 +1,5 @@
 """The stock forecast: at the current rate of customers, when does each class
-of a bowl run out? The exact planner (host_sim/plan.py) gives the rolls until
+of a bowl run out? The exact planner (host_sim/analysis/plan.py) gives the rolls until
 each class is empty from the stock left, while its pool is small enough to
 answer in well under 2 s (EXACT_STATES); a larger stock (a bowl allows up to
 99,999 of each class) is estimated from the same odds by simulating the
@@ -11,7 +11,7 @@ import numpy as np
 from django.utils import timezone
 
 from bobing import game, profiles
-from host_sim import plan
+from host_sim.analysis import plan
 
 from .models import Import
 
@@ -48,7 +48,7 @@ def _states(counts):
 
 def estimate(chain, counts, seed=0):
     """When each class runs out, estimated: RUNS runs of the planner's counting
-    model (module header of host_sim/plan.py: under lower_tier the stock left in
+    model (module header of host_sim/analysis/plan.py: under lower_tier the stock left in
     classes 0..k after demands Z is max(0, max over m <= k of C_m - Z_m), so only
     how many demands each class got matters, not their order). A run's demands
     after n rolls are drawn exactly (multinomial increments between the grid's

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from bobing import claim, journal, outbox, seal
-from host_sim.replay_journal import game_id_of
+from host_sim.cli.replay_journal import game_id_of
 
 from . import allot
 from .models import Award, Bowl, Event, Game, Import, Redemption, render_parts

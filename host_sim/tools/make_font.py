@@ -1,4 +1,4 @@
-"""Regenerate host_sim/font8x8.py: the 8x8 font of MicroPython's framebuf.text.
+"""Regenerate host_sim/compat/font8x8.py: the 8x8 font of MicroPython's framebuf.text.
 
 The font is not ours to retype: we ask the real thing. The MicroPython unix
 port (the 32-bit stock build of `make mp`) renders every character 32..127 on a real framebuf.FrameBuffer (MONO_VLSB,
@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OUT = os.path.join(ROOT, "host_sim", "font8x8.py")
+OUT = os.path.join(ROOT, "host_sim", "compat", "font8x8.py")
 
 DUMP = """
 import framebuf

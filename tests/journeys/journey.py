@@ -1,10 +1,10 @@
-# What the journeys share: a person at the simulated bowl (host_sim/player.py:
+# What the journeys share: a person at the simulated bowl (host_sim/sim/player.py:
 # the real app on the simulated board), reading the screen as text (the
 # firmware's own drawing, the text it drew), and a check that says what was
 # on the screen when it was not what the person expected.
 import tempfile
 
-from host_sim.player import Player
+from host_sim.sim.player import Player
 from bowlrun import Stream
 
 
@@ -33,7 +33,7 @@ def qr_of(p):
     """The QR code on the bowl's screen, decoded by zxing-cpp from the panel's pixels."""
     import zxingcpp  # pinned in requirements
 
-    from host_sim import cmd_screens
+    from host_sim.cli import screens as cmd_screens
     img = cmd_screens.to_image(bytes(p.sim.frame), 2).convert("L")  # (at 2: no seams between pixels)
     found = zxingcpp.read_barcodes(img)
     assert found, "no QR code on the screen:\n%s" % p.screen_text()

@@ -6,8 +6,8 @@ import micropython
 
 import board
 
-sys.path.append("host_sim")  # the simulated bowl (frozen into the frozen build)
-import hal  # noqa: E402
+sys.path.append("host_sim/portable")  # the simulated bowl (frozen into the frozen build)
+from fakes import bowl as hal  # noqa: E402
 
 
 def test_a_battery_reading_allocates_nothing():

@@ -5,7 +5,7 @@ import sys
 import framebuf
 import micropython
 
-sys.path.append("host_sim")  # the runner starts in the repo root
+sys.path.append("host_sim/portable")  # the runner starts in the repo root
 import screen_cases  # noqa: E402
 
 from bobing import screen as scr  # noqa: E402

@@ -1,12 +1,12 @@
-# One bowl of the event's load and fault test (host_sim/event_sim.py starts N of
-# them): the bowl's own code, bowl/app.py on host_sim/hal.py's simulated board
+# One bowl of the event's load and fault test (tests/harness/event_sim.py starts N of
+# them): the bowl's own code, bowl/app.py on host_sim/portable/fakes/bowl.py's simulated board
 # (board.py's bring-up on the simulated ESP32, the MPU6050 driver on the fake
 # chip replaying a recorded shake), with bowl/net.py publishing its journal
 # over micropython-lib's umqtt.simple to a real mosquitto, through
-# host_sim/fake_wlan.py's simulated radio. Runs on the 32-bit frozen
+# host_sim/portable/fakes/wlan.py's simulated radio. Runs on the 32-bit frozen
 # MicroPython unix port (everything it imports is frozen in):
 #
-#   micropython host_sim/event_bowl.py ROOT [SPEED]
+#   micropython tests/harness/event_bowl.py ROOT [SPEED]
 #
 # ROOT is the bowl's flash (settings.txt, claim.key, net.txt: written by
 # event_sim before the start; the journal). Customers play at full speed
@@ -32,8 +32,8 @@ import os
 import sys
 import time
 
-import fake_wlan
-import hal
+from fakes import wlan as fake_wlan
+from fakes import bowl as hal
 from bobing import console as C
 from bowl import net
 

@@ -12,7 +12,7 @@ unix port's real framebuf byte for byte.
 
 compat.install() registers this module as `framebuf` on CPython.
 """
-from host_sim.font8x8 import FIRST, FONT
+from host_sim.compat.font8x8 import FIRST, FONT
 
 MONO_VLSB = 0
 

@@ -22,8 +22,9 @@ import json
 import sys
 
 from bobing import game, journal, rules
-from host_sim import options, replay_journal
-from host_sim.options import add_profile_arguments, profile_from
+from host_sim.cli import options
+from host_sim.cli import replay_journal
+from host_sim.cli.options import add_profile_arguments, profile_from
 
 IN_PLAY = "in_play"
 _WORDS = {"spill": game.EV_SPILL, "timeup": game.EV_TIMEUP, "customer": game.EV_CUSTOMER}

@@ -3,7 +3,7 @@ tests and the benchmark all draw exactly these.
 
 Plain Python that also runs on the MicroPython unix port (the pixel-identity
 test and bench/screen_bench.py draw them there, importing this file as
-`screen_cases` with host_sim/ on sys.path), so: no CPython-only imports.
+`screen_cases` with host_sim/portable on sys.path, as on CPython), so: no CPython-only imports.
 
 The states are real game.Table objects brought there by scripted rolls (a
 screen shows what the engine says, not what a fake says). CASES is a list of

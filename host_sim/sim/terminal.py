@@ -11,7 +11,7 @@ next rule profile (also from the next game); l Chinese or
 English; x pulls the plug (the bowl resumes from its journal); q quits.
 
 Without a terminal (stdin not a TTY) it reads script commands line by line
-(host_sim/player.py SCRIPT_HELP; an empty line shakes) and prints what
+(host_sim/sim/player.py SCRIPT_HELP; an empty line shakes) and prints what
 happens.
 """
 import math
@@ -24,7 +24,9 @@ import time
 import unicodedata
 
 from bobing import game, rules
-from host_sim import hal, options, player
+from fakes import bowl as hal
+from host_sim.cli import options
+from host_sim.sim import player
 
 OLED_RGB = (140, 215, 255)  # a blue-white SSD1306
 LED_GAIN = 4  # the app drives the ring at 64/255: show it as bright as it looks

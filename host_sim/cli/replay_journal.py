@@ -13,8 +13,8 @@ import os
 import sys
 
 from bobing import game, journal, profiles
-from host_sim import cmd_replay
-from host_sim.options import InputError
+from host_sim.cli import replay as cmd_replay
+from host_sim.cli.options import InputError
 
 _NOT_WITH = (("file", "FILE"), ("seats", "--seats"), ("first", "--first"),
              ("start_roll", "--start-roll"), ("prizes", "--prizes"))

@@ -1,8 +1,8 @@
 # A fake I2C bus with an MPU6050 behind it, for what cannot exist here: the
 # chip. It runs on CPython and on the MicroPython unix port (no CPython-only
 # modules), so the same fake drives the driver tests, the app on the unix port
-# and the simulator (`from host_sim import fake_mpu6050` on CPython; on the
-# unix port put host_sim/ itself on sys.path and `import fake_mpu6050`).
+# and the simulator (`from fakes import mpu6050` on both: host_sim/portable is
+# on sys.path, put there by host_sim's shim on CPython and by the runner on the unix port).
 #
 # What it checks, as the chip and its register map would (RM-MPU-6000A rev
 # 4.2 plus the motion-detection registers of earlier revisions):

@@ -1,5 +1,5 @@
 """A person at the simulated bowl: the real app (firmware/bowl/app.py) on the
-simulated board (host_sim/hal.py), plus what the terminal, the window and the
+simulated board (host_sim/portable/fakes/bowl.py), plus what the terminal, the window and the
 scripts need on top: a shake that lasts as long as a key is held, button
 macros for the menu (new game, seats, profile, language, mode), a report of
 each outcome, and a small command language for scripts.
@@ -27,7 +27,8 @@ import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import console as con
 from bobing import game, paint, rules
 from bobing import screen as scr
-from host_sim import fake_mpu6050, hal
+from fakes import mpu6050 as fake_mpu6050
+from fakes import bowl as hal
 
 CHUNK_MS = 100
 TAP_MS = 800  # a single key press shakes this long (covers the auto-repeat delay)
@@ -578,7 +579,7 @@ def run_command(p, line, emit):
         p.power_cut()
         p.step(100)
     elif cmd == "screen":
-        from host_sim import terminal
+        from host_sim.sim import terminal
         emit("\n".join(terminal.compose(p, width=200, color=False)))
     elif cmd == "state":
         import json

@@ -1,5 +1,5 @@
 """The event under load and faults, on loopback (firmware/PROTOCOL.md
-"Load and faults"): N bowls (host_sim/event_bowl.py, the bowl's own code on the
+"Load and faults"): N bowls (tests/harness/event_bowl.py, the bowl's own code on the
 32-bit frozen MicroPython unix port, each a process) play kiosk customers at
 full speed against a real mosquitto and the prize desk's listener
 (`python -m host_sim.desk listen`, a process with its own SQLite database),
@@ -34,10 +34,12 @@ import sys
 import time
 from datetime import datetime, timezone
 
-import host_sim  # noqa: F401  (firmware/ on sys.path)
-from bobing import journal, outbox
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if ROOT not in sys.path:  # run as a script: python tests/harness/event_sim.py
+    sys.path.insert(0, ROOT)
+import host_sim  # noqa: E402,F401  (firmware/ on sys.path)
+from bobing import journal, outbox  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 from portable import MP32_FROZEN as MP  # noqa: E402  (the one place the binary's path is spelled)
 EVENT = "loadtest"
@@ -173,7 +175,7 @@ class Event:
         for bowl, root in zip(self.ids, self.roots):
             self.ctl(bowl, "idle")
             out = open(root + ".out", "a")
-            self.procs[bowl] = subprocess.Popen([self.mp, os.path.join(ROOT, "host_sim", "event_bowl.py"), root,
+            self.procs[bowl] = subprocess.Popen([self.mp, os.path.join(ROOT, "tests", "harness", "event_bowl.py"), root,
                                                  str(self.speed)],
                                                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
             out.close()
@@ -594,7 +596,7 @@ class Event:
 
 
 def main(argv=None):
-    """python -m host_sim.event_sim [BOWLS [PLAY_S]] [--fair]: one run, its figures printed (needs mosquitto
+    """python tests/harness/event_sim.py [BOWLS [PLAY_S]] [--fair]: one run, its figures printed (needs mosquitto
     and `make mp`); the broker is tests/mqtt_broker.py's."""
     import tempfile
     argv = sys.argv[1:] if argv is None else argv

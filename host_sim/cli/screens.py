@@ -1,4 +1,4 @@
-"""screens: draw every screen the bowl can show (host_sim/screen_cases.py, in
+"""screens: draw every screen the bowl can show (host_sim/portable/screen_cases.py, in
 Chinese and for visitors in pinyin/English) with the very firmware drawing code
 on the host's FrameBuffer stand-in, and write one PNG per screen, scaled up to
 be read on a computer, plus hashes.json (SHA-256 of each frame's 1024 bytes).
@@ -12,7 +12,8 @@ import json
 
 import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import screen as scr
-from host_sim import options, screen_cases
+from host_sim.cli import options
+import screen_cases
 
 W, H = 128, 64
 LIT = (160, 220, 255)  # a blue-white OLED pixel

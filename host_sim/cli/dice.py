@@ -8,8 +8,8 @@ import os
 import sys
 
 from bobing import dice
-from host_sim import options
-from host_sim.fairness import SeededSource
+from host_sim.cli import options
+from fairness import SeededSource
 
 LINE = 1000
 MAX_FACES = 10 ** 9  # about an hour of output

@@ -10,9 +10,10 @@ import sys
 import time
 
 from bobing import dice, rules
-from host_sim import fairness, options
-from host_sim.cmd_dice import source_from
-from host_sim.options import add_profile_arguments, profile_from
+import fairness
+from host_sim.cli import options
+from host_sim.cli.dice import source_from
+from host_sim.cli.options import add_profile_arguments, profile_from
 
 MAX_ROLLS = 10 ** 7  # minutes; the output comes at the end, no progress
 

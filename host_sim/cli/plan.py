@@ -1,6 +1,6 @@
 """plan: how long will the game take? The exact distribution of one game's length
 in rolls, rounds and minutes, by dynamic programming over the prize pool (not
-by simulation; see host_sim/plan.py for the model). For an organiser sizing
+by simulation; see host_sim/analysis/plan.py for the model). For an organiser sizing
 prize counts (--count CLASS=N) against a time slot.
 
   python -m host_sim plan --seats 10
@@ -11,8 +11,9 @@ import json
 import sys
 import time
 
-from host_sim import options, plan
-from host_sim.options import add_profile_arguments, profile_from
+from host_sim.cli import options
+from host_sim.analysis import plan
+from host_sim.cli.options import add_profile_arguments, profile_from
 
 MAX_MINUTES = 24 * 60  # a game within a day
 

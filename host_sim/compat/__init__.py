@@ -13,7 +13,11 @@ TICKS_PERIOD = 1 << 30
 _TICKS_MAX = TICKS_PERIOD - 1
 _TICKS_HALF = TICKS_PERIOD // 2
 
-FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE = os.path.join(_ROOT, "firmware")
+# the fakes and the other code that runs on both interpreters: one import name on both
+# (`from fakes import bowl`); the unix-port runner appends the same folder
+PORTABLE = os.path.join(_ROOT, "host_sim", "portable")
 
 
 def const(x):
@@ -46,7 +50,8 @@ def sleep_us(us):
 
 
 def install():
-    """Idempotent: make `micropython` importable, add ticks to `time`, put firmware/ on sys.path."""
+    """Idempotent: make `micropython` importable, add ticks to `time`, put firmware/ and
+    host_sim/portable on sys.path."""
     if sys.implementation.name == "micropython":
         return
     if "micropython" not in sys.modules:
@@ -59,6 +64,8 @@ def install():
             setattr(time, name, globals()[name])
     if FIRMWARE not in sys.path:
         sys.path.insert(0, FIRMWARE)
+    if PORTABLE not in sys.path:
+        sys.path.append(PORTABLE)
     if "framebuf" not in sys.modules:  # the screen module's `import framebuf`
-        from host_sim import framebuf
+        from host_sim.compat import framebuf
         sys.modules["framebuf"] = framebuf

@@ -5,7 +5,7 @@ The one mechanism for bad command lines: a type below raises
 argparse.ArgumentTypeError, so argparse prints `usage ... error: argument
 --x: WHAT IS WRONG; WHAT IS ALLOWED` and exits with status 2 before anything
 runs or is written. Bad input found later (a file's content, stdin) raises
-InputError, which host_sim/__main__.py prints as `error: ...` with status 2.
+InputError, which host_sim/cli/__init__.py prints as `error: ...` with status 2.
 """
 import argparse
 import math

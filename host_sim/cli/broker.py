@@ -18,7 +18,7 @@ import pwd
 import secrets
 
 from bobing import outbox
-from host_sim.options import InputError, out_dir, whole, write_files
+from host_sim.cli.options import InputError, out_dir, whole, write_files
 
 DESK = "desk"  # the desk's user; also the bowl-id level of its own status topic
 ITERATIONS = 101  # mosquitto_passwd's default: the passwords are 128 random bits, not a word to guess

@@ -16,7 +16,7 @@ import json
 import sys
 
 from bobing import profiles, rules
-from host_sim.options import (InputError, add_profile_arguments, binary_lines, decode_line,
+from host_sim.cli.options import (InputError, add_profile_arguments, binary_lines, decode_line,
                               profile_from)
 
 # What each value of a ranking option means at the table (RULES.md §1-3, §9),

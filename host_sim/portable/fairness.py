@@ -4,7 +4,7 @@
 #
 # Portable: CPython (python -m host_sim fairness, the tests) and the
 # MicroPython unix port (tests/test_fairness.py runs there too, with
-# host_sim/ itself on sys.path).
+# host_sim/portable on sys.path, as on CPython).
 import hashlib
 import math
 

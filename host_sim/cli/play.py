@@ -1,5 +1,5 @@
 """play: the bowl in the simulator — the real app (firmware/bowl/app.py) on the
-simulated board (host_sim/hal.py). In a terminal: the OLED, the LED ring, the
+simulated board (host_sim/portable/fakes/bowl.py). In a terminal: the OLED, the LED ring, the
 pool and the awards, played with the keyboard (space shakes: hold it to shake
 longer). --window opens a pygame window with the OLED's pixels scaled up.
 --script FILE (or stdin that is not a terminal) runs script commands.
@@ -11,9 +11,11 @@ import os
 import shutil
 import sys
 
-from host_sim import options, player, terminal
+from host_sim.cli import options
+from host_sim.sim import player
+from host_sim.sim import terminal
 
-ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "sim-flash")
+ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "build", "sim-flash")
 
 
 def add_arguments(p):
@@ -56,7 +58,7 @@ def _bowl_flash(root):
 def make_player(args):
     urandom = None
     if args.seed is not None:
-        from host_sim import fairness
+        import fairness
         urandom = fairness.SeededSource(args.seed)
     try:
         if args.fresh and os.path.isdir(args.root):
@@ -79,7 +81,7 @@ def run(args):
     p = make_player(args)
     try:
         if args.window:
-            from host_sim import window
+            from host_sim.sim import window
             return window.run(p, lines, frames=args.frames, screenshot=args.screenshot)
         if lines is not None:
             return terminal.line_mode(p, lines, echo=not args.quiet, blank="")

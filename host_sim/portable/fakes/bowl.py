@@ -20,9 +20,9 @@
 # `esp.undefined`); deep sleep ends only through the wake sources board.py
 # armed (esp32.wake_on_ext0/ext1), on those pins' levels.
 # The fakes check what the real parts would: the accelerometer is
-# host_sim/fake_mpu6050.py's register-checked MPU6050 on a fake I2C bus, driven
+# host_sim/portable/fakes/mpu6050.py's register-checked MPU6050 on a fake I2C bus, driven
 # by the real driver (bowl/mpu6050.py); the display is a real FrameBuffer
-# (the unix port's framebuf, host_sim/framebuf.py on CPython) and is only
+# (the unix port's framebuf, host_sim/compat/framebuf.py on CPython) and is only
 # seen when show() is called; the ring only lights while its supply switch is
 # on; machine.Pin accepts only the GPIOs of the chosen build (Sim(build=...):
 # ESP32_GENERIC or ESP32_GENERIC-SPIRAM, which lacks 16/17); the battery is read
@@ -47,7 +47,7 @@
 #     hardware/timing.md; bench/budget.py measures it on this host). Off (0) by
 #     default: the tests' clocks do not depend on the host's load; the
 #     journal's replay is then charged per event (REPLAY_US).
-#   - the network's waits (host_sim/fake_wlan.py on air.clock = the board)
+#   - the network's waits (host_sim/portable/fakes/wlan.py on air.clock = the board)
 # Sampling slips as it would (the MPU6050 samples at 100 Hz on its own; a
 # late read gets the latest sample, the ones between are lost); sample gaps
 # are recorded (gap_max_us; gap_shaking_us while the console follows a shake). The watchdog fires when a step
@@ -63,10 +63,7 @@ import framebuf
 
 # the fake first: on the unix port it is compiled from source here, and its
 # compiler needs heap that is still free before the firmware's .mpy are loaded
-if sys.implementation.name == "micropython":
-    import fake_mpu6050  # host_sim/ itself is on sys.path on the unix port
-else:
-    from host_sim import fake_mpu6050
+from fakes import mpu6050 as fake_mpu6050
 
 import board
 from bobing import console as _console
@@ -86,11 +83,12 @@ SEP = "/"
 
 def _here():
     f = __file__
-    i = f.rfind(SEP)
-    return f[:i] if i >= 0 else "host_sim"  # frozen (32-bit test build): run from the repo root
+    if f.startswith("fakes" + SEP):  # frozen (32-bit test build: the frozen name): run from the repo root
+        return "host_sim/portable/fakes"
+    return f[:f.rfind(SEP)]
 
 
-TRACES = _here() + "/../tests/data/traces"
+TRACES = _here() + "/../../../tests/data/traces"
 
 
 class DeepSleep(Exception):
@@ -318,7 +316,7 @@ GC_US = 3000  # a MicroPython collection of the bowl's ~110 KB heap at 240 MHz (
 # gives the same figures whatever the host's load. Counted (sys.settrace, in
 # frames of firmware/ files only): each line of firmware Python executed, each
 # call of a firmware function, and each call from the firmware into framebuf
-# (C on the bowl; host_sim/framebuf.py's Python is not counted). The costs
+# (C on the bowl; host_sim/compat/framebuf.py's Python is not counted). The costs
 # (hardware/timing.md, "The CPU: counted work"; bench/budget_work.py) fit the
 # 32-bit frozen MicroPython build's times for three pieces -- the game's logic
 # (call-heavy), the journal's CRC-16 (tight loops) and the screens -- times the
@@ -1256,7 +1254,7 @@ class Sim:
         self.board = SimBoard(root, display, accel, leds, buzzer, t0, accel_id=accel_id, cpu_factor=cpu_factor,
                               build=build,
                               flash=flash)
-        # drawing may cost otherwise (CPython draws on host_sim/framebuf.py, in Python)
+        # drawing may cost otherwise (CPython draws on host_sim/compat/framebuf.py, in Python)
         self.draw_factor = cpu_factor if draw_factor is None else draw_factor
         self.board.feeder = self._feed_to
         self.board.shaking = self._shaking
@@ -1605,10 +1603,7 @@ class Sim:
 
 
 def _fake_wlan():
-    if sys.implementation.name == "micropython":
-        import fake_wlan
-    else:
-        from host_sim import fake_wlan
+    from fakes import wlan as fake_wlan
     return fake_wlan
 
 
@@ -1617,7 +1612,7 @@ def _through(air):
     try:
         from umqtt import simple
     except ImportError:  # CPython: micropython-lib's umqtt.simple as built (make mp)
-        sys.path.append(_here() + "/../build/mp/micropython-lib/micropython/umqtt.simple")
+        sys.path.append(_here() + "/../../../build/mp/micropython-lib/micropython/umqtt.simple")
         from umqtt import simple
     fw = _fake_wlan()
     fw.through(air, simple)

@@ -11,8 +11,10 @@ import sys
 import time
 import unicodedata
 
-from host_sim import options, plan, stats
-from host_sim.options import add_profile_arguments, profile_from
+from host_sim.cli import options
+from host_sim.analysis import plan
+from host_sim.analysis import stats
+from host_sim.cli.options import add_profile_arguments, profile_from
 
 MAX_GAMES = 10 ** 6  # hours at ~100 games a second; more adds nothing a million cannot show
 

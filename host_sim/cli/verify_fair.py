@@ -11,8 +11,8 @@ only when every roll is verified, 1 otherwise, 2 for input it cannot read."""
 import json
 import os
 
-from host_sim import fair_check
-from host_sim.options import InputError
+from host_sim.analysis import fair_check
+from host_sim.cli.options import InputError
 
 
 def add_arguments(p):

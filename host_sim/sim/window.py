@@ -2,7 +2,7 @@
 framebuffer the app draws into), the LED ring as coloured discs, the prize
 pool and everyone's awards beside it.
 
-Keys as in the terminal (host_sim/terminal.py), but here the shake key is a
+Keys as in the terminal (host_sim/sim/terminal.py), but here the shake key is a
 real key: the bowl shakes exactly as long as space is held down.
 
 With a script (a list of command lines) the commands run one a frame on
@@ -12,7 +12,9 @@ import math
 import os
 import sys
 
-from host_sim import hal, player, terminal
+from fakes import bowl as hal
+from host_sim.sim import player
+from host_sim.sim import terminal
 
 SCALE = 6
 MARGIN = 20

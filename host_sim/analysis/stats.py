@@ -8,13 +8,14 @@ dice path (host_sim fairness audits that). Seat 1 rolls two dice for the
 start (RULES.md §5), so each game's first seat is random as at a real table.
 Nobody spills. With a time_limit the clock is the planner's: each roll takes
 --seconds-per-roll and time runs out after ceil(limit*60 / X) rolls
-(host_sim/plan.py), so the two can be compared.
+(host_sim/analysis/plan.py), so the two can be compared.
 """
 import math
 import random
 
 from bobing import game, rules
-from host_sim import fairness, plan
+import fairness
+from host_sim.analysis import plan
 
 def play_game(profile, seats, rng, counts=None, seconds_per_roll=plan.SECONDS_PER_ROLL):
     """One whole game on a fresh game.Table -> (table, rolls, rank list, bonus
