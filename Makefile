@@ -150,11 +150,13 @@ deps:
 
 # the gate; the 15 slowest tests listed at the end (tests/conftest.py marks them by what they use)
 test: deps $(STAMP) mp
+	$(BIN)/ruff check .
 	$(PY) -m pytest --durations=15
 
 # the edit loop: no MicroPython build, broker or browser (make test runs them all); two workers
 # (pytest-xdist), a file each at a time: a file's tests share its module fixtures and order
 test-fast: $(STAMP)
+	$(BIN)/ruff check .
 	$(PY) -m pytest -m "not slow and not micropython and not broker and not browser" -n 2 --dist loadfile --durations=10
 
 # MicroPython figures on the 32-bit frozen build (the ESP32's word size; the benches import the

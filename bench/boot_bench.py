@@ -13,10 +13,10 @@ import time
 
 sys.path.insert(0, "firmware")
 sys.path.insert(0, "tests")
-import vfs  # noqa: E402
+import vfs
 
-from bobing import game, journal, store  # noqa: E402
-from ramflash import RamFlash  # noqa: E402
+from bobing import game, journal, store
+from ramflash import RamFlash
 
 NB = 128  # 512 KB: room for 10,000 events (60 KB) and littlefs's copies
 STOCK = {"yixiu": 50000, "erju": 20000, "sijin": 9000, "sanhong": 3000, "duitang": 900, "zhuangyuan": 300}

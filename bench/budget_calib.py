@@ -21,10 +21,10 @@ else:
     import host_sim  # noqa: F401  (shim: const, ticks, framebuf stand-in)
     import screen_cases
 
-import framebuf  # noqa: E402
+import framebuf
 
-from bobing import game  # noqa: E402
-from bobing import screen as scr  # noqa: E402
+from bobing import game
+from bobing import screen as scr
 
 REPS = 600  # short runs (about 1 ms on MicroPython): some of them run undisturbed
 

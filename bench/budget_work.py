@@ -14,7 +14,7 @@ import sys
 import time
 
 sys.path.insert(0, "bench")
-import budget_calib  # noqa: E402
+import budget_calib
 
 REPS = 400  # the same piece again and again on MicroPython: the least is the one least disturbed
 

@@ -19,7 +19,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import host_sim  # noqa: E402,F401
-import deskkit  # noqa: E402
 from mqtt_broker import Broker  # noqa: E402
 
 from bobing import claim, outbox  # noqa: E402

@@ -12,7 +12,7 @@ if sys.implementation.name != "micropython":
     sys.path.insert(0, ".")
     import host_sim  # noqa: F401  (const/ticks shim)
 
-from bobing import dice, shake  # noqa: E402
+from bobing import dice, shake
 
 ROLLS = 20000
 SAMPLES = 50000

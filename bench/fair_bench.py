@@ -13,7 +13,7 @@ if sys.implementation.name != "micropython":
     sys.path.insert(0, ".")
     import host_sim  # noqa: F401  (const/ticks shim)
 
-from bobing import dice, fair  # noqa: E402
+from bobing import dice, fair
 
 ROLLS = 5000
 COMMITS = 500

@@ -11,7 +11,7 @@ if sys.implementation.name != "micropython":
     sys.path.insert(0, ".")
     import host_sim  # noqa: F401  (const/ticks shim)
 
-from bobing import game  # noqa: E402
+from bobing import game
 
 MP = sys.implementation.name == "micropython"
 GAMES = 20

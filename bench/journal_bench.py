@@ -8,10 +8,10 @@ import time
 
 sys.path.insert(0, "firmware")
 sys.path.insert(0, "tests")
-import vfs  # noqa: E402
+import vfs
 
-from bobing import game, journal  # noqa: E402
-from ramflash import BS, RamFlash  # noqa: E402  (the tests' RAM flash, with its counters)
+from bobing import game, journal
+from ramflash import BS, RamFlash
 
 NB = 64
 

@@ -13,9 +13,9 @@ import sys
 import time
 
 sys.path.insert(0, "tests")
-import vfs  # noqa: E402
+import vfs
 
-from ramflash import RamFlash  # noqa: E402
+from ramflash import RamFlash
 
 gc.collect()
 a0 = gc.mem_alloc()

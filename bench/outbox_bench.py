@@ -14,11 +14,11 @@ import sys
 import time
 
 sys.path.insert(0, "tests")
-import vfs  # noqa: E402
+import vfs
 
-from bobing import journal, outbox  # noqa: E402
-from ramflash import RamFlash  # noqa: E402
-from outboxkit import BOWL, EVENT, SECRET, kiosk_events, table_events, write_game  # noqa: E402
+from bobing import journal, outbox
+from ramflash import RamFlash
+from outboxkit import BOWL, EVENT, SECRET, kiosk_events, table_events, write_game
 
 _n = [0]
 dev = None

@@ -58,7 +58,7 @@ def main():
     from bobing import panels, screen as scr
     buf = bytearray(1024)
     fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
-    s = scr.Screen(fb)
+    scr.Screen(fb)
 
     def enc():
         qr.encode(TEXT)

@@ -9,7 +9,7 @@ if sys.implementation.name != "micropython":
     sys.path.insert(0, ".")
     import host_sim  # noqa: F401  (const/ticks shim)
 
-from bobing import profiles, rules  # noqa: E402
+from bobing import profiles, rules
 
 N = 20000
 

@@ -16,9 +16,9 @@ else:
     import host_sim  # noqa: F401  (shim: const, ticks, framebuf stand-in)
     import screen_cases
 
-import framebuf  # noqa: E402
+import framebuf
 
-from bobing import screen as scr  # noqa: E402
+from bobing import screen as scr
 
 MP = sys.implementation.name == "micropython"
 N = 50 if MP else 3

@@ -11,9 +11,9 @@ import time
 sys.path.insert(0, "tests")
 sys.path.append("host_sim/portable")
 
-from fakes import bowl as hal  # noqa: E402
+from fakes import bowl as hal
 
-from bowlrun import Stream, new_root, play_to_end  # noqa: E402
+from bowlrun import Stream, new_root, play_to_end
 
 
 def timed(f):  # one run each: a second bowl does not fit beside the first in 56K

@@ -13,5 +13,5 @@ else:
     import host_sim  # noqa: F401  (the shim: host_sim/portable on sys.path)
     TRACES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "traces") + os.sep
 
-import fairness  # noqa: E402,F401
-from fakes import mpu6050 as fake_mpu6050  # noqa: E402,F401
+import fairness  # noqa: F401
+from fakes import mpu6050 as fake_mpu6050  # noqa: F401

@@ -569,7 +569,6 @@ def test_random_hands_on_a_kiosk_get_nothing_they_should_not(tmp_path):
     c._show(c._home())
     g = c.j.game_id
     secret = bytes.fromhex(c.settings.secret)
-    before = dict(c.settings.__dict__)
     codes = {}
     r = random.Random(13)
     grants = 0

@@ -113,7 +113,7 @@ def test_the_days_list_of_awards(tmp_path):
     assert rc == 0, err
     lines = out.splitlines()
     assert lines[0].split() == ["碗号", "bowl", "编号", "No.", "顾客", "customer", "奖项", "class", "领奖码", "code"]
-    rows = [l.split() for l in lines[1:-1]]
+    rows = [line.split() for line in lines[1:-1]]
     assert rows == [["0001", "1-1", "1", "一秀", "yixiu", claim.code(SECRET, "0001", 1, 1, "yixiu")],
                     ["0001", "1-2", "2", "状元", "zhuangyuan", claim.code(SECRET, "0001", 1, 2, "zhuangyuan")],
                     ["0001", "2-1", "1", "二举", "erju", claim.code(SECRET, "0001", 2, 1, "erju")]]

@@ -18,7 +18,7 @@ from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from host_sim.desk.ingest import GameState, ingest, ingest_file  # noqa: E402
-from host_sim.desk.models import Award, BowlStatus, Champion, Game, Import, Redemption  # noqa: E402
+from host_sim.desk.models import BowlStatus, Champion, Game, Import, Redemption  # noqa: E402
 
 SECRET = bytes(range(32, 48))
 

@@ -39,7 +39,7 @@ def _login():
 
 
 @need_broker
-def test_champions_and_the_final_on_the_desk_page(mp_built, broker, listener, tmp_path):  # noqa: F811
+def test_champions_and_the_final_on_the_desk_page(mp_built, broker, listener, tmp_path):
     Champion.objects.all().delete()  # another file's final (the counter's draw test) shares the desk
     for b in ("0101", "0102", "0109"):
         deskkit.bowl(b, SECRET)

@@ -32,7 +32,7 @@ def _wait_for(d, text, timeout=30):
 
 
 @need_broker
-def test_the_final_page_follows_the_party(browser, tmp_path):  # noqa: F811
+def test_the_final_page_follows_the_party(browser, tmp_path):
     from selenium.webdriver.common.by import By
     folder = str(tmp_path / "desk")
     os.makedirs(folder)

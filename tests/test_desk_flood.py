@@ -9,7 +9,7 @@ import sys
 from mqtt_broker import need_broker
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
-import desk_flood  # noqa: E402
+import desk_flood
 
 
 @need_broker

@@ -24,7 +24,7 @@ from host_sim.desk.models import Award, BowlStatus, Import  # noqa: E402
 
 
 @need_broker
-def test_every_award_lands_once_through_resends_and_a_desk_away(mp_built, broker, listener, tmp_path):  # noqa: F811
+def test_every_award_lands_once_through_resends_and_a_desk_away(mp_built, broker, listener, tmp_path):
     deskkit.bowl("MQ-1", SECRET)
     root = tmp_path / "flash"
     root.mkdir()
@@ -51,7 +51,7 @@ def test_every_award_lands_once_through_resends_and_a_desk_away(mp_built, broker
 
 
 @need_broker
-def test_a_message_the_database_failed_on_is_delivered_again(mp_built, broker, listener, tmp_path,  # noqa: F811
+def test_a_message_the_database_failed_on_is_delivered_again(mp_built, broker, listener, tmp_path,
                                                              monkeypatch):
     deskkit.bowl("MQ-2", SECRET)
     root = tmp_path / "flash"
@@ -75,7 +75,7 @@ def test_a_message_the_database_failed_on_is_delivered_again(mp_built, broker, l
 
 
 @need_broker
-def test_bad_messages_are_refused_into_the_log_and_status_is_stored(broker, listener):  # noqa: F811
+def test_bad_messages_are_refused_into_the_log_and_status_is_stored(broker, listener):
     deskkit.bowl("MQ-3", SECRET)
     listener.start()
     before = Import.objects.filter(source="mqtt", ok=False).count()
@@ -180,7 +180,7 @@ def db_current(event):
 
 
 @need_broker
-def test_bowls_asking_at_once_and_a_second_desk_never_exceed_the_totals(broker, tmp_path):  # noqa: F811
+def test_bowls_asking_at_once_and_a_second_desk_never_exceed_the_totals(broker, tmp_path):
     """Eight bowls come online and ask, all at once, round after round, always
     empty, while a second desk (another process on the same database) grants to
     three more bowls: the stock ends up all granted, never beyond a total, and
@@ -237,7 +237,7 @@ def test_bowls_asking_at_once_and_a_second_desk_never_exceed_the_totals(broker, 
 
 
 @need_broker
-def test_a_replayed_or_stale_ask_raises_nothing_and_bad_asks_are_refused(broker):  # noqa: F811
+def test_a_replayed_or_stale_ask_raises_nothing_and_bad_asks_are_refused(broker):
     from django.core.management import call_command
     ev = "ev-stale"
     call_command("stock", "--event", ev, "duitang=12", "--step", "duitang=4")
@@ -272,7 +272,7 @@ def test_a_replayed_or_stale_ask_raises_nothing_and_bad_asks_are_refused(broker)
 
 
 @need_broker
-def test_the_listener_republishes_every_allot_at_start_and_says_it_is_on_or_gone(broker, tmp_path):  # noqa: F811
+def test_the_listener_republishes_every_allot_at_start_and_says_it_is_on_or_gone(broker, tmp_path):
     """`listen` (the command, in its own process) republishes each bowl's current
     allot when it connects, holds desk/status {"on":1} retained, and the broker
     publishes its will {"on":0} when the desk is killed."""

@@ -23,7 +23,7 @@ SPEED = 10  # each bowl's game clock at 10x real time: 60 bowls' worth of custom
 
 
 @need_broker
-def test_every_award_lands_once_within_stock_through_faults(mp_built, broker, tmp_path):  # noqa: F811
+def test_every_award_lands_once_within_stock_through_faults(mp_built, broker, tmp_path):
     ev = event_sim.Event(tmp_path, BOWLS, broker, speed=SPEED)
     r = ev.run(event_sim.Plan())
     assert not ev.problems, "\n".join(ev.problems) + "\n%s" % r

@@ -103,7 +103,7 @@ def test_a_64_event_final_of_8_champions_is_saved_and_resumed_in_the_bowl_s_heap
         out = roll(c)  # each roll written to final.txt before it is shown
     fp = c.final
     assert fp.final.ended and fp.final.winner == 1 and len(fp.events) == 64, (fp.final.winner, len(fp.events))
-    c = fp = out = None  # the power goes
+    c = fp = out = None  # the power goes  # noqa: F841 (drops the references)
     gc.collect()
     c = console(root)  # boot: final.txt read back a line at a time
     assert c.final is not None, c.log  # (a notice may come first: the test's own heap is tight here)

@@ -3,7 +3,7 @@
 # grants, waits for stock on its own screen, applies a grant between rolls
 # through the journal, keeps it across power cuts and new games, and says when
 # it runs low (the ask bowl/net.py publishes).
-from bobing import game, journal
+from bobing import game
 from bobing import console as C
 from bowlkit import key, new_sim, press, roll, to_kiosk
 

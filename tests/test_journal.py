@@ -402,7 +402,7 @@ def test_half_written_tmp_files_are_removed():
 def test_recovery_never_raises_on_garbage():
     x = 12345
     for i in range(40):
-        root = _root() if i % 10 == 0 else root
+        root = _root() if i % 10 == 0 else root  # noqa: F821 (bound at i == 0)
         path, _, head = _game(root, 8)
         d = bytearray(_read(path))
         for _ in range(1 + i % 4):  # scribble over a few bytes, maybe cut the file

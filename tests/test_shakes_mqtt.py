@@ -52,7 +52,7 @@ def _done(p, timeout=60):
 
 @need_broker
 def test_a_counter_grant_lets_exactly_its_shakes_once_through_replays_forgeries_and_a_power_cut(
-        mp_built, broker, listener, tmp_path):  # noqa: F811
+        mp_built, broker, listener, tmp_path):
     deskkit.bowl(BOWL, SECRET)
     ShakeGrant.objects.filter(bowl__bowl_id=BOWL).delete()
     root = tmp_path / "flash"

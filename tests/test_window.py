@@ -2,11 +2,9 @@
 the prize table in aligned columns, the last history line whole, the idle
 ring plainly lit, a 一秀's red dot seen going round, and no redrawing of a
 screen that did not change (its idle CPU: bench/window_idle.py)."""
-import os
-
 import pytest
 
-from bobing import game, leds
+from bobing import leds
 from host_sim.sim import player
 from host_sim.sim import window
 

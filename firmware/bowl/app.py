@@ -369,7 +369,6 @@ class App:
         import asyncio
         sensor = asyncio.create_task(self._every(SAMPLE_MS, self.sensor_round))
         ui = asyncio.create_task(self._every(UI_MS, self.ui_round))
-        import os
         self.start_net()
         t0 = self.hw.ticks_ms()
         while self.running:

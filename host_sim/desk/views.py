@@ -15,10 +15,8 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from host_sim.analysis import plan
 
 from . import allot, chart, codes, counter, forecast as fc
 from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names

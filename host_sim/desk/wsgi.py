@@ -3,7 +3,7 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "host_sim.desk.settings")
 
-import host_sim  # noqa: E402,F401  (firmware/ on sys.path, the const shim)
-from django.core.wsgi import get_wsgi_application  # noqa: E402
+import host_sim  # noqa: F401  (firmware/ on sys.path, the const shim)
+from django.core.wsgi import get_wsgi_application
 
 application = get_wsgi_application()

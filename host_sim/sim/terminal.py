@@ -163,8 +163,6 @@ def next_game_line(p):
 
 def _panel(p, color):
     t = p.table
-    c = p.console
-    s = c.settings
     out = []
     bold = "\x1b[1m" if color else ""
     if t is None:

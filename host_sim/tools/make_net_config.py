@@ -15,8 +15,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-import host_sim  # noqa: E402,F401  (the const shim; firmware/ on sys.path)
-from bowl import net  # noqa: E402
+import host_sim  # noqa: F401  (the const shim; firmware/ on sys.path)
+from bowl import net
 
 
 def _secret(env, prompt):

@@ -51,7 +51,7 @@ def _three_customers():
     return c.settings.bowl_id, secret, claims
 
 
-def test_three_customers_claims_are_redeemed_at_the_counter_once(browser, tmp_path):  # noqa: F811
+def test_three_customers_claims_are_redeemed_at_the_counter_once(browser, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
     bowl_id, secret, claims = _three_customers()

@@ -16,7 +16,7 @@ from bobing import dice, shake
 from bowl import mpu6050, sw420
 
 sys.path.append("tests")
-from hostmods import TRACES, fake_mpu6050  # noqa: E402
+from hostmods import TRACES, fake_mpu6050
 
 TRACE = TRACES + "model_normal_shake.csv"
 

@@ -6,7 +6,7 @@
 #   table's own size, and the bytes allocated per event on the award path.
 import gc
 
-from bobing import game, rules
+from bobing import game
 
 
 class Lcg:  # as tests/game_check.Lcg (tests/ is not on this module's path)

@@ -11,9 +11,9 @@ import vfs
 from bobing import game, journal
 
 sys.path.append("tests")  # the runner's working folder is the repo
-from journal_probes import log_lines  # noqa: E402
-from journal_probes import read_file as _read  # noqa: E402
-from ramflash import RamFlash  # noqa: E402
+from journal_probes import log_lines
+from journal_probes import read_file as _read
+from ramflash import RamFlash
 
 MNT = "/jfull"
 ROOT = MNT + "/games"

@@ -8,7 +8,7 @@ import vfs
 from bobing import game, journal
 
 sys.path.append("tests")  # the runner's working folder is the repo
-from ramflash import RamFlash  # noqa: E402
+from ramflash import RamFlash
 
 
 def test_append_allocates_nothing():

@@ -5,14 +5,13 @@
 # record of it committed (the console shows a flash notice and the roll is not
 # shown), whatever the console does next -- close the file, resume from flash,
 # lose power -- and the game goes on from the events before it.
-import os
 import sys
 import vfs
 
 from bobing import game, journal
 
 sys.path.append("tests")  # the runner's working folder is the repo
-from ramflash import RamFlash  # noqa: E402
+from ramflash import RamFlash
 
 MNT = "/jwerr"
 ROOT = MNT + "/games"

@@ -9,8 +9,8 @@ import vfs
 from bobing import game, journal, outbox
 
 sys.path.append("tests")  # the runner's working folder is the repo
-from game_check import Lcg  # noqa: E402
-from ramflash import RamFlash  # noqa: E402
+from game_check import Lcg
+from ramflash import RamFlash
 
 SECRET = b"outbox heap key!"
 # Bytes Outbox.next() may allocate to read one appended record on the 32-bit

@@ -6,9 +6,9 @@ import framebuf
 import micropython
 
 sys.path.append("host_sim/portable")  # the runner starts in the repo root
-import screen_cases  # noqa: E402
+import screen_cases
 
-from bobing import screen as scr  # noqa: E402
+from bobing import screen as scr
 
 
 def test_drawing_every_screen_allocates_nothing():
