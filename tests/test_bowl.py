@@ -292,7 +292,7 @@ def test_kiosk_codes_never_repeat_across_games(tmp_path):
         out = c.j.play(game.EV_ROLL, (4, 4, 1, 2, 3, 5))  # 二举, then 一秀
         out2 = c.j.play(game.EV_ROLL, (4, 1, 2, 3, 5, 6))
         games.append((c.j.game_id, out.won[0][0], out.claims[0], out2.won[0][0], out2.claims[0]))
-        c._new_game()
+        c.new_game()
     (g1, a1, code1, b1, code1b), (g2, a2, code2, b2, code2b) = games
     assert g2 == g1 + 1 and (a1, b1) == (a2, b2)
     assert code1 != code2 and code1b != code2b
@@ -325,7 +325,7 @@ def one_minute_game(tmp_path):
     c.j.close()
     from bobing import journal
     c.j = journal.start(str(tmp_path), "xiamen", {"time_limit": 1}, 4, None, "", None)
-    c._make_detector()
+    c.make_detector()
     roll(sim)
     roll(sim)
     return sim
@@ -419,11 +419,11 @@ def _finished_kiosk(sim):
     c = sim.console
     c.settings.stock = dict((k, 0) for k in c.table.classes)
     c.settings.stock["yixiu"] = 1
-    c._new_game()
+    c.new_game()
     c.j.play(game.EV_CUSTOMER, None)
     c.j.play(game.EV_ROLL, (4, 1, 2, 3, 5, 6))  # 一秀: the stock is out
     assert c.table.ended
-    c._show(c._home())
+    c.show(c.home())
     assert c.view == C.V_OVER
     return c
 
@@ -565,8 +565,8 @@ def test_random_hands_on_a_kiosk_get_nothing_they_should_not(tmp_path):
     c.settings.stock = dict((k, 0) for k in c.table.classes)
     c.settings.stock.update({"yixiu": 3, "erju": 1})  # a small stock: the game-over screen is reached
     S.save(c)
-    c._new_game()
-    c._show(c._home())
+    c.new_game()
+    c.show(c.home())
     g = c.j.game_id
     secret = bytes.fromhex(c.settings.secret)
     codes = {}

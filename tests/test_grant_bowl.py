@@ -95,17 +95,17 @@ def test_a_new_game_carries_the_stock_and_a_family_game_passes_it_on(tmp_path):
     c.allot(4, (("yixiu", 5),))
     sim.step(100)
     g1 = c.j.game_id
-    c._new_game()  # as the PIN-protected menu's 新游戏 does
+    c.new_game()  # as the PIN-protected menu's 新游戏 does
     sim.step(100)
     t = c.table
     assert c.j.game_id == g1 + 1 and t.grant_s == 4 and t.pool["yixiu"] == 5 and t.awards[1]["yixiu"] == 0
     c.settings.mode = "family"
-    c._new_game()
+    c.new_game()
     assert not c.table.event and c.j.config.stock[2] == 4 and not c.j.config.plays
     c.allot(5, (("yixiu", 6),))
     sim.step(100)  # a family game takes no grant: it waits for the next event game
     c.settings.mode = "kiosk"
-    c._new_game()
+    c.new_game()
     sim.step(100)
     t = c.table
     assert t.grant_s == 5 and t.pool["yixiu"] == 6 and t.granted["yixiu"] == 6

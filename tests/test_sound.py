@@ -49,7 +49,7 @@ def test_a_prize_plays_its_tune_and_quiet_plays_it_softer(tmp_path):
     sim = new_sim(tmp_path)
     c = sim.console
     c.j.play(game.EV_START_SEAT, 1)
-    c._show(C.V_TURN)
+    c.show(C.V_TURN)
     c.j.play(game.EV_ROLL, (1, 2, 3, 5, 6, 6))  # (nothing)
     out = c.j.play(game.EV_ROLL, (4, 1, 2, 3, 5, 6))  # 一秀: a prize
     c._reveal(out)

@@ -158,9 +158,9 @@ def _rank_field(d):
 def decode_champion(event, topic_b, payload):
     """A champion message -> (bowl id, {"g", "seat", "dice" (list or None), "rank" (or
     None), "end" (0/1)}). ValueError saying what was wrong otherwise."""
-    bowl_id, d = outbox._message(event, topic_b, payload, "champion")
-    out = {"g": outbox._int(d, "g", 1, journal.MAX_GAME_ID), "seat": outbox._int(d, "seat", 0, 64),
-           "end": outbox._int(d, "end", 0, 1), "dice": None, "rank": None}
+    bowl_id, d = outbox.message(event, topic_b, payload, "champion")
+    out = {"g": outbox.int_field(d, "g", 1, journal.MAX_GAME_ID), "seat": outbox.int_field(d, "seat", 0, 64),
+           "end": outbox.int_field(d, "end", 0, 1), "dice": None, "rank": None}
     if out["seat"]:
         out["dice"] = _dice_field(d, False)
         if out["dice"] is not None:
@@ -171,11 +171,11 @@ def decode_champion(event, topic_b, payload):
 def decode_final(event, topic_b, payload):
     """A final's state -> (bowl id, {"id", "n", "round", "turn", "ev", "win", "dice",
     "rank"}); ValueError otherwise."""
-    bowl_id, d = outbox._message(event, topic_b, payload, "final")
-    n = outbox._int(d, "n", 2, 64)
-    out = {"id": outbox._int(d, "id", 1, MAX_FINAL_ID), "n": n, "round": outbox._int(d, "round", 1, 0xFFFFFF),
-           "turn": outbox._int(d, "turn", 0, n), "ev": outbox._int(d, "ev", 0, MAX_EVENTS),
-           "win": outbox._int(d, "win", 0, n), "dice": None, "rank": None}
+    bowl_id, d = outbox.message(event, topic_b, payload, "final")
+    n = outbox.int_field(d, "n", 2, 64)
+    out = {"id": outbox.int_field(d, "id", 1, MAX_FINAL_ID), "n": n, "round": outbox.int_field(d, "round", 1, 0xFFFFFF),
+           "turn": outbox.int_field(d, "turn", 0, n), "ev": outbox.int_field(d, "ev", 0, MAX_EVENTS),
+           "win": outbox.int_field(d, "win", 0, n), "dice": None, "rank": None}
     if out["win"]:
         out["dice"] = _dice_field(d, True)
         out["rank"] = _rank_field(d)
@@ -185,9 +185,9 @@ def decode_final(event, topic_b, payload):
 def decode_roll(event, topic_b, payload):
     """A final's event -> (bowl id, {"id", "i", "k", "r", "dice" (None: a spill),
     "rank"}); ValueError otherwise."""
-    bowl_id, d = outbox._message(event, topic_b, payload, "finalroll")
-    out = {"id": outbox._int(d, "id", 1, MAX_FINAL_ID), "i": outbox._int(d, "i", 1, MAX_EVENTS),
-           "k": outbox._int(d, "k", 1, 64), "r": outbox._int(d, "r", 1, 0xFFFFFF), "dice": None, "rank": None}
+    bowl_id, d = outbox.message(event, topic_b, payload, "finalroll")
+    out = {"id": outbox.int_field(d, "id", 1, MAX_FINAL_ID), "i": outbox.int_field(d, "i", 1, MAX_EVENTS),
+           "k": outbox.int_field(d, "k", 1, 64), "r": outbox.int_field(d, "r", 1, 0xFFFFFF), "dice": None, "rank": None}
     if d.get("spill") != 1:
         out["dice"] = _dice_field(d, True)
         out["rank"] = _rank_field(d)

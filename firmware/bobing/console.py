@@ -989,9 +989,3 @@ class Console:
             return
         self.next_notice_or(self.home())
 
-
-    # the old private names of the public helpers, until the tests call the public ones
-    _show = show
-    _home = home
-    _new_game = new_game
-    _make_detector = make_detector

@@ -117,8 +117,6 @@ def message(event, topic_b, payload, leaf):
     return bowl_id, d
 
 
-_int = int_field  # the old names, until champions.py is converted
-_message = message
 
 
 def decode_status(event, topic_b, payload):
