@@ -42,7 +42,7 @@ def test_whole_game_by_shakes_then_power_cut():
     figures["booted"] = live()
     assert sim.board.errors == []
     sim.step(200)
-    assert sim.console.view == C.V_TURN and sim.frame != bytearray(1024), "no first frame"
+    assert sim.console.view == C.V_TURN and any(sim.frame), "no first frame"
     t = sim.console.table
     assert t.seats == 10 and not t.started
     rolls = play_to_end(sim, figures)
