@@ -28,7 +28,7 @@ BUILDS = (("frozen", portable.MP32_FROZEN), ("stock", portable.MP32_STOCK))
 FAMILY = ("bobing.profiles", "bobing.rules", "bobing.game", "bobing.journal", "bobing.dice", "bobing.shake",
           "bobing.leds", "bobing.glyphs", "bobing.paint", "bobing.screen", "bobing.sound", "bobing.console",
           "bowl.hw", "bowl.mpu6050", "bowl.app")
-SIMULATED = ("fake_mpu6050", "hal")  # the simulated hardware (frozen in the frozen build)
+SIMULATED = ("fakes.mpu6050", "fakes.bowl")  # the simulated hardware (frozen in the frozen build)
 ON_DEMAND = ("bobing.menu", "bobing.panels", "bobing.settings", "bobing.claim", "bobing.final", "bobing.journal_fix",
              "bobing.qr")
 
@@ -116,7 +116,7 @@ def main():
             family = sum(cost[m] for m in FAMILY)
             sim = sum(cost[m] for m in SIMULATED)
             demand = sum(cost[m] for m in ON_DEMAND)
-            lo, hi = (32, 80) if name == "frozen" else (128, 256)
+            lo, hi = (32, 80) if name == "frozen" else (128, 384)
             kib, text = smallest(binary, fw, lo, hi)
             work = working_set(text)
             rows.append((name, family, demand, sim, work, kib))
