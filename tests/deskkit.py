@@ -51,12 +51,12 @@ def bowl(bowl_id, secret):
     Bowl.objects.update_or_create(bowl_id=bowl_id, defaults={"secret": secret})
 
 
-def kiosk_game(root, bowl_id, secret, customers, seed, counts=None):
+def kiosk_game(root, bowl_id, secret, customers, seed, counts=None, game_id=0):
     """Play `customers` kiosk customers on the firmware's journal -> (path of the
     journal file, [(game_no, award_no, cls, code), ...] as the bowl shows them:
     the codes are the game engine's own)."""
     os.makedirs(root, exist_ok=True)
-    j = journal.start(root, "kiosk", None, 1, counts, bowl_id, secret)
+    j = journal.start(root, "kiosk", None, 1, counts, bowl_id, secret, game_id=game_id)
     rng = random.Random(seed)
     shown = []
     for _ in range(customers):

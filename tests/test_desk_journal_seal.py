@@ -7,7 +7,6 @@ took over the Stock page). Now the forgery is refused, in Chinese first, and a
 journal of older firmware (no seals) goes in only on a supervisor's tick."""
 import html
 import os
-import random
 import re
 
 import deskkit
@@ -16,7 +15,7 @@ FOLDER = deskkit.setup()
 
 from django.test import Client  # noqa: E402
 
-from bobing import game, journal  # noqa: E402
+from bobing import journal  # noqa: E402
 from host_sim.desk.models import Award, Game, Import  # noqa: E402
 
 SECRET = bytes(range(100, 116))
@@ -45,22 +44,9 @@ def upload(c, data, name, **extra):
 def played(root, bowl, secret, customers, seed, game_id=0, counts=None):
     """A kiosk game played on the firmware's journal -> (its bytes, file name,
     [(game, award, class, code)] as the claim screen shows them)."""
-    os.makedirs(root, exist_ok=True)
-    j = journal.start(root, "kiosk", None, 1, counts, bowl, secret, game_id=game_id)
-    rng = random.Random(seed)
-    shown = []
-    for _ in range(customers):
-        if j.table.ended:
-            break
-        j.play(game.EV_CUSTOMER, None)
-        while j.table.shakes_left and not j.table.ended:
-            out = j.play(game.EV_ROLL, tuple(rng.randint(1, 6) for _ in range(6)))
-            first = j.table.award_no - len(out.won) + 1
-            for i, ((cls, _src), code) in enumerate(zip(out.won, out.claims)):
-                shown.append((j.game_id, first + i, cls, code))
-    j.close()
-    with open(j.path, "rb") as f:
-        return f.read(), os.path.basename(j.path), shown
+    path, shown = deskkit.kiosk_game(root, bowl, secret, customers, seed, counts=counts, game_id=game_id)
+    with open(path, "rb") as f:
+        return f.read(), os.path.basename(path), shown
 
 
 def forged(bowl, game_id, secret, counts, seed):
