@@ -14,6 +14,7 @@ if sys.implementation.name != "micropython":
     import host_sim  # noqa: F401  (const/ticks shim)
 
 from bobing import dice, fair
+from dice_bench import alloc_per_call
 
 ROLLS = 5000
 COMMITS = 500
@@ -25,17 +26,6 @@ def per_call_ms(f, n):
     t0 = time.ticks_us()
     f(n)
     return time.ticks_diff(time.ticks_us(), t0) / n / 1000
-
-
-def alloc_per_call(f, n):
-    import gc
-    gc.collect()
-    gc.disable()
-    a = gc.mem_alloc()
-    f(n)
-    b = gc.mem_alloc()
-    gc.enable()
-    return (b - a) / n
 
 
 def main():
