@@ -221,6 +221,16 @@ class Browserless:
             return e.code, e.read().decode(errors="replace")
 
 
+def wait_lang(d, lang):
+    """Wait until the page in browser d is in lang ("zh" or "en").
+
+    Asks the document, not an element: the language switch redirects, and an element found
+    before the new page loads goes stale under the wait."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(d, 10, 0.1).until(
+        lambda d: (d.execute_script("return document.documentElement.lang") or "").lower().startswith(lang))
+
+
 def shot(d, name, tmp):
     """A screenshot of the browser d into tmp (with DESK_SHOTS=1 also the README's copy)."""
     d.save_screenshot(os.path.join(tmp, name))

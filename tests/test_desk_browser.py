@@ -86,6 +86,7 @@ def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):
     with open(files[0], encoding="utf-8") as f:
         lines = f.read().splitlines()
     assert lines[0] == "\ufefftime,bowl,game,award,class,class id,attendant"  # a BOM: Excel reads UTF-8
+    deskkit.setup()  # the desk's forms need Django configured (run alone, no other test has)
     from host_sim.desk.forms import class_names
     assert lines[1].endswith(",MALL-1,%d,%d,%s,%s,amy" % (g, n, class_names()[cls], cls))
     shutil.rmtree(d.downloads, ignore_errors=True)
@@ -198,8 +199,7 @@ def test_the_desk_in_chinese_and_english_with_a_full_width_code_a_qr_photo_and_a
     for lang in ("zh", "en"):
         d.find_element(By.ID, "lang-" + lang).click()
         # the switch answers with a redirect that sets the cookie: wait for it before the next page
-        WebDriverWait(d, 10).until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang")
-                                   .lower().startswith(lang))
+        deskkit.wait_lang(d, lang)
         want = {"zh": "兑换领奖码", "en": "Redeem a claim code"}[lang]
         d.get(s.url + "/")
         assert want in d.find_element(By.TAG_NAME, "h1").text
@@ -238,7 +238,6 @@ def test_the_desk_in_chinese_and_english_with_a_full_width_code_a_qr_photo_and_a
         title = {"zh": "文件太大", "en": "Too large"}[lang]
         # (the import page's own h1 is there until the upload's answer replaces it)
         from selenium.common.exceptions import StaleElementReferenceException
-        from selenium.webdriver.support.ui import WebDriverWait
         WebDriverWait(d, 60, 0.2, ignored_exceptions=(StaleElementReferenceException,)).until(
             lambda _d: title in _d.find_element(By.TAG_NAME, "h1").text)
         assert "<header>" in d.page_source  # the desk's page, not the server's plain text

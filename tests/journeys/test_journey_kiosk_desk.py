@@ -53,7 +53,6 @@ def _three_customers():
 
 def test_three_customers_claims_are_redeemed_at_the_counter_once(browser, tmp_path):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     bowl_id, secret, claims = _three_customers()
     assert claims, "three customers won nothing"
     s = deskkit.Server(str(tmp_path))
@@ -65,7 +64,7 @@ def test_three_customers_claims_are_redeemed_at_the_counter_once(browser, tmp_pa
         d.get(s.url + "/login")
         if d.find_element(By.ID, "lang-zh").is_enabled():  # headless Chromium asks for English
             d.find_element(By.ID, "lang-zh").click()
-        WebDriverWait(d, 10).until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "zh-Hans")
+        deskkit.wait_lang(d, "zh")
         d.find_element(By.ID, "id_username").send_keys("mei")
         d.find_element(By.ID, "id_password").send_keys(deskkit.PASSWORD)
         d.find_element(By.ID, "login").click()
@@ -89,7 +88,7 @@ def test_three_customers_claims_are_redeemed_at_the_counter_once(browser, tmp_pa
         assert not d.find_elements(By.ID, "handover")
         d.implicitly_wait(30)
         d.find_element(By.ID, "lang-en").click()
-        WebDriverWait(d, 10).until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en")
+        deskkit.wait_lang(d, "en")
         d.get(s.url + "/")
         d.find_element(By.ID, "id_code").send_keys(claims[0])
         d.find_element(By.ID, "check").click()
