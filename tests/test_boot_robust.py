@@ -134,3 +134,49 @@ def test_a_damaged_only_game_on_a_full_flash_boots_to_a_notice(tmp_path, monkeyp
         sim.step(3000)
     with open(path, "rb") as f:
         assert f.read() == kept  # nothing lost
+
+
+def _screen(sim):
+    """What the screen says now (the firmware's own drawing, read as text)."""
+    from host_sim.sim.player import _TextFrame, _TextScreen, screen_lines
+    ts = _TextScreen(_TextFrame(), sim.console.lang)
+    sim.app._draw(ts, sim.console)
+    return " ".join(screen_lines(ts.fb.items))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_damaged_tail_the_full_flash_cannot_set_aside_is_not_said_to_be_set_aside(tmp_path, monkeypatch, lang):
+    sim = new_sim(tmp_path)
+    sim.console.settings.lang = sim.console.lang = lang
+    from bobing import settings
+    settings.save(sim.console)
+    for _ in range(3):
+        roll(sim)
+    path = sim.console.j.path
+    with open(path, "r+b") as f:  # the last record cut short, as by a power cut mid-write
+        f.truncate(os.path.getsize(path) - 3)
+    with open(path, "rb") as f:
+        kept = f.read()
+    _flash_full(monkeypatch)  # and no room for the repair's copies
+    sim.power_cut()
+    sim.step(100)
+    seen = []
+    for _ in range(4):
+        c = sim.console
+        if c.view != C.V_NOTICE or c.arg[0] != C.N_JOURNAL:
+            break
+        seen.append((c.arg, _screen(sim)))
+        sim.press("ok")
+        sim.step(200)
+    assert [a for a, _ in seen] == [(C.N_JOURNAL, journal.FLASH_FULL)], seen  # one notice: the outcome
+    text = seen[0][1]
+    if lang == "zh":
+        assert "未另存" in text and "损坏部分已另存" not in text, text
+    else:
+        assert "flash" in text and "set aside" not in text, text
+    events = sim.console.table.events
+    sim.shake()
+    sim.step(3000)
+    assert sim.console.table.events == events  # and no rolls, as it says
+    with open(path, "rb") as f:
+        assert f.read() == kept  # nothing was set aside indeed

@@ -360,9 +360,13 @@ class Console:
     # ------------------------------------------------------------ games
     def _resume(self, woke_by):
         r = journal.recover(self.root, self.secret())
+        full = False  # the damage could not be set aside: that is the one notice (its screen says so)
+        for p in r.problems:
+            full = full or p.code == journal.FLASH_FULL
         for p in r.problems:
             self.say("journal: %s" % p.text)
-            self._notices.append((N_JOURNAL, p.code))
+            if not full or p.code == journal.FLASH_FULL:
+                self._notices.append((N_JOURNAL, p.code))
         for name in r.removed:
             self.say("journal: removed half-written %s" % name)
         for line in r.notes:

@@ -13,6 +13,7 @@ from micropython import const
 
 from bobing import vocab as V
 from bobing import profiles
+from bobing.journal import FLASH_FULL
 
 _W = const(128)
 _ROWS = const(3)  # list rows under the title (16 px each: the title and three rows fill the 64)
@@ -20,14 +21,18 @@ _ROWS = const(3)  # list rows under the title (16 px each: the title and three r
 # error screens (vocab.N_SENSOR, N_RNG, N_JOURNAL are these kinds)
 ERR_SENSOR = const(1)  # no accelerometer answers
 ERR_RNG = const(2)  # the random source failed its health test
-ERR_JOURNAL = const(3)  # the journal was recovered; its bad tail was moved aside
+ERR_JOURNAL = const(3)  # the journal was recovered; its bad tail was moved aside (detail: the damage's
+# code), or, detail journal.FLASH_FULL, the flash had no room to move it: kept as it is, no rolls
 ERRORS = (ERR_SENSOR, ERR_RNG, ERR_JOURNAL)
 
-# labels: the claim screen's one, then three lines for each error kind
+# labels: the claim screen's one, three lines for each error kind, the wait screen's, then the
+# journal's three when the flash had no room to set its bad tail aside
 _ZH = ("凭码到柜台领奖|传感器故障|请按键掷骰|摇碗不可用|随机数故障|自检未通过|暂停掷骰|"
-       "记录已恢复|损坏部分已另存|游戏继续|等待补货|奖品已派完|")
+       "记录已恢复|损坏部分已另存|游戏继续|等待补货|奖品已派完||记录有损坏|存储无空间|未另存 暂停掷骰")
 _EN = ("Show at counter|No sensor!|Press the button|to roll.|RNG failure|Health test|"
-       "failed: no rolls|Journal|recovered; bad|tail set aside|Waiting for|All prizes out|stock")
+       "failed: no rolls|Journal|recovered; bad|tail set aside|Waiting for|All prizes out|stock|"
+       "Journal|damaged; flash|full: no rolls")
+_L_KEPT = const(13)
 
 
 # menu items, titles and notices: id -> (zh, en)
@@ -354,7 +359,8 @@ def error(s, kind, detail=None):
     """A fault the players must know about: ERR_SENSOR (no accelerometer:
     a button rolls), ERR_RNG (the random source failed its health test:
     no rolls), ERR_JOURNAL (the journal was recovered and its bad tail
-    moved aside). detail: a short ASCII line for the operator (16
+    moved aside; detail journal.FLASH_FULL: there was no room to, it is
+    kept as it is). detail: a short ASCII line for the operator (16
     characters show), or None."""
     p = s.paint
     if kind not in ERRORS:
@@ -362,6 +368,8 @@ def error(s, kind, detail=None):
     fb = s.fb
     fb.fill(0)
     base = 3 * kind - 2  # its three lines in the labels
+    if kind == ERR_JOURNAL and detail == FLASH_FULL:
+        base = _L_KEPT  # nothing was set aside: the screen must not say it was
     # a warning sign
     fb.line(12, 0, 0, 21, 1)
     fb.line(12, 0, 24, 21, 1)

@@ -10,7 +10,7 @@ screen shows what the engine says, not what a fake says). CASES is a list of
 (name, lang, method, args); draw(screen, method, args) draws one frame. The
 states are built once, here, so drawing them allocates nothing.
 """
-from bobing import console, final_play, game, menu, panels, profiles
+from bobing import console, final_play, game, journal, menu, panels, profiles
 from bobing import screen as scr
 
 
@@ -246,6 +246,7 @@ def _cases():
         ("error_sensor", "error", (panels.ERR_SENSOR, "MPU6050 0x68 ?")),
         ("error_rng", "error", (panels.ERR_RNG, "repetition count")),
         ("error_journal", "error", (panels.ERR_JOURNAL, "kept 41, g7.bad")),
+        ("error_journal_full", "error", (panels.ERR_JOURNAL, journal.FLASH_FULL)),  # nothing set aside
         ("wait_stock", "wait", (kiosk,)),
         ("result_start", "result", _start() + (0,)),
         ("result_start_p1", "result", _start() + (1,)),
