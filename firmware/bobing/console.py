@@ -177,7 +177,7 @@ class Console:
         self.claims = []  # kiosk codes still to show (class, code, game no, award no, "game-award", bowl id)
         self.rolled = 0  # rolls drawn since boot
         self._t = t_ms
-        self._boot_t = t_ms
+        self.boot_t = t_ms  # when the bowl came up (a PIN's lock read from flash counts from here)
         self._since = t_ms  # when the view last changed
         self._active = t_ms  # last button or shake: the idle timeout counts from here
         self._frame_t = t_ms
@@ -238,8 +238,9 @@ class Console:
 
     # ------------------------------------------------------------ helpers
     # The public ones (say, notify, show, home, next_notice_or, set_led, secret,
-    # new_game, make_detector, rearm, draw_dice) are also what the modules the
-    # console loads on demand (menu, settings, final_play) and bowl/net.py call.
+    # new_game, make_detector, rearm, draw_dice, now; menu_list, pin_gate, boot_t
+    # for the menus) are also what the modules the console loads on demand (menu,
+    # settings, final_play, panels) and bowl/net.py use.
     def say(self, line):
         """A line for the serial log."""
         self.log.append(line)
@@ -282,6 +283,11 @@ class Console:
     def rearm(self):
         if self.detector is not None:
             self.detector.rearm()
+
+    @property
+    def now(self):
+        """The time (ms) of the last event fed in: the console reads no clock."""
+        return self._t
 
     @property
     def table(self):
@@ -809,10 +815,9 @@ class Console:
         self._last_tick = t_ms
 
     # menu state (bobing/menu.py sets it; defaults on the class cost no heap per instance)
-    _menu = None  # the current list: [id, items, cursor]
+    menu_list = None  # the current list: [id, items, cursor] (V_MENU's argument)
     edit = None  # what the digit entry or confirmation edits
-    _pin_fails = None  # wrong PINs since the last right one (PIN_FILE); None: not read yet
-    _pin_lock = 0  # when the current lock started (a lock read from flash: at boot)
+    pin_gate = None  # the PIN's lockout (a menu.PinGate, read from flash at the first PIN asked)
     authed = False  # the PIN or the attendant's key opened the menus now on show
     then = None  # after a menu's notice: where the menus go on (menu.after_notice), not the game
     mode_lost = False  # settings.txt's mode could not be read (a kiosk's until the journal says otherwise)

@@ -28,12 +28,12 @@ def key(c, b, kind=1):
     elif v == V_DIGITS:
         _digits_key(c, b, kind)
     elif v == V_CLAIM:  # a code shown again: back to the list of codes
-        _codes(c, c._menu[2] if c._menu is not None and c._menu[0] == "codes" else 0)
+        _codes(c, c.menu_list[2] if c.menu_list is not None and c.menu_list[0] == "codes" else 0)
     else:
         _confirm_key(c, b)
 
 
-def _main_items(c):
+def main_items(c):
     """The main list: the same settings in both modes, the admin items behind the PIN
     (a kiosk's whole menu is behind it; its attendant items first)."""
     if c.settings.mode == "kiosk":
@@ -49,7 +49,7 @@ def open_menu(c):
     if c.settings.mode == "kiosk":
         ask_pin(c, "menu")
     else:
-        _list(c, "main", _main_items(c), 0)
+        _list(c, "main", main_items(c), 0)
 
 
 def attendant(c):
@@ -84,12 +84,12 @@ def ask_new_game(c):
 
 
 def _list(c, mid, items, cursor):
-    c._menu = [mid, items, cursor]
-    c.show(V_MENU, c._menu)
+    c.menu_list = [mid, items, cursor]
+    c.show(V_MENU, c.menu_list)
 
 
 def _menu_key(c, b):
-    m = c._menu
+    m = c.menu_list
     mid, items, cur = m[0], m[1], m[2]
     if b == B_NEXT:
         m[2] = (cur + 1) % len(items)
@@ -171,7 +171,7 @@ def _menu_key(c, b):
 
 def _main(c, item):
     """Back to the main list, its cursor on `item` (a list keeps its place)."""
-    items = _main_items(c)
+    items = main_items(c)
     _list(c, "main", items, items.index(item) if item in items else 0)
 
 
@@ -261,33 +261,43 @@ def lock_ms(fails):
     return PIN_LOCK_MS << min(fails // PIN_TRIES - 1, _LOCK_DOUBLINGS)
 
 
-def tries_left(c):
-    """Wrong PINs still allowed before the next lock."""
-    return PIN_TRIES - _fails(c) % PIN_TRIES
+class PinGate:
+    """The lockout's state, kept on the console (c.pin_gate) while the bowl is on:
+    `fails`, the wrong PINs in a row as on flash; `since`, when the current lock
+    started. panels.py reads locked_for() to count a lock down."""
+
+    def __init__(self, fails, since):
+        self.fails = fails
+        self.since = since
+
+    def locked_for(self, now):
+        """ms left of the lock at time `now`, 0 if the PIN is not locked."""
+        n = self.fails
+        if not n or n % PIN_TRIES:
+            return 0
+        left = lock_ms(n) - time.ticks_diff(now, self.since)
+        return left if left > 0 else 0
+
+    def tries_left(self):
+        """Wrong PINs still allowed before the next lock."""
+        return PIN_TRIES - self.fails % PIN_TRIES
 
 
-def _fails(c):
-    """The wrong PINs so far (read from flash once: an unreadable count is a lock)."""
-    if c._pin_fails is None:
-        c._pin_fails = 0
+def gate(c):
+    """Console c's PinGate, read from flash at its first use (an unreadable
+    count is a lock, counted from the boot)."""
+    g = c.pin_gate
+    if g is None:
+        n = 0
         try:
             data = settings.read(c.root, settings.PIN_FILE)
             if data is not None:
-                c._pin_fails = settings.number(data.decode().strip(), 0, 999999)
+                n = settings.number(data.decode().strip(), 0, 999999)
         except (OSError, ValueError) as e:
             c.say("%s unreadable (%s): the PIN is locked" % (settings.PIN_FILE, e))
-            c._pin_fails = PIN_TRIES
-        c._pin_lock = c._boot_t
-    return c._pin_fails
-
-
-def locked_for(c):
-    """ms left of the PIN's lock, 0 if it is not locked."""
-    n = _fails(c)
-    if not n or n % PIN_TRIES:
-        return 0
-    left = lock_ms(n) - time.ticks_diff(c._t, c._pin_lock)
-    return left if left > 0 else 0
+            n = PIN_TRIES
+        g = c.pin_gate = PinGate(n, c.boot_t)
+    return g
 
 
 def _count_try(c, fails):
@@ -297,7 +307,7 @@ def _count_try(c, fails):
     except OSError as e:
         c.say("PIN tries not saved: %s" % e)
         return False
-    c._pin_fails = fails
+    gate(c).fails = fails
     return True
 
 
@@ -311,7 +321,7 @@ def ask_pin(c, then):
         c.notify(N_PIN_LOST, "")
         c.next_notice_or(c.home())
         return
-    if locked_for(c):
+    if gate(c).locked_for(c.now):
         c.notify(N_LOCKED, "")  # (the screen counts the lock down)
         c.next_notice_or(c.home())
         return
@@ -335,11 +345,12 @@ def _then(c, then):
     elif then == "pin_new":
         _digits(c, "new_pin", "0000", "pin_new")
     else:
-        _list(c, "main", _main_items(c), 0)
+        _list(c, "main", main_items(c), 0)
 
 
 def _check_pin(c, value, then):
-    fails = _fails(c) + 1
+    g = gate(c)
+    fails = g.fails + 1
     if not _count_try(c, fails):  # a try that cannot be counted is not made
         c.notify(N_FLASH, "PIN not checked")
         c.next_notice_or(c.home())
@@ -351,10 +362,10 @@ def _check_pin(c, value, then):
         return
     c.say("wrong PIN (%d in a row)" % fails)
     if fails % PIN_TRIES == 0:
-        c._pin_lock = c._t
+        g.since = c.now
         c.notify(N_LOCKED, "")
     else:
-        c.notify(N_PIN, "%d" % (PIN_TRIES - fails % PIN_TRIES))
+        c.notify(N_PIN, "%d" % g.tries_left())
         c.then = then  # after the notice: the PIN entry again (then `then`), not the game under it
     c.next_notice_or(c.home())
 

@@ -7,7 +7,6 @@
 # every other screen. The app imports this module only when one of these
 # views is first shown: a family game played by shakes never loads it, and a
 # notice or a claim code loads neither menu.py nor settings.py.
-import sys
 
 from micropython import const
 
@@ -475,15 +474,6 @@ NOTICE_TITLES = {V.N_PIN: "wrong_pin", V.N_LOCKED: "locked", V.N_FLASH: "flash",
                  V.N_PIN_DIFF: "pin_diff", V.N_PIN_LOST: "pin_lost"}
 
 
-def _menu_module():
-    # menu.py, for the PIN's lock (its rule): only menu.py raises the locked notice, so it is
-    # loaded; found in sys.modules, as an import statement allocates each second the lock counts
-    m = sys.modules.get("bobing.menu")
-    if m is None:
-        from bobing import menu as m
-    return m
-
-
 def _notice(s, c):
     """A notice screen.py has no screen for: wrong PIN (tries left), the PIN's
     lock (counting down), flash write, bad settings, low battery, PIN changed
@@ -501,7 +491,7 @@ def _notice(s, c):
             p.en_centred(detail + (" try left" if detail == "1" else " tries left"), 30)
         return
     if kind == V.N_LOCKED:  # "请等 0:59" / "wait 0:59", counting down
-        left = (_menu_module().locked_for(c) + 999) // 1000
+        left = (c.pin_gate.locked_for(c.now) + 999) // 1000
         m = left // 60
         x = 24
         if zh:

@@ -125,13 +125,11 @@ class Shown:
         self.lang = lang
         self.table = table
         self.page = page
-        self._menu = menu_
+        self.menu_list = menu_
         self.settings = settings or console.Settings()
         self.root = ""
-        self._pin_fails = 3  # a lock: three wrong PINs
-        self._pin_lock = 0
-        self._t = 17000  # 17 s into the minute: 0:43 left
-        self._boot_t = 0
+        self.pin_gate = menu.PinGate(3, 0)  # a lock: three wrong PINs, since 0
+        self.now = 17000  # 17 s into the minute: 0:43 left
 
 
 def _panel_cases(kiosk, kiosk_out):
@@ -140,7 +138,7 @@ def _panel_cases(kiosk, kiosk_out):
     st.mode = "kiosk"
     st.bowl_id = "0042"
     st.secret = "00112233445566778899aabbccddeeff"
-    main = ["main", menu._main_items(Shown(0, None, settings=st, table=kiosk)), 2]
+    main = ["main", menu.main_items(Shown(0, None, settings=st, table=kiosk)), 2]
     fam = console.Settings()
     fam_main = ["main", ("new", "seats", "profile", "mode", "lang", "sound", "admin", "back"), 6]
     stock = ["stock", tuple([k[0] for k in profiles.Profile("kiosk").prizes["classes"]]) + ("back",), 4]
