@@ -337,7 +337,7 @@ def main():
         if c.final is None or c.final.final.ended:
             break
         sim.shake()
-        sim.run_until(lambda s: s.console.final.phase != 1, 20000)
+        sim.run_until(lambda s: s.console.final.phase != final_play.P_SHAKING, 20000)
         press(sim, "ok")
     path("final", w.take())
     del sim, w

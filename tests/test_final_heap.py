@@ -53,7 +53,7 @@ def console(root, rolls=()):
 
 def press(c, *bs):
     for b in bs:
-        c.press(b, C.PRESS, c._t * 1000)
+        c.press(b, C.PRESS, c.now * 1000)
 
 
 def _choose(c, item):

@@ -60,7 +60,7 @@ def console(root, rolls=(), t=1000):
 
 def press(c, *bs):
     for b in bs:
-        c.press(b, C.PRESS, c._t * 1000)
+        c.press(b, C.PRESS, c.now * 1000)
 
 
 def admin(c):
@@ -289,10 +289,21 @@ def test_low_battery_is_said_between_the_final_s_rolls():
     root = _root()
     c = console(root, [SIHONG_12])
     start_final(c, 2)
-    c.battery(c._t, 3500)
+    c.battery(c.now, 3500)
     assert c.view == C.V_NOTICE and c.arg[0] == C.N_BATTERY
     press(c, C.B_OK)
     assert c.view == C.V_FINAL and roll(c).seat == 1
+
+
+def test_after_a_notice_the_ring_shows_the_final_s_phase_again():
+    from bobing import leds
+    c = console(_root(), [SIHONG_12])
+    start_final(c, 2)
+    assert c.led == leds.P_IDLE
+    c.battery(c.now, 3500)
+    assert c.view == C.V_NOTICE and c.led == leds.P_BATTERY
+    press(c, C.B_OK)
+    assert c.view == C.V_FINAL and c.led == leds.P_IDLE  # whose turn: idle, not the notice's warning
 
 
 def test_the_final_sounds_as_the_table_game_does():
@@ -311,7 +322,7 @@ def test_the_final_sounds_as_the_table_game_does():
         F.shake_event(c, shake.EV_SHAKE)
         clicks = []
         for _ in range(50):  # a second of shaking, the app's 20 ms rounds playing what is queued
-            c.tick(c._t + 20)
+            c.tick(c.now + 20)
             clicks += c.beeps
             del c.beeps[:]
         if level == "off":

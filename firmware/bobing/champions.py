@@ -13,11 +13,10 @@
 from micropython import const
 
 from bobing import journal, outbox, rules
-from bobing.vocab import V_FINAL, V_SHAKING
+from bobing.vocab import V_SHAKING
 
 MAX_FINAL_ID = const(0xFFFFFF)
 MAX_EVENTS = const(4000)  # final_play.MAX_EVENTS
-_SHAKING = const(1)  # final_play.P_SHAKING; busy() reads it only while a final is on (final_play loaded)
 
 
 def table_champion(t):
@@ -130,8 +129,7 @@ class Reporter:
 
 def busy(con):
     """True while somebody shakes (a table game's or the final's): nothing is sent then."""
-    fp = con.final
-    return con.view == V_SHAKING or (fp is not None and con.view == V_FINAL and fp.phase == _SHAKING)
+    return con.stage == V_SHAKING  # (under V_FINAL: the final's phase)
 
 
 # ---- the desk's side -------------------------------------------------------------

@@ -168,6 +168,7 @@ class Console:
         self.sleep = False
         self.changed = 0
         self.view = V_TURN
+        self.stage = V_TURN  # the view the game's flow is in (show(): the view, or under V_FINAL the final's phase)
         self.page = 0
         self.frame = 0
         self.out = None  # the Outcome on show
@@ -176,9 +177,9 @@ class Console:
         self.led_t0 = t_ms
         self.claims = []  # kiosk codes still to show (class, code, game no, award no, "game-award", bowl id)
         self.rolled = 0  # rolls drawn since boot
-        self._t = t_ms
+        self.now = t_ms  # the time of the last event fed in (the console reads no clock)
         self.boot_t = t_ms  # when the bowl came up (a PIN's lock read from flash counts from here)
-        self._since = t_ms  # when the view last changed
+        self.since = t_ms  # when the view (or the final's phase) last changed
         self._active = t_ms  # last button or shake: the idle timeout counts from here
         self._frame_t = t_ms
         self._notices = []  # [(kind, detail)] still to show
@@ -238,9 +239,10 @@ class Console:
 
     # ------------------------------------------------------------ helpers
     # The public ones (say, notify, show, home, next_notice_or, set_led, secret,
-    # new_game, make_detector, rearm, draw_dice, now; menu_list, pin_gate, boot_t
-    # for the menus) are also what the modules the console loads on demand (menu,
-    # settings, final_play, panels) and bowl/net.py use.
+    # new_game, make_detector, rearm, draw_dice, announce, ok_rolls, confirm; the
+    # attributes now, since, stage; menu_list, pin_gate, boot_t for the menus) are
+    # also what the modules the console loads on demand (menu, settings,
+    # final_play, panels) and bowl/net.py use.
     def say(self, line):
         """A line for the serial log."""
         self.log.append(line)
@@ -254,22 +256,28 @@ class Console:
         return binascii.unhexlify(self.settings.secret)
 
     def show(self, view, arg=None):
+        """Show `view` (V_FINAL: the final in its phase). The ring, the detector and
+        the rattle follow `stage`: the view, or under V_FINAL the final's phase
+        (final_play's phases are the views V_TURN, V_SHAKING, V_RESULT, V_OVER)."""
         self.view = view
         self.arg = arg
         self.page = 0
         self.frame = 0
-        self._since = self._t
-        self._frame_t = self._t
+        self.since = self.now
+        self._frame_t = self.now
         self.changed += 1
         if view != V_NOTICE and not V_MENU <= view <= V_SECRET and view != V_CLAIM:
             self.authed = False  # the PIN (or the key) opened the menus only until they close
+        if view == V_FINAL:
+            view = self.final.phase
+        self.stage = view
         if view == V_TURN or view == V_POOL:
             self.rearm()
         if view == V_TURN or view == V_POOL or view == V_MENU or view == V_WAIT or view == V_GATE or view == V_SEED:
             self.set_led(leds.P_IDLE)
         elif view == V_SHAKING:
             self.set_led(leds.P_SHAKE)
-            self._rattle.start(self._t)
+            self._rattle.start(self.now)
         elif view == V_OVER:
             self.set_led(leds.P_GAME_OVER)
         elif view == V_SLEEP:
@@ -277,17 +285,12 @@ class Console:
 
     def set_led(self, pattern):
         if pattern != self.led:
-            self.led_t0 = self._t  # a new show starts at its first frame
+            self.led_t0 = self.now  # a new show starts at its first frame
         self.led = pattern
 
     def rearm(self):
         if self.detector is not None:
             self.detector.rearm()
-
-    @property
-    def now(self):
-        """The time (ms) of the last event fed in: the console reads no clock."""
-        return self._t
 
     @property
     def table(self):
@@ -335,12 +338,12 @@ class Console:
         f = self.fair
         if f is None or self.j is None:
             return
-        if self._fair_err is None or time.ticks_diff(self._t, self._fair_err) >= NOTICE_MS:
+        if self._fair_err is None or time.ticks_diff(self.now, self._fair_err) >= NOTICE_MS:
             try:
                 f.need(self.j)
                 self._fair_err = None
             except (OSError, dicemod.EntropyError) as e:  # no commitment: the customer waits (V_SEED)
-                self._fair_err = self._t  # tried again after a while, not at every tick
+                self._fair_err = self.now  # tried again after a while, not at every tick
                 self.say("fair: no commitment made: %s" % e)
         if f.log:
             self.log.extend(f.log)
@@ -513,14 +516,15 @@ class Console:
         t = self.table
         if not self.claims and t is not None and not t.ended and (not t.kiosk or t.shakes_left):
             self.rearm()  # the next shake may begin while the pages show: it is not lost
-        self.led_t0 = self._t
-        self.set_led(leds.pattern_for(out))  # the rank's show, even without a screen
         zy = out.kind == game.EV_ROLL and out.holder_after == out.seat and out.holder_before != out.seat
-        self.result_sound(out, zy, out.ended)
+        self.announce(out, zy, out.ended)
 
-    def result_sound(self, out, zhuangyuan, ended):
-        """A roll's or spill's sound (the table's and the final's): sound.tune_for,
-        then the end's tune when it ended the game."""
+    def announce(self, out, zhuangyuan, ended):
+        """A roll's or spill's show on the ring (its rank's, from its first frame, even
+        without a screen) and its sound (sound.tune_for, then the end's tune when it
+        ended the game): the table's and the final's."""
+        self.led_t0 = self.now
+        self.set_led(leds.pattern_for(out))
         del self.beeps[:]  # the rattle's last clicks give way
         self.tune(sound.tune_for(out, zhuangyuan))
         if ended:
@@ -554,7 +558,7 @@ class Console:
     # ------------------------------------------------------------ events in
     def sample(self, t_ms, ax, ay, az, t_us=None):
         """One accelerometer sample."""
-        self._t = t_ms
+        self.now = t_ms
         det = self.detector
         if det is None:
             return
@@ -619,14 +623,14 @@ class Console:
         self.has_display = False
         self.say("display lost (%s): the LED ring shows the ranks" % why)
         self.set_led(leds.P_ERROR)
-        self.led_t0 = self._t
+        self.led_t0 = self.now
         self.tune(sound.ALERT)
 
     def battery(self, t_ms, mv):
         """The battery voltage in mV (None: the board cannot tell), from the app."""
         if mv is None:
             return
-        self._t = t_ms
+        self.now = t_ms
         first = self.battery_mv is None
         self.battery_mv = mv
         if mv < (BAT_RESUME_MV if first else BAT_EMPTY_MV):
@@ -645,7 +649,7 @@ class Console:
         if self.view != V_SLEEP:
             self.show(V_NOTICE, (N_BATTERY, "empty"))
             self.set_led(leds.P_BATTERY)
-            self.led_t0 = self._t
+            self.led_t0 = self.now
 
     def found_sensor(self):
         """The lost accelerometer answers again: shakes roll again."""
@@ -666,7 +670,7 @@ class Console:
 
     def buttons(self, t_ms, mask, t_us=0):
         """The buttons' levels (bit B_* set = pressed)."""
-        self._t = t_ms
+        self.now = t_ms
         ev = self._buttons.feed(t_ms, mask)
         if ev:
             self._active = t_ms
@@ -725,15 +729,27 @@ class Console:
                 self.tune(sound.KEY)
         elif v == V_POOL:
             self.show(self.home())
-        elif v == V_TURN and b == B_OK and not self.has_sensor:
-            if self.dice is not None:
-                self.dice.absorb(t_us & 0x3FFFFFFF, 0, 0, 0)  # the press time joins the pool
+        elif v == V_TURN and self.ok_rolls(b, t_us):
             self._roll(t_us)
         elif v == V_TURN and b == B_NEXT:
             if t is not None and not t.kiosk and t.started:
                 self.show(V_TABLE, 1)  # the prizes by seat, then the pool
             else:
                 self.show(V_POOL)  # a look at the prizes left
+
+    def ok_rolls(self, b, t_us):
+        """-> True when press b rolls (the table's turn or the final's): OK, while no
+        shake sensor rolls; the press time joins the random pool."""
+        if b != B_OK or self.has_sensor:
+            return False
+        if self.dice is not None:
+            self.dice.absorb(t_us & 0x3FFFFFFF, 0, 0, 0)
+        return True
+
+    def confirm(self, title, action):
+        """Ask for OK to confirm `title` (V_CONFIRM); menu.py does `action` on OK."""
+        self.edit = action
+        self.show(V_CONFIRM, title)
 
     def next_customer(self, n=None):
         """The attendant starts the next customer's shakes (the key's or the PIN's
@@ -764,14 +780,15 @@ class Console:
 
     def tick(self, t_ms):
         """Time passes (call it often: every 10-50 ms)."""
-        self._t = t_ms
+        self.now = t_ms
         v = self.view
-        since = time.ticks_diff(t_ms, self._since)
-        if v == V_SHAKING:
+        since = time.ticks_diff(t_ms, self.since)
+        st = self.stage  # (the final's phase too)
+        if st == V_SHAKING:
             self.rattle(t_ms)
         if time.ticks_diff(t_ms, self._frame_t) >= FRAME_MS:
             self._frame_t = t_ms
-            if v == V_SHAKING or v == V_OVER:
+            if st == V_SHAKING or st == V_OVER:
                 self.frame += 1
                 self.changed += 1
         if v == V_RESULT:
@@ -789,7 +806,7 @@ class Console:
         elif (v == V_POOL or v == V_CLAIM) and since >= (CLAIM_PAGE_MS if v == V_CLAIM else PAGE_MS):
             # the screen shows page % its pages (a claim: its text, then its QR code)
             self.page += 1
-            self._since = t_ms
+            self.since = t_ms
             self.changed += 1
         self._time_limit(t_ms)
         if self.j is not None and v != V_SHAKING:
@@ -984,7 +1001,7 @@ class Console:
 
     def _result_page_done(self):
         self.page += 1
-        self._since = self._t
+        self.since = self.now
         self.changed += 1
         if self.page >= self._pages:
             self._after_result()

@@ -24,9 +24,9 @@ import time
 
 from micropython import const
 
-from bobing import game, journal, leds, rules, shake, store
+from bobing import game, journal, rules, shake, store
 from bobing.final import Final
-from bobing.vocab import B_OK, FRAME_MS, N_FLASH, N_JOURNAL, V_FINAL
+from bobing.vocab import B_OK, N_FLASH, N_JOURNAL, V_FINAL, V_OVER, V_RESULT, V_SHAKING, V_TURN
 
 FILE = "final.txt"
 _TMP = "final.tmp"
@@ -37,11 +37,12 @@ MAX_PLAYERS = const(64)
 MAX_EVENTS = const(4000)  # a sanity bound on a file read back, far above any final
 RESULT_MS = const(3500)  # a roll stays on the screen (OK skips)
 
-# phases of the V_FINAL view
-P_TURN = const(0)  # whose turn: shake
-P_SHAKING = const(1)
-P_RESULT = const(2)  # the roll just made
-P_OVER = const(3)  # the winner, until the final is ended from the menu (or OK)
+# phases of the V_FINAL view: the console's views they are (its ring, detector and
+# rattle follow them as they follow those views: Console.show, Console.stage)
+P_TURN = V_TURN  # whose turn: shake
+P_SHAKING = V_SHAKING
+P_RESULT = V_RESULT  # the roll just made
+P_OVER = V_OVER  # the winner, until the final is ended from the menu (or OK)
 
 # what happened at the last roll (for the result's message line)
 M_NEXT = const(0)  # the next champion rolls
@@ -190,6 +191,10 @@ class FinalPlay:
         self.msg = M_NEXT
         self.phase = P_TURN
 
+    def home(self):
+        """The phase between rolls: the winner once the final has ended, else whose turn."""
+        return P_OVER if self.final.ended else P_TURN
+
     def apply(self, kind, dice):
         """Apply one event to the Final (not yet written) -> Outcome."""
         f = self.final
@@ -246,7 +251,7 @@ def load(root):
     finally:
         fh.close()
     fp = r.fp or FinalPlay(root, fid, players, profile)
-    fp.phase = P_OVER if fp.final.ended else P_TURN
+    fp.phase = fp.home()
     return fp
 
 
@@ -333,22 +338,11 @@ def end(c):
 
 
 def _phase(c, phase):
-    fp = c.final
-    fp.phase = phase
-    c.frame = 0
-    c._since = c._t
-    c.changed += 1
-    if phase == P_TURN:
-        c.rearm()
-        c.set_led(leds.P_IDLE)
-    elif phase == P_SHAKING:
-        c.set_led(leds.P_SHAKE)
-        c._rattle.start(c._t)
-    elif phase == P_OVER:
-        c.set_led(leds.P_GAME_OVER)
+    c.final.phase = phase
+    c.show(V_FINAL)  # the console's own view change: the ring, detector and rattle follow the phase
 
 
-def _play(c, kind, dice):
+def _event(c, kind, dice):
     """Apply, write, then show one event; a failed write shows nothing and the
     final is read back from flash."""
     fp = c.final
@@ -362,17 +356,15 @@ def _play(c, kind, dice):
         resume(c)
         c.next_notice_or(c.home())
         return
-    c.led_t0 = c._t
     _phase(c, P_RESULT)
-    c.set_led(leds.pattern_for(out))
-    # the table's sounds (bobing/sound.py): a 状元 roll has the fanfare, the winner the end's tune
-    c.result_sound(out, kind == game.EV_ROLL and rules.is_zhuangyuan(out.rank), fp.msg == M_WIN)
+    # the table's show and sounds: a 状元 roll has the fanfare, the winner the end's tune
+    c.announce(out, kind == game.EV_ROLL and rules.is_zhuangyuan(out.rank), fp.msg == M_WIN)
 
 
-def _roll(c):
+def _draw(c):
     d = c.draw_dice()
     if d is not None:
-        _play(c, game.EV_ROLL, (d[0], d[1], d[2], d[3], d[4], d[5]))
+        _event(c, game.EV_ROLL, (d[0], d[1], d[2], d[3], d[4], d[5]))
 
 
 def shake_event(c, ev):
@@ -387,41 +379,27 @@ def shake_event(c, ev):
     elif ev == shake.EV_JOLT:
         _phase(c, P_TURN)
     elif ev == shake.EV_ROLLED:
-        _roll(c)
+        _draw(c)
     elif ev == shake.EV_SPILL:
-        _play(c, game.EV_SPILL, None)
+        _event(c, game.EV_SPILL, None)
 
 
 def press(c, b, t_us):
     """NEXT or OK while V_FINAL is on show (MENU opens the menu, as in a game)."""
     fp = c.final
-    if b != B_OK:
-        return
-    if fp.phase == P_RESULT:
-        _after_result(c)
-    elif fp.phase == P_OVER:
-        from bobing import menu
-        menu.confirm(c, "end_final", "final_end")
-    elif fp.phase == P_TURN and not c.has_sensor:
-        if c.dice is not None:
-            c.dice.absorb(t_us & 0x3FFFFFFF, 0, 0, 0)  # the press time joins the pool
-        _roll(c)
-
-
-def _after_result(c):
-    _phase(c, P_OVER if c.final.final.ended else P_TURN)
+    if fp.phase == P_RESULT and b == B_OK:
+        _phase(c, fp.home())
+    elif fp.phase == P_OVER and b == B_OK:
+        c.confirm("end_final", "final_end")
+    elif fp.phase == P_TURN and c.ok_rolls(b, t_us):
+        _draw(c)
 
 
 def tick(c, t_ms):
+    """Time passes while V_FINAL is on show (the console animates and rattles by the phase)."""
     fp = c.final
-    if fp.phase == P_SHAKING:
-        c.rattle(t_ms)
-    if fp.phase == P_RESULT and time.ticks_diff(t_ms, c._since) >= RESULT_MS:
-        _after_result(c)
-    elif (fp.phase == P_SHAKING or fp.phase == P_OVER) and time.ticks_diff(t_ms, c._frame_t) >= FRAME_MS:
-        c._frame_t = t_ms
-        c.frame += 1
-        c.changed += 1
+    if fp.phase == P_RESULT and time.ticks_diff(t_ms, c.since) >= RESULT_MS:
+        _phase(c, fp.home())
 
 
 # ---- drawing (screen.Screen's text machinery; the app calls draw for V_FINAL) --------------

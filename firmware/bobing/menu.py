@@ -12,7 +12,7 @@ from micropython import const
 from bobing import game, settings
 from bobing.panels import stock_classes, stock_of
 from bobing.vocab import (B_MENU, B_NEXT, B_OK, LANGS, LONG, MODES, N_DONE, N_FLASH, N_LOCKED, N_PIN,
-                          N_PIN_DIFF, N_PIN_LOST, N_SETTINGS, PIN_LOCK_MS, PIN_TRIES, V_CLAIM, V_CONFIRM,
+                          N_PIN_DIFF, N_PIN_LOST, N_SETTINGS, PIN_LOCK_MS, PIN_TRIES, V_CLAIM,
                           V_DIGITS, V_MENU, V_SECRET, presets_for)
 
 _ADMIN = ("stock", "bowl_id", "secret", "pin", "final", "back")
@@ -80,7 +80,7 @@ def ask_new_game(c):
     if c.settings.mode == "kiosk":
         ask_pin(c, "new")
     else:
-        confirm(c, "confirm_new", "new")
+        c.confirm("confirm_new", "new")
 
 
 def _list(c, mid, items, cursor):
@@ -123,7 +123,7 @@ def _menu_key(c, b):
         if item == "back":
             c.show(c.home())
         elif item == "new":
-            confirm(c, "confirm_new", "new")
+            c.confirm("confirm_new", "new")
         elif item == "seats":
             _list(c, "seats", tuple(["%d" % n for n in range(2, game.MAX_SEATS + 1)]), s.seats - 2)
         elif item == "profile":
@@ -216,7 +216,7 @@ def _admin_item(c, item):
         ask_pin(c, "pin_new")
     elif item == "final":  # 状元王中王 (bobing/final_play.py): start one, or end the one on
         if c.final is not None:
-            confirm(c, "end_final", "final_end")
+            c.confirm("end_final", "final_end")
         else:
             _digits(c, "champions", "02", "final")
 
@@ -341,7 +341,7 @@ def _then(c, then):
     if then == "admin":
         _back_to_admin(c, "stock")
     elif then == "new":
-        confirm(c, "confirm_new", "new")
+        c.confirm("confirm_new", "new")
     elif then == "pin_new":
         _digits(c, "new_pin", "0000", "pin_new")
     else:
@@ -421,7 +421,7 @@ def _digits_done(c, value):
             c.notify(N_SETTINGS, "2..64 champions")
             c.next_notice_or(c.home())
         else:
-            confirm(c, "start_final", "final:%d" % n)
+            c.confirm("start_final", "final:%d" % n)
         return
     if target == "pin_new":
         _digits(c, "new_pin2", "0000", "pin_new2:" + value)
@@ -454,16 +454,12 @@ def _digits_done(c, value):
         _back_to_admin(c, target)
 
 
-def confirm(c, title, action):
-    """Ask for OK to confirm `title`; on OK, do `action` ("new" game or new "secret")."""
-    c.edit = action
-    c.show(V_CONFIRM, title)
-
-
 def _confirm_key(c, b):
+    """A press on a confirmation (Console.confirm): OK does its action ("new" game,
+    new "secret", "final:N" or "final_end")."""
     if c.view == V_SECRET:
         if b == B_OK:
-            confirm(c, "new_secret", "secret")
+            c.confirm("new_secret", "secret")
         else:
             _back_to_admin(c, "secret")
         return
