@@ -30,7 +30,7 @@ else:
     from fakes import wlan as fake_wlan
     from fakes import bowl as hal
 from bobing import console as C  # noqa: E402
-from bobing import game, journal  # noqa: E402
+from bobing import game, journal, vocab  # noqa: E402
 from bowlrun import Stream  # noqa: E402
 
 FACTOR = int(sys.argv[1]) if len(sys.argv) > 1 else 30  # hardware/timing.md: CoreMark ratio at 240 MHz
@@ -148,7 +148,7 @@ def goto(sim, item):
             press(sim, "ok")
             return
         press(sim, "next")
-    raise RuntimeError("%r not in the menu %r (view %s, resets %s)" % (item, c.arg, C.VIEW_IDS[c.view], sim.resets))
+    raise RuntimeError("%r not in the menu %r (view %s, resets %s)" % (item, c.arg, vocab.VIEW_IDS[c.view], sim.resets))
 
 
 def enter(sim, digits):

@@ -4,6 +4,7 @@
 # Shared by the tests of the bowl around the game (test_bowl.py, test_board.py,
 # test_grant_bowl.py, ...); what runs on both interpreters is in tests/bowlrun.py.
 from bobing import console as C
+from bobing import vocab
 from bowlrun import Stream, hal, new_root  # noqa: F401  (the tests take them from here too)
 
 
@@ -16,7 +17,7 @@ def new_sim(tmp_path, seed=1, **kw):
 def roll(sim):
     """One shake; -> the Outcome on show (the pages are skipped with OK)."""
     sim.shake()
-    assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000), C.VIEW_IDS[sim.console.view]
+    assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000), vocab.VIEW_IDS[sim.console.view]
     out = sim.console.out
     while sim.console.view in (C.V_RESULT, C.V_CLAIM):
         sim.press("ok")

@@ -33,6 +33,8 @@ else:
 from bobing import console as C
 
 
+
+from bobing import vocab
 class Stream:
     """A fixed stand-in for os.urandom (SHA-256 of a counter), so a test game
     is the same game every time on both interpreters."""
@@ -63,7 +65,7 @@ def play_to_end(sim, figures=None, max_rolls=600):
         assert rolls < max_rolls, "game did not end"
         sim.shake()
         assert sim.run_until(lambda s: s.console.view in (C.V_RESULT, C.V_NOTICE), 15000), \
-            "no result %r" % (C.VIEW_IDS[sim.console.view],)
+            "no result %r" % (vocab.VIEW_IDS[sim.console.view],)
         rolls += 1
         while sim.console.view in (C.V_RESULT, C.V_CLAIM):
             sim.press("ok")

@@ -6,6 +6,7 @@ import pytest
 
 import board
 from bobing import console as C
+from bobing import vocab
 from bobing import leds
 from fakes import bowl as hal
 from bowlkit import battery_at, new_sim, press, roll
@@ -244,7 +245,7 @@ def test_low_battery_warns_on_the_screen_and_the_ring_and_play_goes_on(tmp_path)
     battery_at(sim, 3500)
     sim.step(5100)  # the app reads the battery every 5 s
     c = sim.console
-    assert c.view == C.V_NOTICE and c.arg[0] == C.N_BATTERY, C.VIEW_IDS[c.view]
+    assert c.view == C.V_NOTICE and c.arg[0] == C.N_BATTERY, vocab.VIEW_IDS[c.view]
     assert c.led == leds.P_BATTERY
     assert [ln for ln in sim.log() if "battery low" in ln]
     press(sim, "ok")
@@ -283,13 +284,13 @@ def test_an_empty_battery_sleeps_before_a_brown_out_and_starts_no_roll(tmp_path)
     assert sim.resets[-1] == "shake" and sim.console.flat
     sim.step(20000)  # (the shake may wake it again while it goes on: each time the same)
     assert sim.asleep and sim.console.table.events == rolled and "brownout" not in sim.resets, \
-        (sim.resets[-5:], C.VIEW_IDS[sim.console.view], sim.log()[-5:])
+        (sim.resets[-5:], vocab.VIEW_IDS[sim.console.view], sim.log()[-5:])
 
 
 def test_every_text_notice_has_a_title():
     # the low-battery notice was drawn under a "?" title: panels had no label for it
     from bobing import panels
-    kinds = [getattr(C, n) for n in dir(C) if n.startswith("N_")]
+    kinds = [getattr(vocab, n) for n in dir(vocab) if n.startswith("N_")]
     text = [k for k in kinds if k not in panels.ERRORS and k != C.N_DISPLAY]  # N_DISPLAY: LEDs only
     assert C.N_BATTERY in text
     for k in text:

@@ -4,6 +4,7 @@
 # kiosk's PIN-protected admin menu, stock and claim codes.
 from bobing import claim, game, leds
 from bobing import console as C
+from bobing import vocab
 from bobing import settings as S
 from bowlkit import enter, goto, key, new_sim, press, roll, to_kiosk
 
@@ -213,7 +214,7 @@ def test_kiosk_menu_needs_the_pin_and_locks_after_three_wrong(tmp_path):
     for left in ("2", "1"):
         assert c.view == C.V_DIGITS
         enter(sim, "9999")
-        assert c.view == C.V_NOTICE and c.arg == (C.N_PIN, left)  # the tries left, said
+        assert c.view == C.V_NOTICE and c.arg == (vocab.N_PIN, left)  # the tries left, said
         press(sim, "ok")  # the PIN entry again, not the game under the notice
     enter(sim, "9999")
     assert c.arg[0] == C.N_LOCKED
@@ -221,7 +222,7 @@ def test_kiosk_menu_needs_the_pin_and_locks_after_three_wrong(tmp_path):
     press(sim, "menu")  # even the right PIN waits out the lock
     assert c.view == C.V_NOTICE and c.arg[0] == C.N_LOCKED
     press(sim, "ok")
-    sim.step(C.PIN_LOCK_MS)
+    sim.step(vocab.PIN_LOCK_MS)
     press(sim, "menu")
     enter(sim, "1234")
     assert c.view == C.V_MENU and "admin" in c.arg[1] and "stock" not in c.arg[1]
@@ -364,7 +365,7 @@ def test_settings_file_survives_garbage(tmp_path):
     assert (s.seats, s.mode, s.lang) == (10, "kiosk", "zh") and s.pin == "" and c.pin_lost  # never 1234
     log = sim.log()
     assert sum("default kept" in line for line in log) == 5, log  # seats, lang, pin x2, the missing key
-    assert c.view == C.V_NOTICE and c.arg[0] == C.N_SETTINGS
+    assert c.view == C.V_NOTICE and c.arg[0] == vocab.N_SETTINGS
     assert (tmp_path / "settings.txt.bad").read_text() == "seats=99\nmode=kiosk\nlang=xx\npin=12a4\n"
 
 
@@ -400,14 +401,14 @@ def test_pin_is_a_salted_hash_and_the_secret_has_its_own_file(tmp_path):
     enter(sim, "1234")  # the old PIN, then the new one twice
     enter(sim, "5678")
     enter(sim, "5678")
-    assert c.view == C.V_NOTICE and c.arg[0] == C.N_DONE
+    assert c.view == C.V_NOTICE and c.arg[0] == vocab.N_DONE
     text = (tmp_path / "a" / "settings.txt").read_text()
     assert "5678" not in text and S.pin_check(c.settings.pin, "5678")
     press(sim, "ok")  # the admin list again
     press(sim, "menu", "menu", "menu")  # out of the menus (the PIN opened them until now), in again
     goto(sim, "admin")
     enter(sim, "1234")
-    assert c.view == C.V_NOTICE and c.arg[0] == C.N_PIN
+    assert c.view == C.V_NOTICE and c.arg[0] == vocab.N_PIN
     press(sim, "ok")  # the PIN entry again
     enter(sim, "5678")
     assert c.view == C.V_MENU and c.arg[0] == "admin"
@@ -443,7 +444,7 @@ def test_a_new_restocked_kiosk_game_needs_the_pin(tmp_path):
     assert c.view == C.V_OVER and c.j.game_id == g
     press(sim, "ok")
     enter(sim, "9999")
-    assert c.view == C.V_NOTICE and c.arg[0] == C.N_PIN and c.j.game_id == g
+    assert c.view == C.V_NOTICE and c.arg[0] == vocab.N_PIN and c.j.game_id == g
     press(sim, "ok")  # the PIN entry again
     enter(sim, "1234")  # the right PIN: then the usual confirmation
     assert c.view == C.V_CONFIRM and c.j.game_id == g
@@ -459,7 +460,7 @@ def wrong_pin(sim):
     if c.view == C.V_NOTICE:
         kind = None
     else:
-        assert c.view == C.V_DIGITS, C.VIEW_IDS[c.view]
+        assert c.view == C.V_DIGITS, vocab.VIEW_IDS[c.view]
         enter(sim, "9999")
         assert c.view == C.V_NOTICE
         kind = c.arg[0]
@@ -482,11 +483,11 @@ def test_the_pin_lockout_survives_a_power_cut(tmp_path):
     # PINs let the next try in (a 4-digit PIN brute-forced in about a minute)
     sim = new_sim(tmp_path)
     to_kiosk(sim)
-    assert [wrong_pin(sim) for _ in range(3)] == [C.N_PIN, C.N_PIN, C.N_LOCKED]
+    assert [wrong_pin(sim) for _ in range(3)] == [vocab.N_PIN, vocab.N_PIN, C.N_LOCKED]
     sim.power_cut()
     sim.step(100)
     assert locked(sim), "a power cut lifted the PIN lock"
-    sim.step(C.PIN_LOCK_MS - 10000)  # the lock read at boot lasts its whole minute from the boot
+    sim.step(vocab.PIN_LOCK_MS - 10000)  # the lock read at boot lasts its whole minute from the boot
     assert locked(sim)
     sim.step(10000)
     press(sim, "menu")
@@ -502,15 +503,15 @@ def test_cutting_the_power_between_tries_does_not_reset_the_count(tmp_path):
         kinds.append(wrong_pin(sim))
         sim.power_cut()
         sim.step(100)
-    assert kinds == [C.N_PIN, C.N_PIN, C.N_LOCKED] and locked(sim)
+    assert kinds == [vocab.N_PIN, vocab.N_PIN, C.N_LOCKED] and locked(sim)
 
 
 def test_the_pin_lockout_doubles_and_a_right_pin_resets_it(tmp_path):
     sim = new_sim(tmp_path)
     to_kiosk(sim)
-    minute = C.PIN_LOCK_MS
+    minute = vocab.PIN_LOCK_MS
     for lock in (1, 2, 4):
-        assert [wrong_pin(sim) for _ in range(3)] == [C.N_PIN, C.N_PIN, C.N_LOCKED]
+        assert [wrong_pin(sim) for _ in range(3)] == [vocab.N_PIN, vocab.N_PIN, C.N_LOCKED]
         sim.step(lock * minute - 2000)
         assert locked(sim), "the lock after %d x 3 wrong PINs ended early" % lock
         sim.step(2000)
@@ -518,7 +519,7 @@ def test_the_pin_lockout_doubles_and_a_right_pin_resets_it(tmp_path):
     enter(sim, "1234")
     assert sim.console.view == C.V_MENU
     press(sim, "menu")
-    assert [wrong_pin(sim) for _ in range(3)] == [C.N_PIN, C.N_PIN, C.N_LOCKED]
+    assert [wrong_pin(sim) for _ in range(3)] == [vocab.N_PIN, vocab.N_PIN, C.N_LOCKED]
     sim.step(minute)  # back to one minute
     assert not locked(sim)
 
@@ -582,7 +583,7 @@ def test_random_hands_on_a_kiosk_get_nothing_they_should_not(tmp_path):
             sim.power_cut()
         sim.step(r.choice((50, 150, 400, 2500)))
         c = sim.console
-        assert c.view not in (C.V_MENU, C.V_SECRET, C.V_CONFIRM), (step, C.VIEW_IDS[c.view])
+        assert c.view not in (C.V_MENU, C.V_SECRET, C.V_CONFIRM), (step, vocab.VIEW_IDS[c.view])
         assert c.j.game_id == g, "step %d: a new game without the PIN" % step
         assert c.table.customer <= grants, "step %d: shakes without the attendant" % step
         if c.view == C.V_CLAIM:
@@ -607,7 +608,7 @@ def test_a_shake_while_the_result_pages_show_is_not_lost(tmp_path):
         sim.shake()  # (a recorded shake of about 3 s: each follows the one before)
         sim.step(3000)
     sim.run_until(lambda s: s.console.rolled == rolled + 4, 8000)
-    assert c.rolled == rolled + 4, (c.rolled - rolled, C.VIEW_IDS[c.view])
+    assert c.rolled == rolled + 4, (c.rolled - rolled, vocab.VIEW_IDS[c.view])
 
 
 def test_no_admin_item_without_the_pin_in_either_mode(tmp_path):

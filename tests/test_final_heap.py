@@ -14,6 +14,8 @@ import gc
 import sys
 
 from bobing import console as C
+
+from bobing import vocab
 from bobing import final_play as F
 
 NONE = (1, 2, 3, 5, 6, 6)  # no 状元
@@ -72,7 +74,7 @@ def start_final(c, n):
     for d in "%02d" % n:
         press(c, *([C.B_NEXT] * ((int(d) - (c.arg[1][c.arg[2]] - 48)) % 10)))
         press(c, C.B_OK)
-    assert c.view == C.V_CONFIRM and c.arg == "start_final", C.VIEW_IDS[c.view]
+    assert c.view == C.V_CONFIRM and c.arg == "start_final", vocab.VIEW_IDS[c.view]
     press(c, C.B_OK)
 
 
@@ -124,7 +126,7 @@ def test_a_final_too_large_for_the_heap_at_boot_is_said_and_kept_not_a_crash():
         c = console(root)
     finally:
         F.read = real
-    assert c.final is None and c.view == C.V_NOTICE and c.arg[0] == C.N_JOURNAL, (C.VIEW_IDS[c.view], c.arg)
+    assert c.final is None and c.view == C.V_NOTICE and c.arg[0] == C.N_JOURNAL, (vocab.VIEW_IDS[c.view], c.arg)
     assert [line for line in c.log if "too large for the memory" in line], c.log
     import os
     assert F.FILE in os.listdir(root)  # kept as it is, for a boot with more room

@@ -7,6 +7,8 @@
 import os
 
 from bobing import console as C
+
+from bobing import vocab
 from bobing import final_play as F
 from bobing import game
 from bobing.final import Final
@@ -75,7 +77,7 @@ def admin(c):
             press(c, C.B_NEXT)
         press(c, C.B_OK)
     if c.view != C.V_MENU or c.arg[0] != "admin":
-        raise AssertionError("not in the admin list: view %s" % C.VIEW_IDS[c.view])
+        raise AssertionError("not in the admin list: view %s" % vocab.VIEW_IDS[c.view])
 
 
 def choose(c, item):
@@ -103,7 +105,7 @@ def start_final(c, n):
 
 def roll(c):
     """OK rolls (no sensor); -> the final's outcome on show; OK again goes on."""
-    assert c.view == C.V_FINAL and c.final.phase == F.P_TURN, (C.VIEW_IDS[c.view], c.final and c.final.phase)
+    assert c.view == C.V_FINAL and c.final.phase == F.P_TURN, (vocab.VIEW_IDS[c.view], c.final and c.final.phase)
     press(c, C.B_OK)
     assert c.final.phase == F.P_RESULT
     out = c.final.out
@@ -135,7 +137,7 @@ def test_a_final_from_the_admin_menu_to_its_winner():
                     (2, 2, F.M_NEXT), (3, 2, F.M_TIE), (1, 3, F.M_NEXT), (2, 3, F.M_WIN)]
     f = c.final.final
     assert f.ended and f.winner == 1 and f.winner_dice == SIHONG_13 and c.final.phase == F.P_OVER
-    assert "final" in C.VIEW_IDS[c.view]
+    assert "final" in vocab.VIEW_IDS[c.view]
     # OK on the winner: confirm, and the bowl is back at its table game; the final's file is kept
     press(c, C.B_OK)
     assert c.view == C.V_CONFIRM and c.arg == "end_final"
@@ -246,7 +248,7 @@ def test_champions_out_of_range_start_nothing():
         admin(c)
         choose(c, "final")
         enter(c, n)
-        assert c.view == C.V_NOTICE and c.arg[0] == C.N_SETTINGS and c.final is None, n
+        assert c.view == C.V_NOTICE and c.arg[0] == vocab.N_SETTINGS and c.final is None, n
         assert F.FILE not in os.listdir(root)
 
 

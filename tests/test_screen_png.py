@@ -55,6 +55,7 @@ def test_screens_covers_every_view_and_notice_the_bowl_can_show():
     # menus, PIN entry, notices, the start result, the per-seat pages, confirmations, the
     # secret and the lock were missing from `screens`
     from bobing import console as C
+    from bobing import vocab
     from bobing import panels
     import screen_cases
     views = set()
@@ -64,12 +65,12 @@ def test_screens_covers_every_view_and_notice_the_bowl_can_show():
                  "claim": "claim", "error": "notice", "final": "final", "wait": "wait", "seat": "table"}
     for name, lang, method, args in screen_cases.CASES:
         if method == "panel":
-            views.add(C.VIEW_IDS[args[0].view])
+            views.add(vocab.VIEW_IDS[args[0].view])
             if args[0].view == C.V_NOTICE:
                 notices.add(args[0].arg[0])
         else:
             views.add(by_method[method])
-    assert views == set(C.VIEW_IDS), set(C.VIEW_IDS) - views
+    assert views == set(vocab.VIEW_IDS), set(vocab.VIEW_IDS) - views
     assert notices == set(panels.NOTICE_TITLES), set(panels.NOTICE_TITLES) - notices
     for must in ("result_start", "pin_entry", "notice_locked", "confirm_new", "secret", "seat_prizes",
                  "menu_kiosk", "gate", "claim_qr"):

@@ -9,6 +9,7 @@ import os
 
 from bobing import claim
 from bobing import console as C
+from bobing import vocab
 from bobing import settings as S
 
 _n = [0]
@@ -62,7 +63,7 @@ def plays(c):
     if t.kiosk and not t.shakes_left:
         c.press(C.B_KEY, C.PRESS)  # the attendant's key: the next customer
         c.press(C.B_OK, C.PRESS)
-    assert c.view == C.V_TURN, C.VIEW_IDS[c.view]
+    assert c.view == C.V_TURN, vocab.VIEW_IDS[c.view]
     before = t.events
     c.press(C.B_OK, C.PRESS)
     return c.table.events == before + 1
@@ -142,7 +143,7 @@ PIN_FILES = [b"", b"abc", b"\xff\xfe", b"-1", b"1e9", b"99999999999"]
 def _check(root, name, data, bad, c):
     seen = notices(c)
     if bad:
-        assert seen == [C.N_SETTINGS], (data, seen)
+        assert seen == [vocab.N_SETTINGS], (data, seen)
         assert name + ".bad" in os.listdir(root), (data, os.listdir(root))
         assert read(root, name + ".bad") == data
     else:
@@ -201,14 +202,14 @@ def test_a_missing_claim_key_is_said_and_a_damaged_pin_is_never_1234():
     c.j.close()
     os.remove(root + "/" + S.SECRET_FILE)
     c = boot(root, 1000)
-    assert notices(c) == [C.N_SETTINGS] and S.SECRET_FILE in c.arg[1]
+    assert notices(c) == [vocab.N_SETTINGS] and S.SECRET_FILE in c.arg[1]
     c.j.close()
     data = read(root, S.SETTINGS_FILE)
     i = data.index(b"pin=") + 60
     flipped = data[:i] + (b"0" if data[i:i + 1] != b"0" else b"1") + data[i + 1:]
     write(root, S.SETTINGS_FILE, flipped)
     c = boot(root, 2000)
-    assert notices(c) == [C.N_SETTINGS] and "crc" in c.arg[1] and c.pin_doubt
+    assert notices(c) == [vocab.N_SETTINGS] and "crc" in c.arg[1] and c.pin_doubt
     assert not S.pin_check(c.settings.pin, "1234")  # the damaged record, kept (and in doubt)
     c.press(C.B_OK, C.PRESS)
     c.press(C.B_KEY, C.PRESS)  # the attendant's key offers a new PIN, even on a family bowl
@@ -246,7 +247,7 @@ def test_damaged_pin_counts_lock_the_pin():
         for _ in range(items.index("admin")):
             c.press(C.B_NEXT, C.PRESS)
         c.press(C.B_OK, C.PRESS)
-        assert c.view == C.V_NOTICE and c.arg[0] == C.N_LOCKED, (data, C.VIEW_IDS[c.view])
+        assert c.view == C.V_NOTICE and c.arg[0] == C.N_LOCKED, (data, vocab.VIEW_IDS[c.view])
         c.j.close()
 
 

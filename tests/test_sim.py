@@ -11,7 +11,7 @@ import tempfile
 
 import pytest
 
-from bobing import console as con
+from bobing import vocab
 from bobing import journal
 from host_sim import cli
 from fakes import bowl as hal
@@ -199,7 +199,7 @@ def test_window_shows_the_oled_pixels(flash, tmp_path, monkeypatch):
             assert px == want, (x, y, px, want)
             lit_px += px == window.ON
     assert lit_px > 100
-    assert con.VIEW_IDS[p.console.view] in ("result", "turn")
+    assert vocab.VIEW_IDS[p.console.view] in ("result", "turn")
 
 
 def test_window_space_held_down_shakes_that_long(flash, monkeypatch):

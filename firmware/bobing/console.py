@@ -49,11 +49,6 @@ from bobing.vocab import (B_KEY, B_MENU, B_NEXT, B_OK, FRAME_MS, LONG, N_BATTERY
                           N_LOCKED, N_RNG, N_SENSOR, PRESS, V_CLAIM, V_CONFIRM, V_DIGITS, V_FINAL, V_GATE, V_MENU,
                           V_NOTICE, V_OVER, V_POOL, V_RESULT, V_SECRET, V_SEED, V_SHAKING, V_SLEEP, V_TABLE, V_TURN,
                           V_WAIT)
-# the rest of the vocabulary, still named console.X by the host side and the tests
-from bobing.vocab import (BUTTON_IDS as BUTTON_IDS, LANGS as LANGS, MODES as MODES, N_DONE as N_DONE,
-                          N_PIN as N_PIN, N_PIN_DIFF as N_PIN_DIFF, N_PIN_LOST as N_PIN_LOST,
-                          N_SETTINGS as N_SETTINGS, PIN_LOCK_MS as PIN_LOCK_MS, PIN_TRIES as PIN_TRIES,
-                          VIEW_IDS as VIEW_IDS, presets_for as presets_for)
 
 # The battery (mV at the cell, read by the app every few seconds, under
 # whatever load the bowl has then). hardware/power.md: the LDO loses
@@ -792,7 +787,7 @@ class Console:
                 self.frame += 1
                 self.changed += 1
         if v == V_RESULT:
-            if since >= self._page_ms():
+            if since >= (SPILL_MS if self.out is not None and self.out.kind == game.EV_SPILL else PAGE_MS):
                 self._result_page_done()
         elif v == V_NOTICE:
             if since >= NOTICE_MS:
@@ -989,9 +984,6 @@ class Console:
             if g and t.pool[c] <= max(1, self._steps.get(c, g) // 4):
                 return True
         return False
-
-    def _page_ms(self):
-        return SPILL_MS if self.out is not None and self.out.kind == game.EV_SPILL else PAGE_MS
 
     _pages = 1  # pages of the result on show (screen.result_pages decides, via set_pages)
 

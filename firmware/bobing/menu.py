@@ -256,11 +256,6 @@ def _stock_items(c):
 _LOCK_DOUBLINGS = const(10)
 
 
-def lock_ms(fails):
-    """How long a lock lasts after `fails` wrong PINs (a multiple of PIN_TRIES)."""
-    return PIN_LOCK_MS << min(fails // PIN_TRIES - 1, _LOCK_DOUBLINGS)
-
-
 class PinGate:
     """The lockout's state, kept on the console (c.pin_gate) while the bowl is on:
     `fails`, the wrong PINs in a row as on flash; `since`, when the current lock
@@ -275,12 +270,8 @@ class PinGate:
         n = self.fails
         if not n or n % PIN_TRIES:
             return 0
-        left = lock_ms(n) - time.ticks_diff(now, self.since)
+        left = (PIN_LOCK_MS << min(n // PIN_TRIES - 1, _LOCK_DOUBLINGS)) - time.ticks_diff(now, self.since)
         return left if left > 0 else 0
-
-    def tries_left(self):
-        """Wrong PINs still allowed before the next lock."""
-        return PIN_TRIES - self.fails % PIN_TRIES
 
 
 def gate(c):
@@ -365,7 +356,7 @@ def _check_pin(c, value, then):
         g.since = c.now
         c.notify(N_LOCKED, "")
     else:
-        c.notify(N_PIN, "%d" % g.tries_left())
+        c.notify(N_PIN, "%d" % (PIN_TRIES - fails % PIN_TRIES))  # tries left before the next lock
         c.then = then  # after the notice: the PIN entry again (then `then`), not the game under it
     c.next_notice_or(c.home())
 

@@ -10,7 +10,7 @@ screen shows what the engine says, not what a fake says). CASES is a list of
 (name, lang, method, args); draw(screen, method, args) draws one frame. The
 states are built once, here, so drawing them allocates nothing.
 """
-from bobing import console, final_play, game, journal, menu, panels, profiles
+from bobing import console, final_play, game, journal, menu, panels, profiles, vocab
 from bobing import screen as scr
 
 
@@ -133,7 +133,7 @@ class Shown:
 
 
 def _panel_cases(kiosk, kiosk_out):
-    V = console
+    V = vocab
     st = console.Settings()
     st.mode = "kiosk"
     st.bowl_id = "0042"

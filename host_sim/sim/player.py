@@ -25,6 +25,7 @@ import tempfile
 import host_sim  # noqa: F401  (shim)
 import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import console as con
+from bobing import vocab
 from bobing import game, paint, rules
 from bobing import screen as scr
 from fakes import mpu6050 as fake_mpu6050
@@ -198,7 +199,7 @@ class Player:
     @property
     def view(self):
         c = self.sim.console
-        return con.VIEW_IDS[c.view] if c is not None else "off"
+        return vocab.VIEW_IDS[c.view] if c is not None else "off"
 
     @property
     def shaking(self):
@@ -365,7 +366,7 @@ class Player:
         self._set("mode", mode)
 
     def next_profile(self, d=1):
-        names = con.presets_for(self.console.settings.mode)
+        names = vocab.presets_for(self.console.settings.mode)
         cur = self.console.settings.active_profile()
         i = names.index(cur) if cur in names else -d
         self.set_profile(names[(i + d) % len(names)])
@@ -565,14 +566,14 @@ def run_command(p, line, emit):
         p.set_seats(num(0, lo=2, hi=game.MAX_SEATS))
     elif cmd == "profile":
         if not args:
-            raise ScriptError("profile: name one of %s" % ", ".join(con.presets_for(p.console.settings.mode)))
+            raise ScriptError("profile: name one of %s" % ", ".join(vocab.presets_for(p.console.settings.mode)))
         p.set_profile(args[0])
     elif cmd == "lang":
-        if not args or args[0] not in con.LANGS:
+        if not args or args[0] not in vocab.LANGS:
             raise ScriptError("lang: zh or en")
         p.set_lang(args[0])
     elif cmd == "mode":
-        if not args or args[0] not in con.MODES:
+        if not args or args[0] not in vocab.MODES:
             raise ScriptError("mode: family or kiosk")
         p.set_mode(args[0])
     elif cmd == "power":

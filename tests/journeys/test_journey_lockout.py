@@ -5,6 +5,8 @@
 import pytest
 
 from bobing import console as C
+
+from bobing import vocab
 from journey import bowl, sees
 
 
@@ -34,7 +36,7 @@ def test_pin_lockout_across_a_power_cut(lang):
     assert p.view == "notice" and p.console.arg[0] == C.N_LOCKED
     p.button("ok")
     assert p.view == "gate"  # the lock's notice leads back to the waiting screen, not further
-    p.step(C.PIN_LOCK_MS)
+    p.step(vocab.PIN_LOCK_MS)
     p.button("menu")
     p._enter_digits("1234")
     assert p.view == "menu"
