@@ -3,8 +3,8 @@
 # with it. The menus (menu.py), the bowl's settings (settings.py), the console's
 # screens (panels.py), the final (final_play.py) and the champions' messages
 # (champions.py) take these names from here, not from console.py: importing
-# them loads no console code. console.py imports them from here too (console.X
-# still names them).
+# them loads no console code. console.py imports the ones it uses from here too;
+# the host side and the tests name them vocab.X (console.X only for those).
 from micropython import const
 
 from bobing import profiles
