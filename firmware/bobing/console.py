@@ -235,7 +235,7 @@ class Console:
     # ------------------------------------------------------------ helpers
     # The public ones (say, notify, show, home, next_notice_or, set_led, secret,
     # new_game, make_detector, rearm, draw_dice, announce, ok_rolls, confirm; the
-    # attributes now, since, stage; menu_list, pin_gate, boot_t for the menus) are
+    # attributes now, since, stage; menu_list, pin_fails, pin_since, boot_t for the menus) are
     # also what the modules the console loads on demand (menu, settings,
     # final_play, panels) and bowl/net.py use.
     def say(self, line):
@@ -829,7 +829,8 @@ class Console:
     # menu state (bobing/menu.py sets it; defaults on the class cost no heap per instance)
     menu_list = None  # the current list: [id, items, cursor] (V_MENU's argument)
     edit = None  # what the digit entry or confirmation edits
-    pin_gate = None  # the PIN's lockout (a menu.PinGate, read from flash at the first PIN asked)
+    pin_fails = None  # the PIN's lockout (menu.py): wrong PINs in a row as on flash; None: not read yet
+    pin_since = 0  # when the current lock started (a lock read from flash: at boot)
     authed = False  # the PIN or the attendant's key opened the menus now on show
     then = None  # after a menu's notice: where the menus go on (menu.after_notice), not the game
     mode_lost = False  # settings.txt's mode could not be read (a kiosk's until the journal says otherwise)

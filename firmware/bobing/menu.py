@@ -256,29 +256,10 @@ def _stock_items(c):
 _LOCK_DOUBLINGS = const(10)
 
 
-class PinGate:
-    """The lockout's state, kept on the console (c.pin_gate) while the bowl is on:
-    `fails`, the wrong PINs in a row as on flash; `since`, when the current lock
-    started. panels.py reads locked_for() to count a lock down."""
-
-    def __init__(self, fails, since):
-        self.fails = fails
-        self.since = since
-
-    def locked_for(self, now):
-        """ms left of the lock at time `now`, 0 if the PIN is not locked."""
-        n = self.fails
-        if not n or n % PIN_TRIES:
-            return 0
-        left = (PIN_LOCK_MS << min(n // PIN_TRIES - 1, _LOCK_DOUBLINGS)) - time.ticks_diff(now, self.since)
-        return left if left > 0 else 0
-
-
-def gate(c):
-    """Console c's PinGate, read from flash at its first use (an unreadable
+def _fails(c):
+    """The wrong PINs so far (c.pin_fails, read from flash once: an unreadable
     count is a lock, counted from the boot)."""
-    g = c.pin_gate
-    if g is None:
+    if c.pin_fails is None:
         n = 0
         try:
             data = settings.read(c.root, settings.PIN_FILE)
@@ -287,8 +268,24 @@ def gate(c):
         except (OSError, ValueError) as e:
             c.say("%s unreadable (%s): the PIN is locked" % (settings.PIN_FILE, e))
             n = PIN_TRIES
-        g = c.pin_gate = PinGate(n, c.boot_t)
-    return g
+        c.pin_fails = n
+        c.pin_since = c.boot_t
+    return c.pin_fails
+
+
+def locked_for(c):
+    """ms left of the PIN's lock, 0 if it is not locked."""
+    n = _fails(c)
+    if not n or n % PIN_TRIES:
+        return 0
+    left = (PIN_LOCK_MS << min(n // PIN_TRIES - 1, _LOCK_DOUBLINGS)) - time.ticks_diff(c.now, c.pin_since)
+    return left if left > 0 else 0
+
+
+def _locked(c, left):
+    """The lock's notice: it carries when the lock ends (the screen counts down to it)."""
+    c.notify(N_LOCKED, time.ticks_add(c.now, left))
+    c.next_notice_or(c.home())
 
 
 def _count_try(c, fails):
@@ -298,7 +295,7 @@ def _count_try(c, fails):
     except OSError as e:
         c.say("PIN tries not saved: %s" % e)
         return False
-    gate(c).fails = fails
+    c.pin_fails = fails
     return True
 
 
@@ -312,9 +309,9 @@ def ask_pin(c, then):
         c.notify(N_PIN_LOST, "")
         c.next_notice_or(c.home())
         return
-    if gate(c).locked_for(c.now):
-        c.notify(N_LOCKED, "")  # (the screen counts the lock down)
-        c.next_notice_or(c.home())
+    left = locked_for(c)
+    if left:
+        _locked(c, left)
         return
     n = settings.pin_parse(c.settings.pin)[0]
     _digits(c, "old_pin" if then == "pin_new" else "enter_pin", "0" * n, "check_pin:" + then)
@@ -340,8 +337,7 @@ def _then(c, then):
 
 
 def _check_pin(c, value, then):
-    g = gate(c)
-    fails = g.fails + 1
+    fails = _fails(c) + 1
     if not _count_try(c, fails):  # a try that cannot be counted is not made
         c.notify(N_FLASH, "PIN not checked")
         c.next_notice_or(c.home())
@@ -353,11 +349,11 @@ def _check_pin(c, value, then):
         return
     c.say("wrong PIN (%d in a row)" % fails)
     if fails % PIN_TRIES == 0:
-        g.since = c.now
-        c.notify(N_LOCKED, "")
-    else:
-        c.notify(N_PIN, "%d" % (PIN_TRIES - fails % PIN_TRIES))  # tries left before the next lock
-        c.then = then  # after the notice: the PIN entry again (then `then`), not the game under it
+        c.pin_since = c.now
+        _locked(c, locked_for(c))
+        return
+    c.notify(N_PIN, "%d" % (PIN_TRIES - fails % PIN_TRIES))  # tries left before the next lock
+    c.then = then  # after the notice: the PIN entry again (then `then`), not the game under it
     c.next_notice_or(c.home())
 
 

@@ -7,6 +7,7 @@
 # every other screen. The app imports this module only when one of these
 # views is first shown: a family game played by shakes never loads it, and a
 # notice or a claim code loads neither menu.py nor settings.py.
+import time
 
 from micropython import const
 
@@ -491,7 +492,8 @@ def _notice(s, c):
             p.en_centred(detail + (" try left" if detail == "1" else " tries left"), 30)
         return
     if kind == V.N_LOCKED:  # "请等 0:59" / "wait 0:59", counting down
-        left = (c.pin_gate.locked_for(c.now) + 999) // 1000
+        left = time.ticks_diff(detail, c.now)  # the notice carries when the lock ends
+        left = (left + 999) // 1000 if left > 0 else 0
         m = left // 60
         x = 24
         if zh:

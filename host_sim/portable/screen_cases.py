@@ -116,7 +116,7 @@ def _final_cases():
 
 class Shown:
     """What panels.draw reads of a console: the view and its argument, the
-    language, the settings, the table, the PIN's lock. The arguments are made as
+    language, the settings, the table, the time. The arguments are made as
     the console makes them (menu.py's lists, digits and notices)."""
 
     def __init__(self, view, arg, lang="zh", table=None, page=0, menu_=None, settings=None):
@@ -128,8 +128,7 @@ class Shown:
         self.menu_list = menu_
         self.settings = settings or console.Settings()
         self.root = ""
-        self.pin_gate = menu.PinGate(3, 0)  # a lock: three wrong PINs, since 0
-        self.now = 17000  # 17 s into the minute: 0:43 left
+        self.now = 17000  # 17 s into the minute's lock: 0:43 left
 
 
 def _panel_cases(kiosk, kiosk_out):
@@ -159,7 +158,7 @@ def _panel_cases(kiosk, kiosk_out):
             ("confirm_new", V.V_CONFIRM, "confirm_new", None, fam),
             ("secret", V.V_SECRET, st.secret, None, st),
             ("notice_wrong_pin", V.V_NOTICE, (V.N_PIN, "2"), None, st),
-            ("notice_locked", V.V_NOTICE, (V.N_LOCKED, ""), None, st),
+            ("notice_locked", V.V_NOTICE, (V.N_LOCKED, 60000), None, st),  # the lock ends at 60 s
             ("notice_pin_done", V.V_NOTICE, (V.N_DONE, "pin"), None, st),
             ("notice_pin_diff", V.V_NOTICE, (V.N_PIN_DIFF, ""), None, st),
             ("notice_pin_lost", V.V_NOTICE, (V.N_PIN_LOST, ""), None, st),
