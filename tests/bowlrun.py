@@ -31,10 +31,9 @@ else:
         return tempfile.mkdtemp(prefix="bobing-e2e-%s-" % name)
 
 from bobing import console as C
-
-
-
 from bobing import vocab
+
+
 class Stream:
     """A fixed stand-in for os.urandom (SHA-256 of a counter), so a test game
     is the same game every time on both interpreters."""

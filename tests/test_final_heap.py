@@ -14,7 +14,6 @@ import gc
 import sys
 
 from bobing import console as C
-
 from bobing import vocab
 from bobing import final_play as F
 

@@ -7,7 +7,6 @@
 import os
 
 from bobing import console as C
-
 from bobing import vocab
 from bobing import final_play as F
 from bobing import game

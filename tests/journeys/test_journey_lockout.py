@@ -5,7 +5,6 @@
 import pytest
 
 from bobing import console as C
-
 from bobing import vocab
 from journey import bowl, sees
 
