@@ -240,6 +240,15 @@ def test_an_honest_game_verifies_from_the_journal_and_from_the_desk(tmp_path, ca
     assert r.ok and r.verified == 6, (r.summary(), r.lines)
 
 
+
+def test_a_file_that_is_no_journal_is_named_in_plain_words(tmp_path, capsys):
+    bowl = tmp_path / "bowl"
+    g, _ = _game(str(bowl))
+    (bowl / ("g%08d.bbj" % g)).write_bytes(b"a letter, not a journal")
+    code, out = _verify(capsys, bowl)
+    assert code == 1 and "b'" not in out and "start with BBJ" in out, out
+    assert "game %d: 日志有误（设置无效）journal problem: " % g in out, out
+
 def test_a_roll_changed_after_the_reveal_is_caught(tmp_path, capsys):
     _game(str(tmp_path), "changed")
     code, out = _verify(capsys, tmp_path)

@@ -12,6 +12,7 @@ import hashlib
 import os
 
 from bobing import dice, fair, game, journal, rules
+from host_sim.analysis import journal_text
 
 _RULES = rules.Rules()  # the default preset (combined awards on): the most a roll can pay
 
@@ -94,7 +95,7 @@ def check_game(root, g, report, desk=None, bowl=None):
     events = []
     s = journal.scan(path, g, keep=events)
     if s.problem is not None:
-        report.lines.append("game %d: journal: %s (checked up to record %d)" % (g, s.problem.text, s.count))
+        report.lines.append("game %d: %s (checked up to record %d)" % (g, journal_text.problem(s.problem), s.count))
     rows, problem = fair.read_log(fair.log_path(root, g))
     if problem:
         report.lines.append("game %d: fair log: %s" % (g, problem))

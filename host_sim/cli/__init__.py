@@ -6,7 +6,8 @@ Each command lives in its own module host_sim/cli/<name>.py with
 Bad input, one way for every command: every argument must be UTF-8 text;
 argument types (host_sim/cli/options.py) refuse a bad value while parsing;
 options.InputError raised later becomes `error: ...` on stderr and exit
-status 2. Either way nothing has been written.
+status 2 (a command prints no error of its own). Either way nothing has been
+written.
 
 Only the command asked for is imported, so a command runs with the packages
 of its own role (requirements/); a pinned package that is missing anyway is
@@ -68,11 +69,18 @@ def _main(argv):
         parser.print_usage(sys.stderr)
         print("error: name a COMMAND: %s (COMMAND --help says more)" % ", ".join(COMMANDS), file=sys.stderr)
         return 2
+    return guarded(lambda: importlib.import_module(args._module).run(args))
+
+
+def guarded(run):
+    """run() -> its exit status (None: 0). The one place where bad input (InputError)
+    becomes `error: ...` on stderr and its status; the host's scripts outside this
+    command line (host_sim/tools, the desk's manage commands) answer through it too."""
     try:
-        return importlib.import_module(args._module).run(args) or 0
+        return run() or 0
     except InputError as e:
         print("error: %s" % e, file=sys.stderr)
-        return 2
+        return e.status
     except BrokenPipeError:  # `... | head`: the reader has gone; no traceback, no retry
         _silence_stdout()
         return 1

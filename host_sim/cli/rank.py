@@ -146,8 +146,7 @@ def run(args):
         prof = profile_from(args)
         r = rules.Rules(prof)
     except ValueError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
+        raise InputError(str(e))
     if args.rolls:
         print("\n".join(dispute(prof, args.rolls)))
         return 0

@@ -17,6 +17,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import host_sim  # noqa: F401  (the const shim; firmware/ on sys.path)
 from bowl import net
+from host_sim.cli import guarded
+from host_sim.cli.options import InputError
 
 
 def _secret(env, prompt):
@@ -27,6 +29,10 @@ def _secret(env, prompt):
 
 
 def main(argv=None):
+    return guarded(lambda: _main(argv))
+
+
+def _main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--ssid", required=True)
@@ -45,14 +51,12 @@ def main(argv=None):
               ("stock", a.stock), ("fair", a.fair)]
     for k, v in fields:
         if "\n" in v or "\r" in v or v != v.strip():
-            print("error: %s: no line breaks and no leading or trailing spaces" % k, file=sys.stderr)
-            return 2
+            raise InputError("%s: no line breaks and no leading or trailing spaces" % k)
     text = "".join("%s=%s\n" % kv for kv in fields)
     try:
         net.parse_config(text)
     except ValueError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
+        raise InputError(str(e))
     tmp = a.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
