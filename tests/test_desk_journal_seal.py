@@ -82,7 +82,8 @@ def test_a_forged_journal_is_refused_and_the_real_one_still_counts():
     assert "%d new awards" % len(shown2) in msgs(upload(amy, data2, name2))[0]
     for g, n, cls, code in shown2[:3]:
         r = amy.post("/check", {"code": code})
-        assert r.status_code == 200 and 'id="handover"' in r.content.decode() and ">%d-%d<" % (g, n) in r.content.decode()
+        page = r.content.decode()
+        assert r.status_code == 200 and 'id="handover"' in page and ">%d-%d<" % (g, n) in page
     # the Stock page shows the bowl's real games, not the forged stock nor game 99999999
     # (its own section: other test files' bowls share this desk's database)
     page = amy.get("/stock").content.decode()

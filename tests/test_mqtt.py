@@ -269,7 +269,8 @@ def test_provision_writes_what_the_bowl_reads_and_refuses_the_rest(tmp_path):
     for args, env, why in ((["--ssid", "x" * 33, "--broker", "h", "--event", "e"], {}, "ssid is 1..32"),
                            (["--ssid", "s", "--broker", "h", "--event", "a/b"], {}, "event"),
                            (["--ssid", "s", "--broker", "h", "--event", "e", "--port", "0"], {}, "1..65535"),
-                           (["--ssid", "s", "--broker", "h", "--event", "e"], {"PASSWORD": "a\nport=1"}, "line breaks")):
+                           (["--ssid", "s", "--broker", "h", "--event", "e"], {"PASSWORD": "a\nport=1"},
+                            "line breaks")):
         (tmp_path / "net.txt").unlink(missing_ok=True)
         p = _provision(tmp_path, *args, env=dict({"PASSWORD": ""}, **env))
         assert p.returncode == 2 and why in p.stderr and "Traceback" not in p.stderr, (args, p.stderr)

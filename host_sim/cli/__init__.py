@@ -25,16 +25,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 # name: (module, one-line help)
 COMMANDS = {
-    "rank": ("host_sim.cli.rank", "settle a dispute: rank 444463 444455 says which beats which; or rolls from stdin as JSON"),
+    "rank": ("host_sim.cli.rank",
+             "settle a dispute: rank 444463 444455 says which beats which; or rolls from stdin as JSON"),
     "play": ("host_sim.cli.play", "the bowl in the simulator: terminal, --window (pygame) or --script"),
     "plan": ("host_sim.cli.plan", "exact distribution of a game's length (rolls, rounds, minutes)"),
     "stats": ("host_sim.cli.stats", "Monte Carlo of whole games: ranks, lengths, prizes per seat, PNG plots"),
     "dice": ("host_sim.cli.dice", "print N faces from the bowl's dice path, for audit"),
-    "fairness": ("host_sim.cli.fairness", "are the dice fair? a verdict from chi-square tests of faces and ranks (--json: the figures)"),
+    "fairness": ("host_sim.cli.fairness",
+                 "are the dice fair? a verdict from chi-square tests of faces and ranks (--json: the figures)"),
     "screens": ("host_sim.cli.screens", "write a PNG of every screen the bowl can show"),
-    "replay": ("host_sim.cli.replay", "replay a game (an event file, or a bowl's journal) as JSON; --awards: a kiosk's list of awards"),
-    "verify-claim": ("host_sim.cli.verify_claim", "check a kiosk claim code as the screen shows it, or its QR text (exit 0 valid, 1 invalid)"),
-    "verify-fair": ("host_sim.cli.verify_fair", "recompute every roll of a fair event kiosk from its journal or the desk's export (exit 0: all verified)"),
+    "replay": ("host_sim.cli.replay",
+               "replay a game (an event file, or a bowl's journal) as JSON; --awards: a kiosk's list of awards"),
+    "verify-claim": ("host_sim.cli.verify_claim",
+                     "check a kiosk claim code as the screen shows it, or its QR text (exit 0 valid, 1 invalid)"),
+    "verify-fair": ("host_sim.cli.verify_fair", "recompute every roll of a fair event kiosk from its journal or "
+                    "the desk's export (exit 0: all verified)"),
     "broker": ("host_sim.cli.broker", "an event's mosquitto users, passwords and ACL (one user per bowl)"),
 }
 

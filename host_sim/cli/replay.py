@@ -87,7 +87,8 @@ def replay(table, events, log=None):
 def add_arguments(p):
     p.description = __doc__
     add_profile_arguments(p)
-    p.add_argument("--seats", type=options.seats, help="seats at the table, 2..12 as on the bowl (a kiosk's record: 1); required with FILE")
+    p.add_argument("--seats", type=options.seats,
+                   help="seats at the table, 2..12 as on the bowl (a kiosk's record: 1); required with FILE")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--first", type=options.seats, metavar="SEAT", help="the seat that rolls first")
     g.add_argument("--start-roll", type=options.whole(2, 12), metavar="TOTAL",

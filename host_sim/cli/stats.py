@@ -116,7 +116,8 @@ def text(r):
     lines.append("  %-10s %-10s %10s %12s %9s" % ("rank", "", "observed", "expected", "obs/exp"))
     for f in r["rank_frequencies"]:
         ratio = f["observed"] / f["expected"] if f["expected"] else float("nan")
-        lines.append("  %-10s %s %10d %12.1f %9.3f" % (f["rank"], pad(f["zh"], 10), f["observed"], f["expected"], ratio))
+        lines.append("  %-10s %s %10d %12.1f %9.3f" % (f["rank"], pad(f["zh"], 10), f["observed"], f["expected"],
+                                                      ratio))
     c = r["rank_chi2"]
     if c:
         lines.append("  chi-square %.2f, df %d, p = %.3g (rare ranks pooled)" % (c["chi2"], c["df"], c["p"]))
