@@ -351,8 +351,10 @@ def ingest_journal(data, name, source="upload", user=None, unsealed_ok=False):
             raise
     finally:
         os.remove(path)
+    # an event game's awards are bounded by the bowl's grant and the event's total as the network's
+    # are: a journal sealed with a secret taken off the bowl's flash could claim any number
     return ingest(cfg.bowl_id, cfg.game_id, awards, state, source, base, sha, user, problem, notes=notes,
-                  journal_format=fmt)
+                  journal_format=fmt, event=cfg.stock[0] if cfg.plays else None)
 
 
 def ingest_file(path, user=None, source="command", unsealed_ok=False):
