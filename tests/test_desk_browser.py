@@ -227,6 +227,9 @@ def test_the_desk_in_chinese_and_english_with_a_full_width_code_a_qr_photo_and_a
             assert "%d-%d" % shown[3][:2] in d.find_element(By.ID, "award").text
         for url, name, marker in (("/import", "import", "id_journal"), ("/stock", "stock", "totals"),
                                   ("/forecast?bowl=MALL-1", "forecast", "forecast-words"),
+                                  ("/bowls", "bowls", "live"), ("/final", "final", "champions"),
+                                  ("/shakes", "shakes", "shakes-form"), ("/mqtt", "mqtt", "mqtt"),
+                                  ("/fair", "fair", "fair"),
                                   ("/logout", "logout", "logout-confirm"), ("/no-such-page", "404", "error")):
             d.get(s.url + url)
             assert d.find_element(By.ID, marker)
