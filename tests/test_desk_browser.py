@@ -247,7 +247,16 @@ def test_the_desk_in_chinese_and_english_with_a_full_width_code_a_qr_photo_and_a
         shot(d, "toolarge-%s.png" % lang, tmp)
     assert "probably gone in" in pages[("en", "forecast")] and "多半发完" in pages[("zh", "forecast")]
     assert "找不到页面" in pages[("zh", "404")] and "Not found" in pages[("en", "404")]
-    d.get(s.url + "/login")  # (the browser stays in English for the next test)
+    # the login page in Chinese: logged out, the switch on the login page
+    d.get(s.url + "/logout")
+    d.find_element(By.ID, "logout-confirm").click()
+    WebDriverWait(d, 30, 0.2).until(lambda _d: "/login" in _d.current_url)
+    d.find_element(By.ID, "lang-zh").click()
+    deskkit.wait_lang(d, "zh")
+    assert "登录" in d.find_element(By.ID, "login").text
+    shot(d, "login-zh.png", tmp)
+    d.find_element(By.ID, "lang-en").click()  # (the browser stays in English for the next test)
+    deskkit.wait_lang(d, "en")
 
 
 def _y4m(png, path, frames=30):
