@@ -189,6 +189,25 @@ def test_an_unsealed_journal_from_a_bowl_seen_sealed_is_a_downgrade_even_for_a_s
     data2, name2, shown2 = played(os.path.join(FOLDER, "bowl-D"), "SEAL-D", SECRET, 3, 13)
     assert name2 == "g00000002.bbj"
     assert "new award" in msgs(upload(amy, data2, name2))[0]
+    # a game before the first sealed one (older firmware's, imported late): refused too, saying
+    # that its codes hold at the counter in the full form
+    deskkit.bowl("SEAL-F", SECRET)
+    root = os.path.join(FOLDER, "bowl-F")
+    old_game, old_name, _ = played(root, "SEAL-F", None, 8, 15)  # game 1, older firmware
+    new_game, new_name, _ = played(root, "SEAL-F", SECRET, 3, 16)  # game 2, sealed
+    assert "new award" in msgs(upload(amy, new_game, new_name))[0]
+    m = msgs(upload(boss, old_game, old_name, unsealed="on"))[0]
+    assert "since its game 2" in m and "full form" in m and "Nothing was imported" in m, m
+    # (older firmware's screen showed the code the secret makes: the journal keeps the award, not the code)
+    from bobing import claim
+    from host_sim.desk.ingest import read_journal
+    path = os.path.join(FOLDER, "old-" + old_name)
+    with open(path, "wb") as f:
+        f.write(old_game)
+    n, cls, _customer = read_journal(path)[1][0]
+    g, code = 1, claim.code(SECRET, "SEAL-F", 1, n, cls)
+    r = amy.post("/check", {"code": code, "bowl": "SEAL-F", "game": g, "award": n, "cls": cls})
+    assert r.status_code == 200 and 'id="handover"' in r.content.decode()
     # a bowl the desk never saw sealed: the supervisor's path is as before
     deskkit.bowl("SEAL-E", SECRET)
     old, oname, _ = played(os.path.join(FOLDER, "bowl-E"), "SEAL-E", None, 3, 14)

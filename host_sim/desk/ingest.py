@@ -273,12 +273,20 @@ DOWNGRADE = gettext_noop(
     "firmware's): refused, also on a supervisor's tick. Import the bowl's sealed journal of that game instead "
     "(copy it off the bowl again: %(command)s); a bowl put back on older firmware needs its firmware updated "
     "first")
+DOWNGRADE_OLDER = gettext_noop(
+    "bowl %(bowl)s has sent the desk sealed journals since its game %(since)d: a journal of it without the "
+    "bowl's seal (this one, of game %(game)d) can no longer be told from a forged one and is refused, also on a "
+    "supervisor's tick. If the bowl has this game's journal sealed, import that; else its customers' codes "
+    "still hold at the counter: enter what the claim screen shows in the full form, and the bowl's secret "
+    "checks them")
 
 
 def downgrade(bowl, game_no):
     """Refused if the desk has accepted a sealed journal of the bowl: its firmware seals, so a
     journal of it without seals was not written by it (or not by a firmware the desk should trust)."""
     if bowl is not None and bowl.sealed_game:
+        if game_no < bowl.sealed_game:  # perhaps an older firmware's game, imported late
+            raise Refused(DOWNGRADE_OLDER, bowl=bowl.bowl_id, since=bowl.sealed_game, game=game_no)
         raise Refused(DOWNGRADE, bowl=bowl.bowl_id, since=bowl.sealed_game, game=game_no,
                       command={"code": "mpremote cp :/data/g%08d.bbj ." % game_no})
 
