@@ -167,7 +167,8 @@ def _within_stock(event, bowl, new):
 
 def _ingest(bowl_id, game_no, awards, state, source, now, event=None, journal_format=None):
     if not isinstance(game_no, int) or not 1 <= game_no <= journal.MAX_GAME_ID:
-        raise Refused(gettext_noop("game number %(game)s: must be 1..%(max)d"), game=repr(game_no), max=journal.MAX_GAME_ID)
+        raise Refused(gettext_noop("game number %(game)s: must be 1..%(max)d"),
+                      game=repr(game_no), max=journal.MAX_GAME_ID)
     try:
         bowl = Bowl.objects.get(bowl_id=bowl_id)
     except Bowl.DoesNotExist:
@@ -188,8 +189,9 @@ def _ingest(bowl_id, game_no, awards, state, source, now, event=None, journal_fo
     for award_no, cls, customer in awards:
         had = known.get(award_no) or redeemed.get(award_no)
         if had is not None and had != cls:
-            raise Refused(gettext_noop("bowl %(bowl)s game %(game)d award %(award)d is %(had)s here but %(cls)s in this "
-                             "import: a different game under the same number? Nothing was imported"),
+            raise Refused(gettext_noop("bowl %(bowl)s game %(game)d award %(award)d is %(had)s here but %(cls)s "
+                                       "in this import: a different game under the same number? "
+                                       "Nothing was imported"),
                           bowl=bowl_id, game=game_no, award=award_no, had=had, cls=cls)
         if award_no in known:
             n_known += 1
@@ -242,10 +244,12 @@ def read_journal(path, name=None):
                       detail={"en": ": " + _plain(s.problem.text, path, name)})
     cfg = s.config
     if not t.kiosk:
-        raise Refused(gettext_noop("game %(game)d is a table game (profile %(profile)s): only kiosk games have claim codes"),
+        raise Refused(gettext_noop("game %(game)d is a table game (profile %(profile)s): "
+                                   "only kiosk games have claim codes"),
                       game=cfg.game_id, profile=cfg.profile)
     if not cfg.bowl_id:
-        raise Refused(gettext_noop("game %(game)d names no bowl: set the bowl id on the bowl (管理 > 碗号) before a new game"),
+        raise Refused(gettext_noop("game %(game)d names no bowl: "
+                                   "set the bowl id on the bowl (管理 > 碗号) before a new game"),
                       game=cfg.game_id)
     if cfg.plays and not Event.objects.filter(name=cfg.stock[0]).exists():
         raise Refused(gettext_noop("game %(game)d is a game of event %(event)s, which this desk does not hold "
@@ -256,7 +260,8 @@ def read_journal(path, name=None):
     state = GameState(cfg.profile, stock, left, t.customer, s.count, t.ended, cfg.overrides)
     problem = None
     if s.problem is not None:
-        problem = [gettext_noop("(the journal is damaged (%(kind)s)%(detail)s; the %(count)d events before it were read)"),
+        problem = [gettext_noop("(the journal is damaged (%(kind)s)%(detail)s; "
+                                "the %(count)d events before it were read)"),
                    {"kind": _kind(s.problem), "detail": {"en": ": " + _plain(s.problem.text, path, name)},
                     "count": s.count}]
     return cfg, awards, state, problem
@@ -354,7 +359,8 @@ def ingest_journal(data, name, source="upload", user=None, unsealed_ok=False):
             fmt = cfg.version
         except Refused as e:
             Import.objects.create(at=timezone.now(), source=source, name=base[:200], sha256=sha,
-                                  message=str(e), parts=e.parts, by=user if user is not None and user.is_authenticated else None)
+                                  message=str(e), parts=e.parts,
+                                  by=user if user is not None and user.is_authenticated else None)
             log.warning("import refused: %s: %s", base, e)
             raise
     finally:
@@ -370,7 +376,8 @@ def ingest_file(path, user=None, source="command", unsealed_ok=False):
     try:
         size = os.path.getsize(path)
     except OSError as e:
-        raise Refused(gettext_noop("%(path)s cannot be read%(why)s"), path=path, why={"en": ": " + str(e.strerror or e)})
+        raise Refused(gettext_noop("%(path)s cannot be read%(why)s"),
+                      path=path, why={"en": ": " + str(e.strerror or e)})
     from django.conf import settings
     if size > settings.MAX_JOURNAL_BYTES:
         raise Refused(gettext_noop("%(path)s is %(size)d bytes; a journal is at most %(max)d (is it a journal?)"),
