@@ -336,3 +336,27 @@ def test_a_spilled_shake_uses_up_its_position_and_shows_what_it_would_have_rolle
     assert "customer 1's shake 2 spilled: it would have rolled %s" % would in out, out
     r = fair_check.check_export(export, fair_check.Report())
     assert r.ok and r.verified == 5 and r.spills[0][1] == would, r.summary()
+
+
+def test_fair_logs_are_pruned_with_their_games_and_flash_stays_bounded(tmp_path):
+    """A fair kiosk's log per game (three lines a customer) goes with its game's journal
+    when games are pruned, and counts in the same budget: game after game, the files
+    on flash stay within it; a fair log left without its journal goes too."""
+    root = str(tmp_path)
+    budget = 2048
+    (tmp_path / "g00000001.bbf").write_bytes(b"C 1 1 0 " + b"ab" * 32 + b" 0000\n")  # no journal: an orphan
+    for n in range(12):
+        j = journal.start(root, seats=4, keep_bytes=budget)
+        g = j.game_id
+        j.close()
+        for q in range(1, 6):  # five customers a game, as a fair bowl logs them
+            fair.append(root, g, "C %d %d %d %s" % (q, q, 3 * q, "ab" * 32))
+            fair.append(root, g, "D %d %s" % (q, "cd" * 16))
+            fair.append(root, g, "R %d %s" % (q, "ef" * 32))
+        names = os.listdir(root)
+        finished = sum(os.path.getsize(os.path.join(root, x)) for x in names
+                       if journal.id_of(x) != g and x[-4:] in (".bbj", ".bbf"))
+        assert finished <= budget, (n, sorted(names))
+    names = sorted(os.listdir(root))
+    assert "g00000001.bbf" not in names and len([x for x in names if x.endswith(".bbf")]) <= 3, names
+    assert all(x.replace(".bbf", ".bbj") in names for x in names if x.endswith(".bbf")), names

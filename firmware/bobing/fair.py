@@ -32,7 +32,7 @@ from micropython import const
 from bobing import dice, journal, store
 
 VERSION = const(1)  # the fair messages' "v"
-LOG = ".bbf"
+LOG = journal.FAIR  # pruned with the game's journal (journal.prune)
 MAX_Q = const(16777215)
 
 
@@ -179,7 +179,7 @@ class Fair:
             for r in rows:
                 if r[1] > q:
                     q = r[1]
-            self._q[g] = q
+            self._q = {g: q}  # one game's at a time: a bowl that plays for months keeps no list of games
         return q
 
     def ready(self):
