@@ -142,12 +142,60 @@ def test_a_customer_shakes_only_after_the_desk_has_his_commitment_and_anyone_can
     rolls.append(roll(sim))
     sim.step(100)
     assert [m[0] for m in c.fair.pending] == ["reveal"] and c.fair.turn is None
-    _b, g, k, q, s, r = fair.decode_reveal(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
+    _b, g, k, q, s, r, u = fair.decode_reveal(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
                                            c.fair.pending[0][1])
-    assert s == secret and r == ["".join(map(str, o.dice)) for o in rolls]
+    assert s == secret and r == ["".join(map(str, o.dice)) for o in rolls] and not u
     assert binascii.hexlify(secret) in _files(str(tmp_path))  # journaled with the reveal
     code, out = _verify(capsys, tmp_path)
     assert out.strip().endswith("fair: 3 rolls verified, 0 unverified") and code == 0, out
+
+
+def test_an_event_kiosk_plays_fair_by_default_and_a_family_game_keeps_its_dice(tmp_path):
+    """net.txt without a fair= line: the event kiosk commits before its customer shakes
+    (fair=off, a promoter's explicit choice, loads nothing of it); a family game on the
+    same bowl rolls at once, with no commitment (no desk in the game to answer one)."""
+    (tmp_path / "net.txt").write_text(NET.replace("fair=on\n", ""))
+    sim = new_sim(tmp_path)
+    c = sim.console
+    assert c.fair is not None
+    assert roll(sim) is not None and not c.fair.pending  # the family game: today's dice
+    to_kiosk(sim)
+    c.allot(1, tuple(COUNTS.items()))
+    sim.step(100)
+    _customer(sim)
+    assert c.view == C.V_SEED and [m[0] for m in c.fair.pending] == ["commit"]
+    off = tmp_path / "off"
+    off.mkdir()
+    (off / "net.txt").write_text(NET.replace("fair=on", "fair=off"))
+    assert new_sim(off).console.fair is None
+
+
+def test_a_desk_that_does_not_answer_lets_the_customer_play_unverified_never_silently(tmp_path, capsys):
+    """The desk (or the broker) is down when a customer starts: he waits on 等待奖台 for
+    at most fair.SEED_WAIT_MS, then his shakes roll the bowl's own dice, marked on flash
+    ("U"), revealed with u=1 and counted unverified by verify-fair; a desk value that
+    comes later is not used for his turn. The next customer commits again."""
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    _customer(sim)
+    sim.step(fair.SEED_WAIT_MS - 2000)
+    assert c.view == C.V_SEED and c.table.shakes_left == 3
+    sim.step(3000)
+    assert c.view == C.V_TURN and c.fair.unseeded()
+    assert any("no desk value" in line for line in sim.board.lines), sim.board.lines[-5:]
+    leaf, p = c.fair.pending[0]
+    b, g, k, q, cm = fair.decode_commit(EVENT, "bobing/%s/%s/commit" % (EVENT, c.settings.bowl_id), p)
+    late = fair.seed_payload(g, q, cm.hex(), os.urandom(16))
+    assert not c.seed(*fair.decode_seed(EVENT, "bobing/%s/%s/seed" % (EVENT, b), late, b))
+    for _ in range(3):
+        roll(sim)
+    sim.step(100)
+    assert [m[0] for m in c.fair.pending] == ["commit", "reveal"]
+    r = fair.decode_reveal(EVENT, "bobing/%s/%s/reveal" % (EVENT, b), c.fair.pending[1][1])
+    assert r[6] is True and len(r[5]) == 3
+    assert [x[0] for x in fair.read_log(fair.log_path(str(tmp_path), g))[0]] == ["C", "U", "R"]
+    code, out = _verify(capsys, tmp_path)
+    assert code == 1 and out.strip().endswith("fair: 0 rolls verified, 3 unverified (%s: 3)" % fair_check.UNSEEDED), out
 
 
 def test_a_power_cut_mid_turn_leaves_its_rolls_unverified_never_dropped(tmp_path, capsys):

@@ -52,9 +52,12 @@
 # ROOT/net.txt, KEY=VALUE lines: ssid, password, broker, port, event, user,
 # mqtt_password, stock (desk: a kiosk plays on the event's shared stock, the
 # default; bowl: on its own 奖品库存, the network only reports its awards), fair
-# (on: verifiable dice, PROTOCOL.md "Verifiable fairness": the bowl publishes a
-# commitment per customer, subscribes to its seed topic and reveals; off, the
-# default).
+# (on, the default: verifiable dice, PROTOCOL.md "Verifiable fairness": an event
+# kiosk publishes a commitment per customer, subscribes to its seed topic and
+# reveals; off: the bowl's own dice, unverifiable, for a promoter who asks for it),
+# desk (HOST:PORT where phones reach the desk's public pages, default the
+# broker's host and port 8000, the desk's `serve`: a fair kiosk's claim QR links
+# there, bobing/claim.py's link).
 # No file: the bowl plays offline and says so once.
 from micropython import const
 
@@ -85,7 +88,11 @@ STAT_WRONG_PASSWORD = const(202)  # AUTH_FAIL and CONNECTION_FAIL (205): the por
 # a wrong passphrase usually ends the 4-way handshake by timing out (wifi_err_reason_t 15, or 204
 # HANDSHAKE_TIMEOUT), which the port passes through once the reconnects are used up
 _HANDSHAKE_REASONS = (15, 204)
-_KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock", "fair")
+_KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock", "fair", "desk")
+DESK_PORT = const(8000)  # the desk's `serve --listen` port by default
+# characters of desk=: the claim's link must fit a version 3 QR code (bobing/claim.py's link, with
+# an 8-digit bowl id and game number, a 3-digit award number and the longest class id)
+MAX_DESK = const(21)
 
 
 def read_config(root):
@@ -103,7 +110,7 @@ def read_config(root):
 
 
 def parse_config(text):
-    c = {"port": 1883, "user": "", "mqtt_password": "", "password": "", "stock": "desk", "fair": "off"}
+    c = {"port": 1883, "user": "", "mqtt_password": "", "password": "", "stock": "desk", "fair": "on"}
     for i, line in enumerate(text.split("\n")):
         line = line.strip()
         if not line or line[0] == "#":
@@ -131,6 +138,13 @@ def parse_config(text):
     if c["fair"] not in ("on", "off"):
         raise ValueError("net.txt: fair=%r: on (verifiable dice: a commitment per customer, the desk's "
                          "value) or off" % c["fair"][:20])
+    d = c.get("desk") or "%s:%d" % (c["broker"], DESK_PORT)
+    if len(d) > MAX_DESK or any(not ("a" <= ch.lower() <= "z" or "0" <= ch <= "9" or ch in ".-:") for ch in d):
+        if c.get("desk"):
+            raise ValueError("net.txt: desk=%r: HOST:PORT where phones reach the desk, at most %d characters "
+                             "of letters, digits, . - :" % (d[:40], MAX_DESK))
+        d = ""  # (a broker's name too long for the claim's link: the claim QR keeps its counter text)
+    c["desk"] = d
     return c
 
 

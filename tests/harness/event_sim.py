@@ -84,7 +84,7 @@ class Event:
     def __init__(self, folder, bowls, broker, speed=10, mp=MP, totals=None, stock=None, say=None, fair=False):
         """totals: the event's stock per class, set on the desk (TOTALS by default); or stock:
         each bowl's own ({class: n}, the same for every bowl; then no shared stock). fair: the
-        bowls play verifiable dice (net.txt fair=on) and every roll is checked after the run
+        bowls play verifiable dice (the default; else net.txt says fair=off) and every roll is checked after the run
         (`python -m host_sim verify-fair` on each bowl's journal with the desk's export)."""
         self.fair = fair
         self.dir = str(folder)
@@ -125,7 +125,7 @@ class Event:
             with open(os.path.join(root, "net.txt"), "w") as f:
                 f.write("ssid=%s\npassword=%s\nbroker=127.0.0.1\nport=%d\nevent=%s\n%s%s"
                         % (SSID, WIFI_KEY, self.broker.port, EVENT, "" if self.totals else "stock=bowl\n",
-                           "fair=on\n" if self.fair else ""))
+                           "" if self.fair else "fair=off\n"))  # (verifiable dice: the default)
         # the desk's database (migrated by the command), its bowls with their claim secrets, the
         # event's stock
         code = ("from host_sim.desk.models import Bowl\n" + "".join(
