@@ -170,11 +170,13 @@ def test_net_config_refuses_what_the_bowl_cannot_use():
     c = net.parse_config(good)
     assert (c["ssid"], c["port"], c["event"]) == ("mall-5F", 1883, "midautumn")
     # an event kiosk's dice are verifiable unless net.txt says fair=off; its claim QR links to the desk
-    assert (c["fair"], c["desk"]) == ("on", "10.0.0.2:8000")
+    assert (c["fair"], c["desk"], c["fair_wait"]) == ("on", "10.0.0.2:8000", 60)
     assert net.parse_config(good + "fair=off\ndesk=desk.local:80\n")["fair"] == "off"
+    assert net.parse_config(good + "fair_wait=600\n")["fair_wait"] == 600
     assert net.parse_config(good + "desk=desk.local:80\n")["desk"] == "desk.local:80"
     assert net.parse_config(good.replace("10.0.0.2", "b" * 40))["desk"] == ""  # too long for the link: none
     for bad, why in ((good + "colour=red\n", "KEY=VALUE"), (good + "fair=yes\n", "on .* or off"),
+                     (good + "fair_wait=5\n", "10..3600"), (good + "fair_wait=x\n", "10..3600"),
                      (good + "desk=" + "d" * 22 + "\n", "at most 21"), (good + "desk=a/b\n", "desk="), (good + "port=x\n", "not a number"),
                      (good + "port=70000\n", "1..65535"), (good.replace("ssid=mall-5F", "ssid=" + "x" * 33), "ssid"),
                      (good.replace("event=midautumn", "event=a/b"), "event"),

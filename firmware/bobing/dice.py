@@ -103,7 +103,7 @@
 #   desk        sees C before sending D, but C tells nothing of S (SHA-256
 #     (operator) preimage), so D cannot be aimed; D alone predicts nothing
 #              without S. The desk could withhold D: the customer waits at
-#              most fair.SEED_WAIT_MS, then his turn rolls the dice above,
+#              most net.txt's fair_wait (60 s), then his turn rolls the dice above,
 #              marked "U" on flash before its first roll and revealed with
 #              "u":1, unverified for all to see ("played without the desk's
 #              value"): a denial of verification, not a steered roll. A bowl

@@ -13,7 +13,7 @@
 #            as spills shows it)
 #   reveal   after the customer's last shake: S written to the log, published
 #            with the turn's rolls
-# No desk value within SEED_WAIT_MS (the desk or the broker is down): the
+# No desk value within SEED_WAIT_MS (net.txt fair_wait; the desk or the broker is down): the
 # customer does not wait for ever; "U q" goes on the log and his shakes roll the
 # bowl's own dice (bobing/dice.py's Dice), revealed with "u":1, so they count as
 # unverified ("no desk value") in verify-fair and on the desk's public page; a
@@ -40,7 +40,7 @@ from bobing import dice, journal, store
 VERSION = const(1)  # the fair messages' "v"
 LOG = journal.FAIR  # pruned with the game's journal (journal.prune)
 MAX_Q = const(16777215)
-SEED_WAIT_MS = const(60000)  # then the customer plays unverified (the bowl's own dice) rather than wait on
+SEED_WAIT_MS = const(60000)  # by default; then the customer plays unverified (the bowl's own dice)
 
 
 def log_path(root, game_id):
@@ -177,13 +177,15 @@ def decode_reveal(event, topic_b, payload):
 class Fair:
     """The console's part (console.fair). source: the strong random source; own: the
     bowl's own dice (a Dice.roll) for a turn the desk did not answer in time; desk:
-    "HTTP://HOST:PORT" of the desk's public pages (the claim QR's link) or None."""
+    "HTTP://HOST:PORT" of the desk's public pages (the claim QR's link) or None;
+    wait_ms: how long a customer waits for the desk's value (net.txt fair_wait)."""
 
-    def __init__(self, root, source, own=None, desk=None):
+    def __init__(self, root, source, own=None, desk=None, wait_ms=SEED_WAIT_MS):
         self.root = root
         self.source = source
         self.own = own
         self.desk = desk
+        self.wait_ms = wait_ms
         self.since = 0  # when the turn's commitment was made (the console's ms)
         # [g, k, q, secret, C, Derived (None: no desk value yet; False: none in time), rolls (strings)]
         self.turn = None
@@ -212,7 +214,7 @@ class Fair:
     def need(self, j, t_ms=None):
         """Called between rolls: a customer with shakes left and no commitment in RAM
         gets one (committed on flash, queued for the desk); after his last shake the
-        turn is revealed; a commitment the desk has not answered for SEED_WAIT_MS
+        turn is revealed; a commitment the desk has not answered for wait_ms
         (t_ms: the console's time) lets the customer play unverified. j: the game's Journal."""
         t = j.table
         tu = self.turn
@@ -231,11 +233,11 @@ class Fair:
             self.pending.append(("commit", commit_payload(g, t.customer, q, c)))
             self.log.append("fair: customer %d: commitment %d of game %d sent" % (t.customer, q, g))
         elif tu is not None and tu[5] is None and t_ms is not None and self.own is not None and \
-                time.ticks_diff(t_ms, self.since) >= SEED_WAIT_MS:
+                time.ticks_diff(t_ms, self.since) >= self.wait_ms:
             append(self.root, tu[0], "U %d" % tu[2])  # on flash first: these rolls are never taken for verified
             tu[5] = False
             self.log.append("fair: customer %d: no desk value for commitment %d in %d s: his shakes roll the "
-                            "bowl's own dice, unverified" % (tu[1], tu[2], SEED_WAIT_MS // 1000))
+                            "bowl's own dice, unverified" % (tu[1], tu[2], self.wait_ms // 1000))
 
     def seed(self, g, q, c_hex, d):
         """The desk's value -> True when it was this turn's (logged, shakes let in)."""

@@ -230,10 +230,13 @@ def _bits(a, m):
     return 13 + 11 * (m >> 1) + 6 * (m & 1) if a else 12 + 8 * m
 
 
+_ver = bytearray(1)  # the version of the last codewords (no tuple to allocate)
+
+
 def codewords(text):
-    """-> (the codewords, data then check, of `text` (str or bytes), its version: 2
-    or 3, the smallest that holds it); ValueError when it does not fit. The buffer
-    is reused by the next call."""
+    """-> the codewords, data then check, of `text` (str or bytes) in version 2 or
+    3, the smallest that holds it (version(): which); ValueError when it does not
+    fit. The buffer is reused by the next call."""
     data = text.encode() if isinstance(text, str) else text
     n = len(data)
     alnum = True
@@ -259,9 +262,9 @@ def codewords(text):
             mixed = True
             nbits = m
     if nbits <= _DATA_CW * 8:
-        v, dcw = 2, _DATA_CW
+        dcw = _DATA_CW
     elif nbits <= _DATA_CW3 * 8:
-        v, dcw = 3, _DATA_CW3
+        dcw = _DATA_CW3
     elif alnum:
         raise ValueError("QR version 3-L holds %d alphanumeric characters, got %d" % (MAX_ALNUM, n))
     elif not mixed:
@@ -325,11 +328,18 @@ def codewords(text):
         buf[o] = pad
         pad ^= 0xEC ^ 0x11
         o += 1
-    if v == 2:
+    if dcw == _DATA_CW:
+        _ver[0] = 2
         rs_ecc(buf)
     else:
+        _ver[0] = 3
         rs_ecc(buf, _DATA_CW3, _EC_CW3, _GEN3)
-    return buf, v
+    return buf
+
+
+def version():
+    """The version (2 or 3) of the last codewords or encode."""
+    return _ver[0]
 
 
 def rs_ecc(buf, dcw=_DATA_CW, ecw=_EC_CW, gen=_GEN):
@@ -357,11 +367,21 @@ def encode(text, mask=MASK):
     next call of the same version. mask: 0..7 (MASK unless a test asks)."""
     if not 0 <= mask <= 7:
         raise ValueError("QR mask %r: 0..7" % (mask,))
-    cw, v = codewords(text)
-    if v == 2:
-        rows, base, pr, pc, size, ncw = _rows, _BASE, _PR, _PC, SIZE, _DATA_CW + _EC_CW
+    cw = codewords(text)
+    if _ver[0] == 2:
+        rows = _rows
+        base = _BASE
+        pr = _PR
+        pc = _PC
+        size = SIZE
+        ncw = _DATA_CW + _EC_CW
     else:
-        rows, base, pr, pc, size, ncw = _rows3, _BASE3, _PR3, _PC3, SIZE3, _DATA_CW3 + _EC_CW3
+        rows = _rows3
+        base = _BASE3
+        pr = _PR3
+        pc = _PC3
+        size = SIZE3
+        ncw = _DATA_CW3 + _EC_CW3
     b = mask * size * 4
     for r in range(size):
         rows[r] = base[b] | base[b + 1] << 8 | base[b + 2] << 16 | base[b + 3] << 24

@@ -98,8 +98,10 @@ def export_of(rows, with_awards=True):
             "revealed": _iso(c.revealed), "verdict": c.verdict, "u": 1 if c.unseeded else 0})
         turns.add((c.bowl_id, c.game_no, c.customer))
     if with_awards and turns:
-        bowls = {b for b, _g, _k in turns}
-        for a in Award.objects.filter(bowl_id__in=bowls).select_related("bowl").order_by("pk"):
+        # only these turns' awards (a reveal checks one turn: not every award its bowl ever sent)
+        q = Award.objects.filter(bowl_id__in={b for b, _g, _k in turns}, game_no__in={g for _b, g, _k in turns},
+                                 customer__in={k for _b, _g, k in turns})
+        for a in q.select_related("bowl").order_by("pk"):
             if (a.bowl_id, a.game_no, a.customer) in turns:
                 out["awards"].append({"bowl": a.bowl.bowl_id, "g": a.game_no, "n": a.award_no, "k": a.customer,
                                       "c": a.cls, "seen": _iso(a.seen)})
