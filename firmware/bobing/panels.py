@@ -142,8 +142,8 @@ def draw(s, c):
         _secret(s, c)
     elif v == V.V_CLAIM:
         a = c.arg
-        claim(s, c.table, a[1], a[0], a[4], a[5] if len(a) > 5 else None, c.page,
-              c.fair.desk if c.fair is not None else None)
+        f = getattr(c, "fair", None)  # (a screen case stands in for the console)
+        claim(s, c.table, a[1], a[0], a[4], a[5] if len(a) > 5 else None, c.page, f.desk if f is not None else None)
     elif v == V.V_NOTICE:
         if c.arg[0] in ERRORS:
             error(s, c.arg[0], c.arg[1])

@@ -13,7 +13,7 @@
 # (frozen, it stays in flash): the log/antilog tables, the generator, where
 # each codeword bit goes, and per mask the symbol with no data (function
 # patterns, format information, the mask over the data modules). Encoding is
-# then the bit stream, 34 x 10 table look-ups of Reed-Solomon and one XOR per
+# then the bit stream, 34 x 10 (version 3: 55 x 15) table look-ups of Reed-Solomon and one XOR per
 # dark data bit into 25 row ints (bit c = column c). tests/qr_tables.py builds
 # the tables the plain way from the standard; tests/test_qr.py checks them.
 #
