@@ -408,3 +408,42 @@ def test_fair_logs_are_pruned_with_their_games_and_flash_stays_bounded(tmp_path)
     names = sorted(os.listdir(root))
     assert "g00000001.bbf" not in names and len([x for x in names if x.endswith(".bbf")]) <= 3, names
     assert all(x.replace(".bbf", ".bbj") in names for x in names if x.endswith(".bbf")), names
+
+
+def test_the_claim_screen_of_a_fair_kiosk_shows_the_link_to_its_customers_verdict(tmp_path):
+    """The bowl's own claim screen (net.txt: the desk's address defaults to the broker's host,
+    port 8000): its QR page reads back, off the simulated panel, as the link a phone opens
+    (bobing/claim.py), with the code only after the "#"; the counter reads it as the BB1 text."""
+    import zxingcpp  # pinned in requirements/test.txt
+    from bobing import claim
+    from host_sim.cli import screens as cmd_screens
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    desk = Desk()
+    link = None
+    for _ in range(10):  # customers until one wins a prize
+        _customer(sim)
+        desk.answer(c)
+        sim.step(100)
+        for _ in range(3):
+            sim.shake()
+            assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000)
+            while c.view in (C.V_RESULT, C.V_CLAIM):
+                if c.view == C.V_CLAIM and c.page % 2:
+                    found = zxingcpp.read_barcodes(cmd_screens.to_image(bytes(sim.frame), 2).convert("L"))
+                    link = found[0].text if found else "nothing read"
+                    shown = c.arg  # (class, code, game, award, "game-award", bowl)
+                    break
+                if c.view == C.V_CLAIM:
+                    sim.step(5100)  # the claim's text page, then its QR page
+                    continue
+                press(sim, "ok")
+            if link:
+                break
+        if link:
+            break
+        c.fair.pending[:] = []
+        sim.step(100)
+    cls, code, _g, _n, ref = shown[:5]
+    assert link == "HTTP://127.0.0.1:8000/F/%s/%s/%s#%s" % (c.settings.bowl_id, ref, cls.upper(), code), link
+    assert claim.bb1_of(link) == "BB1:%s:%s:%s:%s" % (c.settings.bowl_id, ref, cls.upper(), code)
