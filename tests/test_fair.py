@@ -447,3 +447,30 @@ def test_the_claim_screen_of_a_fair_kiosk_shows_the_link_to_its_customers_verdic
     cls, code, _g, _n, ref = shown[:5]
     assert link == "HTTP://127.0.0.1:8000/F/%s/%s/%s#%s" % (c.settings.bowl_id, ref, cls.upper(), code), link
     assert claim.bb1_of(link) == "BB1:%s:%s:%s:%s" % (c.settings.bowl_id, ref, cls.upper(), code)
+
+
+def test_messages_for_an_absent_desk_stay_bounded_in_ram_and_every_line_stays_on_flash(tmp_path, capsys):
+    """The broker is away for many customers (each plays unverified after fair_wait): the
+    commits and reveals waiting in RAM stay at most fair.MAX_PENDING, the oldest going
+    (said once each time); the fair log on flash keeps every one, so verify-fair still
+    counts every roll (unverified, never dropped)."""
+    (tmp_path / "net.txt").write_text(NET + "fair_wait=10\n")
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    c = sim.console
+    c.allot(1, tuple(COUNTS.items()))
+    sim.step(100)
+    customers = fair.MAX_PENDING // 2 + 2
+    for _ in range(customers):
+        _customer(sim)
+        sim.step(10500)
+        for _ in range(3):
+            roll(sim)
+        sim.step(100)
+        assert len(c.fair.pending) <= fair.MAX_PENDING
+    assert any("dropped" in line for line in sim.board.lines)
+    rows, problem = fair.read_log(fair.log_path(str(tmp_path), c.j.game_id))
+    assert problem is None and [r[0] for r in rows].count("U") == customers
+    code, out = _verify(capsys, tmp_path)
+    assert code == 1 and out.strip().endswith("fair: 0 rolls verified, %d unverified (%s: %d)" % (
+        3 * customers, fair_check.UNSEEDED, 3 * customers)), out

@@ -29,7 +29,7 @@
 # journal's records less a sealed journal's seals): the shakes under commitment
 # q are the EV_ROLL and EV_SPILL events from there up to the next commitment.
 # A torn last line (power cut) fails its CRC and is ignored.
-# Messages wait in RAM (Fair.pending) until the broker acknowledged them; a
+# Messages wait in RAM (Fair.pending, at most MAX_PENDING: the oldest go) until the broker acknowledged them; a
 # power cut after a reveal is logged but before it was acknowledged leaves that
 # turn unrevealed at the desk (the journal's log still verifies it).
 from micropython import const
@@ -40,6 +40,7 @@ from bobing import dice, journal, store
 VERSION = const(1)  # the fair messages' "v"
 LOG = journal.FAIR  # pruned with the game's journal (journal.prune)
 MAX_Q = const(16777215)
+MAX_PENDING = const(16)  # messages held in RAM for the broker; older ones go (their lines stay on flash)
 SEED_WAIT_MS = const(60000)  # by default; then the customer plays unverified (the bowl's own dice)
 
 
@@ -230,7 +231,7 @@ class Fair:
             self._q[g] = q
             self.turn = [g, t.customer, q, s, c, None, []]
             self.since = t_ms or 0
-            self.pending.append(("commit", commit_payload(g, t.customer, q, c)))
+            self._queue("commit", commit_payload(g, t.customer, q, c))
             self.log.append("fair: customer %d: commitment %d of game %d sent" % (t.customer, q, g))
         elif tu is not None and tu[5] is None and t_ms is not None and self.own is not None and \
                 time.ticks_diff(t_ms, self.since) >= self.wait_ms:
@@ -238,6 +239,17 @@ class Fair:
             tu[5] = False
             self.log.append("fair: customer %d: no desk value for commitment %d in %d s: his shakes roll the "
                             "bowl's own dice, unverified" % (tu[1], tu[2], self.wait_ms // 1000))
+
+    def _queue(self, leaf, payload):
+        """A message for the desk; while the broker is away for long (customers playing
+        unverified after fair_wait) the oldest beyond MAX_PENDING go: RAM stays bounded,
+        the fair log on flash keeps every line (verify-fair FOLDER reads it)."""
+        p = self.pending
+        p.append((leaf, payload))
+        if len(p) > MAX_PENDING:
+            del p[1:len(p) - MAX_PENDING + 1]  # (the first may be in flight: bowl/net.py sends it)
+            self.log.append("fair: messages for the desk dropped while the broker was away: at most %d kept"
+                            % MAX_PENDING)
 
     def seed(self, g, q, c_hex, d):
         """The desk's value -> True when it was this turn's (logged, shakes let in)."""
@@ -272,5 +284,5 @@ class Fair:
         tu = self.turn
         self.turn = None
         append(self.root, tu[0], "R %d %s" % (tu[2], _hex(tu[3])))
-        self.pending.append(("reveal", reveal_payload(tu[0], tu[1], tu[2], tu[3], tu[6], tu[5] is False)))
+        self._queue("reveal", reveal_payload(tu[0], tu[1], tu[2], tu[3], tu[6], tu[5] is False))
         self.log.append("fair: customer %d: commitment %d revealed after %d rolls" % (tu[1], tu[2], len(tu[6])))
