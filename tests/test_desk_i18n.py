@@ -90,6 +90,40 @@ def test_an_attendant_s_language_follows_them_to_any_browser_from_the_login_on()
     assert "兑换领奖码" in client("zh-CN", name="new-one").get("/").content.decode()
 
 
+def test_a_supervisor_sets_an_attendant_s_language_and_role_with_the_command():
+    """Before: only the attendant could choose (the switch, once logged in); `attendant` took no
+    --language, so a supervisor could not set up a Chinese-only attendant's desk in advance."""
+    import io
+    from django.core.management import CommandError, call_command
+    deskkit.attendant("wu")
+    out = io.StringIO()
+    call_command("attendant", "wu", "--language", "zh", stdout=out)  # no password asked: it stays
+    assert "wu" in out.getvalue() and "简体中文" in out.getvalue(), out.getvalue()
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")  # an English browser at the counter
+    assert c.login(username="wu", password=deskkit.PASSWORD)
+    assert "兑换领奖码" in c.get("/").content.decode()
+    call_command("attendant", "wu", "--language", "en", stdout=io.StringIO())
+    zh_browser = Client(HTTP_ACCEPT_LANGUAGE="zh-CN")  # a Chinese browser, for an English reader
+    assert zh_browser.login(username="wu", password=deskkit.PASSWORD)
+    assert "Redeem a claim code" in zh_browser.get("/").content.decode()
+    call_command("attendant", "wu", "--language", "browser", stdout=io.StringIO())
+    assert "兑换领奖码" in zh_browser.get("/").content.decode()
+    # a supervisor: the Import page's tick for journals without seals appears
+    assert 'id="id_unsealed"' not in zh_browser.get("/import").content.decode()
+    call_command("attendant", "wu", "--supervisor", stdout=io.StringIO())
+    assert 'id="id_unsealed"' in zh_browser.get("/import").content.decode()
+    call_command("attendant", "wu", "--no-supervisor", stdout=io.StringIO())
+    assert 'id="id_unsealed"' not in zh_browser.get("/import").content.decode()
+    # a language the desk does not have: said, and nothing changed
+    try:
+        call_command("attendant", "wu", "--language", "fr", stdout=io.StringIO())
+        raise AssertionError("accepted")
+    except CommandError as e:
+        assert "zh" in str(e) and "en" in str(e) and "nothing changed" in str(e), e
+    assert "兑换领奖码" in zh_browser.get("/").content.decode()
+    assert zh_browser.login(username="wu", password=deskkit.PASSWORD)  # the password never changed
+
+
 def test_the_login_page_has_the_switch_too():
     c = Client()
     page = c.get("/login").content.decode()

@@ -1,7 +1,8 @@
 """python -m host_sim.desk COMMAND: the prize desk's commands (Django's manage.py).
 
   serve [--listen HOST:PORT]      upgrade the database (migrate) and serve the desk
-  attendant NAME                  add an attendant or set a password (asks twice)
+  attendant NAME                  add an attendant or set a password (asks twice);
+                                  --language zh|en, --supervisor: a supervisor's settings
   addbowl ID (--secret-hex HEX | --secret TEXT)   the bowl's claim secret (its admin
                                   menu 领奖密钥 shows it in hex); again to change it
   importjournal FILE...           import journals copied off bowls (gNNNNNNNN.bbj)

@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('desk', '0012_fair_commitment'),
+        ('desk', '0013_bowl_sealed'),
     ]
 
     operations = [
