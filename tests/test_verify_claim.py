@@ -124,6 +124,7 @@ def test_the_counter_check_loads_only_what_it_needs():
 # ---- the counter types what the claim screen shows (No.2-1 状元 9AVF2S2Q on bowl 0001)
 ZY = claim.code(SECRET, "0001", 2, 1, "zhuangyuan")
 QR = "BB1:0001:2-1:ZHUANGYUAN:" + ZY
+LINK = "HTTP://192.168.1.10:8000/F/0001/2-1/ZHUANGYUAN#" + ZY  # a fair kiosk's claim QR (claim.link)
 
 
 def test_the_counter_types_what_the_screen_shows(capsys):
@@ -136,6 +137,7 @@ def test_the_counter_types_what_the_screen_shows(capsys):
         ("--bowl", "０００１", "--game", "２－１", "--class", "ＺＨＵＡＮＧＹＵＡＮ", ZY.lower()),  # full-width
         (QR,),  # the QR code's text alone
         ("--bowl", "1", QR.lower()),  # and with options that agree with it
+        (LINK,), (LINK.lower(),),  # a fair kiosk's QR: the link to the desk's page, the same fields
     ]
     for a in seen:
         assert run(capsys, "--secret-hex", HEX, *a)[:2] == (0, VALID), a
@@ -161,6 +163,8 @@ UNKNOWABLE = [
     (("BB1:0001:2:ZHUANGYUAN:" + ZY,), "award"),
     (("BB1:0001:2-1:NOSUCH:" + ZY,), "no such prize class"),
     (("BB1:0001:2-1",), "BB1:<bowl id>"),
+    (("--bowl", "2", LINK), "does not match"),
+    (("HTTP://192.168.1.10:8000/F/0001/2-1#" + ZY,), "not a claim's link"),
 ]
 
 

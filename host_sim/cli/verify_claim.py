@@ -110,6 +110,10 @@ def fields(args):
     """(bowl id forms, game, award, class id, code) from the arguments; InputError
     saying what is missing or allowed."""
     code = _norm(args.code)
+    try:
+        code = claim.bb1_of(code)  # a fair kiosk's claim link: the same fields
+    except ValueError as e:
+        raise _Bad(str(e))
     g = a = None
     if args.game is not None:
         g, a = parse_game(args.game)

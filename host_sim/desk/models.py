@@ -275,6 +275,8 @@ class Commitment(models.Model):
     rolls = models.JSONField(default=list)
     revealed = models.DateTimeField(null=True)
     verdict = models.CharField(max_length=200, blank=True)
+    # the reveal said no desk value came in time: the rolls are the bowl's own dice (unverified)
+    unseeded = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "q"], name="one_commitment")]

@@ -42,13 +42,17 @@ def _main(argv):
     ap.add_argument("--user", default="")
     ap.add_argument("--stock", default="desk", choices=("desk", "bowl"),
                     help="desk: a kiosk plays on the event's shared stock (default); bowl: on its own")
-    ap.add_argument("--fair", default="off", choices=("on", "off"),
-                    help="on: verifiable dice, a commitment per customer answered by the desk (PROTOCOL.md)")
+    ap.add_argument("--fair", default="on", choices=("on", "off"),
+                    help="on (default): an event kiosk's dice verifiable, a commitment per customer answered by "
+                         "the desk (PROTOCOL.md); off: the bowl's own dice, which nobody can check afterwards")
+    ap.add_argument("--desk", default="",
+                    help="HOST:PORT where phones reach the desk's public pages (a fair kiosk's claim QR links "
+                         "there; default: the broker's host, port 8000)")
     a = ap.parse_args(argv)
     fields = [("ssid", a.ssid), ("password", _secret("PASSWORD", "Wi-Fi password (empty: open network): ")),
               ("broker", a.broker), ("port", a.port), ("event", a.event), ("user", a.user),
               ("mqtt_password", _secret("MQTT_PASSWORD", "broker password (empty: none): ") if a.user else ""),
-              ("stock", a.stock), ("fair", a.fair)]
+              ("stock", a.stock), ("fair", a.fair)] + ([("desk", a.desk)] if a.desk else [])
     for k, v in fields:
         if "\n" in v or "\r" in v or v != v.strip():
             raise InputError("%s: no line breaks and no leading or trailing spaces" % k)
