@@ -177,7 +177,8 @@ def test_net_config_refuses_what_the_bowl_cannot_use():
     assert net.parse_config(good.replace("10.0.0.2", "b" * 40))["desk"] == ""  # too long for the link: none
     for bad, why in ((good + "colour=red\n", "KEY=VALUE"), (good + "fair=yes\n", "on .* or off"),
                      (good + "fair_wait=5\n", "10..3600"), (good + "fair_wait=x\n", "10..3600"),
-                     (good + "desk=" + "d" * 22 + "\n", "at most 21"), (good + "desk=a/b\n", "desk="), (good + "port=x\n", "not a number"),
+                     (good + "desk=" + "d" * 22 + "\n", "at most 21"), (good + "desk=a/b\n", "desk="),
+                     (good + "port=x\n", "not a number"),
                      (good + "port=70000\n", "1..65535"), (good.replace("ssid=mall-5F", "ssid=" + "x" * 33), "ssid"),
                      (good.replace("event=midautumn", "event=a/b"), "event"),
                      (good.replace("broker=10.0.0.2\n", ""), "broker= is missing")):
@@ -275,7 +276,8 @@ def test_provision_writes_what_the_bowl_reads_and_refuses_the_rest(tmp_path):
                                                                              1883, "midautumn")
     assert "mooncake88" not in p.stdout
     assert (c["fair"], c["desk"]) == ("on", "10.0.0.2:8000")  # verifiable dice unless FAIR=off
-    for args, env, why in ((["--ssid", "s", "--broker", "h", "--event", "e", "--desk", "x" * 30], {}, "desk="),(["--ssid", "x" * 33, "--broker", "h", "--event", "e"], {}, "ssid is 1..32"),
+    for args, env, why in ((["--ssid", "s", "--broker", "h", "--event", "e", "--desk", "x" * 30], {}, "desk="),
+                           (["--ssid", "x" * 33, "--broker", "h", "--event", "e"], {}, "ssid is 1..32"),
                            (["--ssid", "s", "--broker", "h", "--event", "a/b"], {}, "event"),
                            (["--ssid", "s", "--broker", "h", "--event", "e", "--port", "0"], {}, "1..65535"),
                            (["--ssid", "s", "--broker", "h", "--event", "e"], {"PASSWORD": "a\nport=1"},

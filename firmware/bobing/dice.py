@@ -65,8 +65,8 @@
 #               so no roll comes from it; a button roll still uses the source.
 #
 # Verifiable dice (kiosk bowls at an event, by default; net.txt fair=off turns
-# them off; bobing/fair.py; firmware/PROTOCOL.md "Verifiable fairness"): before a customer's first shake the bowl draws a
-# fresh 32-byte secret S from the strong source (the radio is on at an event),
+# them off; bobing/fair.py; firmware/PROTOCOL.md "Verifiable fairness"): before
+# a customer's first shake the bowl draws a fresh 32-byte secret S from the strong source (the radio is on at an event),
 # publishes C = SHA-256("bobing-commit-v1" | S) and waits; the desk records C
 # with its time, then sends its own 16 random bytes D. Shake i (0, 1, ... under
 # this commitment; a spill uses up its i) of customer k in game g rolls

@@ -56,9 +56,10 @@
 # kiosk publishes a commitment per customer, subscribes to its seed topic and
 # reveals; off: the bowl's own dice, unverifiable, for a promoter who asks for it),
 # fair_wait (seconds a fair kiosk's customer waits for the desk's value before
-# he plays unverified, bobing/fair.py: 60 by default, 10..3600), desk (HOST:PORT where phones reach the desk's public pages, default the
-# broker's host and port 8000, the desk's `serve`: a fair kiosk's claim QR links
-# there, bobing/claim.py's link).
+# he plays unverified, bobing/fair.py: 60 by default, 10..3600), desk (HOST:PORT
+# where phones reach the desk's public pages, default the broker's host and port
+# 8000, the desk's `serve`: a fair kiosk's claim QR links there, bobing/claim.py's
+# link).
 # No file: the bowl plays offline and says so once.
 from micropython import const
 

@@ -113,7 +113,7 @@ def fields(args):
     try:
         code = claim.bb1_of(code)  # a fair kiosk's claim link: the same fields
     except ValueError as e:
-        raise _Bad(str(e))
+        raise InputError(str(e))
     g = a = None
     if args.game is not None:
         g, a = parse_game(args.game)
