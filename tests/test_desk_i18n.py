@@ -67,23 +67,24 @@ def test_chinese_is_the_default_and_english_is_beside_it():
 def test_an_attendant_s_language_follows_them_to_any_browser_from_the_login_on():
     """Before: only the browser's cookie or Accept-Language chose; an attendant who switched to
     English got Chinese again on the next device (and a Chinese-reading one got English there)."""
-    c = client("zh-CN", name="tom")
+    c = client("zh-CN", name="i18n-tom")
     c.post("/language", {"language": "en", "next": "/"})
     other = Client(HTTP_ACCEPT_LANGUAGE="zh-CN")  # another counter's browser, Chinese, no cookie
     login = other.get("/login").content.decode()
     assert "登录" in login  # nobody logged in yet: the browser's language
-    r = other.post("/login", {"username": "tom", "password": deskkit.PASSWORD})
+    r = other.post("/login", {"username": "i18n-tom", "password": deskkit.PASSWORD})
     assert r.status_code == 302
     page = other.get("/").content.decode()
     assert '<html lang="en">' in page and "Redeem a claim code" in page
     assert "Handed out on" in other.get("/stock").content.decode()  # every page
-    # a Chinese-reading attendant on a browser left in English (its cookie) gets Chinese
-    mei = client("en", name="mei")
+    # a Chinese-reading attendant on a browser left in English (its cookie) gets Chinese (names of
+    # this file only: the choice is kept in the database other desk tests share)
+    mei = client("en", name="i18n-mei")
     mei.post("/language", {"language": "zh-hans", "next": "/"})
     shared = Client()
     shared.post("/language", {"language": "en", "next": "/login"})  # someone set this browser to English
     assert "Log in" in shared.get("/login").content.decode()
-    assert shared.login(username="mei", password=deskkit.PASSWORD)
+    assert shared.login(username="i18n-mei", password=deskkit.PASSWORD)
     assert "兑换领奖码" in shared.get("/").content.decode()
     # an attendant who never chose: the browser decides, as before
     assert "Redeem a claim code" in client("en", name="new-one").get("/").content.decode()
