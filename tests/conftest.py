@@ -128,6 +128,7 @@ MARKERS = {
     "broker": "starts a real mosquitto",
     "browser": "drives headless Chromium",
     "slow": "one of the slowest files on a busy 2-core machine (make test's --durations list)",
+    "serial": "wants the machine to itself (real-time rates, timeouts): make test runs it after the others, alone",
 }
 MARK_BY_FIXTURE = {"mp_built": "micropython",
                    "broker_installed": "broker", "broker": "broker", "event_broker": "broker",
@@ -282,16 +283,36 @@ SLOW = {
 }
 
 
+# serial: tests whose outcome depends on the wall clock (a real-time rate, a fault schedule, a
+# flood), so that two workers and each other's load do not decide them; `make test` runs them in
+# a second phase, one at a time. Test names, with their parameters where only some are.
+SERIAL = {
+    "test_event_load.py": ("test_every_award_lands_once_within_stock_through_faults",),
+    "test_desk_flood.py": ("test_a_flood_of_invalid_awards_holds_up_no_real_award_and_is_logged_in_few_rows",),
+    "test_bowl_asyncio.py": ("test_asyncio_tasks_on_real_time",),  # samples read in 1.2 s of real time
+    "test_micropython.py": ("test_on_unix_port[frozen-test_bowl_asyncio]", "test_on_unix_port[stock-test_bowl_asyncio]"),
+}
+# make test spreads single tests over its two workers (--dist loadgroup) only in these files, whose
+# tests share nothing but session fixtures; every other file stays on one worker (its module
+# fixtures, the desk's database of its test process, its order)
+SPLIT = {"test_micropython.py"}
+
+
 def pytest_configure(config):
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", "%s: %s" % (name, text))
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which adds the group to each test's id
 def pytest_collection_modifyitems(config, items):
     for item in items:
         marks = {MARK_BY_FIXTURE[f] for f in getattr(item, "fixturenames", ()) if f in MARK_BY_FIXTURE}
         marks.update(MARK_BY_FILE.get(item.path.name, ()))
         if getattr(item, "originalname", item.name) in SLOW.get(item.path.name, ()):
             marks.add("slow")
+        if {item.name, getattr(item, "originalname", item.name)} & set(SERIAL.get(item.path.name, ())):
+            marks.add("serial")
         for m in sorted(marks):
             item.add_marker(m)
+        if item.path.name not in SPLIT:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
