@@ -1,3 +1,4 @@
+import gc
 import os
 import shutil
 import subprocess
@@ -301,6 +302,15 @@ SPLIT = {"test_micropython.py"}
 def pytest_configure(config):
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", "%s: %s" % (name, text))
+
+
+def pytest_collection_finish(session):
+    # The firmware collects garbage where MicroPython needs it (each boot, each new game); on CPython a
+    # full collection walks every object of the test process (Django, numpy, every test module: ~40 ms,
+    # most of a simulated boot). What exists once the tests are collected lives for the whole run: kept
+    # out of the collector's walk (gc.freeze), so a collection costs what the test's own objects do.
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which adds the group to each test's id
