@@ -297,6 +297,9 @@ SERIAL = {
 # tests share nothing but session fixtures; every other file stays on one worker (its module
 # fixtures, the desk's database of its test process, its order)
 SPLIT = {"test_micropython.py"}
+# ... and the longest of those runs (make test's durations) are handed out first, so that no worker is
+# left alone with one at the end; the rest keep their order
+FIRST = ("frozen-test_grant_powercut", "frozen-test_journal_powercut", "test_bowl_e2e", "frozen-test_rules]")
 
 
 def pytest_configure(config):
@@ -326,3 +329,4 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(m)
         if item.path.name not in SPLIT:
             item.add_marker(pytest.mark.xdist_group(item.path.stem))
+    items.sort(key=lambda item: not (item.path.name in SPLIT and any(f in item.name for f in FIRST)))
