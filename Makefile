@@ -265,17 +265,18 @@ vbat-cal:
 	$(MPREMOTE) exec "import board; print('vbat.cal: ratio', board.calibrate_vbat($(MV)) / 10000)" + reset
 
 # make provision PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883
-#   MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl FAIR=on]: the bowl's network settings as /data/net.txt
-#   (firmware/PROTOCOL.md; STOCK=bowl: a kiosk plays on its own stock, not the event's shared one;
-#   FAIR=on: verifiable dice, a commitment per customer that the desk answers).
+#   MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl FAIR=off DESK=HOST:PORT]: the bowl's network settings as
+#   /data/net.txt (firmware/PROTOCOL.md; STOCK=bowl: a kiosk plays on its own stock, not the event's
+#   shared one; FAIR=off: no verifiable dice (on by default: a commitment per customer that the desk
+#   answers); DESK: where phones reach the desk, for the claim QR's link (default BROKER:8000)).
 # Maintenance mode first (hold MENU while pressing RESET). The passwords reach the tool by the
 # environment, not its command line.
 provision: $(DEV)
 	@test -n "$(PORT)" -a -n "$(SSID)" -a -n "$(BROKER)" -a -n "$(EVENT)" || { echo "usage: make provision \
-	PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883 MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl FAIR=on]"; exit 2; }
+	PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883 MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl FAIR=off DESK=HOST:PORT]"; exit 2; }
 	@mkdir -p build && $(PY) host_sim/tools/make_net_config.py --out build/net.txt --ssid '$(SSID)' \
 	  --broker '$(BROKER)' --event '$(EVENT)' --port '$(or $(MQTT_PORT),1883)' --user '$(MQTT_USER)' \
-	  --stock '$(or $(STOCK),desk)' --fair '$(or $(FAIR),off)'
+	  --stock '$(or $(STOCK),desk)' --fair '$(or $(FAIR),on)' --desk '$(DESK)'
 	$(MPREMOTE) cp build/net.txt :/data/net.txt + reset; rc=$$?; rm -f build/net.txt; exit $$rc
 
 # make broker EVENT=NAME [BROKER_DIR=data/broker/NAME]: the event's mosquitto with its users and ACL

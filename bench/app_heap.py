@@ -28,7 +28,8 @@ BUILDS = (("frozen", portable.MP32_FROZEN), ("stock", portable.MP32_STOCK))
 FAMILY = ("bobing.profiles", "bobing.rules", "bobing.game", "bobing.journal", "bobing.dice", "bobing.shake",
           "bobing.leds", "bobing.glyphs", "bobing.paint", "bobing.screen", "bobing.sound", "bobing.console",
           "bowl.hw", "bowl.mpu6050", "bowl.app")
-SIMULATED = ("fakes.mpu6050", "fakes.bowl")  # the simulated hardware (frozen in the frozen build)
+# the simulated hardware (frozen in the frozen build), in the order fakes.bowl imports it
+SIMULATED = ("fakes.mpu6050", "fakes.chiptime", "fakes.parts", "fakes.esp32", "fakes.battery", "fakes.bowl")
 ON_DEMAND = ("bobing.menu", "bobing.panels", "bobing.settings", "bobing.claim", "bobing.final", "bobing.journal_fix",
              "bobing.qr")
 
@@ -127,7 +128,7 @@ def main():
     for name, family, demand, sim, work, kib in rows:
         print("%-8s %13d %10d %10d %12s %13dK" % (name, family, demand, sim, work, kib))
     print("  family game: importing what a game played by shakes loads; on demand: menus, kiosk,")
-    print("  Final, journal repair; simulated: host_sim/portable/fakes/bowl.py + fake MPU6050 (not on the bowl);")
+    print("  Final, journal repair; simulated: the host_sim/portable/fakes the bowl runs on (not on the bowl);")
     print("  working set: live heap high-water while playing minus after boot; whole game in: the")
     print("  smallest -X heapsize for tests/test_bowl_e2e.py (harness and simulated hardware included)")
     print()

@@ -4,7 +4,7 @@
 # does it: from the checkpoint (at most journal.CHECKPOINT_EVERY + 1 events
 # replayed), and, for comparison, the whole game replayed as a bowl without a
 # usable checkpoint would. The per-event figure of the whole replay is the
-# measurement behind host_sim/portable/fakes/bowl.py's REPLAY_US_HOST. MicroPython unix port
+# measurement behind host_sim/portable/fakes/chiptime.py's REPLAY_US_HOST. MicroPython unix port
 # only (CPython has no VfsLfs2): `make bench` runs it there. Prints figures,
 # asserts nothing.
 import gc

@@ -3,7 +3,7 @@
 # clock: the CPU, I2C at 400 kHz, the LED ring, flash writes (littlefs's
 # measured programs and erases at a typical 4 MB SPI NOR's times), the
 # network's waits (host_sim/portable/fakes/wlan.py: in-memory broker, power save as
-# bowl/net.py sets it). The CPU: the firmware's work counted (host_sim/portable/fakes/bowl.py
+# bowl/net.py sets it). The CPU: the firmware's work counted (host_sim/portable/fakes/chiptime.py
 # count_work: lines of firmware Python and framebuf calls) at fixed ESP32 costs
 # (hardware/timing.md), scaled to the clock board.py sets, so that the figures
 # do not move with the host's load. Run by `make bench`:
@@ -24,11 +24,13 @@ if ON_MP:
     sys.path.append("host_sim/portable")
     from fakes import wlan as fake_wlan
     from fakes import bowl as hal
+    from fakes import chiptime
 else:
     sys.path.insert(0, ".")
     import host_sim  # noqa: F401  (the firmware's shim)
     from fakes import wlan as fake_wlan
     from fakes import bowl as hal
+    from fakes import chiptime
 from bobing import console as C  # noqa: E402
 from bobing import game, journal  # noqa: E402
 from bowlrun import Stream  # noqa: E402
@@ -98,10 +100,10 @@ def calibrate():
         print("on the frozen MicroPython build itself: ESP32 us per host us at 240 MHz %d (wall time:"
               " the host's load counts)" % FACTOR)
         return
-    hal.count_work(True)  # fixed costs per counted operation: the same figures at every run
+    chiptime.count_work(True)  # fixed costs per counted operation: the same figures at every run
     print("cpu: counted work at fixed ESP32 costs (240 MHz): %d ns a line of firmware Python, %d ns a call, %d ns"
-          " a framebuf call (host_sim/portable/fakes/bowl.py; bench/budget_work.py, hardware/timing.md)"
-          % (hal.LINE_NS, hal.CALL_NS, hal.FB_CALL_NS))
+          " a framebuf call (host_sim/portable/fakes/chiptime.py; bench/budget_work.py, hardware/timing.md)"
+          % (chiptime.LINE_NS, chiptime.CALL_NS, chiptime.FB_CALL_NS))
 
 
 def make_sim(root, seed, air=None, cpu=True):

@@ -69,7 +69,7 @@ def least_us(work):
         work(s, buf)
     best = None
     for _ in range(REPS):
-        if hasattr(time, "thread_time_ns"):  # this thread's CPU time, as host_sim/portable/fakes/bowl.py counts it
+        if hasattr(time, "thread_time_ns"):  # this thread's CPU time, as host_sim/portable/fakes/chiptime.py counts it
             t0 = time.thread_time_ns()
             work(s, buf)
             dt = (time.thread_time_ns() - t0) // 1000

@@ -1,4 +1,4 @@
-# The fixed CPU costs of host_sim/portable/fakes/bowl.py's counted work (LINE_NS, CALL_NS,
+# The fixed CPU costs of host_sim/portable/fakes/chiptime.py's counted work (LINE_NS, CALL_NS,
 # FB_CALL_NS), from three pieces: bench/budget_calib.py's logic (a game's rolls
 # and the dice hash: call-heavy), the journal's CRC-16 over 2 KB (tight loops)
 # and budget_calib's drawing (host_sim/portable/screen_cases.py's screens): on the 32-bit
@@ -52,7 +52,7 @@ def mp_us(work):
 
 def counted(work):
     sys.path.insert(0, "host_sim/portable")
-    from fakes import bowl as hal
+    from fakes import chiptime
     cal = budget_calib.__file__
     n = [0, 0, 0]  # lines, calls, framebuf calls
 
@@ -63,11 +63,12 @@ def counted(work):
 
     def trace(frame, event, arg):
         fn = frame.f_code.co_filename
-        if fn.startswith(hal._FW) or fn == cal:
+        if fn.startswith(chiptime.FIRMWARE_DIR) or fn == cal:
             n[1] += 1
             return line
-        if fn == hal._FB and frame.f_back is not None and (
-                frame.f_back.f_code.co_filename.startswith(hal._FW) or frame.f_back.f_code.co_filename == cal):
+        caller = frame.f_back.f_code.co_filename if frame.f_back is not None else None
+        if fn == chiptime.FRAMEBUF_FILE and caller is not None and (
+                caller.startswith(chiptime.FIRMWARE_DIR) or caller == cal):
             n[2] += 1
         return None
     s = _screen()

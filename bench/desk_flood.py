@@ -81,7 +81,8 @@ def run(rate=1000, seconds=10, folder=None, wait_s=60):
                 n += 1
                 sent[n] = time.time()
                 real.publish(outbox.topic(EVENT, "FL-REAL", "award"),
-                             outbox.award_payload(1, n, "yixiu", n, claim.code(SECRET, "FL-REAL", 1, n, "yixiu")), qos=1)
+                             outbox.award_payload(1, n, "yixiu", n, claim.code(SECRET, "FL-REAL", 1, n, "yixiu")),
+                             qos=1)
                 next_real += REAL_EVERY_S
             time.sleep(max(0, 0.01 - (time.monotonic() - tick)))
         stored = {}

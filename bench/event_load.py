@@ -2,8 +2,8 @@
 runs it): N bowls on the 32-bit frozen MicroPython unix port playing kiosk customers
 at full speed (each game clock SPEED x real time) against a real mosquitto and the
 desk's listener, on the event's shared stock (totals on the desk), through a broker
-restart, a desk SIGKILLed and restarted, and one bowl's Wi-Fi cut for 20 s. Prints awards per second, award-to-desk latency
-(the bowl's journal commit to the desk's Award.seen, one machine's clock) and each
+restart, a desk SIGKILLed and restarted, and one bowl's Wi-Fi cut for 20 s. Prints awards per
+second, award-to-desk latency (the bowl's journal commit to the desk's Award.seen, one machine's clock) and each
 fault's recovery, with the machine's load (the figures depend on what else runs).
 
     python bench/event_load.py [BOWLS:SPEED ...]     default: 6:10 40:1

@@ -76,10 +76,10 @@ def catch_up(root, what):
         box.sent(item[2], item[3])
         sent += 1
     print("outbox_bench: %s: %d steps, %d awards; worst_records_per_step=%d (STEP %d), worst_step_ms=%.1f host "
-          "without cursor writes (median %.2f; the host's scheduling adds spikes), worst_flash_reads_per_step=%d; %d cursor writes (steps' and sends'), worst %.1f ms "
-          "host, %d flash ops, %d reads"
-          % (what, steps, sent, worst, outbox.STEP, worst_us / 1000, sorted(times)[len(times) // 2] / 1000, worst_reads, writes[0], writes[1] / 1000,
-             writes[2], writes[3]))
+          "without cursor writes (median %.2f; the host's scheduling adds spikes), worst_flash_reads_per_step=%d; "
+          "%d cursor writes (steps' and sends'), worst %.1f ms host, %d flash ops, %d reads"
+          % (what, steps, sent, worst, outbox.STEP, worst_us / 1000, sorted(times)[len(times) // 2] / 1000,
+             worst_reads, writes[0], writes[1] / 1000, writes[2], writes[3]))
 
 
 root = fresh(96)

@@ -21,6 +21,8 @@ import framebuf  # noqa: E402
 
 N = 200 if MP else 50
 TEXT = "BB1:00000042:1234-56:ZHUANGYUAN:9AVF2S2Q"  # the longest a claim makes (8-digit bowl id)
+# a fair kiosk's claim link (bobing/claim.py): version 3, alphanumeric + byte "#" + alphanumeric
+LINK = "HTTP://192.168.100.200:8000/F/00000042/1234-56/ZHUANGYUAN#9AVF2S2Q"
 
 
 def alloc(f):
@@ -73,9 +75,25 @@ def main():
     def redraw():
         panels._draw_qr(fb, rows, 128 - 56, 7)
 
+    def enc3():
+        qr.encode(LINK)
+
+    def page3():  # the link's page (version 3, 58 px)
+        fb.fill(0)
+        fb.fill_rect(128 - 64, 0, 64, 64, 1)
+        panels._draw_qr(fb, qr.encode(LINK), 128 - 61, 3)
+
+    rows3 = qr.encode(LINK)
+
+    def redraw3():
+        panels._draw_qr(fb, rows3, 128 - 61, 3)
+
     enc()
+    enc3()
     figs = [("encode", least(enc), alloc(enc)), ("QR page, new code", least(page), alloc(page)),
-            ("modules drawn again", least(redraw), alloc(redraw))]
+            ("modules drawn again", least(redraw), alloc(redraw)),
+            ("link encode (v3)", least(enc3), alloc(enc3)), ("link page, new code", least(page3), alloc(page3)),
+            ("link drawn again", least(redraw3), alloc(redraw3))]
     frozen = MP and not qr.__file__.startswith("firmware")  # (a frozen module's file is bobing/qr.py)
     print("%s%s: qr import %.2f ms%s (first import, once)" % (
         sys.implementation.name, " (frozen)" if frozen else "", t_imp / 1000,

@@ -68,7 +68,7 @@ RADIO = [
     ("Wi-Fi station, power save off (PM_NONE)", 129.0, "Espressif figures: ~129 mA, receiver always on"),
 ]
 RADIO_TX_PEAK_MA = 240.0  # ESP32 datasheet: TX 802.11b, 1 Mbps, 19.5 dBm
-CELL_R_OHM = 0.25  # as host_sim/portable/fakes/bowl.py's Battery: an assumption for a cell in its second season
+CELL_R_OHM = 0.25  # as host_sim/portable/fakes/battery.py's Battery: an assumption for a cell in its second season
 
 # The ring's soft start (wiring.md): the 2N7002 pulls its drain node (100k pull-up to VCC) to GND;
 # R_G from that node drives the AO3401's gate, and C_GD (in series with R_S) runs from the gate to the

@@ -79,3 +79,27 @@ def battery_at(sim, mv):
             hi = bat.uah
     bat.uah = hi
     return bat
+
+
+def desk_answers(sim):
+    """The prize desk's side of a fair event kiosk's turn (firmware/PROTOCOL.md "Verifiable
+    fairness"; the real desk's handler: tests/test_desk_fair.py), in the bowl's own message
+    formats: each commitment the bowl has queued gets a fresh desk value. -> how many."""
+    import os
+    from bobing import fair
+    c = sim.console
+    if c.fair is None:
+        return 0
+    n = 0
+    for leaf, p in list(c.fair.pending):
+        if leaf != "commit":
+            continue
+        c.fair.pending.remove((leaf, p))
+        bowl = c.settings.bowl_id
+        ev = "e"
+        _b, g, _k, q, cm = fair.decode_commit(ev, "bobing/%s/%s/commit" % (ev, bowl), p)
+        seed = fair.seed_payload(g, q, cm.hex(), os.urandom(16))
+        if c.seed(*fair.decode_seed(ev, "bobing/%s/%s/seed" % (ev, bowl), seed, bowl)):
+            n += 1
+    sim.step(100)
+    return n

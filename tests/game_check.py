@@ -84,7 +84,8 @@ def compare(t, ref, out, res, what):
     if got != want:
         raise AssertionError("%s: engine %r, reference %r" % (what, got, want))
     if t.pool != ref.pool or t.grabbed != ref.grabbed:
-        raise AssertionError("%s: pool/grabbed %r %r, reference %r %r" % (what, t.pool, t.grabbed, ref.pool, ref.grabbed))
+        raise AssertionError("%s: pool/grabbed %r %r, reference %r %r"
+                             % (what, t.pool, t.grabbed, ref.pool, ref.grabbed))
     for s in range(1, t.seats + 1):
         if t.awards[s] != ref.awards(s):
             raise AssertionError("%s: seat %d awards %r, reference %r" % (what, s, t.awards[s], ref.awards(s)))

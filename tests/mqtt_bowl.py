@@ -120,7 +120,8 @@ def main(argv):
                 sys.exit(3)
             real_sent(g, n)
         box.sent = sent
-    n = net.Net(cfg, box, bowl, wlan, print, lambda: b'{"v":1,"on":1,"fw":"1","g":0,"left":[],"faults":[]}', lambda: True)
+    n = net.Net(cfg, box, bowl, wlan, print, lambda: b'{"v":1,"on":1,"fw":"1","g":0,"left":[],"faults":[]}',
+                lambda: True)
     t0 = time.ticks_ms()
 
     async def watch():

@@ -1,5 +1,5 @@
 # The battery as the bowl sees it: the FireBeetle's 1M + 1M divider on GPIO34 read by the ESP32's
-# ADC (host_sim/portable/fakes/bowl.py's Divider: tolerance, the pin's load, eFuse calibration error, noise),
+# ADC (host_sim/portable/fakes/battery.py's Divider: tolerance, the pin's load, eFuse calibration error, noise),
 # firmware/board.py's averaged and per-bowl calibrated gauge, the radio's current and the brown-out
 # detector's level in the cell model.
 import os
@@ -9,7 +9,7 @@ import pytest
 
 import board
 from bobing import console as C
-from fakes import bowl as hal
+from fakes import battery as fake_battery
 from bowlkit import battery_at, new_sim, roll
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -34,11 +34,12 @@ def test_a_full_cell_reads_full_over_the_boards_tolerances(tmp_path):
     sim = new_sim(tmp_path)
     b = sim.board
     battery_at(sim, 4180)
-    tol, off = hal.Divider.TOL_PPM, hal.Divider.OFFSET_MAX_MV
-    for r1 in (hal.Divider.R * (1000000 - tol) // 1000000, hal.Divider.R * (1000000 + tol) // 1000000):
-        for r2 in (hal.Divider.R * (1000000 - tol) // 1000000, hal.Divider.R * (1000000 + tol) // 1000000):
+    tol, off = fake_battery.Divider.TOL_PPM, fake_battery.Divider.OFFSET_MAX_MV
+    ends = (fake_battery.Divider.R * (1000000 - tol) // 1000000, fake_battery.Divider.R * (1000000 + tol) // 1000000)
+    for r1 in ends:
+        for r2 in ends:
             for o in (-off, off):
-                b.divider = hal.Divider(r1, r2, offset_mv=o)
+                b.divider = fake_battery.Divider(r1, r2, offset_mv=o)
                 mv = reading(sim)
                 assert mv is not None and mv > C.BAT_LOW_MV + 300, (r1, r2, o, mv)
 
@@ -47,7 +48,7 @@ def test_a_loaded_divider_does_not_make_a_full_cell_empty(tmp_path):
     # owners measured 1.4 V on the pin for a 4.2 V cell: with x 2, the old gauge said 2.8 V and the
     # bowl slept as "empty" at every boot
     sim = new_sim(tmp_path)
-    sim.board.divider = hal.Divider(r_in=1000000)
+    sim.board.divider = fake_battery.Divider(r_in=1000000)
     battery_at(sim, 4180)
     sim.power_cut()
     sim.step(300)
@@ -63,7 +64,7 @@ def calibrate(sim, mv):
 
 def test_a_calibrated_bowl_reads_the_cell_across_its_range(tmp_path):
     sim = new_sim(tmp_path)
-    sim.board.divider = hal.Divider(r_in=1000000, offset_mv=hal.Divider.OFFSET_MAX_MV)
+    sim.board.divider = fake_battery.Divider(r_in=1000000, offset_mv=fake_battery.Divider.OFFSET_MAX_MV)
     battery_at(sim, 4100)
     r = calibrate(sim, sim.board.battery.mv())  # the multimeter's reading
     assert 27000 <= r <= 31500, r  # ~3 (the pin's load, the chip's offset), not 2
@@ -86,13 +87,13 @@ def test_bad_calibrations_are_refused_with_a_reason(tmp_path):
     for bad in ("4.1", 4.1, 2500, 5000):
         with pytest.raises(ValueError, match="3000-4300"):
             calibrate(sim, bad)
-    sim.board.divider = hal.Divider(r1=9000000)  # a wrong resistor: the ratio is ~10
+    sim.board.divider = fake_battery.Divider(r1=9000000)  # a wrong resistor: the ratio is ~10
     with pytest.raises(ValueError, match="check the wiring"):
         calibrate(sim, 4000)
     assert not os.path.exists(os.path.join(sim.board.root, board.GAUGE_FILE))
     with open(os.path.join(sim.board.root, board.GAUGE_FILE), "w") as f:
         f.write("banana\n")
-    sim.board.divider = hal.Divider()
+    sim.board.divider = fake_battery.Divider()
     sim.power_cut()
     sim.step(300)
     assert sim.board._vbat_ratio == board.VBAT_RATIO_NOMINAL

@@ -1,4 +1,4 @@
-# firmware/board.py's bring-up on host_sim/portable/fakes/bowl.py's simulated ESP32: pads in
+# firmware/board.py's bring-up on host_sim/portable/fakes/esp32.py's simulated ESP32: pads in
 # their reset state (ESP32 datasheet IO_MUX table), MicroPython's Pin rules
 # (ports/esp32/machine_pin.c), the board's own resistors (hardware/wiring.md),
 # and what the bowl does with them.
@@ -7,7 +7,10 @@ import pytest
 import board
 from bobing import console as C
 from bobing import leds
+from fakes import battery as fake_battery
 from fakes import bowl as hal
+from fakes import esp32 as fake_esp32
+from fakes import parts as fake_parts
 from bowlkit import battery_at, new_sim, press, roll
 
 
@@ -16,7 +19,7 @@ def esp():
 
 
 def chip():
-    return hal.FakeESP32(esp())
+    return fake_esp32.FakeESP32(esp())
 
 
 def test_pads_start_in_their_reset_state():
@@ -33,9 +36,9 @@ def test_pin_changes_the_pull_only_when_pull_is_given():
     e = chip()
     p = e.Pin(board.PIN_BTN_OK, e.Pin.IN)  # the reset pull-down stays on ...
     assert p.pd and not p.pu
-    assert hal.VIL_MV < p.mv() < hal.VIH_MV  # ... against the 100k pull-up: about 1 V, no valid level
+    assert fake_esp32.VIL_MV < p.mv() < fake_esp32.VIH_MV  # ... against the 100k pull-up: about 1 V, no valid level
     p = e.Pin(board.PIN_BTN_OK, e.Pin.IN, pull=None)
-    assert not p.pd and not p.pu and p.mv() == hal.VDD_MV and p.value() == 1
+    assert not p.pd and not p.pu and p.mv() == fake_esp32.VDD_MV and p.value() == 1
     p = e.Pin(board.PIN_BTN_OK, e.Pin.IN, e.Pin.PULL_DOWN)
     assert p.pd and not p.pu
     p = e.Pin(board.PIN_BTN_OK, e.Pin.IN)
@@ -54,13 +57,13 @@ def test_every_readme_route_has_the_bowls_pins(tmp_path):
         readme = f.read()
     routes = {"ESP32_GENERIC": "BOARD_DIR=/path/to/this/repo/firmware/boards/BOBING_ESP32\n",  # no PSRAM
               "ESP32_GENERIC-SPIRAM": "ESP32_GENERIC-SPIRAM-v1.28.0.bin"}
-    assert set(routes) == set(hal.BUILDS)
+    assert set(routes) == set(fake_esp32.BUILDS)
     for build, says in routes.items():
         assert says in readme, build
-    spiram = hal.FakeESP32(esp(), "ESP32_GENERIC-SPIRAM")
+    spiram = fake_esp32.FakeESP32(esp(), "ESP32_GENERIC-SPIRAM")
     with pytest.raises(ValueError):
         spiram.Pin(16)  # as the port refuses it: the pin map of old held MENU there
-    for build in hal.BUILDS:
+    for build in fake_esp32.BUILDS:
         sim = hal.Sim(str(tmp_path / build), build=build)
         assert sim.board.errors == [], (build, sim.board.errors)
         assert sim.board.esp.run(board.menu_held_at_boot) is False  # raised ValueError on SPIRAM
@@ -76,7 +79,7 @@ def test_every_readme_route_has_the_bowls_pins(tmp_path):
 def test_every_button_reads_released_at_a_valid_level_and_pressed_when_held(tmp_path):
     sim = new_sim(tmp_path)
     for b in sim.board.pins:
-        assert b.pad.mv() >= hal.VIH_MV, "GPIO%d at %s mV when released" % (b.pad.n, b.pad.mv())
+        assert b.pad.mv() >= fake_esp32.VIH_MV, "GPIO%d at %s mV when released" % (b.pad.n, b.pad.mv())
         assert b.value() == 1
     assert sim.board.esp.undefined == {}, "pins read without a valid level: %r" % sim.board.esp.undefined
     for b in sim.board.pins:
@@ -222,10 +225,10 @@ def test_the_battery_falls_with_charge_and_sags_under_the_ring():
     sim = hal.Sim.__new__(hal.Sim)
     b = hal.SimBoard.__new__(hal.SimBoard)
     b.asleep = False
-    b.ring = hal.FakeNeoPixel(12)
+    b.ring = fake_parts.FakeNeoPixel(12)
     b.led_power_pin = type("P", (), {"value": lambda self: 1})()
-    b.esp = hal.FakeESP32(b)
-    bat = hal.Battery(b)
+    b.esp = fake_esp32.FakeESP32(b)
+    bat = fake_battery.Battery(b)
     full = bat.mv()
     bat.uah = 600000
     half = bat.mv()
@@ -235,7 +238,7 @@ def test_the_battery_falls_with_charge_and_sags_under_the_ring():
     assert full > half > lit and 25 <= half - lit <= 40, (full, half, lit)  # 12 x 3 x 3 mA x 0.25 ohm
     bat.uah = 0
     # flat: the rail is under the module's 3.0 V rating but over the brown-out detector's 2.43 V
-    assert hal.Battery.BROWNOUT_MV < bat.rail_low_mv() < 3000
+    assert fake_battery.Battery.BROWNOUT_MV < bat.rail_low_mv() < 3000
     del sim
 
 
@@ -268,7 +271,7 @@ def test_an_empty_battery_sleeps_before_a_brown_out_and_starts_no_roll(tmp_path)
             press(sim, "ok")
         assert "brownout" not in sim.resets, sim.resets
     assert sim.asleep and "brownout" not in sim.resets
-    assert sim.board.battery.mv() >= hal.Battery.BROWNOUT_MV + hal.Battery.DROPOUT_MV
+    assert sim.board.battery.mv() >= fake_battery.Battery.BROWNOUT_MV + fake_battery.Battery.DROPOUT_MV
     # every roll that started was written to flash before it was shown
     assert sim.console.table.events == sim.console.j.count and sim.console.table.events >= events
     rolled = sim.console.table.events

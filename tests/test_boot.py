@@ -1,5 +1,5 @@
 # Boot against the watchdog: the simulated bowl charges
-# every journal event replayed at boot to its clock (host_sim/portable/fakes/bowl.py:
+# every journal event replayed at boot to its clock (host_sim/portable/fakes/chiptime.py:
 # REPLAY_US per event, an ESP32's estimate), and machine.WDT, once started,
 # cannot be stopped, so a boot that replays a long game while the watchdog
 # runs is reset before it ends: a reboot loop. The bowl must come up in the
@@ -7,6 +7,7 @@
 from bobing import game, journal
 from bobing import console as C
 from fakes import bowl as hal
+from fakes import chiptime
 from bowlrun import Stream
 
 NONE_ROLL = (2, 2, 3, 3, 5, 6)  # ranks nothing: the game never ends
@@ -23,7 +24,7 @@ def long_game(root, n, **kw):
 
 
 def test_a_long_game_boots_without_a_reboot_loop(tmp_path):
-    n = 2 * hal.WDT_MS * 1000 // hal.REPLAY_US  # a full replay would take twice the watchdog's time
+    n = 2 * hal.WDT_MS * 1000 // chiptime.REPLAY_US  # a full replay would take twice the watchdog's time
     gid = long_game(str(tmp_path), n)
     sim = hal.Sim(str(tmp_path), urandom=Stream(1))
     sim.step(30000)
@@ -47,5 +48,5 @@ def test_boot_time_does_not_grow_with_the_game(tmp_path):
         replayed = journal.replayed() - r0
         assert sim.console.j.count == n and 1 <= replayed <= journal.CHECKPOINT_EVERY + 1, (n, replayed)
         boot_ms.append(sim.now)
-    bound = (journal.CHECKPOINT_EVERY + 1) * hal.REPLAY_US // 1000 + 1
+    bound = (journal.CHECKPOINT_EVERY + 1) * chiptime.REPLAY_US // 1000 + 1
     assert max(boot_ms) <= bound, (boot_ms, bound)

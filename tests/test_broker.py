@@ -94,7 +94,8 @@ def test_the_broker_runs_as_the_user_who_made_it(tmp_path):
 
 def test_hash_is_mosquitto_passwd_s():
     # mosquitto_passwd's own output for user a, password s3cret (mosquitto 2.0.11, -b -c)
-    line = "$7$101$sxGaYcrfwVPKSGvU$nwTsVoZfSAlj2FOEj7UZxNGg3FV5Ejzu2oEgZshsQO/7SayhKVZjaB9NSspQRkuXRvsvpctj/2AFBODKmzMY2Q=="
+    line = ("$7$101$sxGaYcrfwVPKSGvU$"
+            "nwTsVoZfSAlj2FOEj7UZxNGg3FV5Ejzu2oEgZshsQO/7SayhKVZjaB9NSspQRkuXRvsvpctj/2AFBODKmzMY2Q==")
     assert cmd_broker.hash_password("s3cret", base64.b64decode("sxGaYcrfwVPKSGvU")) == line
 
 
@@ -283,7 +284,8 @@ def test_a_desk_with_a_wrong_password_says_so_and_keeps_trying(event_broker, cap
 
 
 @need_broker
-@pytest.mark.parametrize("answer", [b"", b"HTTP/1.1 400 Bad Request\r\n\r\n", b"\x20\x02\x00\x05", b"\x20\x7f" + b"x" * 200])
+@pytest.mark.parametrize("answer", [b"", b"HTTP/1.1 400 Bad Request\r\n\r\n", b"\x20\x02\x00\x05",
+                                    b"\x20\x7f" + b"x" * 200])
 def test_the_bowl_survives_a_broker_that_answers_nonsense(mp_built, tmp_path, answer):
     # something else on the broker's port (a web server, a half-open proxy, a refusal, a runaway
     # length): the bowl's publisher says it, closes, retries; the game never sees it

@@ -409,6 +409,37 @@ def test_a_closed_pipe_is_no_traceback():
     assert b"Traceback" not in p.stderr and b"Error" not in p.stderr, p.stderr
 
 
+
+def _own_error_prints(path):
+    """Lines of path that print an `error: ...` themselves (print("error...", ...))."""
+    import ast
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "print" and node.args:
+            a = node.args[0]
+            while isinstance(a, ast.BinOp):  # "error: %s" % x
+                a = a.left
+            if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.startswith("error"):
+                out.append(node.lineno)
+    return out
+
+
+def test_commands_print_no_error_of_their_own():
+    # bad input has one path (host_sim.cli.guarded: `error: ...`, its status, no traceback)
+    host = os.path.join(ROOT, "host_sim")
+    one_path = os.path.join(host, "cli", "__init__.py")
+    found = []
+    for dirpath, dirs, files in os.walk(host):
+        dirs[:] = [d for d in dirs if d not in ("desk", "__pycache__")]  # (the desk's pages have their own)
+        for fn in files:
+            path = os.path.join(dirpath, fn)
+            if fn.endswith(".py") and path != one_path:
+                found += ["%s:%d" % (os.path.relpath(path, ROOT), n) for n in _own_error_prints(path)]
+    found += ["host_sim/desk/__main__.py:%d" % n for n in _own_error_prints(os.path.join(host, "desk", "__main__.py"))]
+    assert not found, "raise options.InputError instead: " + ", ".join(found)
+
 def test_every_command_has_probes():
     probed = set(line.split(" ")[0] for line, _, _ in PROBES if line)
     missing = set(COMMANDS) - probed

@@ -149,3 +149,12 @@ def test_journal_takes_no_table_arguments(tmp_path):
     assert rc == 2 and out == "" and "--seats" in err
     rc, out, err = replay("--journal", str(tmp_path / "nope.bbj"))
     assert rc == 2 and out == "" and "no such file" in err
+
+
+def test_a_file_that_is_no_journal_is_named_in_plain_words(tmp_path):
+    # the journal's magic as it is written, not as a Python bytes literal; Chinese first
+    path = tmp_path / "g00000001.bbj"
+    path.write_bytes(b"a letter, not a journal")
+    rc, out, err = replay("--journal", str(path))
+    assert rc == 2 and out == "" and "Traceback" not in err
+    assert "b'" not in err and "start with BBJ" in err and "日志有误（设置无效）journal problem" in err, err

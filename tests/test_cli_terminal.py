@@ -1,6 +1,6 @@
-"""The terminal simulator's layout (host_sim/sim/terminal.py compose)."""
+"""The terminal simulator's layout (host_sim/sim/textview.py compose)."""
 from host_sim.sim import player
-from host_sim.sim import terminal
+from host_sim.sim import terminal, textview
 
 
 def test_the_terminal_draws_every_led_once(tmp_path):
@@ -11,7 +11,7 @@ def test_the_terminal_draws_every_led_once(tmp_path):
     try:
         p.step(100)
         for w, h in ((200, 50), (200, 44), (200, 40), (140, 60), (100, 60), (100, 30), (80, 24), (300, 80)):
-            lines = terminal.compose(p, w, color=False, height=h)
+            lines = textview.compose(p, w, color=False, height=h)
             dots = sum(line.count("●") + line.count("○") for line in lines)
             assert dots == len(p.sim.leds), (w, h, dots)
             for line in lines:
@@ -29,9 +29,9 @@ def test_at_200_by_50_the_side_panel_keeps_its_header_next_game_and_table(tmp_pa
     try:
         player.run_command(p, "play 25", lambda s: None)
         assert terminal.key(p, "+") and terminal.key(p, "+")
-        lines = terminal.compose(p, 200, color=False, height=50)
+        lines = textview.compose(p, 200, color=False, height=50)
         text = "\n".join(lines)
-        assert len(lines) <= 49 and max(terminal.width_of(x) for x in lines) <= 200
+        assert len(lines) <= 49 and max(textview.width_of(x) for x in lines) <= 200
         assert "博饼碗 Bo Bing bowl" in text
         assert "下一局 next game (g): xiamen, 12 人 seats" in text
         assert "next game: 12 seats (g starts it)" in text  # what + did
@@ -42,7 +42,7 @@ def test_at_200_by_50_the_side_panel_keeps_its_header_next_game_and_table(tmp_pa
             row = [x[132:].replace("▶", " ").replace("★", " ").split() for x in lines]
             assert any(r[:1] == [str(seat)] and len(r) == 7 for r in row), (seat, text)
         assert "(a taller terminal shows the rest)" not in text
-        assert "g starts it" in terminal.KEYS_HELP
+        assert "g starts it" in textview.KEYS_HELP
         # the bowl's limit is said, not silently kept
         for _ in range(3):
             terminal.key(p, "+")

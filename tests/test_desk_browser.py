@@ -101,6 +101,7 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
     import subprocess
     import sys
     from selenium.webdriver.common.by import By
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
     from mqtt_broker import Broker
     folder = str(tmp_path_factory.mktemp("desk-live"))
@@ -125,9 +126,18 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
             d.find_element(By.ID, "id_username").send_keys("pat")
             d.find_element(By.ID, "id_password").send_keys(deskkit.PASSWORD)
             d.find_element(By.ID, "login").click()  # and back to /bowls
-        row = lambda: d.find_element(By.ID, "bowl-F2-1").text  # noqa: E731
+        def live(element_id):
+            """An element's text; the page swaps its table in every 2 s, so an element found just
+            before a swap goes stale: found again."""
+            for _ in range(50):
+                try:
+                    return d.find_element(By.ID, element_id).text
+                except StaleElementReferenceException:
+                    time.sleep(0.1)
+            return d.find_element(By.ID, element_id).text
+        row = lambda: live("bowl-F2-1")  # noqa: E731
         assert "never seen" in row()
-        stock = d.find_element(By.ID, "event-stock").text
+        stock = live("event-stock")
         assert "对堂 duitang 30 8 0 0 0 30" in stock, stock
         d.execute_script("window.notReloaded = true")
         deadline = time.monotonic() + 120  # the listener subscribed (a loaded machine: it may take a while)
@@ -142,7 +152,7 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
         WebDriverWait(d, 30, 0.2).until(lambda _d: "online" in row() and "3.71 V" in row() and "s=1" in row())
         text = row()
         assert "accel" in text and "s=1" in text and "duitang 8" in text, text  # its first grant (30 / (2 * 2))
-        assert "对堂 duitang 30 8 8 0 0 22" in d.find_element(By.ID, "event-stock").text
+        assert "对堂 duitang 30 8 8 0 0 22" in live("event-stock")
         shot(d, "bowls.png", str(tmp_path_factory.mktemp("shots")))
         pub("bobing/fair/F2-1/status", '{"v":1,"on":0}')  # the broker's will for a bowl that vanished
         WebDriverWait(d, 30, 0.2).until(lambda _d: "offline" in row())
@@ -229,6 +239,9 @@ def test_the_desk_in_chinese_and_english_with_a_full_width_code_a_qr_photo_and_a
             assert "%d-%d" % shown[3][:2] in d.find_element(By.ID, "award").text
         for url, name, marker in (("/import", "import", "id_journal"), ("/stock", "stock", "totals"),
                                   ("/forecast?bowl=MALL-1", "forecast", "forecast-words"),
+                                  ("/bowls", "bowls", "live"), ("/final", "final", "champions"),
+                                  ("/shakes", "shakes", "shakes-form"), ("/mqtt", "mqtt", "mqtt"),
+                                  ("/fair", "fair", "fair"),
                                   ("/logout", "logout", "logout-confirm"), ("/no-such-page", "404", "error")):
             d.get(s.url + url)
             assert d.find_element(By.ID, marker)
@@ -246,7 +259,16 @@ def test_the_desk_in_chinese_and_english_with_a_full_width_code_a_qr_photo_and_a
         shot(d, "toolarge-%s.png" % lang, tmp)
     assert "probably gone in" in pages[("en", "forecast")] and "多半发完" in pages[("zh", "forecast")]
     assert "找不到页面" in pages[("zh", "404")] and "Not found" in pages[("en", "404")]
-    d.get(s.url + "/login")  # (the browser stays in English for the next test)
+    # the login page in Chinese: logged out, the switch on the login page
+    d.get(s.url + "/logout")
+    d.find_element(By.ID, "logout-confirm").click()
+    WebDriverWait(d, 30, 0.2).until(lambda _d: "/login" in _d.current_url)
+    d.find_element(By.ID, "lang-zh").click()
+    deskkit.wait_lang(d, "zh")
+    assert "登录" in d.find_element(By.ID, "login").text
+    shot(d, "login-zh.png", tmp)
+    d.find_element(By.ID, "lang-en").click()  # (the browser stays in English for the next test)
+    deskkit.wait_lang(d, "en")
 
 
 def _y4m(png, path, frames=30):

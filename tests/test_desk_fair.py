@@ -18,7 +18,7 @@ from django.test import Client  # noqa: E402
 
 from host_sim import cli  # noqa: E402
 from host_sim.desk import bus  # noqa: E402
-from host_sim.desk.models import Award, Commitment, Import  # noqa: E402
+from host_sim.desk.models import Award, Bowl, Commitment, Import  # noqa: E402
 
 EVENT = "fairday"
 BOWL = "0031"
@@ -106,3 +106,50 @@ def test_the_desk_records_answers_checks_and_shows_it_to_anyone(tmp_path, capsys
     assert out.strip().endswith("fair: 5 rolls verified, 5 unverified (commitment never revealed: 1; "
                                 "first roll after a commitment never revealed (a retry?): 1; "
                                 "reveal does not match the commitment: 3)"), out
+
+
+def test_the_claim_qr_link_leads_a_phone_to_its_verdict_and_the_counter_still_takes_it():
+    """A fair kiosk's claim QR is a link (bobing/claim.py): a customer's phone opens that
+    award's verdict, Chinese first and English beside, without the code (the link's "#"
+    part is never sent) and without other customers; the counter's scanner types the
+    link in and the counter checks it as it checks the BB1 text; a turn the desk did not
+    answer in time (the bowl's own dice) shows as unverified."""
+    from django.utils import timezone
+    from bobing import claim
+    from host_sim.desk import codes
+    deskkit.bowl(BOWL, SECRET)
+    b = Bowl.objects.get(bowl_id=BOWL)
+    s, d, rolls = _turn(6, 1, 1)
+    bus.handle(EVENT, _topic("reveal"), fair.reveal_payload(6, 1, 1, s, rolls))
+    s2, _d2, rolls2 = _turn(6, 2, 2)  # another customer: not on the first one's page
+    bus.handle(EVENT, _topic("reveal"), fair.reveal_payload(6, 2, 2, s2, rolls2, unseeded=True))
+    codes_ = {}
+    for n, k in ((1, 1), (2, 2)):
+        codes_[n] = claim.code(SECRET, BOWL, 6, n, "yixiu")
+        Award.objects.create(bowl=b, game_no=6, award_no=n, cls="yixiu", customer=k, code=codes_[n],
+                             source="mqtt", seen=timezone.now())
+    link = claim.link("HTTP://TESTSERVER", BOWL, "6-1", "YIXIU", codes_[1])
+    assert link == "HTTP://TESTSERVER/F/%s/6-1/YIXIU#%s" % (BOWL, codes_[1])
+    path = link[len("HTTP://TESTSERVER"):].partition("#")[0]  # what a phone's browser asks for
+    page = Client().get(path)
+    html = page.content.decode()
+    assert page.status_code == 200 and page["Referrer-Policy"] == "no-referrer"
+    assert html.index("已验证") < html.index("Verified: all 3 of your rolls") and s.hex()[:16] in html
+    assert dice.commitment(s).hex()[:16] in html and d.hex() in html
+    assert s2.hex()[:16] not in html and codes_[1] not in html and codes_[2] not in html
+    html = Client().get("/F/%s/6-2/YIXIU" % BOWL).content.decode()  # the unanswered turn
+    assert "未验证" in html and "Not verified: 0 rolls verified, 3 unverified" in html and "none came in time" in html
+    missing = Client().get("/F/%s/6-9/YIXIU" % BOWL)
+    assert missing.status_code == 404 and "奖台还没有收到这个奖" in missing.content.decode()
+    # the counter: the scanner types the link; the same fields as the BB1 text
+    bb1 = "BB1:%s:6-1:YIXIU:%s" % (BOWL, codes_[1])
+    assert codes.parse_qr(link, ["yixiu"]) == codes.parse_qr(bb1, ["yixiu"]) == {
+        "code": codes_[1], "bowl": BOWL, "game": "6", "award": "1", "cls": "yixiu"}
+    deskkit.attendant("fairlink")
+    counter = Client()
+    assert counter.login(username="fairlink", password=deskkit.PASSWORD)
+    by_link = counter.post("/check", {"code": link}).content.decode()
+    assert "redeem" in by_link and codes_[1] in by_link, by_link[-1500:]
+    for bad in ("HTTP://TESTSERVER/F/%s/6-1#X" % BOWL, "http://example.com/other"):
+        page = counter.post("/check", {"code": bad}).content.decode()
+        assert "not a claim screen" in page or "不是" in page, page[-800:]

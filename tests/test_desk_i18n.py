@@ -67,27 +67,62 @@ def test_chinese_is_the_default_and_english_is_beside_it():
 def test_an_attendant_s_language_follows_them_to_any_browser_from_the_login_on():
     """Before: only the browser's cookie or Accept-Language chose; an attendant who switched to
     English got Chinese again on the next device (and a Chinese-reading one got English there)."""
-    c = client("zh-CN", name="tom")
+    c = client("zh-CN", name="i18n-tom")
     c.post("/language", {"language": "en", "next": "/"})
     other = Client(HTTP_ACCEPT_LANGUAGE="zh-CN")  # another counter's browser, Chinese, no cookie
     login = other.get("/login").content.decode()
     assert "登录" in login  # nobody logged in yet: the browser's language
-    r = other.post("/login", {"username": "tom", "password": deskkit.PASSWORD})
+    r = other.post("/login", {"username": "i18n-tom", "password": deskkit.PASSWORD})
     assert r.status_code == 302
     page = other.get("/").content.decode()
     assert '<html lang="en">' in page and "Redeem a claim code" in page
     assert "Handed out on" in other.get("/stock").content.decode()  # every page
-    # a Chinese-reading attendant on a browser left in English (its cookie) gets Chinese
-    mei = client("en", name="mei")
+    # a Chinese-reading attendant on a browser left in English (its cookie) gets Chinese (names of
+    # this file only: the choice is kept in the database other desk tests share)
+    mei = client("en", name="i18n-mei")
     mei.post("/language", {"language": "zh-hans", "next": "/"})
     shared = Client()
     shared.post("/language", {"language": "en", "next": "/login"})  # someone set this browser to English
     assert "Log in" in shared.get("/login").content.decode()
-    assert shared.login(username="mei", password=deskkit.PASSWORD)
+    assert shared.login(username="i18n-mei", password=deskkit.PASSWORD)
     assert "兑换领奖码" in shared.get("/").content.decode()
     # an attendant who never chose: the browser decides, as before
     assert "Redeem a claim code" in client("en", name="new-one").get("/").content.decode()
     assert "兑换领奖码" in client("zh-CN", name="new-one").get("/").content.decode()
+
+
+def test_a_supervisor_sets_an_attendant_s_language_and_role_with_the_command():
+    """Before: only the attendant could choose (the switch, once logged in); `attendant` took no
+    --language, so a supervisor could not set up a Chinese-only attendant's desk in advance."""
+    import io
+    from django.core.management import CommandError, call_command
+    deskkit.attendant("wu")
+    out = io.StringIO()
+    call_command("attendant", "wu", "--language", "zh", stdout=out)  # no password asked: it stays
+    assert "wu" in out.getvalue() and "简体中文" in out.getvalue(), out.getvalue()
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")  # an English browser at the counter
+    assert c.login(username="wu", password=deskkit.PASSWORD)
+    assert "兑换领奖码" in c.get("/").content.decode()
+    call_command("attendant", "wu", "--language", "en", stdout=io.StringIO())
+    zh_browser = Client(HTTP_ACCEPT_LANGUAGE="zh-CN")  # a Chinese browser, for an English reader
+    assert zh_browser.login(username="wu", password=deskkit.PASSWORD)
+    assert "Redeem a claim code" in zh_browser.get("/").content.decode()
+    call_command("attendant", "wu", "--language", "browser", stdout=io.StringIO())
+    assert "兑换领奖码" in zh_browser.get("/").content.decode()
+    # a supervisor: the Import page's tick for journals without seals appears
+    assert 'id="id_unsealed"' not in zh_browser.get("/import").content.decode()
+    call_command("attendant", "wu", "--supervisor", stdout=io.StringIO())
+    assert 'id="id_unsealed"' in zh_browser.get("/import").content.decode()
+    call_command("attendant", "wu", "--no-supervisor", stdout=io.StringIO())
+    assert 'id="id_unsealed"' not in zh_browser.get("/import").content.decode()
+    # a language the desk does not have: said, and nothing changed
+    try:
+        call_command("attendant", "wu", "--language", "fr", stdout=io.StringIO())
+        raise AssertionError("accepted")
+    except CommandError as e:
+        assert "zh" in str(e) and "en" in str(e) and "nothing changed" in str(e), e
+    assert "兑换领奖码" in zh_browser.get("/").content.decode()
+    assert zh_browser.login(username="wu", password=deskkit.PASSWORD)  # the password never changed
 
 
 def test_the_login_page_has_the_switch_too():
@@ -240,7 +275,8 @@ def test_the_import_log_says_refusals_and_damage_in_chinese():
     c = client()
     r = c.post("/import", {"journal": SimpleUploadedFile("g00000001.bbj", bytes(data))}, follow=True)
     page = r.content.decode()
-    assert "服务台不认识碗 'nobody-zh'" in text_of(page) and "<code>python -m host_sim.desk addbowl nobody-zh" in page and "之后的封印不符：已损坏" in text_of(page)
+    assert "服务台不认识碗 'nobody-zh'" in text_of(page) and "之后的封印不符：已损坏" in text_of(page)
+    assert "<code>python -m host_sim.desk addbowl nobody-zh" in page
     assert not english_left(page), english_left(page)
     en = text_of(client("en").get("/import").content.decode())
     assert "bowl 'nobody-zh' is not known to the desk" in en and "fails its seal" in en

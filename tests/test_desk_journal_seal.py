@@ -69,8 +69,8 @@ def test_a_forged_journal_is_refused_and_the_real_one_still_counts():
             data, name = forged("SEAL-A", gid, key, {"yixiu": 99999}, gid)
             m = msgs(upload(amy, data, name))[0]
             assert "Nothing was imported" in m, m
-            if key is None:
-                assert "old format" in m and "supervisor" in m, m
+            if key is None:  # the bowl's game 1 came sealed: an unsealed one is a downgrade
+                assert "downgrade" in m and "older format" in m, m
             else:
                 assert "does not match bowl SEAL-A's secret" in m, m
     assert not Game.objects.filter(bowl__bowl_id="SEAL-A", game_no__gt=1).exists()
@@ -82,7 +82,8 @@ def test_a_forged_journal_is_refused_and_the_real_one_still_counts():
     assert "%d new awards" % len(shown2) in msgs(upload(amy, data2, name2))[0]
     for g, n, cls, code in shown2[:3]:
         r = amy.post("/check", {"code": code})
-        assert r.status_code == 200 and 'id="handover"' in r.content.decode() and ">%d-%d<" % (g, n) in r.content.decode()
+        page = r.content.decode()
+        assert r.status_code == 200 and 'id="handover"' in page and ">%d-%d<" % (g, n) in page
     # the Stock page shows the bowl's real games, not the forged stock nor game 99999999
     # (its own section: other test files' bowls share this desk's database)
     page = amy.get("/stock").content.decode()
@@ -154,3 +155,62 @@ def test_the_command_line_takes_an_old_journal_only_when_told():
     assert not Award.objects.filter(bowl__bowl_id="SEAL-C").exists()
     call_command("importjournal", "--unauthenticated", path)
     assert Award.objects.filter(bowl__bowl_id="SEAL-C").exists()
+
+
+def test_an_unsealed_journal_from_a_bowl_seen_sealed_is_a_downgrade_even_for_a_supervisor():
+    # the attack: the bowl's firmware seals (its game 1 came in sealed); a forged journal in the
+    # older format, for its next game, with a stock of 99,999, is ticked through by a supervisor
+    # (talked into it, or the attacker). Before, it went in and took game 2 from the real bowl.
+    from django.core.management import CommandError, call_command
+    deskkit.bowl("SEAL-D", SECRET)
+    amy = login("seal-dai")
+    data1, name1, shown1 = played(os.path.join(FOLDER, "bowl-D"), "SEAL-D", SECRET, 4, 11)
+    assert "new award" in msgs(upload(amy, data1, name1))[0]
+    boss = login("seal-dboss", staff=True)
+    data, name = forged("SEAL-D", 2, None, {"yixiu": 99999}, 12)
+    assert data[3] < journal.SEALED
+    m = msgs(upload(boss, data, name, unsealed="on"))[0]
+    assert "downgrade" in m and "sealed journal" in m and "Nothing was imported" in m, m
+    assert "game 1" in m, m  # which sealed game the desk has
+    m = msgs(upload(amy, data, name))[0]  # an attendant gets the same reason (no tick would help)
+    assert "downgrade" in m, m
+    path = os.path.join(FOLDER, "forger-SEAL-D-2-plain", name)
+    try:
+        call_command("importjournal", "--unauthenticated", path)
+        raise AssertionError("imported")
+    except CommandError:
+        pass
+    assert not Game.objects.filter(bowl__bowl_id="SEAL-D", game_no=2).exists()
+    assert Award.objects.filter(bowl__bowl_id="SEAL-D").count() == len(shown1)
+    # in Chinese first, saying what to do
+    zh = login("seal-dboss", lang="zh-hans", staff=True)
+    m = msgs(upload(zh, data, name, unsealed="on"))[0]
+    assert "降级" in m and "封印" in m and "SEAL-D" in m, m
+    # the bowl's real, sealed game 2 still goes in
+    data2, name2, shown2 = played(os.path.join(FOLDER, "bowl-D"), "SEAL-D", SECRET, 3, 13)
+    assert name2 == "g00000002.bbj"
+    assert "new award" in msgs(upload(amy, data2, name2))[0]
+    # a game before the first sealed one (older firmware's, imported late): refused too, saying
+    # that its codes hold at the counter in the full form
+    deskkit.bowl("SEAL-F", SECRET)
+    root = os.path.join(FOLDER, "bowl-F")
+    old_game, old_name, _ = played(root, "SEAL-F", None, 8, 15)  # game 1, older firmware
+    new_game, new_name, _ = played(root, "SEAL-F", SECRET, 3, 16)  # game 2, sealed
+    assert "new award" in msgs(upload(amy, new_game, new_name))[0]
+    m = msgs(upload(boss, old_game, old_name, unsealed="on"))[0]
+    assert "since its game 2" in m and "full form" in m and "Nothing was imported" in m, m
+    # (older firmware's screen showed the code the secret makes: the journal keeps the award, not the code)
+    from bobing import claim
+    from host_sim.desk.ingest import read_journal
+    path = os.path.join(FOLDER, "old-" + old_name)
+    with open(path, "wb") as f:
+        f.write(old_game)
+    n, cls, _customer = read_journal(path)[1][0]
+    g, code = 1, claim.code(SECRET, "SEAL-F", 1, n, cls)
+    r = amy.post("/check", {"code": code, "bowl": "SEAL-F", "game": g, "award": n, "cls": cls})
+    assert r.status_code == 200 and 'id="handover"' in r.content.decode()
+    # a bowl the desk never saw sealed: the supervisor's path is as before
+    deskkit.bowl("SEAL-E", SECRET)
+    old, oname, _ = played(os.path.join(FOLDER, "bowl-E"), "SEAL-E", None, 3, 14)
+    m = msgs(upload(boss, old, oname, unsealed="on"))[0]
+    assert "not authenticated" in m and "downgrade" not in m, m

@@ -166,7 +166,8 @@ def test_password_guessing_is_locked_out_logged_and_the_lock_outlives_a_restart(
     # a restart: a new desk process on the same database still refuses the address
     from django.db import connection
     connection.close()
-    code = ("import os, sys; sys.path.insert(0, 'tests'); import host_sim, deskkit; deskkit._done.append(os.environ['BOBING_DESK_DIR']);"
+    code = ("import os, sys; sys.path.insert(0, 'tests'); import host_sim, deskkit;"
+            "deskkit._done.append(os.environ['BOBING_DESK_DIR']);"
             "os.environ['DJANGO_SETTINGS_MODULE']='host_sim.desk.settings'; import django; django.setup();"
             "from django.conf import settings; settings.ALLOWED_HOSTS.append('testserver');"
             "from django.test import Client; c = Client(REMOTE_ADDR='10.9.0.7');"
@@ -295,3 +296,50 @@ def test_a_journal_of_an_event_this_desk_does_not_hold_is_refused(tmp_path):
                 assert "event 'sec-theirs', which this desk does not hold" in str(e) and "sec-ours" in str(e)
         else:
             assert ingest_journal(data, "g%08d.bbj" % gid).game_no == gid
+
+
+def test_an_event_games_journal_beyond_the_grant_is_refused_and_flagged(tmp_path):
+    """Before: what the network refused went in by a journal. With the bowl's secret (on its
+    flash), a sealed journal of an event game that grants itself 50 一秀 brought 18 of them
+    against the bowl's grant of 3 and the event's total of 5."""
+    import random
+    from django.core.management import call_command
+    from bobing import game, journal
+    from host_sim.desk import allot
+    from host_sim.desk.ingest import Refused, ingest_journal
+    from host_sim.desk.models import Award, Bowl
+    ev = "sec-jgrant"
+    call_command("stock", "--event", ev, "yixiu=5", "--step", "yixiu=3")
+    deskkit.bowl("SEC-K", SECRET)
+    assert allot.answer(ev, "SEC-K", 0, {}, first=True)[0]  # granted 3
+
+    def event_game(gid, grant, customers):
+        root = str(tmp_path / ("g%d" % gid))
+        os.makedirs(root)
+        j = journal.start(root, "kiosk", seats=1, bowl_id="SEC-K", secret=SECRET, game_id=gid,
+                          stock=(ev, "SEC-K", 0, {}, {}), plays=True)
+        for e in j.table.stock_events(1, (("yixiu", grant),)):
+            j.play(*e)
+        rng = random.Random(gid)
+        won = 0
+        while customers and j.table.stocked() and not j.table.ended:
+            customers -= 1
+            j.play(game.EV_CUSTOMER, None)
+            while j.table.shakes_left and not j.table.ended:
+                won += len(j.play(game.EV_ROLL, tuple(rng.randint(1, 6) for _ in range(6))).won)
+        j.close()
+        with open(j.path, "rb") as f:
+            return f.read(), os.path.basename(j.path), won
+    data, name, won = event_game(1, 50, 8)
+    assert won > 5
+    try:
+        ingest_journal(data, name)
+        raise AssertionError("imported")
+    except Refused as e:
+        assert "beyond its grant of 3" in str(e), e
+    assert not Award.objects.filter(bowl__bowl_id="SEC-K").exists()
+    assert Bowl.objects.get(bowl_id="SEC-K").refused_over == 1  # flagged on the Bowls page
+    # the bowl's real game, within its grant, goes in
+    data, name, won = event_game(2, 3, 20)
+    assert 0 < won <= 3
+    assert ingest_journal(data, name).new == won

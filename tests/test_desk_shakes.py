@@ -42,7 +42,8 @@ def test_the_counter_grants_shakes_and_sees_the_bowl_answer():
     c.post("/shakes", {"event": EV, "bowl": "3F-2", "shakes": 1, "ref": ""})
     # refused by the form: no bowl, too many shakes, a quote in the reference
     for bad in ({"event": EV, "bowl": "9Z", "shakes": 3}, {"event": EV, "bowl": "3F-1", "shakes": 100},
-                {"event": EV, "bowl": "3F-1", "shakes": 3, "ref": 'a"b'}, {"event": "a/b", "bowl": "3F-1", "shakes": 1}):
+                {"event": EV, "bowl": "3F-1", "shakes": 3, "ref": 'a"b'},
+                {"event": "a/b", "bowl": "3F-1", "shakes": 1}):
         assert c.post("/shakes", bad).status_code == 400, bad
     assert ShakeGrant.objects.count() == 3
     # the listener publishes the oldest open grant of each bowl, which the bowl's decoder takes

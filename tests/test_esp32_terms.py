@@ -240,9 +240,10 @@ import sys
 sys.path[:0] = ["tests", "."]
 import host_sim
 from fakes import bowl as hal
+from fakes import chiptime
 from bowlkit import roll
 from bowlrun import Stream
-hal.count_work(sys.argv[2] == "1")
+chiptime.count_work(sys.argv[2] == "1")
 sim = hal.Sim(sys.argv[1], urandom=Stream(4), cpu_factor=int(sys.argv[2]), draw_factor=int(sys.argv[2]))
 sim.step(200)
 roll(sim)
@@ -251,7 +252,7 @@ print(sim.boot_done_ms, sim.board.ms, sim.board._us)
 
 
 def test_counted_cpu_gives_the_same_clock_at_every_run(tmp_path):
-    # the firmware's lines and calls at fixed costs (hal.count_work), not the host's time: two
+    # the firmware's lines and calls at fixed costs (chiptime.count_work), not the host's time: two
     # runs of the same boot and roll land on the same simulated microsecond (as bench/budget.py
     # runs: a process each, PYTHONHASHSEED 0), and the CPU counts
     import os

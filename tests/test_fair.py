@@ -142,12 +142,60 @@ def test_a_customer_shakes_only_after_the_desk_has_his_commitment_and_anyone_can
     rolls.append(roll(sim))
     sim.step(100)
     assert [m[0] for m in c.fair.pending] == ["reveal"] and c.fair.turn is None
-    _b, g, k, q, s, r = fair.decode_reveal(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
+    _b, g, k, q, s, r, u = fair.decode_reveal(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
                                            c.fair.pending[0][1])
-    assert s == secret and r == ["".join(map(str, o.dice)) for o in rolls]
+    assert s == secret and r == ["".join(map(str, o.dice)) for o in rolls] and not u
     assert binascii.hexlify(secret) in _files(str(tmp_path))  # journaled with the reveal
     code, out = _verify(capsys, tmp_path)
     assert out.strip().endswith("fair: 3 rolls verified, 0 unverified") and code == 0, out
+
+
+def test_an_event_kiosk_plays_fair_by_default_and_a_family_game_keeps_its_dice(tmp_path):
+    """net.txt without a fair= line: the event kiosk commits before its customer shakes
+    (fair=off, a promoter's explicit choice, loads nothing of it); a family game on the
+    same bowl rolls at once, with no commitment (no desk in the game to answer one)."""
+    (tmp_path / "net.txt").write_text(NET.replace("fair=on\n", ""))
+    sim = new_sim(tmp_path)
+    c = sim.console
+    assert c.fair is not None
+    assert roll(sim) is not None and not c.fair.pending  # the family game: today's dice
+    to_kiosk(sim)
+    c.allot(1, tuple(COUNTS.items()))
+    sim.step(100)
+    _customer(sim)
+    assert c.view == C.V_SEED and [m[0] for m in c.fair.pending] == ["commit"]
+    off = tmp_path / "off"
+    off.mkdir()
+    (off / "net.txt").write_text(NET.replace("fair=on", "fair=off"))
+    assert new_sim(off).console.fair is None
+
+
+def test_a_desk_that_does_not_answer_lets_the_customer_play_unverified_never_silently(tmp_path, capsys):
+    """The desk (or the broker) is down when a customer starts: he waits on 等待奖台 for
+    at most fair.SEED_WAIT_MS, then his shakes roll the bowl's own dice, marked on flash
+    ("U"), revealed with u=1 and counted unverified by verify-fair; a desk value that
+    comes later is not used for his turn. The next customer commits again."""
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    _customer(sim)
+    sim.step(fair.SEED_WAIT_MS - 2000)
+    assert c.view == C.V_SEED and c.table.shakes_left == 3
+    sim.step(3000)
+    assert c.view == C.V_TURN and c.fair.unseeded()
+    assert any("no desk value" in line for line in sim.board.lines), sim.board.lines[-5:]
+    leaf, p = c.fair.pending[0]
+    b, g, k, q, cm = fair.decode_commit(EVENT, "bobing/%s/%s/commit" % (EVENT, c.settings.bowl_id), p)
+    late = fair.seed_payload(g, q, cm.hex(), os.urandom(16))
+    assert not c.seed(*fair.decode_seed(EVENT, "bobing/%s/%s/seed" % (EVENT, b), late, b))
+    for _ in range(3):
+        roll(sim)
+    sim.step(100)
+    assert [m[0] for m in c.fair.pending] == ["commit", "reveal"]
+    r = fair.decode_reveal(EVENT, "bobing/%s/%s/reveal" % (EVENT, b), c.fair.pending[1][1])
+    assert r[6] is True and len(r[5]) == 3
+    assert [x[0] for x in fair.read_log(fair.log_path(str(tmp_path), g))[0]] == ["C", "U", "R"]
+    code, out = _verify(capsys, tmp_path)
+    assert code == 1 and out.strip().endswith("fair: 0 rolls verified, 3 unverified (%s: 3)" % fair_check.UNSEEDED), out
 
 
 def test_a_power_cut_mid_turn_leaves_its_rolls_unverified_never_dropped(tmp_path, capsys):
@@ -239,6 +287,15 @@ def test_an_honest_game_verifies_from_the_journal_and_from_the_desk(tmp_path, ca
     r = fair_check.check_game(str(tmp_path / "bowl"), g, fair_check.Report(), export, "0007")
     assert r.ok and r.verified == 6, (r.summary(), r.lines)
 
+
+
+def test_a_file_that_is_no_journal_is_named_in_plain_words(tmp_path, capsys):
+    bowl = tmp_path / "bowl"
+    g, _ = _game(str(bowl))
+    (bowl / ("g%08d.bbj" % g)).write_bytes(b"a letter, not a journal")
+    code, out = _verify(capsys, bowl)
+    assert code == 1 and "b'" not in out and "start with BBJ" in out, out
+    assert "game %d: 日志有误（设置无效）journal problem: " % g in out, out
 
 def test_a_roll_changed_after_the_reveal_is_caught(tmp_path, capsys):
     _game(str(tmp_path), "changed")
@@ -336,3 +393,93 @@ def test_a_spilled_shake_uses_up_its_position_and_shows_what_it_would_have_rolle
     assert "customer 1's shake 2 spilled: it would have rolled %s" % would in out, out
     r = fair_check.check_export(export, fair_check.Report())
     assert r.ok and r.verified == 5 and r.spills[0][1] == would, r.summary()
+
+
+def test_fair_logs_are_pruned_with_their_games_and_flash_stays_bounded(tmp_path):
+    """A fair kiosk's log per game (three lines a customer) goes with its game's journal
+    when games are pruned, and counts in the same budget: game after game, the files
+    on flash stay within it; a fair log left without its journal goes too."""
+    root = str(tmp_path)
+    budget = 2048
+    (tmp_path / "g00000001.bbf").write_bytes(b"C 1 1 0 " + b"ab" * 32 + b" 0000\n")  # no journal: an orphan
+    for n in range(12):
+        j = journal.start(root, seats=4, keep_bytes=budget)
+        g = j.game_id
+        j.close()
+        for q in range(1, 6):  # five customers a game, as a fair bowl logs them
+            fair.append(root, g, "C %d %d %d %s" % (q, q, 3 * q, "ab" * 32))
+            fair.append(root, g, "D %d %s" % (q, "cd" * 16))
+            fair.append(root, g, "R %d %s" % (q, "ef" * 32))
+        names = os.listdir(root)
+        finished = sum(os.path.getsize(os.path.join(root, x)) for x in names
+                       if journal.id_of(x) != g and x[-4:] in (".bbj", ".bbf"))
+        assert finished <= budget, (n, sorted(names))
+    names = sorted(os.listdir(root))
+    assert "g00000001.bbf" not in names and len([x for x in names if x.endswith(".bbf")]) <= 3, names
+    assert all(x.replace(".bbf", ".bbj") in names for x in names if x.endswith(".bbf")), names
+
+
+def test_the_claim_screen_of_a_fair_kiosk_shows_the_link_to_its_customers_verdict(tmp_path):
+    """The bowl's own claim screen (net.txt: the desk's address defaults to the broker's host,
+    port 8000): its QR page reads back, off the simulated panel, as the link a phone opens
+    (bobing/claim.py), with the code only after the "#"; the counter reads it as the BB1 text."""
+    import zxingcpp  # pinned in requirements/test.txt
+    from bobing import claim
+    from host_sim.cli import screens as cmd_screens
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    desk = Desk()
+    link = None
+    for _ in range(10):  # customers until one wins a prize
+        _customer(sim)
+        desk.answer(c)
+        sim.step(100)
+        for _ in range(3):
+            sim.shake()
+            assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000)
+            while c.view in (C.V_RESULT, C.V_CLAIM):
+                if c.view == C.V_CLAIM and c.page % 2:
+                    found = zxingcpp.read_barcodes(cmd_screens.to_image(bytes(sim.frame), 2).convert("L"))
+                    link = found[0].text if found else "nothing read"
+                    shown = c.arg  # (class, code, game, award, "game-award", bowl)
+                    break
+                if c.view == C.V_CLAIM:
+                    sim.step(5100)  # the claim's text page, then its QR page
+                    continue
+                press(sim, "ok")
+            if link:
+                break
+        if link:
+            break
+        c.fair.pending[:] = []
+        sim.step(100)
+    cls, code, _g, _n, ref = shown[:5]
+    assert link == "HTTP://127.0.0.1:8000/F/%s/%s/%s#%s" % (c.settings.bowl_id, ref, cls.upper(), code), link
+    assert claim.bb1_of(link) == "BB1:%s:%s:%s:%s" % (c.settings.bowl_id, ref, cls.upper(), code)
+
+
+def test_messages_for_an_absent_desk_stay_bounded_in_ram_and_every_line_stays_on_flash(tmp_path, capsys):
+    """The broker is away for many customers (each plays unverified after fair_wait): the
+    commits and reveals waiting in RAM stay at most fair.MAX_PENDING, the oldest going
+    (said once each time); the fair log on flash keeps every one, so verify-fair still
+    counts every roll (unverified, never dropped)."""
+    (tmp_path / "net.txt").write_text(NET + "fair_wait=10\n")
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    c = sim.console
+    c.allot(1, tuple(COUNTS.items()))
+    sim.step(100)
+    customers = fair.MAX_PENDING // 2 + 2
+    for _ in range(customers):
+        _customer(sim)
+        sim.step(10500)
+        for _ in range(3):
+            roll(sim)
+        sim.step(100)
+        assert len(c.fair.pending) <= fair.MAX_PENDING
+    assert any("dropped" in line for line in sim.board.lines)
+    rows, problem = fair.read_log(fair.log_path(str(tmp_path), c.j.game_id))
+    assert problem is None and [r[0] for r in rows].count("U") == customers
+    code, out = _verify(capsys, tmp_path)
+    assert code == 1 and out.strip().endswith("fair: 0 rolls verified, %d unverified (%s: %d)" % (
+        3 * customers, fair_check.UNSEEDED, 3 * customers)), out

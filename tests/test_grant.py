@@ -38,7 +38,8 @@ def test_allot_round_trip():
 def test_ask_round_trip():
     p = outbox.ask_payload(0, [("duitang", 1), ("yixiu", 0)])
     assert p == b'{"v":1,"s":0,"left":[["duitang",1],["yixiu",0]]}'
-    assert outbox.decode_ask(EVENT, b"bobing/midautumn/5F-kiosk/ask", p) == ("5F-kiosk", 0, (("duitang", 1), ("yixiu", 0)))
+    assert outbox.decode_ask(EVENT, b"bobing/midautumn/5F-kiosk/ask", p) == \
+        ("5F-kiosk", 0, (("duitang", 1), ("yixiu", 0)))
 
 
 def test_allot_refuses_malformed_oversized_foreign_and_out_of_range():

@@ -5,7 +5,7 @@
 # it runs low (the ask bowl/net.py publishes).
 from bobing import game
 from bobing import console as C
-from bowlkit import key, new_sim, press, roll, to_kiosk
+from bowlkit import desk_answers, key, new_sim, press, roll, to_kiosk
 
 NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=midautumn\n"
 
@@ -39,6 +39,9 @@ def test_an_event_kiosk_waits_for_stock_then_plays_on_its_grant(tmp_path):
     assert c.view == C.V_GATE and t.customer == 0
     key(sim)  # the attendant's key: the next customer
     press(sim, "ok")
+    # an event kiosk plays verifiable dice by default: the customer shakes once the desk answered
+    assert c.view == C.V_SEED and t.customer == 1
+    assert desk_answers(sim) == 1
     assert c.view == C.V_TURN and t.customer == 1
     # a grant that arrives while the customer shakes waits until he is done shaking
     c.allot(3, (("sanhong", 4), ("yixiu", 9)))

@@ -30,7 +30,8 @@ def _decoded(sub, n, leaf, timeout=15):
 def test_the_bowl_takes_its_grants_from_the_retained_allot_and_asks_when_low(mp_built, broker, tmp_path):
     root = tmp_path / "flash"
     root.mkdir()
-    (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\nsecret=%s\n" % (BOWL, binascii.hexlify(SECRET).decode()))
+    (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\nsecret=%s\n"
+                                       % (BOWL, binascii.hexlify(SECRET).decode()))
     (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   % (broker.port, EVENT))
     allot = outbox.topic(EVENT, BOWL, "allot")

@@ -87,8 +87,8 @@ def test_board_pins_are_safe_choices():
     for name in OUTPUTS:
         assert p[name] not in INPUT_ONLY, "%s drives a line; GPIO%d is input only" % (name, p[name])
     # every route of hardware/README.md: GPIO16/17 do not exist on SPIRAM builds (ports/esp32/machine_pin.h)
-    from fakes import bowl as hal
-    for build, gpios in hal.BUILDS.items():
+    from fakes import esp32 as fake_esp32
+    for build, gpios in fake_esp32.BUILDS.items():
         for name, g in p.items():
             assert g in gpios, "%s on GPIO%d, which %s does not have" % (name, g, build)
     # the button on an input-only pin would lack its internal pull-up: only the sensed lines may be
@@ -174,16 +174,16 @@ def test_ring_data_level_shifter_and_soft_start_in_every_document():
 
 
 def test_the_simulated_board_has_the_documented_resistors():
-    from fakes import bowl as hal
+    from fakes import esp32 as fake_esp32
     rows = {}
     for line in _read("wiring.md").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 6 and cells[4].startswith("PIN_"):
             rows[cells[4]] = cells[5]
-    assert "100k pull-up" in rows["PIN_BTN_OK"] and hal.EXTERNAL[board.PIN_BTN_OK] == (100000, 0)
-    assert "100k gate pull-down" in rows["PIN_LED_POWER"] and hal.EXTERNAL[board.PIN_LED_POWER] == (0, 100000)
-    assert "100k pull-up" in rows["PIN_KEY"] and hal.EXTERNAL[board.PIN_KEY] == (100000, 0)
-    assert set(hal.EXTERNAL) == {board.PIN_BTN_OK, board.PIN_LED_POWER, board.PIN_KEY}
+    assert "100k pull-up" in rows["PIN_BTN_OK"] and fake_esp32.EXTERNAL[board.PIN_BTN_OK] == (100000, 0)
+    assert "100k gate pull-down" in rows["PIN_LED_POWER"] and fake_esp32.EXTERNAL[board.PIN_LED_POWER] == (0, 100000)
+    assert "100k pull-up" in rows["PIN_KEY"] and fake_esp32.EXTERNAL[board.PIN_KEY] == (100000, 0)
+    assert set(fake_esp32.EXTERNAL) == {board.PIN_BTN_OK, board.PIN_LED_POWER, board.PIN_KEY}
 
 
 def test_the_attendant_key_is_a_reed_switch_on_a_free_rtc_input():

@@ -94,7 +94,8 @@ def test_record_is_at_most_16_bytes_and_round_trips_every_kind():
         assert 0 <= v < 1 << 24
         assert journal.arg_value(kind, v) == arg, (kind, arg)
     # a list or bytes roll is stored the same as a tuple
-    assert journal.arg_code(game.EV_ROLL, [6, 5, 4, 3, 2, 1]) == journal.arg_code(game.EV_ROLL, bytes([6, 5, 4, 3, 2, 1]))
+    assert journal.arg_code(game.EV_ROLL, [6, 5, 4, 3, 2, 1]) == \
+        journal.arg_code(game.EV_ROLL, bytes([6, 5, 4, 3, 2, 1]))
 
 
 def test_bad_events_are_refused_before_writing():
@@ -128,7 +129,8 @@ def test_settings_round_trip():
     r = journal.recover(root)
     c = r.journal.config
     assert not r.problems
-    assert (c.profile, c.seats, c.bowl_id, c.game_id, c.version) == ("kiosk", 1, "万达-3", 1, 1)  # format 1: a game without an event's stock
+    # format 1: a game without an event's stock
+    assert (c.profile, c.seats, c.bowl_id, c.game_id, c.version) == ("kiosk", 1, "万达-3", 1, 1)
     assert c.overrides == {"kiosk_shakes": 2, "combined": "off"} and c.counts == {"yixiu": 7, "duitang": 1}
     t = r.journal.table
     assert t.initial["yixiu"] == 7 and t.kiosk and t.bowl_id == "万达-3"

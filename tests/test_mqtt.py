@@ -169,7 +169,16 @@ def test_net_config_refuses_what_the_bowl_cannot_use():
     good = "ssid=mall-5F\npassword=mooncake88\nbroker=10.0.0.2\nevent=midautumn\n"
     c = net.parse_config(good)
     assert (c["ssid"], c["port"], c["event"]) == ("mall-5F", 1883, "midautumn")
-    for bad, why in ((good + "colour=red\n", "KEY=VALUE"), (good + "port=x\n", "not a number"),
+    # an event kiosk's dice are verifiable unless net.txt says fair=off; its claim QR links to the desk
+    assert (c["fair"], c["desk"], c["fair_wait"]) == ("on", "10.0.0.2:8000", 60)
+    assert net.parse_config(good + "fair=off\ndesk=desk.local:80\n")["fair"] == "off"
+    assert net.parse_config(good + "fair_wait=600\n")["fair_wait"] == 600
+    assert net.parse_config(good + "desk=desk.local:80\n")["desk"] == "desk.local:80"
+    assert net.parse_config(good.replace("10.0.0.2", "b" * 40))["desk"] == ""  # too long for the link: none
+    for bad, why in ((good + "colour=red\n", "KEY=VALUE"), (good + "fair=yes\n", "on .* or off"),
+                     (good + "fair_wait=5\n", "10..3600"), (good + "fair_wait=x\n", "10..3600"),
+                     (good + "desk=" + "d" * 22 + "\n", "at most 21"), (good + "desk=a/b\n", "desk="),
+                     (good + "port=x\n", "not a number"),
                      (good + "port=70000\n", "1..65535"), (good.replace("ssid=mall-5F", "ssid=" + "x" * 33), "ssid"),
                      (good.replace("event=midautumn", "event=a/b"), "event"),
                      (good.replace("broker=10.0.0.2\n", ""), "broker= is missing")):
@@ -266,10 +275,13 @@ def test_provision_writes_what_the_bowl_reads_and_refuses_the_rest(tmp_path):
     assert (c["ssid"], c["password"], c["broker"], c["port"], c["event"]) == ("万达 5F", "mooncake88", "10.0.0.2",
                                                                              1883, "midautumn")
     assert "mooncake88" not in p.stdout
-    for args, env, why in ((["--ssid", "x" * 33, "--broker", "h", "--event", "e"], {}, "ssid is 1..32"),
+    assert (c["fair"], c["desk"]) == ("on", "10.0.0.2:8000")  # verifiable dice unless FAIR=off
+    for args, env, why in ((["--ssid", "s", "--broker", "h", "--event", "e", "--desk", "x" * 30], {}, "desk="),
+                           (["--ssid", "x" * 33, "--broker", "h", "--event", "e"], {}, "ssid is 1..32"),
                            (["--ssid", "s", "--broker", "h", "--event", "a/b"], {}, "event"),
                            (["--ssid", "s", "--broker", "h", "--event", "e", "--port", "0"], {}, "1..65535"),
-                           (["--ssid", "s", "--broker", "h", "--event", "e"], {"PASSWORD": "a\nport=1"}, "line breaks")):
+                           (["--ssid", "s", "--broker", "h", "--event", "e"], {"PASSWORD": "a\nport=1"},
+                            "line breaks")):
         (tmp_path / "net.txt").unlink(missing_ok=True)
         p = _provision(tmp_path, *args, env=dict({"PASSWORD": ""}, **env))
         assert p.returncode == 2 and why in p.stderr and "Traceback" not in p.stderr, (args, p.stderr)

@@ -18,11 +18,11 @@ from bobing import screen as scr
 
 
 def _matrix(rows):
-    return [[rows[r] >> c & 1 for c in range(qr.SIZE)] for r in range(qr.SIZE)]
+    return [[rows[r] >> c & 1 for c in range(len(rows))] for r in range(len(rows))]
 
 
-def _segno(text, mask):
-    s = segno.make_qr(text, version=2, error="l", mask=mask, boost_error=False)
+def _segno(text, mask, size=25):
+    s = segno.make_qr(text, version=(size - 17) // 4, error="l", mask=mask, boost_error=False)
     return [list(row) for row in s.matrix]
 
 
@@ -36,7 +36,7 @@ def _segno_pads_a_zero_byte(text):
         n = 13 + 11 * (len(data) // 2) + 6 * (len(data) % 2)
     else:
         n = 12 + 8 * len(data)
-    return (n + 4) % 8 == 0 and n + 4 < 34 * 8
+    return (n + 4) % 8 == 0 and (n + 4 < 34 * 8 or 34 * 8 < n + 4 < 55 * 8)
 
 
 def _claim_text(rnd):
@@ -58,7 +58,8 @@ def test_symbols_are_segnos_for_every_mask_and_both_modes():
             continue
         compared += 1
         for mask in range(8):
-            assert _matrix(qr.encode(text, mask)) == _segno(text, mask), (text, mask)
+            rows = qr.encode(text, mask)
+            assert _matrix(rows) == _segno(text, mask, len(rows)), (text, mask)
     assert compared > 50
     assert qr.encode(texts[0]) is qr.encode(texts[1])  # one list, reused
 
@@ -73,6 +74,34 @@ def _screen_reads(s, table, buf, bowl, ref, cls, code):
     panels.claim(s, table, code, cls, ref, bowl, page=1)
     found = zxingcpp.read_barcodes(cmd_screens.to_image(bytes(buf), 2).convert("L"))
     return [f.text for f in found]
+
+
+DESKS = ("HTTP://192.168.100.200:8000", "HTTP://DESK.LOCAL:8000", "HTTP://10.0.0.2:80")
+
+
+def test_a_fair_kiosks_claim_qr_is_a_link_that_zxing_reads_off_the_drawn_screen():
+    """The link to the award's fairness page (bobing/claim.py) is a version 3 symbol (29
+    modules, 58 px) in the claim page's 64 x 64 right square; what the bowl draws reads
+    back as the link in both languages, for the longest desk address net.txt allows."""
+    table = [c for c in screen_cases.CASES if c[0] == "claim_qr"][0][3][0].table
+    buf = bytearray(cmd_screens.W * cmd_screens.H // 8)
+    s = scr.Screen(framebuf.FrameBuffer(buf, cmd_screens.W, cmd_screens.H, framebuf.MONO_VLSB))
+    rnd = random.Random(2323)
+    for i in range(30):
+        s.set_lang("zh" if i % 2 else "en")
+        bowl, ref, cls, code = _claim_text(rnd)
+        desk = DESKS[i % len(DESKS)]
+        panels.claim(s, table, code, cls, ref, bowl, page=1, desk=desk)
+        link = claim_mod.link(desk, bowl, ref, cls.upper(), code)
+        assert panels.qr_text(bowl, ref, cls, code, desk) == link and len(qr.encode(link)) == 29
+        found = zxingcpp.read_barcodes(cmd_screens.to_image(bytes(buf), 2).convert("L"))
+        assert [f.text for f in found] == [link], (link, [f.text for f in found])
+        assert claim_mod.bb1_of(link) == panels.qr_text(bowl, ref, cls, code)  # what the counter reads of it
+    # the longest: an 8-digit bowl id and game number, a 3-digit award, the longest desk= net.txt takes
+    from bowl import net
+    desk = "HTTP://" + "D" * (net.MAX_DESK - 5) + ":8000"
+    link = claim_mod.link(desk, "99999999", "99999999-999", "ZHUANGYUAN", "9AVF2S2Q")
+    assert len(qr.encode(link)) == 29
 
 
 def test_zxing_reads_the_drawn_claim_for_many_random_claims():

@@ -26,6 +26,9 @@ def _texts():
         bowl = "".join(CODE[r.below(10)] for _ in range(1 + r.below(8)))
         code = "".join(CODE[r.below(32)] for _ in range(8))
         out.append("BB1:%s:%d-%d:SANHONG:%s" % (bowl, 1 + r.below(9999), 1 + r.below(99), code))
+        # a fair kiosk's link (bobing/claim.py): alphanumeric, a byte "#", alphanumeric (version 3)
+        out.append("HTTP://192.168.1.%d:8000/F/%s/%d-%d/ZHUANGYUAN#%s" % (r.below(256), bowl, 1 + r.below(9999),
+                                                                          1 + r.below(99), code))
     for _ in range(8):  # any alphanumeric length
         out.append("".join(ALNUM[r.below(45)] for _ in range(1 + r.below(qr.MAX_ALNUM))))
     return out
@@ -39,12 +42,13 @@ def test_encode_is_the_plain_encoders_symbol():
 
 def test_the_tables_are_the_plain_ones():
     t = qr_tables.tables()
-    for name in ("_ALV", "_EXP", "_LOG", "_GEN", "_PR", "_PC", "_BASE"):
+    for name in ("_ALV", "_EXP", "_LOG", "_GEN", "_PR", "_PC", "_BASE", "_GEN3", "_PR3", "_PC3", "_BASE3"):
         assert getattr(qr, name) == t[name], name
 
 
 def test_too_long_is_a_clear_error():
-    for text, says in (("A" * 48, "47 alphanumeric characters, got 48"), ("a" * 33, "32 bytes, got 33")):
+    for text, says in (("A" * 78, "77 alphanumeric characters, got 78"), ("a" * 54, "53 bytes, got 54"),
+                       ("HTTP://" + "A" * 70 + "#" + "B" * 8, "440 bits, the text needs")):
         try:
             qr.encode(text)
         except ValueError as e:

@@ -17,6 +17,7 @@ from host_sim import cli
 from fakes import bowl as hal
 from host_sim.sim import player
 from host_sim.sim import terminal
+from host_sim.sim import textview
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -126,18 +127,18 @@ def test_screen_is_the_framebuffer(flash):
     try:
         p.shake(800)
         rows = p.sim.board.disp.text_rows()  # hal's own reading of the panel
-        half = terminal.oled_halfblocks(p.sim.frame)
+        half = textview.oled_halfblocks(p.sim.frame)
         for y in range(0, 64, 2):
             for x in range(128):
                 top, bottom = rows[y][x] == "#", rows[y + 1][x] == "#"
                 assert half[y // 2][x] == " ▀▄█"[top | bottom << 1]
-        quad = terminal.oled_quadrants(p.sim.frame)
+        quad = textview.oled_quadrants(p.sim.frame)
         assert len(quad) == 32 and all(len(r) == 64 for r in quad)
         assert any(ch != " " for r in half for ch in r)
-        wide = terminal.compose(p, 240, color=True)
+        wide = textview.compose(p, 240, color=True)
         assert any("pool:" in x for x in wide) and any("\x1b[38;2;" in x for x in wide)
-        narrow = terminal.compose(p, 80, color=False)
-        assert all(terminal.width_of(x) <= 80 for x in narrow[:34])  # quadrants fit
+        narrow = textview.compose(p, 80, color=False)
+        assert all(textview.width_of(x) <= 80 for x in narrow[:34])  # quadrants fit
         assert any("状元" in x for x in narrow)
     finally:
         p.close()
@@ -195,12 +196,22 @@ def test_window_shows_the_oled_pixels(flash, tmp_path, monkeypatch):
     for y in range(hal.HEIGHT):
         for x in range(hal.WIDTH):
             px = img.getpixel((x0 + x * window.SCALE + window.SCALE // 2, y0 + y * window.SCALE + window.SCALE // 2))
-            want = window.ON if terminal.lit(frame, x, y) else window.OFF
+            want = window.ON if textview.lit(frame, x, y) else window.OFF
             assert px == want, (x, y, px, want)
             lit_px += px == window.ON
     assert lit_px > 100
     assert con.VIEW_IDS[p.console.view] in ("result", "turn")
 
+
+
+def test_a_window_with_no_display_to_open_is_a_clear_error(tmp_path):
+    # a driver named in SDL_VIDEODRIVER that cannot start (x11 with no X server)
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(SDL_VIDEODRIVER="x11", HOME=str(tmp_path))
+    p = subprocess.run([sys.executable, "-m", "host_sim", "play", "--window", "--frames", "1"],
+                       capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert "error: no window (" in p.stderr and "drop --window" in p.stderr, p.stderr
 
 def test_window_space_held_down_shakes_that_long(flash, monkeypatch):
     # the window sees real key down / key up: the shake lasts exactly as long

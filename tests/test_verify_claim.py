@@ -102,9 +102,29 @@ def test_non_utf8_secret_in_a_real_process():
     assert p.returncode == 2 and b"--secret" in p.stderr and b"Traceback" not in p.stderr
 
 
+
+def test_the_counter_check_loads_only_what_it_needs():
+    # the check answers at once because it loads neither the game engine nor another
+    # command's packages (the time itself is a figure for a benchmark, not a test)
+    probe = ("import sys\n"
+             "from host_sim.cli import main\n"
+             "for argv in (['verify-claim', '--help'], ['verify-claim', '--secret', 'k' * 16, %r]):\n"
+             "    try:\n"
+             "        main(argv)\n"
+             "    except SystemExit:\n"
+             "        pass\n"
+             "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n" % QR)
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    loaded = set(p.stderr.split())
+    assert "bobing.claim" in loaded, p.stderr
+    assert not loaded & {"bobing.game", "bobing.rules", "numpy", "tempfile"}, sorted(loaded)
+    assert not [m for m in loaded if m.startswith("host_sim.cli.") and m not in
+                ("host_sim.cli.options", "host_sim.cli.verify_claim")], sorted(loaded)
+
 # ---- the counter types what the claim screen shows (No.2-1 状元 9AVF2S2Q on bowl 0001)
 ZY = claim.code(SECRET, "0001", 2, 1, "zhuangyuan")
 QR = "BB1:0001:2-1:ZHUANGYUAN:" + ZY
+LINK = "HTTP://192.168.1.10:8000/F/0001/2-1/ZHUANGYUAN#" + ZY  # a fair kiosk's claim QR (claim.link)
 
 
 def test_the_counter_types_what_the_screen_shows(capsys):
@@ -117,6 +137,7 @@ def test_the_counter_types_what_the_screen_shows(capsys):
         ("--bowl", "０００１", "--game", "２－１", "--class", "ＺＨＵＡＮＧＹＵＡＮ", ZY.lower()),  # full-width
         (QR,),  # the QR code's text alone
         ("--bowl", "1", QR.lower()),  # and with options that agree with it
+        (LINK,), (LINK.lower(),),  # a fair kiosk's QR: the link to the desk's page, the same fields
     ]
     for a in seen:
         assert run(capsys, "--secret-hex", HEX, *a)[:2] == (0, VALID), a
@@ -142,6 +163,8 @@ UNKNOWABLE = [
     (("BB1:0001:2:ZHUANGYUAN:" + ZY,), "award"),
     (("BB1:0001:2-1:NOSUCH:" + ZY,), "no such prize class"),
     (("BB1:0001:2-1",), "BB1:<bowl id>"),
+    (("--bowl", "2", LINK), "does not match"),
+    (("HTTP://192.168.1.10:8000/F/0001/2-1#" + ZY,), "not a claim's link"),
 ]
 
 

@@ -178,3 +178,33 @@ def verify(secret, bowl_id, game_no, award_no, cls, text):
     for i in range(CODE_LEN):
         diff |= ord(got[i]) ^ ord(want[i])
     return diff == 0
+
+
+# The claim screen's QR (bobing/panels.py) on a fair event kiosk: a link to the
+# desk's public fairness page of that award, which a USB scanner at the counter
+# types in like the BB1 text (firmware/PROTOCOL.md "Claim QR"):
+#     HTTP://<DESK HOST:PORT>/F/<bowl>/<game>-<award>/<CLASS>#<code>
+# Upper case, so that all but the "#" is QR alphanumeric; the code is the URL's
+# fragment, which a phone's browser never sends (nor puts in a Referer): the
+# page is found by bowl, game and award, and the code stays with the customer.
+LINK_PATH = "/F/"
+
+
+def link(desk, bowl, ref, cls_upper, code):
+    """The claim's link (desk: "HTTP://HOST:PORT"; ref: "17-3")."""
+    return "%s%s%s/%s/%s#%s" % (desk, LINK_PATH, bowl, ref, cls_upper, code)
+
+
+def bb1_of(text):
+    """A claim QR's text in either form -> its BB1 form (BB1:bowl:game-award:CLASS:code);
+    a text that is not a link comes back as it is. ValueError for a link that is not a claim's."""
+    t = text.strip()
+    u = t.upper()
+    if not (u.startswith("HTTP://") or u.startswith("HTTPS://")):
+        return t
+    rest, sharp, code = t.partition("#")
+    i = rest.upper().find(LINK_PATH, 8)  # after the host
+    parts = rest[i + len(LINK_PATH):].split("/") if i > 0 else []
+    if not sharp or not code or len(parts) != 3 or not all(parts):
+        raise ValueError("%r is not a claim's link (HTTP://DESK/F/<bowl>/<game>-<award>/<CLASS>#<code>)" % t[:80])
+    return "BB1:%s:%s:%s:%s" % (parts[0], parts[1], parts[2], code)

@@ -331,7 +331,7 @@ class Console:
             return
         if self._fair_err is None or time.ticks_diff(self._t, self._fair_err) >= NOTICE_MS:
             try:
-                f.need(self.j)
+                f.need(self.j, self._t)  # (the time: a desk that does not answer)
                 self._fair_err = None
             except (OSError, dicemod.EntropyError) as e:  # no commitment: the customer waits (V_SEED)
                 self._fair_err = self._t  # tried again after a while, not at every tick

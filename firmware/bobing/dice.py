@@ -64,9 +64,9 @@
 #               never produces a shake (shake.Detector reports it as stuck),
 #               so no roll comes from it; a button roll still uses the source.
 #
-# Verifiable dice (kiosk bowls at an event, bobing/fair.py; firmware/PROTOCOL.md
-# "Verifiable fairness"): before a customer's first shake the bowl draws a
-# fresh 32-byte secret S from the strong source (the radio is on at an event),
+# Verifiable dice (kiosk bowls at an event, by default; net.txt fair=off turns
+# them off; bobing/fair.py; firmware/PROTOCOL.md "Verifiable fairness"): before
+# a customer's first shake the bowl draws a fresh 32-byte secret S from the strong source (the radio is on at an event),
 # publishes C = SHA-256("bobing-commit-v1" | S) and waits; the desk records C
 # with its time, then sends its own 16 random bytes D. Shake i (0, 1, ... under
 # this commitment; a spill uses up its i) of customer k in game g rolls
@@ -102,8 +102,12 @@
 #              unverified for everyone to see, never counted as fair.
 #   desk        sees C before sending D, but C tells nothing of S (SHA-256
 #     (operator) preimage), so D cannot be aimed; D alone predicts nothing
-#              without S. The desk could withhold D (the customer waits): a
-#              denial of play, not a steered roll.
+#              without S. The desk could withhold D: the customer waits at
+#              most net.txt's fair_wait (60 s), then his turn rolls the dice above,
+#              marked "U" on flash before its first roll and revealed with
+#              "u":1, unverified for all to see ("played without the desk's
+#              value"): a denial of verification, not a steered roll. A bowl
+#              that pretends the desk was down gains the same: nothing.
 #   case open   the flash holds C and D, never a secret before its reveal, so
 #     + flash  it tells nothing about a roll to come; RAM is read only by
 #              stopping the bowl (the turn then ends unrevealed: unverified).
@@ -112,8 +116,9 @@
 #              detector's, before any die is drawn).
 #   anyone     recomputes every roll afterwards from the desk's public page or
 #     afterwards export (`python -m host_sim verify-fair`).
-#   Offline and family bowls keep the dice above (os.urandom + the shake, no
-#   commitment): with no desk there is no second party whose value the bowl
+#   Offline and family bowls (family games on a provisioned bowl too, and a
+#   stock=bowl kiosk, whose prizes are its own) keep the dice above (os.urandom
+#   + the shake, no commitment): with no desk there is no second party whose value the bowl
 #   cannot know, so a per-game commitment shown on the screen would still let a
 #   cheating bowl choose its secret by trial (its own dice before the first
 #   shake) and checks nobody at a family table would make; the defence there is

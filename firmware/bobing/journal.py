@@ -83,7 +83,8 @@
 # removed.
 #
 # Wear: each game gets a new file; when a game starts, finished games are
-# removed oldest first until their total size is within a budget.
+# removed oldest first until their total size is within a budget (with each
+# its fair log, bobing/fair.py; a fair log left without its journal goes too).
 from micropython import const
 import os
 
@@ -111,6 +112,7 @@ SUFFIX = ".bbj"
 BAD = ".bad"
 TMP = store.TMP
 CKPT = ".bbc"  # the game's checkpoint
+FAIR = ".bbf"  # the game's fair log (bobing/fair.py): pruned with its journal
 _CK_MAGIC = b"BBC"
 _CK_FORMAT = const(1)
 _CK_HEAD = const(20)  # "BBC", format, game id, n, record n
@@ -849,7 +851,7 @@ def provisioned(root):
 
 def prune(root, keep_bytes=KEEP_BYTES, current=0):
     """Before a new game: remove finished games (all on flash but `current`), oldest
-    first, until they use at most keep_bytes. Set-aside .bad files are never
+    first, until they (journals and fair logs) use at most keep_bytes. Set-aside .bad files are never
     removed, nor a game with claims (a bowl id) at or after the outbox's cursor on
     a bowl provisioned for an event (outbox.unsent_from): its awards have not all
     reached the broker. Such games stay past the budget for as long as the broker
@@ -864,8 +866,8 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
         unsent and g >= unsent and bowl_of(path_of(root, g)))]
     sizes = []
     total = 0
-    for gid in ids:
-        n = store.size(path_of(root, gid))
+    for gid in ids:  # a game's fair log counts with its journal and goes with it
+        n = store.size(path_of(root, gid)) + store.size(path_of(root, gid, FAIR))
         sizes.append(n)
         total += n
     removed = []
@@ -873,10 +875,22 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
         if total <= keep_bytes:
             break
         remove_checkpoint(root, ids[i], names)  # first: a checkpoint never outlives its journal
+        _remove_fair(root, ids[i], names)  # (its rolls cannot be checked without the journal)
         os.remove(path_of(root, ids[i]))
         total -= sizes[i]
         removed.append(ids[i])
+    have = inventory(root)[0]
+    for name in names:  # a fair log whose journal is gone (pruned by older firmware): nothing reads it
+        gid = id_of(name)
+        if name.endswith(FAIR) and len(name) == 13 and gid not in have and gid not in removed and gid != current:
+            os.remove(store.join(root, name))
     return removed
+
+
+def _remove_fair(root, game_id, names):
+    name = file_name(game_id, FAIR)
+    if name in names:
+        os.remove(store.join(root, name))
 
 
 def remove_checkpoint(root, game_id, names=None):

@@ -142,7 +142,8 @@ def draw(s, c):
         _secret(s, c)
     elif v == V.V_CLAIM:
         a = c.arg
-        claim(s, c.table, a[1], a[0], a[4], a[5] if len(a) > 5 else None, c.page)
+        f = getattr(c, "fair", None)  # (a screen case stands in for the console)
+        claim(s, c.table, a[1], a[0], a[4], a[5] if len(a) > 5 else None, c.page, f.desk if f is not None else None)
     elif v == V.V_NOTICE:
         if c.arg[0] in ERRORS:
             error(s, c.arg[0], c.arg[1])
@@ -266,13 +267,19 @@ QR_PREFIX = "BB1"  # the claim's QR text: BB1:<bowl>:<game>-<award>:<CLASS ID>:<
 _qr = [None, None]  # the code encoded last and its modules: a claim's pages draw it again and again
 
 
-def qr_text(bowl, ref, cls, code):
-    """What the claim's QR code says (the desk scans it): upper case, so that it
-    is all QR alphanumeric characters."""
+def qr_text(bowl, ref, cls, code, desk=None):
+    """What the claim's QR code says (the desk scans it): upper case, so that it is all
+    QR alphanumeric characters. desk: "HTTP://HOST:PORT" of a fair event kiosk's desk
+    (fair.Fair.desk, from net.txt): the QR is then the link to that award's fairness
+    page (bobing/claim.py's link, all alphanumeric but its "#"), which a phone opens
+    and the counter's scanner types in as it does the BB1 text."""
+    if desk:
+        from bobing import claim
+        return claim.link(desk, bowl, ref, cls.upper(), code)
     return "%s:%s:%s:%s:%s" % (QR_PREFIX, bowl, ref, cls.upper(), code)
 
 
-def claim(s, t, code, cls, ref, bowl=None, page=0):
+def claim(s, t, code, cls, ref, bowl=None, page=0, desk=None):
     """A kiosk award's claim, in two pages that take turns: the text (the bowl
     id, No.game-award, the class in Chinese and its id, the code big enough to
     read off) and a QR code of the same for the desk to scan. ref: "17-3"
@@ -287,7 +294,7 @@ def claim(s, t, code, cls, ref, bowl=None, page=0):
     if bowl is None:
         bowl = t.bowl_id
     if page % 2:
-        _claim_qr(s, t, code, cls, ref, bowl)
+        _claim_qr(s, t, code, cls, ref, bowl, desk)
         return
     if zh:  # "碗号0042   No.17-1" / "三红 sanhong" / the code, big
         x = p.text(bowl, p.text("碗号", 0, 0), 0)
@@ -311,15 +318,29 @@ def claim(s, t, code, cls, ref, bowl=None, page=0):
         p.en_centred(_label(s, 0), 54)
 
 
-def _claim_qr(s, t, code, cls, ref, bowl):
-    p = s.paint
+def _claim_qr(s, t, code, cls, ref, bowl, desk):
     if _qr[0] is not code:  # (a new claim; its page drawn again allocates nothing)
         from bobing import qr
-        _qr[1] = qr.encode(qr_text(bowl, ref, cls, code))  # (qr's own list, reused)
+        try:
+            _qr[1] = qr.encode(qr_text(bowl, ref, cls, code, desk))  # (qr's own list, reused)
+        except ValueError:  # a link too long even for version 3: the counter's text alone
+            _qr[1] = qr.encode(qr_text(bowl, ref, cls, code))
         _qr[0] = code
     fb = s.fb
+    rows = _qr[1]
+    if len(rows) != 25:  # version 3 (a link), 58 px: 3 px of quiet zone round it, the text first
+        _claim_qr_text(s, t, code, cls, ref)  # (what runs into the QR's square is covered)
+        fb.fill_rect(_W - 64, 0, 64, 64, 1)
+        _draw_qr(fb, rows, _W - 61, 3)
+        return
     fb.fill_rect(_W - 62, 1, 62, 62, 1)  # three light modules of quiet zone round it
-    _draw_qr(fb, _qr[1], _W - 56, 7)
+    _draw_qr(fb, rows, _W - 56, 7)
+    _claim_qr_text(s, t, code, cls, ref)
+
+
+def _claim_qr_text(s, t, code, cls, ref):
+    p = s.paint
+    fb = s.fb
     fb.text("No.", 0, 2, 1)
     fb.text(ref, 24, 2, 1)
     if p.zh:
@@ -335,7 +356,7 @@ def _claim_qr(s, t, code, cls, ref, bowl):
 
 def _draw_qr(fb, rows, x, y):
     # qr.encode's rows (bit c = column c dark), each dark run in one rectangle
-    for r in range(25):
+    for r in range(len(rows)):
         v = rows[r]
         c = 0
         while v:

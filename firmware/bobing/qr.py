@@ -1,15 +1,19 @@
-# A QR code of one size only: version 2 (25 x 25 modules), error correction
-# level L, as ISO/IEC 18004:2015 specifies it, for the claim screen (2 px a
-# module: 50 x 50 pixels on the 128x64 OLED). Alphanumeric mode when every
-# character is one of 0-9 A-Z space $%*+-./: (up to 47 characters), else byte
-# mode (up to 32 bytes of UTF-8). Reed-Solomon over GF(256) (polynomial 0x11D).
+# A QR code of two sizes: version 2 (25 x 25 modules) or, for a text that does
+# not fit it, version 3 (29 x 29), error correction level L, as ISO/IEC
+# 18004:2015 specifies it, for the claim screen (2 px a module: 50 x 50 or
+# 58 x 58 pixels on the 128x64 OLED). Alphanumeric mode when every character
+# is one of 0-9 A-Z space $%*+-./: (up to 47 characters in version 2, 77 in
+# 3), else byte mode (32 / 53 bytes of UTF-8), or both (7.4.1: segments of
+# either) when that is shorter: the claim's link, alphanumeric but for the "#"
+# before the code (the part a phone's browser never sends, bobing/panels.py).
+# Reed-Solomon over GF(256) (polynomial 0x11D).
 #
 # Built for the ESP32's time: the claim is drawn within one step of the app's
 # loop, so everything that does not depend on the text is constant data below
 # (frozen, it stays in flash): the log/antilog tables, the generator, where
 # each codeword bit goes, and per mask the symbol with no data (function
 # patterns, format information, the mask over the data modules). Encoding is
-# then the bit stream, 34 x 10 table look-ups of Reed-Solomon and one XOR per
+# then the bit stream, 34 x 10 (version 3: 55 x 15) table look-ups of Reed-Solomon and one XOR per
 # dark data bit into 25 row ints (bit c = column c). tests/qr_tables.py builds
 # the tables the plain way from the standard; tests/test_qr.py checks them.
 #
@@ -31,8 +35,11 @@ SIZE = const(25)
 MASK = const(0)
 _DATA_CW = const(34)  # version 2-L: 44 codewords, 34 of data
 _EC_CW = const(10)
-MAX_ALNUM = const(47)
-MAX_BYTES = const(32)
+MAX_ALNUM = const(77)  # version 3-L (version 2-L: 47)
+MAX_BYTES = const(53)  # (32)
+_DATA_CW3 = const(55)  # version 3-L: 70 codewords, 55 of data
+_EC_CW3 = const(15)
+SIZE3 = const(29)
 # the alphanumeric value of each ASCII byte (255: not alphanumeric)
 _ALV = (
     b'\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff'
@@ -131,56 +138,185 @@ _BASE = (
     b'\xaa\xaa\xaa\x00\xc7q\x1c\x01\x8e\xe38\x00UUU\x018\x8e\xe3\x00q\x1c\xc7\x01\xaa\xaa\xaa\x00\xc7q\x1f\x01'
     b'\x00\xe31\x00\x7fUU\x01A\x8e\xf1\x00]\x1c\xdf\x01]\xab\xaa\x00]p\x1c\x01A\xe38\x00\x7fUU\x01')
 
-_cw = bytearray(_DATA_CW + _EC_CW)  # the codewords of the last text
-_work = bytearray(_DATA_CW + _EC_CW)  # the polynomial division's work space
-_rows = [0] * SIZE  # the last symbol
+# version 3: the generator's logs for 15 check codewords, x^14 .. x^0
+_GEN3 = (
+    b'\x08\xb7=[\xca%3::\xed\x8c|\x05ci')
+
+# version 3: the row, then the column, of codeword bit k
+_PR3 = (
+    b'\x1c\x1c\x1b\x1b\x1a\x1a\x19\x19\x18\x18\x17\x17\x16\x16\x15\x15\x14\x14\x13\x13\x12\x12\x11\x11\x10\x10\x0f\x0f\x0e\x0e\r\r'
+    b'\x0c\x0c\x0b\x0b\n\n\t\t\t\t\n\n\x0b\x0b\x0c\x0c\r\r\x0e\x0e\x0f\x0f\x10\x10\x11\x11\x12\x12\x13\x13\x14\x14'
+    b'\x15\x15\x16\x16\x17\x17\x18\x18\x19\x19\x1a\x1a\x1b\x1b\x1c\x1c\x1c\x1c\x1b\x1b\x1a\x1a\x19\x19\x13\x13\x12\x12\x11\x11\x10\x10'
+    b'\x0f\x0f\x0e\x0e\r\r\x0c\x0c\x0b\x0b\n\n\t\t\t\t\n\n\x0b\x0b\x0c\x0c\r\r\x0e\x0e\x0f\x0f\x10\x10\x11\x11'
+    b'\x12\x12\x13\x13\x19\x19\x1a\x1a\x1b\x1b\x1c\x1c\x1c\x1c\x1b\x1b\x1a\x1a\x19\x19\x18\x17\x16\x15\x14\x13\x13\x12\x12\x11\x11\x10'
+    b'\x10\x0f\x0f\x0e\x0e\r\r\x0c\x0c\x0b\x0b\n\n\t\t\x08\x08\x07\x07\x05\x05\x04\x04\x03\x03\x02\x02\x01\x01\x00\x00\x00'
+    b'\x00\x01\x01\x02\x02\x03\x03\x04\x04\x05\x05\x07\x07\x08\x08\t\t\n\n\x0b\x0b\x0c\x0c\r\r\x0e\x0e\x0f\x0f\x10\x10\x11'
+    b'\x11\x12\x12\x13\x13\x14\x14\x15\x15\x16\x16\x17\x17\x18\x18\x19\x19\x1a\x1a\x1b\x1b\x1c\x1c\x1c\x1c\x1b\x1b\x1a\x1a\x19\x19\x18'
+    b'\x18\x17\x17\x16\x16\x15\x15\x14\x14\x13\x13\x12\x12\x11\x11\x10\x10\x0f\x0f\x0e\x0e\r\r\x0c\x0c\x0b\x0b\n\n\t\t\x08'
+    b'\x08\x07\x07\x05\x05\x04\x04\x03\x03\x02\x02\x01\x01\x00\x00\x00\x00\x01\x01\x02\x02\x03\x03\x04\x04\x05\x05\x07\x07\x08\x08\t'
+    b'\t\n\n\x0b\x0b\x0c\x0c\r\r\x0e\x0e\x0f\x0f\x10\x10\x11\x11\x12\x12\x13\x13\x14\x14\x15\x15\x16\x16\x17\x17\x18\x18\x19'
+    b'\x19\x1a\x1a\x1b\x1b\x1c\x1c\x1c\x1c\x1b\x1b\x1a\x1a\x19\x19\x18\x18\x17\x17\x16\x16\x15\x15\x14\x14\x13\x13\x12\x12\x11\x11\x10'
+    b'\x10\x0f\x0f\x0e\x0e\r\r\x0c\x0c\x0b\x0b\n\n\t\t\x08\x08\x07\x07\x05\x05\x04\x04\x03\x03\x02\x02\x01\x01\x00\x00\x00'
+    b'\x00\x01\x01\x02\x02\x03\x03\x04\x04\x05\x05\x07\x07\x08\x08\t\t\n\n\x0b\x0b\x0c\x0c\r\r\x0e\x0e\x0f\x0f\x10\x10\x11'
+    b'\x11\x12\x12\x13\x13\x14\x14\x15\x15\x16\x16\x17\x17\x18\x18\x19\x19\x1a\x1a\x1b\x1b\x1c\x1c\x14\x14\x13\x13\x12\x12\x11\x11\x10'
+    b'\x10\x0f\x0f\x0e\x0e\r\r\x0c\x0c\x0b\x0b\n\n\t\t\t\t\n\n\x0b\x0b\x0c\x0c\r\r\x0e\x0e\x0f\x0f\x10\x10\x11'
+    b'\x11\x12\x12\x13\x13\x14\x14\x14\x14\x13\x13\x12\x12\x11\x11\x10\x10\x0f\x0f\x0e\x0e\r\r\x0c\x0c\x0b\x0b\n\n\t\t\t'
+    b'\t\n\n\x0b\x0b\x0c\x0c\r\r\x0e\x0e\x0f\x0f\x10\x10\x11')
+
+_PC3 = (
+    b'\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b'
+    b'\x1c\x1b\x1c\x1b\x1c\x1b\x1c\x1b\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19'
+    b'\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x1a\x19\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17'
+    b'\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x18\x17\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15'
+    b'\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x16\x15\x14\x13\x14\x13\x14\x13\x14\x13\x13\x13\x13\x13\x13\x14\x13\x14\x13\x14\x13\x14'
+    b'\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x14\x13\x12'
+    b'\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12'
+    b'\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x12\x11\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10'
+    b'\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10'
+    b'\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x10\x0f\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e'
+    b'\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e\r\x0e'
+    b'\r\x0e\r\x0e\r\x0e\r\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c'
+    b'\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\n'
+    b'\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n'
+    b'\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\n\t\x08\x07\x08\x07\x08\x07\x08\x07\x08'
+    b'\x07\x08\x07\x08\x07\x08\x07\x08\x07\x08\x07\x08\x07\x08\x07\x05\x04\x05\x04\x05\x04\x05\x04\x05\x04\x05\x04\x05\x04\x05\x04\x05'
+    b'\x04\x05\x04\x05\x04\x05\x04\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x03\x02\x01'
+    b'\x00\x01\x00\x01\x00\x01\x00\x01\x00\x01\x00\x01\x00\x01\x00\x01')
+
+# version 3: per mask, the 29 rows of the symbol with no data, 4 bytes a row (as _BASE)
+_BASE3 = (
+    b'\x7fT\xd5\x1fA\xaaJ\x10]UU\x17]\xaaJ\x17]TU\x17A\xaaJ\x10\x7fU\xd5\x1f\x00\xab\n\x00'
+    b'\xf7Uu\x04\xaa\xaa\xaa\nUUU\x15\xaa\xaa\xaa\nUUU\x15\xaa\xaa\xaa\nUUU\x15\xaa\xaa\xaa\n'
+    b'UUU\x15\xaa\xaa\xaa\nUUU\x15\xaa\xaa\xaa\nUU\xf5\x15\x00\xab\x1a\x0b\x7fUU\x15A\xab\x1a\x0b'
+    b']U\xf5\x15]\xaa\xaa\n]UU\x15A\xab\xaa\n\x7fUU\x15\x7f\xff\xdf\x1fA\x01@\x10]\xfe_\x17'
+    b']\x00@\x17]\xff_\x17A\x01@\x10\x7fU\xd5\x1f\x00\x01\x00\x00g\xff\xff\x19\x00\x00\x00\x00\xff\xff\xff\x1f'
+    b'\x00\x00\x00\x00\xff\xff\xff\x1f\x00\x00\x00\x00\xff\xff\xff\x1f\x00\x00\x00\x00\xff\xff\xff\x1f\x00\x00\x00\x00\xff\xff\xff\x1f'
+    b'\x00\x00\x00\x00\xff\xff\xff\x1f\x00\x01\x10\x01\x7f\xfe_\x1fA\x01\x10\x01]\xfe\xff\x1f]\x00\x00\x00]\xff\xff\x1f'
+    b'A\x01\x00\x00\x7f\xff\xff\x1f\x7f\x92\xc4\x1fA\x93D\x10]\x92D\x17]\x93D\x17]\x92D\x17A\x93D\x10'
+    b'\x7fU\xd5\x1f\x00\x92\x04\x00\xdf\x93\xa4\n\t\x92$\tI\x92$\t\t\x92$\tI\x92$\t\t\x92$\t'
+    b'I\x92$\t\t\x92$\tI\x92$\t\t\x92$\tI\x92$\t\t\x92$\tI\x92\xf4\t\x00\x93\x14\t'
+    b'\x7f\x93T\tA\x92\x14\t]\x93\xf4\t]\x93$\t]\x93$\tA\x93$\t\x7f\x93$\t\x7f\x93\xc4\x1f'
+    b'AHR\x10]%I\x17]\x93D\x17]IR\x17A$I\x10\x7fU\xd5\x1f\x00H\x12\x00O%)\x17'
+    b'\t\x92$\tdI\x92\x04\x92$I\x12I\x92$\t$I\x92\x04\xd2$I\x12\t\x92$\tdI\x92\x04'
+    b'\x92$I\x12I\x92$\t$I\x92\x04\xd2$\xf9\x13\x00\x93\x14\t\x7fHR\x05A$\x19\x13]\x92\xf4\t'
+    b']I\x92\x04]%I\x12A\x93$\t\x7fI\x92\x04\x7fq\xdc\x1fAq\\\x10]\x8fC\x17]\x8fC\x17'
+    b']p\\\x17Aq\\\x10\x7fU\xd5\x1f\x00\x8e\x03\x00sp\x9c\x1e\x87q\x1c\x07x\x8e\xe3\x188\x8e\xe3\x18'
+    b'\xc7q\x1c\x07\x87q\x1c\x07x\x8e\xe3\x188\x8e\xe3\x18\xc7q\x1c\x07\x87q\x1c\x07x\x8e\xe3\x188\x8e\xe3\x18'
+    b'\xc7q\xfc\x07\x00q\x1c\x07\x7f\x8eS\x19A\x8f\x13\x19]q\xfc\x07]p\x1c\x07]\x8e\xe3\x18A\x8f\xe3\x18'
+    b'\x7fq\x1c\x07\x7f\xfe\xdf\x1fA\x10D\x10]\x92D\x17]UU\x17]\x93D\x17A\x10D\x10\x7fU\xd5\x1f'
+    b'\x00\x10\x04\x00\xe3\x92\x04\x03\x15UU\x15I\x92$\t\x01\x10\x04\x01\xff\xff\xff\x1f\x01\x10\x04\x01I\x92$\t'
+    b'\x15UU\x15I\x92$\t\x01\x10\x04\x01\xff\xff\xff\x1f\x01\x10\x04\x01I\x92\xf4\t\x00U\x15\x15\x7f\x93T\t'
+    b'A\x11\x14\x01]\xfe\xff\x1f]\x10\x04\x01]\x92$\tAUU\x15\x7f\x93$\t\x7f\xff\xdf\x1fAp\\\x10'
+    b']\xb6M\x17]TU\x17]\xdaV\x17A\x1cG\x10\x7fU\xd5\x1f\x00q\x1c\x00[\xb6M\x10\x15UU\x15'
+    b'm\xdb\xb6\r1\x1c\xc7\x11\xff\xff\xff\x1f\x87q\x1c\x07\xdb\xb6m\x1b\x15UU\x15m\xdb\xb6\r1\x1c\xc7\x11'
+    b'\xff\xff\xff\x1f\x87q\x1c\x07\xdb\xb6\xfd\x1b\x00U\x15\x15\x7f\xdaV\rA\x1c\x17\x11]\xff\xff\x1f]q\x1c\x07'
+    b']\xb6m\x1bAUU\x15\x7f\xdb\xb6\r\x7fT\xd5\x1fA\x8fC\x10]\x1dG\x17]\xaaJ\x17]q\\\x17'
+    b'A\xe3X\x10\x7fU\xd5\x1f\x00\x8f\x03\x00\xcb\x1c\xc7\r\xaa\xaa\xaa\n\xc7q\x1c\x07\x8e\xe38\x0eUUU\x15'
+    b'8\x8e\xe3\x18q\x1c\xc7\x11\xaa\xaa\xaa\n\xc7q\x1c\x07\x8e\xe38\x0eUUU\x158\x8e\xe3\x18q\x1c\xf7\x11'
+    b'\x00\xab\x1a\x0b\x7fq\\\x07A\xe2\x18\x0f]T\xf5\x15]\x8f\xe3\x18]\x1c\xc7\x11A\xab\xaa\n\x7fq\x1c\x07')
+
+_cw = bytearray(_DATA_CW3 + _EC_CW3)  # the codewords of the last text
+_work = bytearray(_DATA_CW3 + _EC_CW3)  # the polynomial division's work space
+_rows = [0] * SIZE  # the last symbol of version 2
+_rows3 = [0] * SIZE3  # of version 3
+
+
+def _al(x):
+    return x < 128 and _ALV[x] != 255
+
+
+def _bits(a, m):
+    """Bits of a segment of m characters: alphanumeric (a) or bytes, with its mode and count."""
+    return 13 + 11 * (m >> 1) + 6 * (m & 1) if a else 12 + 8 * m
+
+
+_ver = bytearray(1)  # the version of the last codewords (no tuple to allocate)
 
 
 def codewords(text):
-    """The 44 codewords (data then check) of `text` (str or bytes); ValueError
-    when it does not fit. The buffer is reused by the next call."""
+    """-> the codewords, data then check, of `text` (str or bytes) in version 2 or
+    3, the smallest that holds it (version(): which); ValueError when it does not
+    fit. The buffer is reused by the next call."""
     data = text.encode() if isinstance(text, str) else text
     n = len(data)
     alnum = True
     for x in data:
-        if x > 127 or _ALV[x] == 255:
+        if not _al(x):
             alnum = False
             break
+    mixed = False
     if alnum:
-        if n > MAX_ALNUM:
-            raise ValueError("QR version 2-L holds %d alphanumeric characters, got %d" % (MAX_ALNUM, n))
-        acc = (2 << 9) | n  # mode 0010 (alphanumeric), then the count in 9 bits
-        nb = 13
+        nbits = _bits(True, n)
     else:
-        if n > MAX_BYTES:
-            raise ValueError("QR version 2-L holds %d bytes, got %d" % (MAX_BYTES, n))
-        acc = (4 << 8) | n  # mode 0100 (byte), then the count in 8 bits
-        nb = 12
+        nbits = _bits(False, n)
+        m = 0  # the bits of the text as runs of alphanumeric characters and of other bytes
+        i = 0
+        while i < n:
+            a = _al(data[i])
+            j = i + 1
+            while j < n and _al(data[j]) == a:
+                j += 1
+            m += _bits(a, j - i)
+            i = j
+        if m < nbits:
+            mixed = True
+            nbits = m
+    if nbits <= _DATA_CW * 8:
+        dcw = _DATA_CW
+    elif nbits <= _DATA_CW3 * 8:
+        dcw = _DATA_CW3
+    elif alnum:
+        raise ValueError("QR version 3-L holds %d alphanumeric characters, got %d" % (MAX_ALNUM, n))
+    elif not mixed:
+        raise ValueError("QR version 3-L holds %d bytes, got %d" % (MAX_BYTES, n))
+    else:
+        raise ValueError("QR version 3-L holds %d bits, the text needs %d" % (_DATA_CW3 * 8, nbits))
     buf = _cw
     o = 0
-    j = 0
+    acc = 0
+    nb = 0
+    i = 0
     while True:
-        while nb >= 8:  # whole bytes out: acc keeps fewer than 8 bits between symbols
-            nb -= 8
-            buf[o] = (acc >> nb) & 0xFF
-            o += 1
-        acc &= (1 << nb) - 1
-        if j >= n:
+        if alnum:
+            a, j = True, n
+        elif not mixed:
+            a, j = False, n
+        else:
+            a = _al(data[i])
+            j = i + 1
+            while j < n and _al(data[j]) == a:
+                j += 1
+        # the segment's mode, then its count: 0010 and 9 bits (alphanumeric), 0100 and 8 (byte)
+        if a:
+            acc = (acc << 13) | (2 << 9) | (j - i)
+            nb += 13
+        else:
+            acc = (acc << 12) | (4 << 8) | (j - i)
+            nb += 12
+        while True:
+            while nb >= 8:  # whole bytes out: acc keeps fewer than 8 bits between symbols
+                nb -= 8
+                buf[o] = (acc >> nb) & 0xFF
+                o += 1
+            acc &= (1 << nb) - 1
+            if i >= j:
+                break
+            if not a:
+                acc = (acc << 8) | data[i]
+                nb += 8
+                i += 1
+            elif i + 1 < j:  # two characters in 11 bits
+                acc = (acc << 11) | (_ALV[data[i]] * 45 + _ALV[data[i + 1]])
+                nb += 11
+                i += 2
+            else:  # the last, odd one in 6
+                acc = (acc << 6) | _ALV[data[i]]
+                nb += 6
+                i += 1
+        if i >= n:
             break
-        if not alnum:
-            acc = (acc << 8) | data[j]
-            nb += 8
-            j += 1
-        elif j + 1 < n:  # two characters in 11 bits
-            acc = (acc << 11) | (_ALV[data[j]] * 45 + _ALV[data[j + 1]])
-            nb += 11
-            j += 2
-        else:  # the last, odd one in 6
-            acc = (acc << 6) | _ALV[data[j]]
-            nb += 6
-            j += 1
     # the terminator (up to four 0 bits), 0s to the byte's end, then the pad codewords
-    end = min((o * 8 + nb + 4 + 7) >> 3, _DATA_CW)
+    end = min((o * 8 + nb + 4 + 7) >> 3, dcw)
     if nb:
         buf[o] = (acc << (8 - nb)) & 0xFF
         o += 1
@@ -188,50 +324,71 @@ def codewords(text):
         buf[o] = 0
         o += 1
     pad = 0xEC
-    while o < _DATA_CW:
+    while o < dcw:
         buf[o] = pad
         pad ^= 0xEC ^ 0x11
         o += 1
-    rs_ecc(buf)
+    if dcw == _DATA_CW:
+        _ver[0] = 2
+        rs_ecc(buf)
+    else:
+        _ver[0] = 3
+        rs_ecc(buf, _DATA_CW3, _EC_CW3, _GEN3)
     return buf
 
 
-def rs_ecc(buf):
-    """Fill buf[34:44] with the Reed-Solomon check codewords of buf[:34]: the
-    remainder of data(x) * x^10 divided by the generator."""
+def version():
+    """The version (2 or 3) of the last codewords or encode."""
+    return _ver[0]
+
+
+def rs_ecc(buf, dcw=_DATA_CW, ecw=_EC_CW, gen=_GEN):
+    """Fill buf[dcw:dcw + ecw] with the Reed-Solomon check codewords of buf[:dcw]:
+    the remainder of data(x) * x^ecw divided by the generator (gen: its logs)."""
     w = _work
-    for i in range(_DATA_CW):
+    for i in range(dcw):
         w[i] = buf[i]
-    for i in range(_DATA_CW, _DATA_CW + _EC_CW):
+    for i in range(dcw, dcw + ecw):
         w[i] = 0
     exp = _EXP
-    gen = _GEN
-    for i in range(_DATA_CW):
+    for i in range(dcw):
         f = w[i]
         if f:
             lf = _LOG[f]
-            for k in range(_EC_CW):
+            for k in range(ecw):
                 w[i + 1 + k] ^= exp[gen[k] + lf]
-    for i in range(_DATA_CW, _DATA_CW + _EC_CW):
+    for i in range(dcw, dcw + ecw):
         buf[i] = w[i]
 
 
 def encode(text, mask=MASK):
-    """-> a list of SIZE ints, one a row from the top, bit c set where column c
-    is dark. Reused by the next call. mask: 0..7 (MASK unless a test asks)."""
+    """-> a list of ints, one a row from the top (25 in version 2, 29 in 3: its
+    length is the symbol's size), bit c set where column c is dark. Reused by the
+    next call of the same version. mask: 0..7 (MASK unless a test asks)."""
     if not 0 <= mask <= 7:
         raise ValueError("QR mask %r: 0..7" % (mask,))
     cw = codewords(text)
-    rows = _rows
-    base = _BASE
-    b = mask * SIZE * 4
-    for r in range(SIZE):
+    if _ver[0] == 2:
+        rows = _rows
+        base = _BASE
+        pr = _PR
+        pc = _PC
+        size = SIZE
+        ncw = _DATA_CW + _EC_CW
+    else:
+        rows = _rows3
+        base = _BASE3
+        pr = _PR3
+        pc = _PC3
+        size = SIZE3
+        ncw = _DATA_CW3 + _EC_CW3
+    b = mask * size * 4
+    for r in range(size):
         rows[r] = base[b] | base[b + 1] << 8 | base[b + 2] << 16 | base[b + 3] << 24
         b += 4
-    pr = _PR
-    pc = _PC
     k = 0
-    for x in cw:
+    for i in range(ncw):
+        x = cw[i]
         if x:
             for j in range(8):
                 if x & (0x80 >> j):

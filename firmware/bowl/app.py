@@ -74,8 +74,9 @@ def _event(hw):
 
 
 def _fair(hw, con):
-    """net.txt's fair=on on an event kiosk: each customer's dice from a commitment and
-    the desk's value (bobing/fair.py); loaded only then."""
+    """An event kiosk (net.txt, unless it says fair=off): each customer's dice from a
+    commitment and the desk's value (bobing/fair.py); loaded only then. The bowl's
+    own dice roll a turn whose desk value did not come in time (unverified)."""
     from bowl import net
     try:
         cfg = net.read_config(hw.root)
@@ -83,7 +84,8 @@ def _fair(hw, con):
         return
     if cfg is not None and cfg["fair"] == "on":
         from bobing import fair
-        con.fair = fair.Fair(hw.root, hw.strong_random)
+        con.fair = fair.Fair(hw.root, hw.strong_random, lambda out: con.dice.roll(out),
+                             "HTTP://" + cfg["desk"].upper() if cfg["desk"] else None, cfg["fair_wait"] * 1000)
 
 
 class App:

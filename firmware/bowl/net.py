@@ -52,9 +52,14 @@
 # ROOT/net.txt, KEY=VALUE lines: ssid, password, broker, port, event, user,
 # mqtt_password, stock (desk: a kiosk plays on the event's shared stock, the
 # default; bowl: on its own 奖品库存, the network only reports its awards), fair
-# (on: verifiable dice, PROTOCOL.md "Verifiable fairness": the bowl publishes a
-# commitment per customer, subscribes to its seed topic and reveals; off, the
-# default).
+# (on, the default: verifiable dice, PROTOCOL.md "Verifiable fairness": an event
+# kiosk publishes a commitment per customer, subscribes to its seed topic and
+# reveals; off: the bowl's own dice, unverifiable, for a promoter who asks for it),
+# fair_wait (seconds a fair kiosk's customer waits for the desk's value before
+# he plays unverified, bobing/fair.py: 60 by default, 10..3600), desk (HOST:PORT
+# where phones reach the desk's public pages, default the broker's host and port
+# 8000, the desk's `serve`: a fair kiosk's claim QR links there, bobing/claim.py's
+# link).
 # No file: the bowl plays offline and says so once.
 from micropython import const
 
@@ -85,7 +90,12 @@ STAT_WRONG_PASSWORD = const(202)  # AUTH_FAIL and CONNECTION_FAIL (205): the por
 # a wrong passphrase usually ends the 4-way handshake by timing out (wifi_err_reason_t 15, or 204
 # HANDSHAKE_TIMEOUT), which the port passes through once the reconnects are used up
 _HANDSHAKE_REASONS = (15, 204)
-_KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock", "fair")
+_KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock", "fair", "desk",
+         "fair_wait")
+DESK_PORT = const(8000)  # the desk's `serve --listen` port by default
+# characters of desk=: the claim's link must fit a version 3 QR code (bobing/claim.py's link, with
+# an 8-digit bowl id and game number, a 3-digit award number and the longest class id)
+MAX_DESK = const(21)
 
 
 def read_config(root):
@@ -103,7 +113,8 @@ def read_config(root):
 
 
 def parse_config(text):
-    c = {"port": 1883, "user": "", "mqtt_password": "", "password": "", "stock": "desk", "fair": "off"}
+    c = {"port": 1883, "user": "", "mqtt_password": "", "password": "", "stock": "desk", "fair": "on",
+         "fair_wait": "60"}
     for i, line in enumerate(text.split("\n")):
         line = line.strip()
         if not line or line[0] == "#":
@@ -131,6 +142,18 @@ def parse_config(text):
     if c["fair"] not in ("on", "off"):
         raise ValueError("net.txt: fair=%r: on (verifiable dice: a commitment per customer, the desk's "
                          "value) or off" % c["fair"][:20])
+    w = c["fair_wait"]
+    if not w.isdigit() or not 10 <= int(w) <= 3600:
+        raise ValueError("net.txt: fair_wait=%r: the seconds a customer waits for the desk's value before he "
+                         "plays unverified, 10..3600" % w[:20])
+    c["fair_wait"] = int(w)
+    d = c.get("desk") or "%s:%d" % (c["broker"], DESK_PORT)
+    if len(d) > MAX_DESK or any(not ("a" <= ch.lower() <= "z" or "0" <= ch <= "9" or ch in ".-:") for ch in d):
+        if c.get("desk"):
+            raise ValueError("net.txt: desk=%r: HOST:PORT where phones reach the desk, at most %d characters "
+                             "of letters, digits, . - :" % (d[:40], MAX_DESK))
+        d = ""  # (a broker's name too long for the claim's link: the claim QR keeps its counter text)
+    c["desk"] = d
     return c
 
 
@@ -508,6 +531,12 @@ class Net:
         self._publish(tp, payload, False, "award", (g, n))
         return True
 
+    def _seeding(self):
+        """A fair kiosk's customer waits for the desk's value: it is looked for as often as
+        a PUBACK is (the customer's wait is the round trip, not the idle poll)."""
+        f = self.fair
+        return f is not None and f.fair.turn is not None and f.fair.turn[5] is None
+
     def send_fair(self):
         """Publish the next commitment or reveal (QoS 1) unless a message is in flight:
         before awards, a customer waits for his commitment's answer. -> True if sent."""
@@ -581,7 +610,7 @@ class Net:
                     self._publish(self._status_topic, self.status(), True, "status", None)
                     last_status = ticks_ms()
                 self.poll(ticks_ms(), ticks_diff)
-                await asyncio.sleep((SEND_GAP_MS if self._inflight is not None else IDLE_MS) / 1000)
+                await asyncio.sleep((SEND_GAP_MS if self._inflight is not None or self._seeding() else IDLE_MS) / 1000)
             except Exception as e:
                 # OSError from the socket, IndexError when umqtt reads b"" from a closed one,
                 # AssertionError from its checks of the broker's replies, MQTTException when

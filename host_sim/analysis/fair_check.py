@@ -12,12 +12,14 @@ import hashlib
 import os
 
 from bobing import dice, fair, game, journal, rules
+from host_sim.analysis import journal_text
 
 _RULES = rules.Rules()  # the default preset (combined awards on): the most a roll can pay
 
 # reasons (the report groups them)
 NO_COMMIT = "no commitment before the roll"
 NO_DESK = "no desk value for its commitment"
+UNSEEDED = "played without the desk's value (none came in time: the bowl's own dice)"
 UNREVEALED = "commitment never revealed"
 MISMATCH_REVEAL = "reveal does not match the commitment"
 MISMATCH_DICE = "dice do not match the reveal"
@@ -75,11 +77,14 @@ def _dice_text(d):
 
 
 def _commitments(rows):
-    """Fair-log rows -> {q: {"k", "ev", "c", "d", "s"}} (the first of each kind counts)."""
+    """Fair-log rows -> {q: {"k", "ev", "c", "d", "s", "u"}} (the first of each kind counts)."""
     out = {}
     for r in rows:
         if r[0] == "C":
-            out.setdefault(r[1], {"k": r[2], "ev": r[3], "c": r[4], "d": None, "s": None})
+            out.setdefault(r[1], {"k": r[2], "ev": r[3], "c": r[4], "d": None, "s": None, "u": False})
+        elif r[0] == "U":
+            if r[1] in out:
+                out[r[1]]["u"] = True
         elif r[1] in out:
             key = "d" if r[0] == "D" else "s"
             if out[r[1]][key] is None:
@@ -94,7 +99,7 @@ def check_game(root, g, report, desk=None, bowl=None):
     events = []
     s = journal.scan(path, g, keep=events)
     if s.problem is not None:
-        report.lines.append("game %d: journal: %s (checked up to record %d)" % (g, s.problem.text, s.count))
+        report.lines.append("game %d: %s (checked up to record %d)" % (g, journal_text.problem(s.problem), s.count))
     rows, problem = fair.read_log(fair.log_path(root, g))
     if problem:
         report.lines.append("game %d: fair log: %s" % (g, problem))
@@ -125,6 +130,8 @@ def check_game(root, g, report, desk=None, bowl=None):
             why = MISMATCH_REVEAL
             report.lines.append("game %d: commitment %d: the revealed secret hashes to %s, not %s" % (
                 g, q, dice.commitment(c["s"]).hex()[:16], c["c"].hex()[:16]))
+        elif c["u"]:
+            why = UNSEEDED
         elif c["d"] is None:
             why = NO_DESK
         d = at_desk.get(q)
@@ -260,6 +267,9 @@ def check_export(desk, report, bowl=None, game_no=None):
             if hashlib.sha256(dice.COMMIT_TAG + s).hexdigest() != c["c"]:
                 report.bad(MISMATCH_REVEAL, max(1, len(r)), "%s: the revealed secret does not hash to the commitment"
                            % who)
+                continue
+            if c.get("u"):
+                report.bad(UNSEEDED, max(1, len(r)), "%s: the desk's value did not come in time" % who)
                 continue
             if not c.get("d"):
                 report.bad(NO_DESK, max(1, len(r)), "%s: no desk value" % who)

@@ -6,7 +6,8 @@ Each command lives in its own module host_sim/cli/<name>.py with
 Bad input, one way for every command: every argument must be UTF-8 text;
 argument types (host_sim/cli/options.py) refuse a bad value while parsing;
 options.InputError raised later becomes `error: ...` on stderr and exit
-status 2. Either way nothing has been written.
+status 2 (a command prints no error of its own). Either way nothing has been
+written.
 
 Only the command asked for is imported, so a command runs with the packages
 of its own role (requirements/); a pinned package that is missing anyway is
@@ -24,16 +25,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 # name: (module, one-line help)
 COMMANDS = {
-    "rank": ("host_sim.cli.rank", "settle a dispute: rank 444463 444455 says which beats which; or rolls from stdin as JSON"),
+    "rank": ("host_sim.cli.rank",
+             "settle a dispute: rank 444463 444455 says which beats which; or rolls from stdin as JSON"),
     "play": ("host_sim.cli.play", "the bowl in the simulator: terminal, --window (pygame) or --script"),
     "plan": ("host_sim.cli.plan", "exact distribution of a game's length (rolls, rounds, minutes)"),
     "stats": ("host_sim.cli.stats", "Monte Carlo of whole games: ranks, lengths, prizes per seat, PNG plots"),
     "dice": ("host_sim.cli.dice", "print N faces from the bowl's dice path, for audit"),
-    "fairness": ("host_sim.cli.fairness", "are the dice fair? a verdict from chi-square tests of faces and ranks (--json: the figures)"),
+    "fairness": ("host_sim.cli.fairness",
+                 "are the dice fair? a verdict from chi-square tests of faces and ranks (--json: the figures)"),
     "screens": ("host_sim.cli.screens", "write a PNG of every screen the bowl can show"),
-    "replay": ("host_sim.cli.replay", "replay a game (an event file, or a bowl's journal) as JSON; --awards: a kiosk's list of awards"),
-    "verify-claim": ("host_sim.cli.verify_claim", "check a kiosk claim code as the screen shows it, or its QR text (exit 0 valid, 1 invalid)"),
-    "verify-fair": ("host_sim.cli.verify_fair", "recompute every roll of a fair event kiosk from its journal or the desk's export (exit 0: all verified)"),
+    "replay": ("host_sim.cli.replay",
+               "replay a game (an event file, or a bowl's journal) as JSON; --awards: a kiosk's list of awards"),
+    "verify-claim": ("host_sim.cli.verify_claim",
+                     "check a kiosk claim code as the screen shows it, or its QR text (exit 0 valid, 1 invalid)"),
+    "verify-fair": ("host_sim.cli.verify_fair", "recompute every roll of a fair event kiosk from its journal or "
+                    "the desk's export (exit 0: all verified)"),
     "broker": ("host_sim.cli.broker", "an event's mosquitto users, passwords and ACL (one user per bowl)"),
 }
 
@@ -68,11 +74,18 @@ def _main(argv):
         parser.print_usage(sys.stderr)
         print("error: name a COMMAND: %s (COMMAND --help says more)" % ", ".join(COMMANDS), file=sys.stderr)
         return 2
+    return guarded(lambda: importlib.import_module(args._module).run(args))
+
+
+def guarded(run):
+    """run() -> its exit status (None: 0). The one place where bad input (InputError)
+    becomes `error: ...` on stderr and its status; the host's scripts outside this
+    command line (host_sim/tools, the desk's manage commands) answer through it too."""
     try:
-        return importlib.import_module(args._module).run(args) or 0
+        return run() or 0
     except InputError as e:
         print("error: %s" % e, file=sys.stderr)
-        return 2
+        return e.status
     except BrokenPipeError:  # `... | head`: the reader has gone; no traceback, no retry
         _silence_stdout()
         return 1

@@ -50,8 +50,7 @@ def run(args):
         if line:
             out.write(line.decode() + "\n")
     except dice.EntropyError as e:
-        out.flush()
-        print("error: %s" % e, file=sys.stderr)
-        return 1
+        out.flush()  # the faces printed before the failure stand
+        raise options.SourceFailed(str(e))
     out.flush()
     return 0

@@ -6,7 +6,6 @@ fewer than 5 are pooled. Prints the verdict in one line (公平 fair: p >= alpha
 for both tests; a fair source fails either one with probability about alpha),
 then a line a test; --json prints every figure as one JSON object instead."""
 import json
-import sys
 import time
 
 from bobing import dice, rules
@@ -49,16 +48,14 @@ def run(args):
     try:
         r = rules.Rules(profile_from(args))
     except ValueError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
+        raise options.InputError(str(e))
     src, name = source_from(args)
     t0 = time.monotonic()
     try:
         d = dice.Dice(src)
         faces, ranks = fairness.sample(d, r, args.rolls)
     except dice.EntropyError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 1
+        raise options.SourceFailed(str(e))
     out = fairness.assess(faces, ranks, fairness.exact_rank_counts(r), rules.RANK_IDS, args.alpha)
     out["source"] = name
     out["profile"] = r.profile.name

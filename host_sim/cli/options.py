@@ -11,15 +11,25 @@ import argparse
 import math
 import os
 import stat
-import tempfile
 
-from bobing import game, profiles
+# Only what every command's start needs is imported here: verify-claim at the counter
+# answers before the game engine (bobing.game) or tempfile would have loaded. Types that
+# need the rules import them when they run.
+from bobing import profiles
 
 
 class InputError(Exception):
     """Bad input found after the arguments were parsed (a file's content, a
-    folder that cannot be written): __main__ prints `error: ` and the message
-    and exits with status 2."""
+    folder that cannot be written): host_sim/cli/__init__.py prints `error: `
+    and the message and exits with `status`. Commands raise it rather than
+    print an error themselves: one path, one form, never a traceback."""
+    status = 2
+
+
+class SourceFailed(InputError):
+    """The dice's entropy failed a health test: not the command line's fault,
+    so a status of its own (what was printed before it stands)."""
+    status = 1
 
 
 class Parser(argparse.ArgumentParser):
@@ -93,17 +103,19 @@ def number(lo, hi, open_lo=False, open_hi=False):
     return parse
 
 
-MIN_SEATS, MAX_SEATS = 2, game.MAX_SEATS  # a table on the bowl (settings: seats 2-12)
+MIN_SEATS = 2  # a table on the bowl (settings: seats 2 to game.MAX_SEATS)
 
 
 def seats(s):
     """A seat number, or the seats of a recorded game (a kiosk's: 1)."""
+    from bobing import game
     return whole(1, game.MAX_SEATS)(s)
 
 
 def table_seats(s):
     """Players at a table, as the bowl allows them."""
-    return whole(MIN_SEATS, MAX_SEATS)(s)
+    from bobing import game
+    return whole(MIN_SEATS, game.MAX_SEATS)(s)
 
 
 # A turn (shake, look, pass the bowl) takes seconds, not microseconds or days:
@@ -173,6 +185,7 @@ def _writable_parent(path):
     if not os.access(p, os.W_OK | os.X_OK):
         _bad("%s: cannot write in %s (permission denied)" % (path, p))
     if p != os.path.abspath(path):  # a folder to be made: try (root passes access() on /proc)
+        import tempfile
         try:
             os.rmdir(tempfile.mkdtemp(prefix=".write-test-", dir=p))
         except OSError as e:

@@ -11,6 +11,7 @@ import json
 import sys
 import time
 
+from bobing import game
 from host_sim.cli import options
 from host_sim.analysis import plan
 from host_sim.cli.options import add_profile_arguments, profile_from
@@ -22,7 +23,7 @@ def add_arguments(p):
     p.description = __doc__
     p.add_argument("--seats", type=options.table_seats, default=10,
                    help="players at the table, %d..%d as on the bowl (default %%(default)s; a kiosk: one "
-                   "customer at a time)" % (options.MIN_SEATS, options.MAX_SEATS))
+                   "customer at a time)" % (options.MIN_SEATS, game.MAX_SEATS))
     p.add_argument("--seconds-per-roll", type=options.seconds_per_roll, default=plan.SECONDS_PER_ROLL,
                    metavar="X", help="seconds one turn takes: shake, look, prize, pass the bowl, "
                    "1..3600 (default %(default)g)")
@@ -78,8 +79,7 @@ def run(args):
         dt = time.perf_counter() - t0
     except ValueError as e:
         bar.done()
-        print("error: %s" % e, file=sys.stderr)
-        return 2
+        raise options.InputError(str(e))
     bar.done()
     r.pop("cdf")
     r["seconds_to_plan"] = dt

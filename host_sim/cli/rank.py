@@ -19,39 +19,50 @@ from bobing import profiles, rules
 from host_sim.cli.options import (InputError, add_profile_arguments, binary_lines, decode_line,
                               profile_from)
 
-# What each value of a ranking option means at the table (RULES.md §1-3, §9),
-# one line each: "option=value", Chinese, English (a tab between them).
-EXPLAIN = """
-zhuangyuan_order=chajinhua_top	插金花 > 六勃红 > 遍地锦 > 黑六勃 > 五红 > 五子 > 四红	the golden flower (444411) tops every zhuangyuan
-zhuangyuan_order=liuhong_top	六勃红 > 插金花 > 遍地锦 > 黑六勃 > 五红 > 五子 > 四红	six 4s top the golden flower
-zhuangyuan_order=liubo_top	六勃红 > 遍地锦 > 黑六勃 > 插金花 > 五红 > 五子 > 四红	every six of a kind tops the golden flower
-sihong_key=sum	四红比另两粒之和：带12最大，带3最小	four 4s: the sum of the other two dice decides (12 best, 3 worst)
-sihong_key=high_then_low	四红先比另两粒中大的一粒，再比小的（444463 胜 444455）	four 4s: the higher other die first, then the lower (444463 beats 444455)
-wuzi_key=face_then_kicker	五子先比五粒的点数（6>5>3>2>1），再比第六粒	five of a kind: the face first (6>5>3>2>1), then the sixth die
-wuzi_key=kicker	五子只比第六粒	five of a kind: only the sixth die counts
-wuzi_key=kicker_then_face	五子先比第六粒，再比五粒的点数（222226 胜 666665）	five of a kind: the sixth die first, then the face (222226 beats 666665)
-heiliubo_key=face	黑六勃按点数比：6>5>3>2(>1)	six of a kind (not 4s) ranked by face 6>5>3>2(>1)
-heiliubo_key=equal	黑六勃不论点数一样大，先博者胜	every six of a kind equal, whatever the face: the earlier roll stands
-zhuangyuan_tiebreak=on	同级状元按上面各项比大小，相等则先博者胜	within a zhuangyuan sub-rank the keys above decide; equal: the earlier roll stands
-zhuangyuan_tiebreak=off	同级状元不比点数，先博者胜	no tie-break within a sub-rank: the earlier roll stands
-biandijin=own_rank	遍地锦（六个1）自成一级，大于黑六勃	six 1s are their own rank, above six of a kind
-biandijin=as_heiliubo	遍地锦算作点数为1的黑六勃	six 1s are a six of a kind of face 1
-duitang_patterns=straight	123456 为对堂	123456 is a straight (dui tang)
-duitang_patterns=three_pairs	三对（如 334455）为对堂	three pairs (334455) are a dui tang
-duitang_patterns=two_triples	两个三同（如 222555，有444者除外）为对堂	two triples (222555; never with 444) are a dui tang
-combined=on	兼得：五子带4加一秀；四进带两个4加二举，带一个4加一秀	combined awards: five of a kind with a 4 adds one red; four of a kind with two 4s adds two reds, with one 4 one red
-combined=off	只算最大的一项，不兼得	only the highest rank counts
-combined=sijin_only	只有四进兼得，五子带4不加一秀	only four of a kind keeps its bonus; five of a kind with a 4 adds nothing
-"""
+# What each value of a ranking option means at the table (RULES.md §1-3, §9):
+# {"option=value": (Chinese, English)}.
+EXPLAIN = {
+    "zhuangyuan_order=chajinhua_top": ("插金花 > 六勃红 > 遍地锦 > 黑六勃 > 五红 > 五子 > 四红",
+                                       "the golden flower (444411) tops every zhuangyuan"),
+    "zhuangyuan_order=liuhong_top": ("六勃红 > 插金花 > 遍地锦 > 黑六勃 > 五红 > 五子 > 四红",
+                                     "six 4s top the golden flower"),
+    "zhuangyuan_order=liubo_top": ("六勃红 > 遍地锦 > 黑六勃 > 插金花 > 五红 > 五子 > 四红",
+                                   "every six of a kind tops the golden flower"),
+    "sihong_key=sum": ("四红比另两粒之和：带12最大，带3最小",
+                       "four 4s: the sum of the other two dice decides (12 best, 3 worst)"),
+    "sihong_key=high_then_low": ("四红先比另两粒中大的一粒，再比小的（444463 胜 444455）",
+                                 "four 4s: the higher other die first, then the lower (444463 beats 444455)"),
+    "wuzi_key=face_then_kicker": ("五子先比五粒的点数（6>5>3>2>1），再比第六粒",
+                                  "five of a kind: the face first (6>5>3>2>1), then the sixth die"),
+    "wuzi_key=kicker": ("五子只比第六粒", "five of a kind: only the sixth die counts"),
+    "wuzi_key=kicker_then_face": ("五子先比第六粒，再比五粒的点数（222226 胜 666665）",
+                                  "five of a kind: the sixth die first, then the face (222226 beats 666665)"),
+    "heiliubo_key=face": ("黑六勃按点数比：6>5>3>2(>1)", "six of a kind (not 4s) ranked by face 6>5>3>2(>1)"),
+    "heiliubo_key=equal": ("黑六勃不论点数一样大，先博者胜",
+                           "every six of a kind equal, whatever the face: the earlier roll stands"),
+    "zhuangyuan_tiebreak=on": ("同级状元按上面各项比大小，相等则先博者胜",
+                               "within a zhuangyuan sub-rank the keys above decide; equal: the earlier roll stands"),
+    "zhuangyuan_tiebreak=off": ("同级状元不比点数，先博者胜",
+                                "no tie-break within a sub-rank: the earlier roll stands"),
+    "biandijin=own_rank": ("遍地锦（六个1）自成一级，大于黑六勃", "six 1s are their own rank, above six of a kind"),
+    "biandijin=as_heiliubo": ("遍地锦算作点数为1的黑六勃", "six 1s are a six of a kind of face 1"),
+    "duitang_patterns=straight": ("123456 为对堂", "123456 is a straight (dui tang)"),
+    "duitang_patterns=three_pairs": ("三对（如 334455）为对堂", "three pairs (334455) are a dui tang"),
+    "duitang_patterns=two_triples": ("两个三同（如 222555，有444者除外）为对堂",
+                                     "two triples (222555; never with 444) are a dui tang"),
+    "combined=on": (
+        "兼得：五子带4加一秀；四进带两个4加二举，带一个4加一秀",
+        "combined awards: five of a kind with a 4 adds one red; four of a kind with two 4s adds two reds, "
+        "with one 4 one red"),
+    "combined=off": ("只算最大的一项，不兼得", "only the highest rank counts"),
+    "combined=sijin_only": ("只有四进兼得，五子带4不加一秀",
+                            "only four of a kind keeps its bonus; five of a kind with a 4 adds nothing"),
+}
 
 
 def explain_lines():
     """{"option=value": (zh, en)} for every value of every ranking option."""
-    out = {}
-    for line in EXPLAIN.strip().split("\n"):
-        key, zh, en = line.split("\t")
-        out[key] = (zh, en)
-    return out
+    return EXPLAIN
 
 
 def rank_help():
@@ -116,7 +127,8 @@ def dispute(prof, texts):
     for n, i in enumerate(order, 1):
         dice, v = rolls[i]
         b = rules.bonus_of(v)
-        extra = "  + %s %s (%s)" % (rules.rank_names("zh")[b], rules.rank_names("pinyin")[b], rules.rank_names("en")[b]) if b else ""
+        extra = "  + %s %s (%s)" % (rules.rank_names("zh")[b], rules.rank_names("pinyin")[b],
+                                    rules.rank_names("en")[b]) if b else ""
         zy = "  状元 zhuangyuan" if rules.is_zhuangyuan(rules.rank_of(v)) else ""
         out.append("%d. %s  %s%s%s" % (n, dice.ljust(w), name(rules.rank_of(v)), extra, zy))
     for k in range(len(order) - 1):
@@ -146,8 +158,7 @@ def run(args):
         prof = profile_from(args)
         r = rules.Rules(prof)
     except ValueError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
+        raise InputError(str(e))
     if args.rolls:
         print("\n".join(dispute(prof, args.rolls)))
         return 0

@@ -25,8 +25,7 @@ from bobing import game, journal, rules
 from host_sim.cli import options
 from host_sim.cli import replay_journal
 from host_sim.cli.options import add_profile_arguments, profile_from
-
-IN_PLAY = "in_play"
+from host_sim.cli.replay_output import award_lines, kiosk_awards, result
 _WORDS = {"spill": game.EV_SPILL, "timeup": game.EV_TIMEUP, "customer": game.EV_CUSTOMER}
 
 
@@ -85,95 +84,11 @@ def replay(table, events, log=None):
     return used
 
 
-def kiosk_awards(table, out, log):
-    """A kiosk's awards of one Outcome, each with its customer, award number
-    (as the claim screen's No.game-award) and class, appended to log."""
-    if not table.kiosk or not out.won:
-        return
-    first = table.award_no - len(out.won) + 1
-    for k in range(len(out.won)):
-        c = out.won[k][0]
-        a = {"customer": out.customer, "award": first + k, "class": c, "class_zh": table.class_zh[c],
-             "rank": rules.RANK_IDS[out.rank], "dice": list(out.dice) if out.dice else None}
-        if out.claims:
-            a["code"] = out.claims[k]
-        log.append(a)
-
-
-def result(table, events_used, log=None):
-    """The JSON-ready result of a table (a kiosk's: with its awards in log)."""
-    head = {
-        "ended": table.ended,
-        "reason": table.reason if table.ended else IN_PLAY,
-        "events_used": events_used,
-    }
-    if table.kiosk:  # customers, not seats; no 状元 held to the end
-        head["customers"] = table.customer
-        head["awards"] = log or []
-        head["won"] = dict((c, table.awards[1][c]) for c in table.classes)
-    else:
-        zy = None
-        if table.holder:
-            zy = {"seat": table.holder, "dice": list(table.holder_dice),
-                  "rank": rules.RANK_IDS[table.holder_rank]}
-        head["zhuangyuan"] = zy
-        head["awards"] = dict((str(s), dict((c, table.awards[s][c]) for c in table.classes))
-                              for s in range(1, table.seats + 1))
-    head["pool"] = dict((c, table.pool[c]) for c in table.classes)
-    head["grabbed"] = dict((c, table.grabbed[c]) for c in table.classes)
-    return head
-
-
-def award_lines(games):
-    """The awards of replayed games as lines to read: games is [(bowl id, game
-    number, table, kiosk award log)]. A kiosk: one line an award (the end of
-    the day's list for the counter); a table: each seat's prizes."""
-    rows = []
-    total = {}
-    names = {}
-    order = []
-    for bowl, game_no, table, log in games:
-        names.update(table.class_zh)
-        order += [c for c in table.classes if c not in order]
-        if table.kiosk:
-            for a in log:
-                ref = "%d-%d" % (game_no, a["award"]) if game_no else str(a["award"])
-                rows.append((bowl or "-", ref, str(a["customer"]), "%s %s" % (a["class_zh"], a["class"]),
-                             a.get("code", "-")))
-                total[a["class"]] = total.get(a["class"], 0) + 1
-        else:
-            for seat in range(1, table.seats + 1):
-                won = ", ".join("%s %s ×%d" % (table.class_zh[c], c, table.awards[seat][c])
-                                for c in table.classes if table.awards[seat][c])
-                rows.append((bowl or "-", str(game_no or "-"), "%d号 seat %d" % (seat, seat), won or "-", ""))
-                for c in table.classes:
-                    total[c] = total.get(c, 0) + table.awards[seat][c]
-    kiosk = all(g[2].kiosk for g in games)
-    head = ("碗号 bowl", "编号 No." if kiosk else "局 game", "顾客 customer" if kiosk else "座位 seat",
-            "奖项 class" if kiosk else "奖品 prizes", "领奖码 code" if kiosk else "")
-    w = [max(_width(r[i]) for r in rows + [head]) for i in range(4)]
-    out = []
-    for r in [head] + rows:
-        out.append("  ".join(_pad(r[i], w[i]) for i in range(4)) + ("  " + r[4] if r[4] else ""))
-    n = sum(total.values())
-    out.append("共 %d 个奖 %d award%s%s" % (n, n, "" if n == 1 else "s", (": " if n else "") + ", ".join(
-        "%s %s %d" % (names[c], c, total[c]) for c in order if total.get(c))))
-    return out
-
-
-def _width(s):
-    # terminal columns: a Chinese character takes two
-    return sum(2 if ord(ch) > 0x2e7f else 1 for ch in s)
-
-
-def _pad(s, w):
-    return s + " " * (w - _width(s))
-
-
 def add_arguments(p):
     p.description = __doc__
     add_profile_arguments(p)
-    p.add_argument("--seats", type=options.seats, help="seats at the table, 2..12 as on the bowl (a kiosk's record: 1); required with FILE")
+    p.add_argument("--seats", type=options.seats,
+                   help="seats at the table, 2..12 as on the bowl (a kiosk's record: 1); required with FILE")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--first", type=options.seats, metavar="SEAT", help="the seat that rolls first")
     g.add_argument("--start-roll", type=options.whole(2, 12), metavar="TOTAL",
@@ -211,19 +126,16 @@ def build_table(args):
 
 def run(args):
     if args.journal:
-        return replay_journal.run(args, result)
+        return replay_journal.run(args)
     if args.secret_hex is not None or args.secret is not None:
-        print("error: --secret/--secret-hex go with --journal (an event file holds no bowl id or game number)",
-              file=sys.stderr)
-        return 2
+        raise options.InputError("--secret/--secret-hex go with --journal (an event file holds no bowl id "
+                                 "or game number)")
     if args.file is None or args.seats is None:
-        print("error: give --seats N and an event FILE (or --journal BBJ)", file=sys.stderr)
-        return 2
+        raise options.InputError("give --seats N and an event FILE (or --journal BBJ)")
     try:
         table = build_table(args)
     except ValueError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
+        raise options.InputError(str(e))
     if args.file != "-":
         with open(args.file, "rb") as f:
             if f.read(len(journal.MAGIC)) == journal.MAGIC:
@@ -233,8 +145,7 @@ def run(args):
     try:
         used = replay(table, read_events(options.read_lines(args.file, sys.stdin)), log)
     except EventFileError as e:
-        print("error: %s: %s" % (args.file, e), file=sys.stderr)
-        return 2
+        raise options.InputError("%s: %s" % (args.file, e))
     if args.awards:
         print("\n".join(award_lines([("", 0, table, log)])))
     else:

@@ -10,10 +10,10 @@ with no JSON, and exit status 2."""
 import binascii
 import json
 import os
-import sys
 
 from bobing import game, journal, profiles
-from host_sim.cli import replay as cmd_replay
+from host_sim.analysis import journal_text
+from host_sim.cli import replay_output
 from host_sim.cli.options import InputError
 
 _NOT_WITH = (("file", "FILE"), ("seats", "--seats"), ("first", "--first"),
@@ -44,7 +44,7 @@ def load(path, secret):
     evs = []
     s = journal.scan(path, game_id_of(path), keep=evs)
     if s.problem is not None:
-        raise InputError("%s: %s (%d good events before it)" % (path, s.problem.text, s.count))
+        raise InputError("%s: %s (%d good events before it)" % (path, journal_text.problem(s.problem), s.count))
     try:  # again from the start, with the secret, keeping each award's number and code
         table = journal.new_table(s.config, secret)
     except ValueError as e:
@@ -52,36 +52,31 @@ def load(path, secret):
     log = []
     used = 0
     for kind, arg in evs:
-        cmd_replay.kiosk_awards(table, table.apply(kind, arg), log)
+        replay_output.kiosk_awards(table, table.apply(kind, arg), log)
         if kind not in (game.EV_START_SEAT, game.EV_START_TOTAL):
             used += 1
     return s.config, table, used, log
 
 
-def run(args, result):
-    """`result(table, events_used, log)` builds the JSON (cmd_replay.result)."""
+def run(args):
     bad = [flag for attr, flag in _NOT_WITH if getattr(args, attr, None) is not None]
     if args.profile != profiles.DEFAULT_PRESET or args.set:
         bad.append("--profile/--set")
     if bad:
-        print("error: --journal takes the settings and events from the journal; drop %s"
-              % ", ".join(bad), file=sys.stderr)
-        return 2
+        raise InputError("--journal takes the settings and events from the journal; drop %s" % ", ".join(bad))
     if len(args.journal) > 1 and not args.awards:
-        print("error: one --journal for the JSON; several go with --awards (the day's list)", file=sys.stderr)
-        return 2
+        raise InputError("one --journal for the JSON; several go with --awards (the day's list)")
     secret = _secret(args)
     games = []
     for path in args.journal:
         if not os.path.isfile(path):
-            print("error: --journal %s: no such file" % path, file=sys.stderr)
-            return 2
+            raise InputError("--journal %s: no such file" % path)
         games.append(load(path, secret))
     if args.awards:
-        print("\n".join(cmd_replay.award_lines([(c.bowl_id, c.game_id, t, log) for c, t, _u, log in games])))
+        print("\n".join(replay_output.award_lines([(c.bowl_id, c.game_id, t, log) for c, t, _u, log in games])))
         return 0
     _c, table, used, log = games[0]
-    out = result(table, used, log)
+    out = replay_output.result(table, used, log)
     if table.kiosk:  # what the claim screen shows beside each award number
         out["bowl"] = _c.bowl_id
         out["game"] = _c.game_id

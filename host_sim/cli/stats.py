@@ -7,10 +7,10 @@ writes stats.png (plots), summary.txt and stats.json.
   python -m host_sim stats --games 500 --profile zhangzhou --json
 """
 import json
-import sys
 import time
 import unicodedata
 
+from bobing import game
 from host_sim.cli import options
 from host_sim.analysis import plan
 from host_sim.analysis import stats
@@ -25,7 +25,7 @@ def add_arguments(p):
                    help="games to play, 1..%d (default %%(default)s)" % MAX_GAMES)
     p.add_argument("--seats", type=options.table_seats, default=10,
                    help="players at the table, %d..%d as on the bowl (default %%(default)s)"
-                   % (options.MIN_SEATS, options.MAX_SEATS))
+                   % (options.MIN_SEATS, game.MAX_SEATS))
     p.add_argument("--seed", type=options.whole(0, 2 ** 64 - 1), default=None,
                    help="seed of the dice, 0..2^64-1 (default: a fresh one, printed)")
     p.add_argument("--count", action="append", default=[], metavar="CLASS=N", type=options.prize_count,
@@ -48,8 +48,7 @@ def run(args):
                       seconds_per_roll=args.seconds_per_roll, progress=True)
         dt = time.perf_counter() - t0
     except ValueError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
+        raise options.InputError(str(e))
     r["seconds"] = dt
     r["games_per_second"] = args.games / dt if dt > 0 else None
     r["rolls_per_game"] = stats.describe(r["rolls"])
@@ -117,7 +116,8 @@ def text(r):
     lines.append("  %-10s %-10s %10s %12s %9s" % ("rank", "", "observed", "expected", "obs/exp"))
     for f in r["rank_frequencies"]:
         ratio = f["observed"] / f["expected"] if f["expected"] else float("nan")
-        lines.append("  %-10s %s %10d %12.1f %9.3f" % (f["rank"], pad(f["zh"], 10), f["observed"], f["expected"], ratio))
+        lines.append("  %-10s %s %10d %12.1f %9.3f" % (f["rank"], pad(f["zh"], 10), f["observed"], f["expected"],
+                                                      ratio))
     c = r["rank_chi2"]
     if c:
         lines.append("  chi-square %.2f, df %d, p = %.3g (rare ranks pooled)" % (c["chi2"], c["df"], c["p"]))

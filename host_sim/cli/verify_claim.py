@@ -11,10 +11,10 @@ Prints "有效 valid" (exit status 0) or "无效 invalid" (exit 1). A class, bow
 or number that no bowl can show is an error (exit 2), never a verdict. In the
 code, spaces and dashes do not matter; O reads as 0, I and L as 1."""
 import binascii
-import sys
 import unicodedata
 
 from bobing import claim, profiles
+from host_sim.cli.options import InputError
 
 QR_TAG = "BB1"  # the claim QR's format: BB1:<bowl id>:<game>-<award>:<CLASS ID>:<code>
 MAX_BOWL_DIGITS = 8  # a bowl's id: 1 to 8 digits (bobing/settings.py)
@@ -31,10 +31,6 @@ def add_arguments(p):
     p.add_argument("--class", dest="cls", metavar="CLASS",
                    help="奖项 prize class as the screen shows it: 状元, 对堂, ... or its id zhuangyuan, duitang, ...")
     p.add_argument("code", metavar="CODE", help="领奖码 the claim code, e.g. X1FZ-F78Z, or the QR code's text")
-
-
-class _Bad(Exception):
-    pass
 
 
 def _norm(s):
@@ -59,7 +55,7 @@ def parse_class(s):
     names = class_names()
     if key not in names:
         zh = sorted(k for k in names if not k.isascii())
-        raise _Bad("--class %r: 没有这个奖项 no such prize class; 可用 allowed: %s, or the ids %s"
+        raise InputError("--class %r: 没有这个奖项 no such prize class; 可用 allowed: %s, or the ids %s"
                    % (s, " ".join(zh), " ".join(sorted(set(names.values())))))
     return names[key]
 
@@ -69,7 +65,7 @@ def bowl_forms(s):
     (a bowl signs its id as stored, "1" or "0001": they are one bowl)."""
     d = _norm(s)
     if not d or len(d) > MAX_BOWL_DIGITS or not (d.isascii() and d.isdigit()):
-        raise _Bad("--bowl %r: 碗号是1-8位数字 a bowl id is 1 to 8 digits (0-9), as the bowl's 碗号 shows it" % s)
+        raise InputError("--bowl %r: 碗号是1-8位数字 a bowl id is 1 to 8 digits (0-9), as the bowl's 碗号 shows it" % s)
     short = d.lstrip("0") or "0"
     return [short.rjust(n, "0") for n in range(len(short), MAX_BOWL_DIGITS + 1)]
 
@@ -77,7 +73,7 @@ def bowl_forms(s):
 def _whole(s, what, option):
     d = _norm(s)
     if not (d.isascii() and d.isdigit()) or len(d) > 9 or int(d) < 1:
-        raise _Bad("%s %r: %s must be a whole number >= 1 (数字, 从1起)" % (option, s, what))
+        raise InputError("%s %r: %s must be a whole number >= 1 (数字, 从1起)" % (option, s, what))
     return int(d)
 
 
@@ -96,45 +92,49 @@ def parse_qr(text):
     """The claim QR's text -> (bowl id, game, award, class id, code)."""
     parts = text.split(":")
     if len(parts) != 5:
-        raise _Bad("QR text %r: expected %s:<bowl id>:<game>-<award>:<CLASS>:<code>" % (text, QR_TAG))
+        raise InputError("QR text %r: expected %s:<bowl id>:<game>-<award>:<CLASS>:<code>" % (text, QR_TAG))
     _tag, bowl, ga, cls, code = parts
     bowl_forms(bowl)
     g, a = parse_game(ga)
     if a is None:
-        raise _Bad("QR text %r: no award number in %r (expected <game>-<award>)" % (text, ga))
+        raise InputError("QR text %r: no award number in %r (expected <game>-<award>)" % (text, ga))
     return bowl, g, a, parse_class(cls), code
 
 
 def _agree(name, given, want):
     if given is not None and given != want:
-        raise _Bad("%s %s does not match the QR code's %s: give one or the other" % (name, given, want))
+        raise InputError("%s %s does not match the QR code's %s: give one or the other" % (name, given, want))
 
 
 def fields(args):
-    """(bowl id forms, game, award, class id, code) from the arguments; _Bad
+    """(bowl id forms, game, award, class id, code) from the arguments; InputError
     saying what is missing or allowed."""
     code = _norm(args.code)
+    try:
+        code = claim.bb1_of(code)  # a fair kiosk's claim link: the same fields
+    except ValueError as e:
+        raise InputError(str(e))
     g = a = None
     if args.game is not None:
         g, a = parse_game(args.game)
     if args.award is not None:
         aw = _whole(args.award, "the award number", "--award")
         if a is not None and a != aw:
-            raise _Bad("--game %s and --award %s name two awards: give one" % (args.game, args.award))
+            raise InputError("--game %s and --award %s name two awards: give one" % (args.game, args.award))
         a = aw
     cls = parse_class(args.cls) if args.cls is not None else None
     bowls = bowl_forms(args.bowl) if args.bowl is not None else None
     if code.upper().startswith(QR_TAG + ":"):
         qb, qg, qa, qc, code = parse_qr(code.upper())
         if bowls is not None and qb not in bowls:
-            raise _Bad("--bowl %s does not match the QR code's %s: give one or the other" % (args.bowl, qb))
+            raise InputError("--bowl %s does not match the QR code's %s: give one or the other" % (args.bowl, qb))
         _agree("--game", g, qg)
         _agree("--award", a, qa)
         _agree("--class", cls, qc)
         return [qb], qg, qa, qc, code
     missing = [o for o, v in (("--bowl", bowls), ("--game", g), ("--award", a), ("--class", cls)) if v is None]
     if missing:
-        raise _Bad("missing %s: give what the claim screen shows (No.17-3 = --game 17-3), or its QR text as CODE"
+        raise InputError("missing %s: give what the claim screen shows (No.17-3 = --game 17-3), or its QR text as CODE"
                    % ", ".join(missing))
     return bowls, g, a, cls, code
 
@@ -145,16 +145,14 @@ def run(args):
         try:
             secret = binascii.unhexlify(args.secret_hex.strip())
         except (binascii.Error, ValueError) as e:
-            print("error: --secret-hex: %s (hex digits 0-9 a-f, two a byte)" % e, file=sys.stderr)
-            return 2
+            raise InputError("--secret-hex: %s (hex digits 0-9 a-f, two a byte)" % e)
     else:
         secret = args.secret.encode()
     try:
         bowls, g, a, cls, code = fields(args)
         # any of the id's spellings (at most 8): a guess is still right once in 2^37
         ok = any([claim.verify(secret, b, g, a, cls, code) for b in bowls])
-    except (_Bad, ValueError) as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
+    except ValueError as e:  # (the secret: claim.verify says what is allowed)
+        raise InputError(str(e))
     print("有效 valid" if ok else "无效 invalid")
     return 0 if ok else 1

@@ -1,7 +1,8 @@
 """python -m host_sim.desk COMMAND: the prize desk's commands (Django's manage.py).
 
   serve [--listen HOST:PORT]      upgrade the database (migrate) and serve the desk
-  attendant NAME                  add an attendant or set a password (asks twice)
+  attendant NAME                  add an attendant or set a password (asks twice);
+                                  --language zh|en, --supervisor: a supervisor's settings
   addbowl ID (--secret-hex HEX | --secret TEXT)   the bowl's claim secret (its admin
                                   menu 领奖密钥 shows it in hex); again to change it
   importjournal FILE...           import journals copied off bowls (gNNNNNNNN.bbj)
@@ -15,6 +16,9 @@ The desk's folder is $BOBING_DESK_DIR (default data/desk): desk.sqlite3, secret_
 import os
 import sys
 
+from host_sim.cli import guarded
+from host_sim.cli.options import InputError
+
 
 def main(argv=None):
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "host_sim.desk.settings")
@@ -25,6 +29,14 @@ def main(argv=None):
     if len(argv) == 1 or argv[1] in ("-h", "--help"):
         print(__doc__)
         return 0
+    return guarded(lambda: _run(argv, execute_from_command_line))
+
+
+class DatabaseFailed(InputError):
+    status = 1  # as Django's own commands fail
+
+
+def _run(argv, execute_from_command_line):
     import django
     from django.core.management import call_command
     from django.db import DatabaseError
@@ -34,10 +46,7 @@ def main(argv=None):
             call_command("migrate", interactive=False, verbosity=0)  # a fresh or older database: up to date
         execute_from_command_line(argv)
     except DatabaseError as e:
-        print("error: the desk's database (%s): %s" % (os.environ.get("BOBING_DESK_DIR") or "data/desk", e),
-              file=sys.stderr)
-        return 1
-    return 0
+        raise DatabaseFailed("the desk's database (%s): %s" % (os.environ.get("BOBING_DESK_DIR") or "data/desk", e))
 
 
 if __name__ == "__main__":

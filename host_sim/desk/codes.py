@@ -5,11 +5,15 @@ bowl's claim screen, which a USB scanner types into the same field:
 
     BB1:<bowl id>:<game>-<award>:<CLASS ID IN UPPER CASE>:<code>
 
-e.g. BB1:0001:2-1:ZHUANGYUAN:9AVF2S2Q. The version prefix BB1 is fixed; a
-text that starts with it and is not that shape is refused with what was wrong."""
+e.g. BB1:0001:2-1:ZHUANGYUAN:9AVF2S2Q, or a fair kiosk's claim link with the same
+fields (bobing/claim.py's link: HTTP://DESK:8000/F/0001/2-1/ZHUANGYUAN#9AVF2S2Q).
+The version prefix BB1 is fixed; a text that starts with it (or with http://)
+and is not that shape is refused with what was wrong."""
 import unicodedata
 
 from django.utils.translation import gettext as _
+
+from bobing import claim
 
 QR_PREFIX = "BB1:"
 
@@ -25,6 +29,11 @@ def parse_qr(text, known_classes=None):
     the full form's fields; None if `text` is not QR text (a plain code).
     ValueError (a translated sentence) for QR text that is damaged."""
     t = unicodedata.normalize("NFKC", str(text)).strip()
+    try:
+        t = claim.bb1_of(t)  # the claim's link: the same fields
+    except ValueError:
+        raise ValueError(_("The scanned link %(text)r is not a claim screen's QR code. Scan it again or type "
+                           "the code.") % {"text": t[:80]})
     if not t.upper().startswith(QR_PREFIX):
         return None
     parts = t.split(":")

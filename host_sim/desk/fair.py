@@ -41,7 +41,7 @@ def handle(event, topic, payload):
         if leaf == "commit":
             bowl_id, g, k, q, c = fair.decode_commit(event, topic, payload)
         else:
-            bowl_id, g, k, q, s, rolls = fair.decode_reveal(event, topic, payload)
+            bowl_id, g, k, q, s, rolls, unseeded = fair.decode_reveal(event, topic, payload)
     except ValueError as e:
         return mqttlog.bad_message(topic, e), []
     bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
@@ -75,7 +75,7 @@ def handle(event, topic, payload):
         if row.customer != k:
             return _refuse(topic, gettext_noop("reveal for customer %(k)s of a commitment recorded for customer "
                                                "%(rec)s"), k=k, rec=row.customer), []
-        row.secret, row.rolls, row.revealed = s.hex(), list(rolls), now
+        row.secret, row.rolls, row.revealed, row.unseeded = s.hex(), list(rolls), now, unseeded
         r = fair_check.check_export(export_of([row], with_awards=True), fair_check.Report())
         row.verdict = r.summary()[len("fair: "):]
         row.save()
@@ -95,11 +95,13 @@ def export_of(rows, with_awards=True):
         out["commitments"].append({
             "bowl": c.bowl.bowl_id, "g": c.game_no, "k": c.customer, "q": c.q, "c": c.commit,
             "seen": _iso(c.seen), "d": c.desk, "s": c.secret or None, "r": c.rolls,
-            "revealed": _iso(c.revealed), "verdict": c.verdict})
+            "revealed": _iso(c.revealed), "verdict": c.verdict, "u": 1 if c.unseeded else 0})
         turns.add((c.bowl_id, c.game_no, c.customer))
     if with_awards and turns:
-        bowls = {b for b, _g, _k in turns}
-        for a in Award.objects.filter(bowl_id__in=bowls).select_related("bowl").order_by("pk"):
+        # only these turns' awards (a reveal checks one turn: not every award its bowl ever sent)
+        q = Award.objects.filter(bowl_id__in={b for b, _g, _k in turns}, game_no__in={g for _b, g, _k in turns},
+                                 customer__in={k for _b, _g, k in turns})
+        for a in q.select_related("bowl").order_by("pk"):
             if (a.bowl_id, a.game_no, a.customer) in turns:
                 out["awards"].append({"bowl": a.bowl.bowl_id, "g": a.game_no, "n": a.award_no, "k": a.customer,
                                       "c": a.cls, "seen": _iso(a.seen)})
@@ -149,3 +151,27 @@ def page(request):
         else:
             rows = rows.filter(bowl=a.bowl, game_no=a.game_no, customer=a.customer)
     return render(request, "desk/fair.html", {"rows": rows[:500], "note": note, "claim": claim})
+
+
+@login_not_required
+@require_GET
+def claim_page(request, bowl, ga, cls):
+    """GET /F/<bowl>/<game>-<award>/<CLASS>: where a fair kiosk's claim QR leads a
+    customer's phone (bobing/claim.py's link; the code after its "#" never reaches the
+    desk): that award's customer's commitments and verdict, Chinese first, English
+    beside. Nothing of a code is shown or taken; other customers are not listed."""
+    g, dash, n = ga.partition("-")
+    a = None
+    if dash and g.isdigit() and n.isdigit() and len(bowl) <= 32:
+        a = Award.objects.filter(bowl__bowl_id=bowl, game_no=int(g), award_no=int(n)).select_related("bowl").first()
+    rows = []
+    if a is not None:
+        rows = list(Commitment.objects.filter(bowl=a.bowl, game_no=a.game_no, customer=a.customer)
+                    .select_related("bowl").order_by("q"))
+    r = fair_check.check_export(export_of(rows), fair_check.Report()) if rows else fair_check.Report()
+    resp = render(request, "desk/fair_claim.html", {
+        "bowl": bowl[:32], "ga": ga[:20], "game": g if g.isdigit() else "", "award": a, "rows": rows,
+        "ok": r.ok, "verified": r.verified, "unverified": r.unverified_n,
+        "reasons": "; ".join("%s: %d" % x for x in sorted(r.unverified.items()))}, status=200 if a else 404)
+    resp["Referrer-Policy"] = "no-referrer"
+    return resp

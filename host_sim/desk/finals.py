@@ -40,7 +40,8 @@ def handle(event, topic, payload):
         return mqttlog.bad_message(topic, e)
     bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
     if bowl is None:
-        return _refuse(topic, gettext_noop("bowl %(bowl)s is not known here: add it with its secret first"), bowl=bowl_id)
+        return _refuse(topic, gettext_noop("bowl %(bowl)s is not known here: add it with its secret first"),
+                       bowl=bowl_id)
     if leaf != "champion":
         named = FinalBowl.objects.select_related("bowl").first()
         if named is None:

@@ -101,7 +101,7 @@ class Result:
 
 
 def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha256="", user=None, note=None,
-           event=None, notes=()):
+           event=None, notes=(), journal_format=None):
     """Record awards of one game of one bowl. awards: (award_no, cls, customer)
     triples. state: a GameState, or None. note: [msgid, args] added to the message (a
     damaged journal's problem; notes: more of them). -> Result. Refused (logged, nothing recorded) for an
@@ -109,14 +109,16 @@ def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha2
     different game under the same number?). An award's code is made here with
     the bowl's secret as the desk has it now: import a game before telling the
     desk the bowl's next secret. event: the event whose shared stock bounds the
-    awards of a bowl it granted stock to (OverStock beyond its grant or the total)."""
+    awards of a bowl it granted stock to (OverStock beyond its grant or the total).
+    journal_format: a journal file's format (None: not a file): a sealed one marks the bowl as
+    sealing, an unsealed one of a bowl so marked is refused (downgrade(), under the write lock)."""
     now = timezone.now()
     entry = Import(at=now, source=source, name=name[:200], sha256=sha256, bowl_id=str(bowl_id)[:32],
                    game_no=game_no if isinstance(game_no, int) and game_no > 0 else 0,
                    by=user if user is not None and user.is_authenticated else None)
     try:
         with transaction.atomic():
-            r = _ingest(bowl_id, game_no, awards, state, source, now, event)
+            r = _ingest(bowl_id, game_no, awards, state, source, now, event, journal_format)
             for n in ([note] if note else []) + list(notes):
                 r.parts.append(n)
             entry.new_awards, entry.known_awards, entry.message, entry.ok = r.new, r.known, r.message, True
@@ -163,15 +165,22 @@ def _within_stock(event, bowl, new):
                             event=event)
 
 
-def _ingest(bowl_id, game_no, awards, state, source, now, event=None):
+def _ingest(bowl_id, game_no, awards, state, source, now, event=None, journal_format=None):
     if not isinstance(game_no, int) or not 1 <= game_no <= journal.MAX_GAME_ID:
-        raise Refused(gettext_noop("game number %(game)s: must be 1..%(max)d"), game=repr(game_no), max=journal.MAX_GAME_ID)
+        raise Refused(gettext_noop("game number %(game)s: must be 1..%(max)d"),
+                      game=repr(game_no), max=journal.MAX_GAME_ID)
     try:
         bowl = Bowl.objects.get(bowl_id=bowl_id)
     except Bowl.DoesNotExist:
         raise Refused(gettext_noop("bowl %(bowl)s is not known to the desk: add it with its secret first "
                                    "(%(command)s)"), bowl=repr(bowl_id),
                       command={"code": "python -m host_sim.desk addbowl %s --secret-hex HEX" % (bowl_id or "ID")})
+    if journal_format is not None:
+        if journal_format < journal.SEALED:
+            downgrade(bowl, game_no)
+        elif not bowl.sealed_game:
+            bowl.sealed_game, bowl.sealed_at = game_no, now
+            bowl.save(update_fields=["sealed_game", "sealed_at"])
     secret = bytes(bowl.secret)
     known = {a.award_no: a.cls for a in Award.objects.filter(bowl=bowl, game_no=game_no)}
     redeemed = {r.award_no: r.cls for r in Redemption.objects.filter(bowl=bowl, game_no=game_no)}
@@ -180,8 +189,9 @@ def _ingest(bowl_id, game_no, awards, state, source, now, event=None):
     for award_no, cls, customer in awards:
         had = known.get(award_no) or redeemed.get(award_no)
         if had is not None and had != cls:
-            raise Refused(gettext_noop("bowl %(bowl)s game %(game)d award %(award)d is %(had)s here but %(cls)s in this "
-                             "import: a different game under the same number? Nothing was imported"),
+            raise Refused(gettext_noop("bowl %(bowl)s game %(game)d award %(award)d is %(had)s here but %(cls)s "
+                                       "in this import: a different game under the same number? "
+                                       "Nothing was imported"),
                           bowl=bowl_id, game=game_no, award=award_no, had=had, cls=cls)
         if award_no in known:
             n_known += 1
@@ -234,10 +244,12 @@ def read_journal(path, name=None):
                       detail={"en": ": " + _plain(s.problem.text, path, name)})
     cfg = s.config
     if not t.kiosk:
-        raise Refused(gettext_noop("game %(game)d is a table game (profile %(profile)s): only kiosk games have claim codes"),
+        raise Refused(gettext_noop("game %(game)d is a table game (profile %(profile)s): "
+                                   "only kiosk games have claim codes"),
                       game=cfg.game_id, profile=cfg.profile)
     if not cfg.bowl_id:
-        raise Refused(gettext_noop("game %(game)d names no bowl: set the bowl id on the bowl (管理 > 碗号) before a new game"),
+        raise Refused(gettext_noop("game %(game)d names no bowl: "
+                                   "set the bowl id on the bowl (管理 > 碗号) before a new game"),
                       game=cfg.game_id)
     if cfg.plays and not Event.objects.filter(name=cfg.stock[0]).exists():
         raise Refused(gettext_noop("game %(game)d is a game of event %(event)s, which this desk does not hold "
@@ -248,7 +260,8 @@ def read_journal(path, name=None):
     state = GameState(cfg.profile, stock, left, t.customer, s.count, t.ended, cfg.overrides)
     problem = None
     if s.problem is not None:
-        problem = [gettext_noop("(the journal is damaged (%(kind)s)%(detail)s; the %(count)d events before it were read)"),
+        problem = [gettext_noop("(the journal is damaged (%(kind)s)%(detail)s; "
+                                "the %(count)d events before it were read)"),
                    {"kind": _kind(s.problem), "detail": {"en": ": " + _plain(s.problem.text, path, name)},
                     "count": s.count}]
     return cfg, awards, state, problem
@@ -259,18 +272,43 @@ def supervisor(user):
     return user is not None and user.is_authenticated and (user.is_staff or user.is_superuser)
 
 
+DOWNGRADE = gettext_noop(
+    "bowl %(bowl)s has sent the desk sealed journals since its game %(since)d, so this journal of game %(game)d "
+    "in the older format, without the bowl's seal, is a downgrade (forged, or made to look like an older "
+    "firmware's): refused, also on a supervisor's tick. Import the bowl's sealed journal of that game instead "
+    "(copy it off the bowl again: %(command)s); a bowl put back on older firmware needs its firmware updated "
+    "first")
+DOWNGRADE_OLDER = gettext_noop(
+    "bowl %(bowl)s has sent the desk sealed journals since its game %(since)d: a journal of it without the "
+    "bowl's seal (this one, of game %(game)d) can no longer be told from a forged one and is refused, also on a "
+    "supervisor's tick. If the bowl has this game's journal sealed, import that; else its customers' codes "
+    "still hold at the counter: enter what the claim screen shows in the full form, and the bowl's secret "
+    "checks them")
+
+
+def downgrade(bowl, game_no):
+    """Refused if the desk has accepted a sealed journal of the bowl: its firmware seals, so a
+    journal of it without seals was not written by it (or not by a firmware the desk should trust)."""
+    if bowl is not None and bowl.sealed_game:
+        if game_no < bowl.sealed_game:  # perhaps an older firmware's game, imported late
+            raise Refused(DOWNGRADE_OLDER, bowl=bowl.bowl_id, since=bowl.sealed_game, game=game_no)
+        raise Refused(DOWNGRADE, bowl=bowl.bowl_id, since=bowl.sealed_game, game=game_no,
+                      command={"code": "mpremote cp :/data/g%08d.bbj ." % game_no})
+
+
 def _authentic(path, base, unsealed_ok, user):
     """Before anything of the file is believed: a sealed journal's seals checked with
     the secret of the bowl its header names (bobing/seal.py), and the file cut to the
     part they authenticate; an old, unsealed one only when a supervisor accepts it.
     -> the notes to add to the import's message; Refused otherwise."""
     try:
-        fmt, _gid, bowl_id = seal.peek(path)
+        fmt, gid, bowl_id = seal.peek(path)
     except ValueError:
         return []  # no header to trust or not: the firmware's reading refuses it and says why
     if fmt > journal.FORMAT:
         return []  # a newer firmware's: refused as such by the reading
     if fmt < journal.SEALED:
+        downgrade(Bowl.objects.filter(bowl_id=bowl_id).first(), gid)  # no tick lets it through
         if not unsealed_ok:
             read_journal(path, base)  # only to refuse with the firmware's reason first (a table game...)
             raise Refused(gettext_noop("this journal is in an old format (%(format)d) without the bowl's seal, so "
@@ -318,14 +356,19 @@ def ingest_journal(data, name, source="upload", user=None, unsealed_ok=False):
         try:
             notes = _authentic(path, base, unsealed_ok, user)
             cfg, awards, state, problem = read_journal(path, base)
+            fmt = cfg.version
         except Refused as e:
             Import.objects.create(at=timezone.now(), source=source, name=base[:200], sha256=sha,
-                                  message=str(e), parts=e.parts, by=user if user is not None and user.is_authenticated else None)
+                                  message=str(e), parts=e.parts,
+                                  by=user if user is not None and user.is_authenticated else None)
             log.warning("import refused: %s: %s", base, e)
             raise
     finally:
         os.remove(path)
-    return ingest(cfg.bowl_id, cfg.game_id, awards, state, source, base, sha, user, problem, notes=notes)
+    # an event game's awards are bounded by the bowl's grant and the event's total as the network's
+    # are: a journal sealed with a secret taken off the bowl's flash could claim any number
+    return ingest(cfg.bowl_id, cfg.game_id, awards, state, source, base, sha, user, problem, notes=notes,
+                  journal_format=fmt, event=cfg.stock[0] if cfg.plays else None)
 
 
 def ingest_file(path, user=None, source="command", unsealed_ok=False):
@@ -333,7 +376,8 @@ def ingest_file(path, user=None, source="command", unsealed_ok=False):
     try:
         size = os.path.getsize(path)
     except OSError as e:
-        raise Refused(gettext_noop("%(path)s cannot be read%(why)s"), path=path, why={"en": ": " + str(e.strerror or e)})
+        raise Refused(gettext_noop("%(path)s cannot be read%(why)s"),
+                      path=path, why={"en": ": " + str(e.strerror or e)})
     from django.conf import settings
     if size > settings.MAX_JOURNAL_BYTES:
         raise Refused(gettext_noop("%(path)s is %(size)d bytes; a journal is at most %(max)d (is it a journal?)"),

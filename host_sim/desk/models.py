@@ -19,6 +19,10 @@ class Bowl(models.Model):
     # page flags it: a bowl paying what it was never granted is broken or its secrets leaked)
     refused_over = models.PositiveIntegerField(default=0)
     refused_note = models.CharField(max_length=200, blank=True)
+    # the first sealed journal the desk accepted from the bowl (its game; 0: none yet): from then
+    # on a journal of it without seals is a downgrade, refused even on a supervisor's tick
+    sealed_game = models.PositiveIntegerField(default=0)
+    sealed_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self):
         return self.bowl_id
@@ -271,6 +275,8 @@ class Commitment(models.Model):
     rolls = models.JSONField(default=list)
     revealed = models.DateTimeField(null=True)
     verdict = models.CharField(max_length=200, blank=True)
+    # the reveal said no desk value came in time: the rolls are the bowl's own dice (unverified)
+    unseeded = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "q"], name="one_commitment")]

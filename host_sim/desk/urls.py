@@ -22,6 +22,8 @@ urlpatterns = [
     path("mqtt", mqttlog.page, name="mqtt"),
     path("fair", fair.page, name="fair"),  # public: no login (verifiable fairness)
     path("fair/export.json", fair.export, name="fair_export"),
+    # a fair kiosk's claim QR (bobing/claim.py's link), upper case: that award's verdict, public
+    path("F/<str:bowl>/<str:ga>/<str:cls>", fair.claim_page, name="fair_claim"),
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
     path("logout", views.logout_page, name="logout"),
     # the language switch on every page (the login page's too): Django's view, by POST

@@ -188,7 +188,8 @@ def import_journal(request):
                 r = ingest_journal(f.read(), f.name, "upload", request.user,
                                    form.cleaned_data["unsealed"] and supervisor(request.user))
             except Refused as e:
-                messages.error(request, _("%(name)s: %(why)s. Nothing was imported.") % {"name": f.name, "why": e.shown()})
+                messages.error(request, _("%(name)s: %(why)s. Nothing was imported.")
+                               % {"name": f.name, "why": e.shown()})
             except OperationalError as e:
                 return _db_trouble(request, e)
             else:

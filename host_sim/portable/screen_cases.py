@@ -109,7 +109,8 @@ def _final_cases():
         ("final_result_no_zhuangyuan", "final", (final(2, (NOTHING, NOTHING)), 0)),
         ("final_result_tie", "final", (final(3, ("444412", "444412", NOTHING)), 0)),
         ("final_result_spill", "final", (final(3, (NOTHING, "spill")), 0)),
-        ("final_result_win", "final", (final(3, ("444412", "444412", NOTHING, "444412", "444413")), 0)),  # the winner rolls last
+        # the winner rolls last
+        ("final_result_win", "final", (final(3, ("444412", "444412", NOTHING, "444412", "444413")), 0)),
         ("final_over", "final", (final(3, ("444412", NOTHING, "123456"), F.P_OVER), 3)),
     ]
 
@@ -242,7 +243,8 @@ def _cases():
         ("game_over_reason", "game_over", (ended, 40)),
         ("game_over_grab", "game_over", (grab, 0)),
         ("game_over_no_zhuangyuan", "game_over", (_time_up(), 0)),
-        ("claim", "claim", (kiosk, kiosk_out.claims[0], kiosk_out.won[0][0], "%d-%d" % (kiosk.game_no, kiosk.award_no))),
+        ("claim", "claim", (kiosk, kiosk_out.claims[0], kiosk_out.won[0][0],
+                            "%d-%d" % (kiosk.game_no, kiosk.award_no))),
         ("error_sensor", "error", (panels.ERR_SENSOR, "MPU6050 0x68 ?")),
         ("error_rng", "error", (panels.ERR_RNG, "repetition count")),
         ("error_journal", "error", (panels.ERR_JOURNAL, "kept 41, g7.bad")),

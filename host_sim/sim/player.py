@@ -579,8 +579,8 @@ def run_command(p, line, emit):
         p.power_cut()
         p.step(100)
     elif cmd == "screen":
-        from host_sim.sim import terminal
-        emit("\n".join(terminal.compose(p, width=200, color=False)))
+        from host_sim.sim import textview
+        emit("\n".join(textview.compose(p, width=200, color=False)))
     elif cmd == "state":
         import json
         emit(json.dumps(p.state(), ensure_ascii=False))

@@ -10,11 +10,12 @@ simulated time, which is how the tests drive it with SDL_VIDEODRIVER=dummy.
 """
 import math
 import os
-import sys
 
 from fakes import bowl as hal
+from host_sim.cli.options import InputError
 from host_sim.sim import player
 from host_sim.sim import terminal
+from host_sim.sim import textview
 
 SCALE = 6
 MARGIN = 20
@@ -23,7 +24,7 @@ RING_H = 200
 FPS = 50
 BG = (24, 24, 28)
 OFF = (0, 0, 0)
-ON = terminal.OLED_RGB
+ON = textview.OLED_RGB
 UNLIT = (40, 40, 44)  # an LED that is off: a dark disc
 R = "\x01"  # a table cell starting with it is right-aligned (panel_rows)
 CJK_FONTS = ("notosanscjksc", "notosanscjk", "wenquanyimicrohei", "wenquanyizenhei", "unifont")
@@ -139,8 +140,8 @@ def panel_rows(p, cjk):
         return ["(no game)"]
     name = (lambda k: t.class_zh[k]) if cjk else (lambda k: k)
     text = (lambda x: x) if cjk else _ascii  # without a Chinese font: the English half
-    rows = [text("博饼碗 Bo Bing bowl: " + terminal.game_line(t)), text(terminal.state_line(t))]
-    nxt = terminal.next_game_line(p)
+    rows = [text("博饼碗 Bo Bing bowl: " + textview.game_line(t)), text(textview.state_line(t))]
+    nxt = textview.next_game_line(p)
     if nxt:
         rows.append(text(nxt))
     rows.append("")
@@ -278,11 +279,11 @@ def run(p, script=None, frames=0, screenshot=None):
     unless frames is given). -> exit status."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
-    pygame.display.init()  # not pygame.init(): no sound card needed
-    pygame.font.init()
     w = MARGIN + hal.WIDTH * SCALE + MARGIN + PANEL_W
     h = MARGIN + hal.HEIGHT * SCALE + RING_H + 40
-    try:
+    try:  # (a video driver named in SDL_VIDEODRIVER that cannot start fails already here)
+        pygame.display.init()  # not pygame.init(): no sound card needed
+        pygame.font.init()
         screen = pygame.display.set_mode((w, h))
         why = None
         if pygame.display.get_driver() in ("offscreen", "dummy") and not os.environ.get("SDL_VIDEODRIVER"):
@@ -291,9 +292,8 @@ def run(p, script=None, frames=0, screenshot=None):
         why = str(e)
     if why:
         pygame.quit()
-        print("error: no window (%s): is there a display (DISPLAY / WAYLAND_DISPLAY)? "
-              "The terminal bowl needs none: drop --window." % why, file=sys.stderr)
-        return 2
+        raise InputError("no window (%s): is there a display (DISPLAY / WAYLAND_DISPLAY)? "
+                         "The terminal bowl needs none: drop --window." % why)
     pygame.display.set_caption("博饼碗 Bo Bing bowl (simulator)")
     font, cjk = _font(pygame, 16)
     speaker = Speaker(pygame)

@@ -17,6 +17,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import host_sim  # noqa: F401  (the const shim; firmware/ on sys.path)
 from bowl import net
+from host_sim.cli import guarded
+from host_sim.cli.options import InputError
 
 
 def _secret(env, prompt):
@@ -27,6 +29,10 @@ def _secret(env, prompt):
 
 
 def main(argv=None):
+    return guarded(lambda: _main(argv))
+
+
+def _main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--ssid", required=True)
@@ -36,23 +42,25 @@ def main(argv=None):
     ap.add_argument("--user", default="")
     ap.add_argument("--stock", default="desk", choices=("desk", "bowl"),
                     help="desk: a kiosk plays on the event's shared stock (default); bowl: on its own")
-    ap.add_argument("--fair", default="off", choices=("on", "off"),
-                    help="on: verifiable dice, a commitment per customer answered by the desk (PROTOCOL.md)")
+    ap.add_argument("--fair", default="on", choices=("on", "off"),
+                    help="on (default): an event kiosk's dice verifiable, a commitment per customer answered by "
+                         "the desk (PROTOCOL.md); off: the bowl's own dice, which nobody can check afterwards")
+    ap.add_argument("--desk", default="",
+                    help="HOST:PORT where phones reach the desk's public pages (a fair kiosk's claim QR links "
+                         "there; default: the broker's host, port 8000)")
     a = ap.parse_args(argv)
     fields = [("ssid", a.ssid), ("password", _secret("PASSWORD", "Wi-Fi password (empty: open network): ")),
               ("broker", a.broker), ("port", a.port), ("event", a.event), ("user", a.user),
               ("mqtt_password", _secret("MQTT_PASSWORD", "broker password (empty: none): ") if a.user else ""),
-              ("stock", a.stock), ("fair", a.fair)]
+              ("stock", a.stock), ("fair", a.fair)] + ([("desk", a.desk)] if a.desk else [])
     for k, v in fields:
         if "\n" in v or "\r" in v or v != v.strip():
-            print("error: %s: no line breaks and no leading or trailing spaces" % k, file=sys.stderr)
-            return 2
+            raise InputError("%s: no line breaks and no leading or trailing spaces" % k)
     text = "".join("%s=%s\n" % kv for kv in fields)
     try:
         net.parse_config(text)
     except ValueError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
+        raise InputError(str(e))
     tmp = a.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)

@@ -84,7 +84,7 @@ class Event:
     def __init__(self, folder, bowls, broker, speed=10, mp=MP, totals=None, stock=None, say=None, fair=False):
         """totals: the event's stock per class, set on the desk (TOTALS by default); or stock:
         each bowl's own ({class: n}, the same for every bowl; then no shared stock). fair: the
-        bowls play verifiable dice (net.txt fair=on) and every roll is checked after the run
+        bowls play verifiable dice (the default; else net.txt says fair=off) and every roll is checked after the run
         (`python -m host_sim verify-fair` on each bowl's journal with the desk's export)."""
         self.fair = fair
         self.dir = str(folder)
@@ -123,9 +123,11 @@ class Event:
             with open(os.path.join(root, "claim.key"), "w") as f:
                 f.write(binascii.hexlify(secret).decode())
             with open(os.path.join(root, "net.txt"), "w") as f:
+                # verifiable dice: the default; a customer waits a minute of real time for the desk's
+                # value (fair_wait is in the bowl's clock, which runs `speed` times real time)
                 f.write("ssid=%s\npassword=%s\nbroker=127.0.0.1\nport=%d\nevent=%s\n%s%s"
                         % (SSID, WIFI_KEY, self.broker.port, EVENT, "" if self.totals else "stock=bowl\n",
-                           "fair=on\n" if self.fair else ""))
+                           "fair_wait=%d\n" % min(3600, 60 * self.speed) if self.fair else "fair=off\n"))
         # the desk's database (migrated by the command), its bowls with their claim secrets, the
         # event's stock
         code = ("from host_sim.desk.models import Bowl\n" + "".join(

@@ -1,0 +1,278 @@
+"""The bowl drawn as text: the OLED from the very same framebuffer the app draws
+into (two pixels a character with Unicode half-blocks; quadrant blocks when the
+terminal is narrow), the LED ring in colour (24-bit ANSI), the prize pool and
+everyone's awards beside it. The terminal (host_sim/sim/terminal.py), the
+window's side panel and the script's `screen` command (host_sim/sim/player.py)
+draw through it; it drives nothing.
+"""
+import math
+import shutil
+import textwrap
+import unicodedata
+
+from bobing import rules
+from fakes import bowl as hal
+
+OLED_RGB = (140, 215, 255)  # a blue-white SSD1306
+LED_GAIN = 4  # the app drives the ring at 64/255: show it as bright as it looks
+
+KEYS_HELP = ("空格 摇碗 space shake (hold = longer)  v 猛摇 violent shake  m/n/o 菜单/下一个/确定 menu/next/ok  "
+             "g 新局 new game  +/- 下一局人数 seats of the next game (g starts it)  p 规则 profile (next game)  "
+             "l 语言 lang  x 断电 power cut  q 退出 quit")
+KEYS_SHORT = "空格 摇 shake  m/n/o 菜单/下一个/确定  g 新局 new  +/- 人数 seats (g)  q 退出 quit"
+SIDE_MIN = 40  # columns the side panel needs beside the OLED (else it goes below)
+
+
+# ---------------------------------------------------------------- drawing
+def lit(frame, x, y):
+    """Pixel (x, y) of a 128x64 SSD1306 frame (MONO_VLSB: a byte is 8 pixels down)."""
+    return (frame[(y >> 3) * hal.WIDTH + x] >> (y & 7)) & 1
+
+
+def oled_halfblocks(frame):
+    """64 pixel rows -> 32 text rows of 128 characters (upper/lower half blocks)."""
+    glyph = (" ", "▀", "▄", "█")
+    rows = []
+    for y in range(0, hal.HEIGHT, 2):
+        rows.append("".join(glyph[lit(frame, x, y) | (lit(frame, x, y + 1) << 1)] for x in range(hal.WIDTH)))
+    return rows
+
+
+# quadrant blocks by (top-left, top-right, bottom-left, bottom-right) bits
+_QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
+
+
+def oled_quadrants(frame):
+    """64 pixel rows -> 32 text rows of 64 characters (2x2 pixels a character)."""
+    rows = []
+    for y in range(0, hal.HEIGHT, 2):
+        row = []
+        for x in range(0, hal.WIDTH, 2):
+            k = (lit(frame, x, y) | lit(frame, x + 1, y) << 1 | lit(frame, x, y + 1) << 2
+                 | lit(frame, x + 1, y + 1) << 3)
+            row.append(_QUAD[k])
+        rows.append("".join(row))
+    return rows
+
+
+def width_of(s):
+    """Columns a string takes (a Chinese character takes two); ANSI escapes take none."""
+    w = 0
+    esc = False
+    for ch in s:
+        if esc:
+            if ch == "m":
+                esc = False
+            continue
+        if ch == "\x1b":
+            esc = True
+            continue
+        w += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+    return w
+
+
+def pad(s, n):
+    return s + " " * max(0, n - width_of(s))
+
+
+def fg(rgb, color):
+    return "\x1b[38;2;%d;%d;%dm" % rgb if color else ""
+
+
+def reset(color):
+    return "\x1b[0m" if color else ""
+
+
+def ring_rows(leds, color):
+    """The LED ring as a clock face of 12 (or n) dots, 7 rows."""
+    n = len(leds)
+    grid = [[" "] * 15 for _ in range(7)]
+    for i in range(n):
+        a = 2 * math.pi * i / n
+        x = 7 + int(round(6.5 * math.sin(a)))
+        y = 3 - int(round(3 * math.cos(a)))
+        r, g, b = leds[i]
+        on = r or g or b
+        rgb = (min(255, r * LED_GAIN), min(255, g * LED_GAIN), min(255, b * LED_GAIN))
+        if color:
+            grid[y][x] = (fg(rgb, True) + "●" + reset(True)) if on else (fg((60, 60, 60), True) + "○" + reset(True))
+        else:
+            grid[y][x] = "●" if on else "○"
+    return ["".join(r) for r in grid]
+
+
+def clip(s, n):
+    """s cut to n columns, "…" marking the cut (ANSI colours are the caller's)."""
+    if width_of(s) <= n:
+        return s
+    out = ""
+    for ch in s:
+        if width_of(out + ch) > n - 1:
+            break
+        out += ch
+    return out + "…"
+
+
+def panel(p, color, width=78):
+    """The side panel: game, pool, awards, last outcomes, each line cut to width."""
+    return [clip(x, width) if "\x1b" not in x else x for x in _panel(p, color)]
+
+
+def game_line(t):
+    """The game's rules and table, Chinese first."""
+    return "规则 profile %s，%s" % (t.profile.name, "商场 kiosk" if t.kiosk else "%d 人 seats" % t.seats)
+
+
+def state_line(t):
+    """Where the game stands, Chinese first."""
+    if t.ended:
+        return "游戏结束 game over (%s)" % t.reason
+    if not t.started:
+        return ("摇碗定先手：1号先摇 shake to start: seat 1 rolls for who begins" if not t.kiosk
+                else "等待顾客 waiting for a customer")
+    if t.kiosk:
+        return "第 %d 位顾客，还有 %d 次 customer %d, %d shake(s) left" % (t.customer, t.shakes_left, t.customer,
+                                                                   t.shakes_left)
+    return "第 %d 轮，%d 号摇 round %d, seat %d to shake" % (t.round, t.turn, t.round, t.turn)
+
+
+def next_game_line(p):
+    """What the next game (g) will be, when the settings changed it; else None."""
+    t = p.table
+    s = p.console.settings
+    nxt = (s.active_profile(), s.seats)
+    if nxt[0] != t.profile.name or (not t.kiosk and nxt[1] != t.seats):
+        return "下一局 next game (g): %s, %d 人 seats" % nxt
+    return None
+
+
+def _panel(p, color):
+    t = p.table
+    out = []
+    bold = "\x1b[1m" if color else ""
+    if t is None:
+        return ["(no game)"]
+    zh = t.class_zh
+    out.append(bold + "博饼碗 Bo Bing bowl" + reset(color) + "   " + game_line(t))
+    out.append(state_line(t) + "   [%s]" % p.view)
+    nxt = next_game_line(p)
+    if nxt:
+        out.append(nxt)
+    out.append("")
+    cells = []
+    for k in t.classes:
+        cells.append("%s %d/%d" % (zh[k], t.pool[k], t.initial[k]))
+    out.append("奖池 pool:  " + "  ".join(cells))
+    if any(t.grabbed.values()):
+        out.append("抢到 grabbed: " + "  ".join("%s %d" % (zh[k], t.grabbed[k]) for k in t.classes if t.grabbed[k]))
+    out.append("")
+    head = "seat " + "".join(pad(zh[k], 6) for k in t.classes)
+    out.append(head)
+    for seat in sorted(t.awards):
+        a = t.awards[seat]
+        mark = "▶" if seat == t.turn and not t.kiosk else " "
+        star = "★" if seat == t.holder else " "
+        row = "%s%2d%s " % (mark, seat, star) + "".join(pad("%d" % a[k] if a[k] else "·", 6) for k in t.classes)
+        out.append(row)
+    if t.holder and t.holder_dice:  # on its own line: the table keeps to its columns
+        out.append("★ 状元 %d号 seat %d: %s %s" % (t.holder, t.holder, "".join("%d" % d for d in t.holder_dice),
+                                                 rules.rank_names("zh")[t.holder_rank]))
+    out.append("")
+    for line in p.history[-5:]:
+        out.append(line)
+    return out
+
+
+def oled_braille(frame):
+    """64 pixel rows -> 16 text rows of 64 Braille characters (2x4 pixels each), for
+    small terminals."""
+    dots = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20),
+            (0, 3, 0x40), (1, 3, 0x80))
+    rows = []
+    for y in range(0, hal.HEIGHT, 4):
+        row = []
+        for x in range(0, hal.WIDTH, 2):
+            k = 0
+            for dx, dy, bit in dots:
+                if lit(frame, x + dx, y + dy):
+                    k |= bit
+            row.append(chr(0x2800 + k))
+        rows.append("".join(row))
+    return rows
+
+
+def compose(p, width=None, color=True, help_line=True, height=None):
+    """The whole screen as lines: the OLED and the ring, the panel beside or
+    below. The sharpest OLED that fits: half-blocks (130 columns), else
+    quadrant blocks (66), and Braille (18 rows) when the terminal is short."""
+    if width is None:
+        width = shutil.get_terminal_size((100, 50)).columns
+    if height is None:
+        height = 10000  # not a screen: nothing to cut
+    if height < 34 + 2:
+        oled = oled_braille(p.sim.frame)
+    elif width >= hal.WIDTH + 2:
+        oled = oled_halfblocks(p.sim.frame)
+    else:
+        oled = oled_quadrants(p.sim.frame)
+    ow = len(oled[0])
+    room = width - (ow + 4)  # beside the OLED
+    side = panel(p, color, room if room >= SIDE_MIN else max(20, width - 1))
+    side_w = max([width_of(x) for x in side] + [SIDE_MIN])
+    box = ["┌" + "─" * ow + "┐"]
+    on = fg(OLED_RGB, color)
+    for r in oled:
+        box.append("│" + on + r + reset(color) + "│")
+    box.append("└" + "─" * ow + "┘")
+    one_row = " ".join(ring_row_dots(p.sim.leds, color))  # every LED once, in a row
+    ring = ring_rows(p.sim.leds, color) if len(oled) >= 32 else [one_row]  # short terminal: one row
+    left = box + [" " * max(0, (ow + 2 - width_of(ring[0])) // 2) + r for r in ring]
+    lines = []
+    keys = wrap(KEYS_HELP, max(20, width - 1)) if help_line else []
+    if len(keys) > 2:  # a small terminal: the short list, the room is the bowl's
+        keys = wrap(KEYS_SHORT, max(20, width - 1))
+    if width >= ow + 2 + 2 + side_w:
+        if len(left) + len(keys) > height - 1:  # short: the ring in one row under the OLED
+            left = box + [one_row]
+        for i in range(max(len(left), len(side))):
+            lines.append(pad(left[i] if i < len(left) else "", ow + 4) + (side[i] if i < len(side) else ""))
+    else:
+        lines = left + [""] + side
+        if len(lines) + 3 > height - 1:  # short: the OLED, the ring, the game's state, the pool, the last roll
+            keep = [x for x in side if x.startswith(("第", "游戏结束", "等待顾客", "摇碗定先手", "奖池", "下一局"))]
+            lines = left + keep + p.history[-1:]
+            if len(lines) + 3 > height - 1:  # shorter: the ring in one row, beside the state
+                lines = box + [one_row + "   " + (keep[0] if keep else "")] + keep[1:] + p.history[-1:]
+    if len(lines) + len(keys) > height - 1:  # keep the keys in view; say what was cut
+        lines = lines[:max(0, height - 2 - len(keys))] + ["(a taller terminal shows the rest)"]
+    elif keys and len(lines) + len(keys) + 1 <= height - 1:
+        lines.append("")
+    return lines + keys
+
+
+def wrap(text, width):
+    """Lines of at most width columns (a Chinese character takes two), broken
+    between the "  "-separated items, inside one only when it alone is wider."""
+    lines = []
+    cur = ""
+    for item in text.split("  "):
+        for piece in (textwrap.wrap(item, width // 2) if width_of(item) > width else [item]):
+            if cur and width_of(cur + "  " + piece) > width:
+                lines.append(cur)
+                cur = piece
+            else:
+                cur = cur + "  " + piece if cur else piece
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def ring_row_dots(leds, color):
+    out = []
+    for r, g, b in leds:
+        rgb = (min(255, r * LED_GAIN), min(255, g * LED_GAIN), min(255, b * LED_GAIN))
+        if r or g or b:
+            out.append(fg(rgb, color) + "●" + reset(color))
+        else:
+            out.append(fg((60, 60, 60), color) + "○" + reset(color))
+    return out
