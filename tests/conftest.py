@@ -291,7 +291,8 @@ SERIAL = {
     "test_event_load.py": ("test_every_award_lands_once_within_stock_through_faults",),
     "test_desk_flood.py": ("test_a_flood_of_invalid_awards_holds_up_no_real_award_and_is_logged_in_few_rows",),
     "test_bowl_asyncio.py": ("test_asyncio_tasks_on_real_time",),  # samples read in 1.2 s of real time
-    "test_micropython.py": ("test_on_unix_port[frozen-test_bowl_asyncio]", "test_on_unix_port[stock-test_bowl_asyncio]"),
+    "test_micropython.py": ("test_on_unix_port[frozen-test_bowl_asyncio]",
+                            "test_on_unix_port[stock-test_bowl_asyncio]"),
 }
 # make test spreads single tests over its two workers (--dist loadgroup) only in these files, whose
 # tests share nothing but session fixtures; every other file stays on one worker (its module
