@@ -6,7 +6,7 @@
 #   sim            play a game in the simulator (terminal; host_sim play --window: pygame)
 #   run ARGS=...   any host_sim command in .venv: make run ARGS="plan --seats 10"
 #   desk           the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for the counter's phones)
-#   test           every test, the gate (builds MicroPython first; the 15 slowest tests listed)
+#   test           every test, the gate (builds MicroPython first; two workers, then the serial tests alone)
 #   test-fast      the edit loop: every test but the slow, MicroPython, broker and browser ones
 #   bench          speed and memory figures (MicroPython ones on the 32-bit frozen build)
 #   mp             MicroPython v1.28.0 from pinned source: mpy-cross, the 32-bit unix builds
@@ -148,16 +148,25 @@ desk-messages: $(STAMP)
 deps:
 	@bash host_sim/tools/debian_deps.sh
 
-# the gate; the 15 slowest tests listed at the end (tests/conftest.py marks them by what they use)
+# pytest keeping its compiled modules, the assert-rewritten test modules too, in build/pycache
+# (not beside the sources), even where the environment says PYTHONDONTWRITEBYTECODE: without
+# them every worker of every run rewrites every test module again (~5 s of CPU per worker)
+PYTEST := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/build/pycache $(PY) -m pytest
+
+# the gate, in two phases: every test but the serial ones on two workers (pytest-xdist; a file
+# each at a time but for tests/conftest.py's SPLIT files, whose tests spread), then the serial ones
+# (wall-clock rates, conftest's SERIAL) alone; both phases run and either failing fails the gate.
+# The 15 slowest tests of each phase listed at its end (conftest marks them by what they use).
 test: deps $(STAMP) mp
 	$(BIN)/ruff check .
-	$(PY) -m pytest --durations=15
+	$(PYTEST) -m "not serial" -n 2 --dist loadgroup --durations=15; a=$$?; \
+	$(PYTEST) -m serial --durations=15; b=$$?; test $$a = 0 -a $$b = 0
 
 # the edit loop: no MicroPython build, broker or browser (make test runs them all); two workers
 # (pytest-xdist), a file each at a time: a file's tests share its module fixtures and order
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
-	$(PY) -m pytest -m "not slow and not micropython and not broker and not browser" -n 2 --dist loadfile --durations=10
+	$(PYTEST) -m "not slow and not micropython and not broker and not browser" -n 2 --dist loadgroup --durations=10
 
 # MicroPython figures on the 32-bit frozen build (the ESP32's word size; the benches import the
 # firmware's sources from firmware/, which come first on their path)

@@ -1,3 +1,4 @@
+import gc
 import os
 import shutil
 import subprocess
@@ -128,6 +129,7 @@ MARKERS = {
     "broker": "starts a real mosquitto",
     "browser": "drives headless Chromium",
     "slow": "one of the slowest files on a busy 2-core machine (make test's --durations list)",
+    "serial": "wants the machine to itself (real-time rates, timeouts): make test runs it after the others, alone",
 }
 MARK_BY_FIXTURE = {"mp_built": "micropython",
                    "broker_installed": "broker", "broker": "broker", "event_broker": "broker",
@@ -282,16 +284,50 @@ SLOW = {
 }
 
 
+# serial: tests whose outcome depends on the wall clock (a real-time rate, a fault schedule, a
+# flood), so that two workers and each other's load do not decide them; `make test` runs them in
+# a second phase, one at a time. Test names, with their parameters where only some are.
+SERIAL = {
+    "test_event_load.py": ("test_every_award_lands_once_within_stock_through_faults",),
+    "test_desk_flood.py": ("test_a_flood_of_invalid_awards_holds_up_no_real_award_and_is_logged_in_few_rows",),
+    "test_bowl_asyncio.py": ("test_asyncio_tasks_on_real_time",),  # samples read in 1.2 s of real time
+    "test_micropython.py": ("test_on_unix_port[frozen-test_bowl_asyncio]",
+                            "test_on_unix_port[stock-test_bowl_asyncio]"),
+}
+# make test spreads single tests over its two workers (--dist loadgroup) only in these files, whose
+# tests share nothing but session fixtures; every other file stays on one worker (its module
+# fixtures, the desk's database of its test process, its order)
+SPLIT = {"test_micropython.py"}
+# ... and the longest of those runs (make test's durations) are handed out first, so that no worker is
+# left alone with one at the end; the rest keep their order
+FIRST = ("frozen-test_grant_powercut", "frozen-test_journal_powercut", "test_bowl_e2e", "frozen-test_rules]")
+
+
 def pytest_configure(config):
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", "%s: %s" % (name, text))
 
 
+def pytest_collection_finish(session):
+    # The firmware collects garbage where MicroPython needs it (each boot, each new game); on CPython a
+    # full collection walks every object of the test process (Django, numpy, every test module: ~40 ms,
+    # most of a simulated boot). What exists once the tests are collected lives for the whole run: kept
+    # out of the collector's walk (gc.freeze), so a collection costs what the test's own objects do.
+    gc.collect()
+    gc.freeze()
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which adds the group to each test's id
 def pytest_collection_modifyitems(config, items):
     for item in items:
         marks = {MARK_BY_FIXTURE[f] for f in getattr(item, "fixturenames", ()) if f in MARK_BY_FIXTURE}
         marks.update(MARK_BY_FILE.get(item.path.name, ()))
         if getattr(item, "originalname", item.name) in SLOW.get(item.path.name, ()):
             marks.add("slow")
+        if {item.name, getattr(item, "originalname", item.name)} & set(SERIAL.get(item.path.name, ())):
+            marks.add("serial")
         for m in sorted(marks):
             item.add_marker(m)
+        if item.path.name not in SPLIT:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+    items.sort(key=lambda item: not (item.path.name in SPLIT and any(f in item.name for f in FIRST)))

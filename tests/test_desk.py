@@ -55,6 +55,14 @@ def test_every_page_needs_a_login():
 def test_wrong_password_is_refused_and_passwords_are_argon2():
     u = deskkit.attendant("bea")
     assert u.password.startswith("argon2$argon2id$")
+    # the desk's own hasher (the tests' attendants use deskkit's quick one): Argon2id, memory-hard
+    from django.utils.module_loading import import_string
+
+    from host_sim.desk import settings as desk_settings
+    desk = import_string(desk_settings.PASSWORD_HASHERS[0])()
+    parts = desk.decode(desk.encode(deskkit.PASSWORD, desk.salt()))
+    assert parts["algorithm"] == "argon2" and parts["variety"] == "argon2id", parts
+    assert parts["memory_cost"] >= 64 * 1024 and parts["time_cost"] >= 2, parts  # KiB: 64 MiB a hash at least
     c = Client(HTTP_ACCEPT_LANGUAGE="en")
     r = c.post("/login", {"username": "bea", "password": "wrong"})
     assert r.status_code == 200 and "Wrong name or password" in r.content.decode()

@@ -32,10 +32,13 @@ def test_reading_the_makefile_writes_nothing(tmp_path):
 
 def test_make_test_shows_durations_and_test_fast_deselects_the_marked(tmp_path):
     venv = "VENV=%s" % (tmp_path / "venv")
-    assert "-m pytest --durations=15" in _make("-n", "test", venv).stdout
+    gate = _make("-n", "test", venv).stdout
+    # two phases: all but the serial tests on two workers, then the serial ones alone; both with durations
+    assert '-m pytest -m "not serial" -n 2 --dist loadgroup --durations=15' in gate, gate
+    assert "-m pytest -m serial --durations=15" in gate, gate
     fast = _make("-n", "test-fast", venv).stdout
     assert '-m "not slow and not micropython and not broker and not browser"' in fast, fast
-    assert "-n 2 --dist loadfile" in fast  # two workers (pytest-xdist), one file at a time each
+    assert "-n 2 --dist loadgroup" in fast  # two workers (pytest-xdist), a file's tests together (conftest)
     assert "make -s mp" not in fast and "ports/unix" not in fast  # no MicroPython build
 
 
@@ -49,7 +52,8 @@ def pytest_collection_finish(session):
 def test_markers_come_from_the_fixtures_and_files_a_test_uses(tmp_path):
     (tmp_path / "show_marks.py").write_text(PLUGIN)
     files = ["tests/" + f for f in ("test_mqtt.py", "test_desk_browser.py", "test_framebuf_standin.py",
-                                    "test_rules.py", "test_desk_server.py")]
+                                    "test_rules.py", "test_desk_server.py", "test_desk_flood.py",
+                                    "test_micropython.py")]
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-p", "show_marks", "-p",
                         "no:cacheprovider"] + files, cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
@@ -63,6 +67,10 @@ def test_markers_come_from_the_fixtures_and_files_a_test_uses(tmp_path):
     assert {"broker", "browser"} <= marks["test_desk_browser.py"]
     assert "micropython" in marks["test_framebuf_standin.py"]  # mp_built, for one of its tests
     assert "slow" in marks["test_desk_server.py"] and "slow" in marks["test_rules.py"]  # one slow test there
+    # make test's phases: the flood (a real-time rate) alone after the others; a file's tests on one
+    # worker, but test_micropython.py's spread over both
+    assert "serial" in marks["test_desk_flood.py"] and "serial" not in marks["test_rules.py"]
+    assert "xdist_group" in marks["test_rules.py"] and "xdist_group" not in marks["test_micropython.py"]
     fast = [line for line in p.stdout.splitlines() if line.startswith("MARKS test_rules.py") and
             not ({"slow", "micropython", "broker", "browser"} & set(line.split()[2:]))]
     assert fast  # the rest of test_rules.py stays in make test-fast
