@@ -197,6 +197,8 @@ bench: $(STAMP) mp
 	$(PY) bench/desk_bench.py
 	$(PY) bench/allot_bench.py
 	$(PY) bench/desk_flood.py
+	$(PY) bench/desk_guess.py
+	$(PY) bench/cli_start.py
 	$(PY) bench/app_heap.py
 	$(PY) bench/event_load.py
 	$(PY) bench/image_size.py
