@@ -124,6 +124,9 @@ def test_command_line_errors_are_clear(desk):
         f.write(b"not a journal")
     r = s.manage("importjournal", junk)
     assert r.returncode == 1 and "not a Bo Bing journal" in r.stderr and "Traceback" not in r.stderr
+    # Chinese first, the English beside it, as the pages say it
+    said = r.stderr[r.stderr.index("错误 error"):]  # after the log line
+    assert "未导入" in said and said.index("无法读取该日志") < said.index("not a Bo Bing journal"), said
     r = s.manage("addbowl", "KB", "--secret-hex", "xyz")
     assert r.returncode == 1 and "--secret-hex" in r.stderr and "Traceback" not in r.stderr
     r = s.manage("addbowl", "KB", "--secret", "short")

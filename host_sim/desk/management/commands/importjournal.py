@@ -4,8 +4,16 @@ again changes nothing. A journal must carry its bowl's seal (bobing/seal.py); an
 old-format one without seals only with --unauthenticated (the desk's operator
 accepting it as a supervisor). Exit status 1 if any file was refused."""
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
 
 from host_sim.desk.ingest import Refused, ingest_file
+
+
+def _both(said):
+    """said (a Refused or a Result) in Chinese first, then the English, as the pages say it."""
+    with translation.override("zh-hans"):
+        zh = said.shown()
+    return "%s\n  %s" % (zh, str(said) if isinstance(said, Refused) else said.message)
 
 
 class Command(BaseCommand):
@@ -22,9 +30,11 @@ class Command(BaseCommand):
             try:
                 r = ingest_file(path, unsealed_ok=unauthenticated)
             except Refused as e:
-                self.stderr.write("error: %s: %s; nothing was imported from it" % (path, e))
+                self.stderr.write("错误 error: %s: %s\n  未导入任何内容 nothing was imported from it"
+                                  % (path, _both(e)))
                 bad += 1
                 continue
-            self.stdout.write("%s: %s" % (path, r.message))
+            self.stdout.write("%s: %s" % (path, _both(r)))
         if bad:
-            raise CommandError("%d of %d file(s) refused" % (bad, len(files)), returncode=1)
+            n = (bad, len(files))
+            raise CommandError("拒绝了 %d 个文件（共 %d 个） %d of %d file(s) refused" % (n + n), returncode=1)
