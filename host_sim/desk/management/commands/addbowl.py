@@ -23,17 +23,18 @@ class Command(BaseCommand):
     def handle(self, *args, bowl, secret_hex, secret, **kw):
         bowl = bowl.strip()
         if not bowl or len(bowl) > 32 or "|" in bowl or "\n" in bowl:
-            raise CommandError("bowl id %r: 1..32 characters, no '|'" % bowl)
+            raise CommandError("碗号 bowl id %r: 1-32个字符，不含'|' 1..32 characters, no '|'" % bowl)
         if secret_hex is not None:
             try:
                 key = binascii.unhexlify(secret_hex.strip().replace(" ", ""))
             except (binascii.Error, ValueError) as e:
-                raise CommandError("--secret-hex: %s (write the bytes as hex digits, e.g. 3f9a...)" % e)
+                raise CommandError("--secret-hex: %s（用十六进制数字写 write the bytes as hex digits, e.g. 3f9a...)"
+                                   % e)
         else:
             key = secret.encode()
         try:
             key = claim.check_secret(key)
         except ValueError as e:
-            raise CommandError("%s (a bowl's is 16 bytes: 32 hex digits)" % e)
+            raise CommandError("%s（碗的密钥是16字节：32个十六进制数字 a bowl's is 16 bytes: 32 hex digits)" % e)
         b, new = Bowl.objects.update_or_create(bowl_id=bowl, defaults={"secret": key})
-        self.stdout.write("%s bowl %s" % ("added" if new else "new secret for", bowl))
+        self.stdout.write("%s bowl %s" % ("已添加 added" if new else "新密钥 new secret for", bowl))

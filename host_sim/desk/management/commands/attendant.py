@@ -41,7 +41,7 @@ class Command(BaseCommand):
     def handle(self, *args, name, password_stdin, language=None, supervisor=None, **kw):
         name = name.strip()
         if not name or len(name) > 150:
-            raise CommandError("name %r: 1..150 characters" % name)
+            raise CommandError("名字 name %r: 1-150个字符 1..150 characters" % name)
         if language is not None:
             key = language.strip().lower()
             if key not in LANGUAGE:
@@ -59,11 +59,11 @@ class Command(BaseCommand):
             else:
                 pw = getpass.getpass("password for %s: " % name)
                 if getpass.getpass("again: ") != pw:
-                    raise CommandError("the two passwords differ; nothing changed")
+                    raise CommandError("两次密码不同，未作任何更改 the two passwords differ; nothing changed")
             try:
                 password_validation.validate_password(pw, user)
             except ValidationError as e:
-                raise CommandError("password refused: %s" % " ".join(e.messages))
+                raise CommandError("密码不被接受 password refused: %s" % " ".join(e.messages))
         from host_sim.desk.models import AttendantLanguage
         done = []
         with transaction.atomic():

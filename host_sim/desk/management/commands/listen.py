@@ -23,7 +23,7 @@ class Command(BaseCommand):
         if not sep:
             host, port = broker, "1883"
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise CommandError("--broker %r: write it as HOST or HOST:PORT, e.g. 10.0.0.2:1883" % broker)
+            raise CommandError("--broker %r: 写成 write it as HOST or HOST:PORT, e.g. 10.0.0.2:1883" % broker)
         try:
             outbox.check_name("event", event)
         except ValueError as e:

@@ -50,16 +50,16 @@ class Command(BaseCommand):
     def handle(self, *args, listen, threads, **kw):
         host, sep, port = listen.rpartition(":")
         if not sep or not port.isdigit() or not 0 < int(port) < 65536:
-            raise CommandError("--listen %r: write it as HOST:PORT, e.g. 127.0.0.1:8000" % listen)
+            raise CommandError("--listen %r: 写成 write it as HOST:PORT, e.g. 127.0.0.1:8000" % listen)
         if not 1 <= threads <= 64:
-            raise CommandError("--threads %d: 1..64" % threads)
+            raise CommandError("--threads %d: 1-64 1..64" % threads)
         _answer_to(host)
         import waitress
 
         from host_sim.desk.wsgi import application
         from django.contrib.auth import get_user_model
         if not get_user_model().objects.exists():
-            self.stderr.write("no attendant yet: python -m host_sim.desk attendant NAME")
+            self.stderr.write("还没有兑奖员 no attendant yet: python -m host_sim.desk attendant NAME")
         self.stdout.write("prize desk on http://%s:%s/ (Ctrl-C stops it)" % (host or "0.0.0.0", port))
         self.stdout.flush()
         waitress.serve(application, host=host or "0.0.0.0", port=int(port), threads=threads,

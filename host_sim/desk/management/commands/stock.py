@@ -15,10 +15,10 @@ def _pairs(what, items, lo):
     for item in items:
         c, sep, n = item.partition("=")
         if not sep or not c or not n.strip().isdigit() or not lo <= int(n) <= 100000:
-            raise CommandError("%s %r: write CLASS=N, N a whole number %d..100000 (e.g. duitang=200)"
+            raise CommandError("%s %r: 写成 write CLASS=N, N a whole number %d..100000 (e.g. duitang=200)"
                                % (what, item, lo))
         if c in out:
-            raise CommandError("%s: class %s given twice" % (what, c))
+            raise CommandError("%s: 奖项 class %s 给了两次 given twice" % (what, c))
         out[c] = int(n)
     return out
 
@@ -42,11 +42,11 @@ class Command(BaseCommand):
             try:
                 ev = allot.set_stock(event, totals, step)
             except allot.StockError as e:
-                raise CommandError("%s. Nothing was changed." % e)
+                raise CommandError("%s. 未作任何更改 Nothing was changed." % e)
         else:
             ev = Event.objects.filter(name=event).first()
             if ev is None:
-                raise CommandError("event %s has no stock yet: give it CLASS=N ..." % event)
+                raise CommandError("活动 event %s 还没有库存 has no stock yet: give it CLASS=N ..." % event)
         self.stdout.write("event %s (since %s)" % (ev.name, ev.started.isoformat(timespec="seconds")))
         self.stdout.write("%-12s %8s %6s %8s %12s" % ("class", "total", "step", "granted", "not granted"))
         for r in allot.overview(ev):
