@@ -335,7 +335,7 @@ class Console:
             return
         if self._fair_err is None or time.ticks_diff(self.now, self._fair_err) >= NOTICE_MS:
             try:
-                f.need(self.j, self._t)  # (the time: a desk that does not answer)
+                f.need(self.j, self.now)  # (the time: a desk that does not answer)
                 self._fair_err = None
             except (OSError, dicemod.EntropyError) as e:  # no commitment: the customer waits (V_SEED)
                 self._fair_err = self.now  # tried again after a while, not at every tick
