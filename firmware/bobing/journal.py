@@ -511,8 +511,8 @@ def _header_problem(code, text, game_id):
 def _scan(f, s, game_id, who, secret, keep, path, limit, mend):
     h = f.read(_HEAD)
     if not MAGIC.startswith(h[:3]):
-        raise _header_problem(BAD_CONFIG, "%s: not a Bo Bing journal (it does not start with %r)"
-                              % (who, MAGIC), game_id)
+        raise _header_problem(BAD_CONFIG, "%s: not a Bo Bing journal (it does not start with %s)"
+                              % (who, MAGIC.decode()), game_id)
     if len(h) >= 4 and h[3] > FORMAT:
         raise _header_problem(NEWER_VERSION, "%s was written by newer firmware (journal format %d; "
                               "this firmware reads format %d or older)" % (who, h[3], FORMAT), game_id)

@@ -1,7 +1,6 @@
 """A damaged journal as the host's tools say it (replay --journal, verify-fair):
 what kind of damage in Chinese, then the firmware's own English sentence
-(journal.Problem.text), with the file's magic as it is written (BBJ), never as a
-Python bytes literal."""
+(journal.Problem.text)."""
 from bobing import journal
 
 # the kinds as the desk's pages name them (host_sim/desk/locale, zh_Hans)
@@ -19,5 +18,4 @@ KIND_ZH = {
 
 def problem(p):
     """journal.Problem -> one line: `日志有误（KIND）journal problem: TEXT`."""
-    text = p.text.replace(repr(journal.MAGIC), journal.MAGIC.decode())
-    return "日志有误（%s）journal problem: %s" % (KIND_ZH.get(p.code, "已损坏"), text)
+    return "日志有误（%s）journal problem: %s" % (KIND_ZH.get(p.code, "已损坏"), p.text)

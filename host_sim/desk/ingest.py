@@ -225,9 +225,8 @@ def _ingest(bowl_id, game_no, awards, state, source, now, event=None, journal_fo
 
 
 def _plain(text, path, name):
-    """The firmware's words for a page: the file's own name, never the desk's temporary
-    path; the magic as it is written, not as a Python bytes literal."""
-    return text.replace(path, os.path.basename(name or "journal")).replace(repr(journal.MAGIC), journal.MAGIC.decode())
+    """The firmware's words for a page: the file's own name, never the desk's temporary path."""
+    return text.replace(path, os.path.basename(name or "journal"))
 
 
 def read_journal(path, name=None):

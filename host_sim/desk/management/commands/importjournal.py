@@ -7,13 +7,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
 from host_sim.desk.ingest import Refused, ingest_file
+from host_sim.desk.models import render_parts
 
 
 def _both(said):
     """said (a Refused or a Result) in Chinese first, then the English, as the pages say it."""
     with translation.override("zh-hans"):
         zh = said.shown()
-    return "%s\n  %s" % (zh, str(said) if isinstance(said, Refused) else said.message)
+    return "%s\n  %s" % (zh, render_parts(said.parts, str))
 
 
 class Command(BaseCommand):
