@@ -79,13 +79,18 @@ def _screen_reads(s, table, buf, bowl, ref, cls, code):
 DESKS = ("HTTP://192.168.100.200:8000", "HTTP://DESK.LOCAL:8000", "HTTP://10.0.0.2:80")
 
 
+def _claim_screen():
+    """(the claim case's table, a framebuffer's bytes, a Screen drawing into them)."""
+    table = [c for c in screen_cases.CASES if c[0] == "claim_qr"][0][3][0].table
+    buf = bytearray(cmd_screens.W * cmd_screens.H // 8)
+    return table, buf, scr.Screen(framebuf.FrameBuffer(buf, cmd_screens.W, cmd_screens.H, framebuf.MONO_VLSB))
+
+
 def test_a_fair_kiosks_claim_qr_is_a_link_that_zxing_reads_off_the_drawn_screen():
     """The link to the award's fairness page (bobing/claim.py) is a version 3 symbol (29
     modules, 58 px) in the claim page's 64 x 64 right square; what the bowl draws reads
     back as the link in both languages, for the longest desk address net.txt allows."""
-    table = [c for c in screen_cases.CASES if c[0] == "claim_qr"][0][3][0].table
-    buf = bytearray(cmd_screens.W * cmd_screens.H // 8)
-    s = scr.Screen(framebuf.FrameBuffer(buf, cmd_screens.W, cmd_screens.H, framebuf.MONO_VLSB))
+    table, buf, s = _claim_screen()
     rnd = random.Random(2323)
     for i in range(30):
         s.set_lang("zh" if i % 2 else "en")
@@ -105,9 +110,7 @@ def test_a_fair_kiosks_claim_qr_is_a_link_that_zxing_reads_off_the_drawn_screen(
 
 
 def test_zxing_reads_the_drawn_claim_for_many_random_claims():
-    table = [c for c in screen_cases.CASES if c[0] == "claim_qr"][0][3][0].table
-    buf = bytearray(cmd_screens.W * cmd_screens.H // 8)
-    s = scr.Screen(framebuf.FrameBuffer(buf, cmd_screens.W, cmd_screens.H, framebuf.MONO_VLSB))
+    table, buf, s = _claim_screen()
     rnd = random.Random(18004)
     for i in range(60):
         s.set_lang("zh" if i % 2 else "en")
