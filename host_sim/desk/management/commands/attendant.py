@@ -45,8 +45,9 @@ class Command(BaseCommand):
         if language is not None:
             key = language.strip().lower()
             if key not in LANGUAGE:
-                raise CommandError("--language %r: one of zh (%s), en (English), browser (as the browser says); "
-                                   "nothing changed" % (language, dict(settings.LANGUAGES)["zh-hans"]))
+                raise CommandError("--language %r: 可用 one of zh (%s), en (English), browser（随浏览器 as the "
+                                   "browser says）；未作任何更改 nothing changed"
+                                   % (language, dict(settings.LANGUAGES)["zh-hans"]))
             language = key
         User = get_user_model()
         user = User.objects.filter(username=name).first() or User(username=name)
