@@ -539,13 +539,12 @@ def _scan(f, s, game_id, who, secret, keep, path, limit, mend):
     who = "game %d" % gid
     try:
         cfg = _parse_config(rest[:n].decode(), h[8], gid, h[3])
-        table = new_table(cfg, secret)
+        s.table = new_table(cfg, secret)  # (no local name: the checkpoint may need it gone)
     except MemoryError:
         raise  # not the file's fault: never set a game aside for it
     except Exception as e:  # crafted settings may trip any check: all of it is this file's damage
         raise _header_problem(BAD_CONFIG, "%s: this firmware cannot play its settings: %s" % (who, e), gid)
     s.config = cfg
-    s.table = table
     s.end = _HEAD + n + 2
     if path is not None:
         _from_checkpoint(f, s, path[:-4] + CKPT, secret)
@@ -724,6 +723,7 @@ def _from_checkpoint(f, s, path, secret):
     except OSError:
         return  # none yet (or a game from older firmware): the whole game is replayed
     b = b""
+    t = None
     if size <= _CK_MAX:  # a damaged size never makes a big read
         try:
             c = open(path, "rb")
@@ -755,14 +755,22 @@ def _from_checkpoint(f, s, path, secret):
         rec = f.read(RECORD)
         if n < 1 or len(rec) != RECORD or rec != b[12:18]:
             raise ValueError("the journal has no record %d as it names" % n)
-        t = new_table(s.config, secret)
-        t.restore(b, _CK_HEAD, _CK_HEAD + m, state_events(b, _CK_HEAD, _CK_HEAD + m, n, s.config.version))
+        k = state_events(b, _CK_HEAD, _CK_HEAD + m, n, s.config.version)
+        # Into the fresh table _scan made: a second Table beside it was the boot's
+        # largest need of heap (bench/app_heap.py).
+        t = s.table
+        s.table = None
+        t.restore(b, _CK_HEAD, _CK_HEAD + m, k)
+        s.table = t
     except ValueError as e:
         s.ck_note = "game %d: checkpoint not used (%s); the whole game was replayed" % (s.config.game_id, e)
+        t = b = None
+    if t is None:  # (out of the except: its traceback may hold the half-set table)
+        if s.table is None:  # restore left it half set: a fresh one for the whole replay
+            s.table = new_table(s.config, secret)
         f.seek(s.end)
         return
     f.seek(at)
-    s.table = t
     s.count = s.base = n
     s.end = at
 
@@ -1153,6 +1161,7 @@ def _recover(root, secret):
         s = scan(path, gid, secret, checkpoint=True)
         if s.base and s.problem is not None and s.problem.code == BAD_EVENT:
             # refused by the table the checkpoint gave: trust the events, not the checkpoint
+            s = None  # (its table goes before the new scan's)
             s = scan(path, gid, secret)
             if s.problem is None or s.problem.code != BAD_EVENT:
                 s.ck_note = "game %d: checkpoint not used (the events after it were refused from it); " \
