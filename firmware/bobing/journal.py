@@ -723,7 +723,6 @@ def _from_checkpoint(f, s, path, secret):
     except OSError:
         return  # none yet (or a game from older firmware): the whole game is replayed
     b = b""
-    t = None
     if size <= _CK_MAX:  # a damaged size never makes a big read
         try:
             c = open(path, "rb")
@@ -755,17 +754,16 @@ def _from_checkpoint(f, s, path, secret):
         rec = f.read(RECORD)
         if n < 1 or len(rec) != RECORD or rec != b[12:18]:
             raise ValueError("the journal has no record %d as it names" % n)
-        k = state_events(b, _CK_HEAD, _CK_HEAD + m, n, s.config.version)
         # Into the fresh table _scan made: a second Table beside it was the boot's
         # largest need of heap (bench/app_heap.py).
         t = s.table
         s.table = None
-        t.restore(b, _CK_HEAD, _CK_HEAD + m, k)
+        t.restore(b, _CK_HEAD, _CK_HEAD + m, state_events(b, _CK_HEAD, _CK_HEAD + m, n, s.config.version))
         s.table = t
     except ValueError as e:
         s.ck_note = "game %d: checkpoint not used (%s); the whole game was replayed" % (s.config.game_id, e)
         t = b = None
-    if t is None:  # (out of the except: its traceback may hold the half-set table)
+    if t is None:  # (not in the except: its traceback may hold the half-set table)
         if s.table is None:  # restore left it half set: a fresh one for the whole replay
             s.table = new_table(s.config, secret)
         f.seek(s.end)
