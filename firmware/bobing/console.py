@@ -45,10 +45,10 @@ from micropython import const
 
 from bobing import dice as dicemod
 from bobing import game, journal, leds, profiles, shake, sound
-from bobing.vocab import (B_KEY, B_MENU, B_NEXT, B_OK, FRAME_MS, LONG, N_BATTERY, N_DISPLAY, N_FLASH, N_JOURNAL,
-                          N_LOCKED, N_RNG, N_SENSOR, PRESS, V_CLAIM, V_CONFIRM, V_DIGITS, V_FINAL, V_GATE, V_MENU,
-                          V_NOTICE, V_OVER, V_POOL, V_RESULT, V_SECRET, V_SEED, V_SHAKING, V_SLEEP, V_TABLE, V_TURN,
-                          V_WAIT)
+from bobing.vocab import (B_KEY, B_MENU, B_NEXT, B_OK, FRAME_MS, J_IN_PLAY, LONG, N_BATTERY, N_DISPLAY, N_FLASH,
+                          N_JOURNAL, N_LOCKED, N_RNG, N_SENSOR, PRESS, V_CLAIM, V_CONFIRM, V_DIGITS, V_FINAL, V_GATE,
+                          V_MENU, V_NOTICE, V_OVER, V_POOL, V_RESULT, V_SECRET, V_SEED, V_SHAKING, V_SLEEP, V_TABLE,
+                          V_TURN, V_WAIT)
 
 # The battery (mV at the cell, read by the app every few seconds, under
 # whatever load the bowl has then). hardware/power.md: the LDO loses
@@ -548,7 +548,7 @@ class Console:
         if self.claims:
             self.show(V_CLAIM, self.claims.pop(0))
             return
-        self.show(self.home())
+        self.next_notice_or(self.home())  # one that came while the result showed (damage found meanwhile)
 
     # ------------------------------------------------------------ events in
     def sample(self, t_ms, ax, ay, az, t_us=None):
@@ -808,7 +808,9 @@ class Console:
             p = self.j.check_step()  # a few of the records the boot's checkpoint covered
             if p is not None:
                 self.say("journal: %s" % p.text)
-                self._notices.append((N_JOURNAL, p.code))
+                self._notices.append((N_JOURNAL, J_IN_PLAY))  # (its own screen: nothing was set aside)
+                if v == V_TURN or v == V_POOL or v == V_OVER or v == V_GATE or v == V_WAIT or v == V_TABLE:
+                    self.next_notice_or(self.home())  # between shakes: said now, the game goes on after it
         if self.fair is not None and v != V_SHAKING:
             self._fair_step()
         if self._allot is not None and v != V_SHAKING and v != V_SLEEP:
