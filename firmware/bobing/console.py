@@ -322,6 +322,17 @@ class Console:
             return V_SEED
         return V_TURN
 
+    @property
+    def unverified(self):
+        """The screen shows a fair kiosk's turn played with the bowl's own dice (no desk
+        value came in time, bobing/fair.py): its turn, shaking, a roll's result and the
+        claims it won say so, as verify-fair, the desk's page and the claim link do."""
+        v = self.view
+        if v == V_RESULT or v == V_CLAIM and self.edit != "codes":  # (a code looked up later: not known)
+            return self._own
+        f = self.fair
+        return (v == V_TURN or v == V_SHAKING) and f is not None and f.unseeded()
+
     def _unseeded(self):
         """A fair event kiosk whose customer may not shake yet: no desk value for his commitment."""
         t = self.table
@@ -494,11 +505,13 @@ class Console:
                 self.fair.rolled(d)
         if out is None:
             return
+        own = self.fair is not None and self.fair.unseeded()  # (before his last shake ends the turn)
         self._fair_step()  # his last shake: the secret is revealed now
-        self._reveal(out)
+        self._reveal(out, own)
 
-    def _reveal(self, out):
+    def _reveal(self, out, own=False):
         self.out = out
+        self._own = own
         self.claims = []
         if out.claims:  # kiosk: claims[i] pays won[i], award numbers counted by the table
             t = self.table
@@ -840,6 +853,7 @@ class Console:
     pin_doubt = False  # settings.txt failed its checksum: the key may set a new PIN too
     final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final)
     fair = None  # verifiable dice on an event kiosk (net.txt fair=on): a fair.Fair, else None
+    _own = False  # the roll on show is the bowl's own dice on a fair kiosk whose desk did not answer
     _fair_err = None  # when the last commitment could not be made (flash, random source)
 
     def _time_limit(self, t_ms):

@@ -157,7 +157,8 @@ def draw(s, c):
     elif v == V.V_CLAIM:
         a = c.arg
         f = getattr(c, "fair", None)  # (a screen case stands in for the console)
-        claim(s, c.table, a[1], a[0], a[4], a[5] if len(a) > 5 else None, c.page, f.desk if f is not None else None)
+        claim(s, c.table, a[1], a[0], a[4], a[5] if len(a) > 5 else None, c.page, f.desk if f is not None else None,
+              getattr(c, "unverified", False))
     elif v == V.V_NOTICE:
         if c.arg[0] in ERRORS:
             error(s, c.arg[0], c.arg[1])
@@ -293,11 +294,13 @@ def qr_text(bowl, ref, cls, code, desk=None):
     return "%s:%s:%s:%s:%s" % (QR_PREFIX, bowl, ref, cls.upper(), code)
 
 
-def claim(s, t, code, cls, ref, bowl=None, page=0, desk=None):
+def claim(s, t, code, cls, ref, bowl=None, page=0, desk=None, unverified=False):
     """A kiosk award's claim, in two pages that take turns: the text (the bowl
     id, No.game-award, the class in Chinese and its id, the code big enough to
     read off) and a QR code of the same for the desk to scan. ref: "17-3"
-    (made by the console, so drawing it allocates nothing); cls: a class id of t."""
+    (made by the console, so drawing it allocates nothing); cls: a class id of t.
+    unverified: won by a roll of the bowl's own dice on a fair kiosk (no desk
+    value came in time): the text page says so (Screen.mark_unverified)."""
     p = s.paint
     n = len(code)
     if n > 16:
@@ -316,20 +319,24 @@ def claim(s, t, code, cls, ref, bowl=None, page=0, desk=None):
         if x + 8 + 8 * (3 + len(ref)) <= _W:  # (a long bowl id leaves no room for "No.")
             p.en_right("No.", _W - 8 * len(ref), 4)
         x = p.prize(t, cls, 0, 17)
-        p.en(cls, x + 8, 21)
+        right = s.mark_unverified(_W, 17) if unverified else _W
+        if x + 8 + 8 * len(cls) <= right - 4:  # (beside the mark a long id gives way: the name says it)
+            p.en(cls, x + 8, 21)
     else:  # "Bowl 0042  No.17-1" / "sanhong" / the code, big
         x = p.en(bowl, p.en("Bowl", 0, 0) + 8, 0)
         p.en_right(ref, _W, 0)
         if x + 8 + 8 * (3 + len(ref)) <= _W:
             p.en_right("No.", _W - 8 * len(ref), 0)
         p.en(cls, 0, 11)
-    y = 36 if zh else 23
+    y = 36 if zh else 21 if unverified else 23
     if n <= 8:
         p.big(code, (_W - 16 * n) // 2, y, 2, 3)
     else:
         p.en_centred(code, y + 8)
     if not zh:
-        p.en_centred(_label(s, 0), 54)
+        if unverified:  # "unverified" under the code
+            s.mark_unverified(_W - 24, 45)
+        p.en_centred(_label(s, 0), 55 if unverified else 54)
 
 
 def _claim_qr(s, t, code, cls, ref, bowl, desk):
