@@ -278,5 +278,9 @@ def test_the_import_log_says_refusals_and_damage_in_chinese():
     assert "服务台不认识碗 'nobody-zh'" in text_of(page) and "之后的封印不符：已损坏" in text_of(page)
     assert "<code>python -m host_sim.desk addbowl nobody-zh" in page
     assert not english_left(page), english_left(page)
+    # a journal cut short: the kind of damage in the page's language (the host's tools' table)
+    r = c.post("/import", {"journal": SimpleUploadedFile("g00000001.bbj", bytes(data[:8]))}, follow=True)
+    assert "（记录不完整）" in text_of(r.content.decode()), text_of(r.content.decode())[-600:]
     en = text_of(client("en").get("/import").content.decode())
     assert "bowl 'nobody-zh' is not known to the desk" in en and "fails its seal" in en
+    assert "(a record cut short)" in en and "记录不完整" not in en

@@ -198,6 +198,87 @@ def test_a_desk_that_does_not_answer_lets_the_customer_play_unverified_never_sil
     assert code == 1 and out.strip().endswith("fair: 0 rolls verified, 3 unverified (%s: 3)" % fair_check.UNSEEDED), out
 
 
+class _OwnDice:
+    """The bowl's own dice (fair.Fair's own, the console's Dice), scripted: a win to be sure of a claim."""
+
+    failed = None
+
+    def __init__(self, rolls):
+        self.rolls = list(rolls)
+
+    def roll(self, buf):
+        buf[:] = bytes(self.rolls.pop(0))
+        return buf
+
+    def absorb(self, *a):
+        pass
+
+
+def _both(sim):
+    """The screen on show as the customer reads it: (Chinese, English)."""
+    out = []
+    for lang in ("zh", "en"):
+        ts = player._TextScreen(player._TextFrame(), lang)
+        sim.app._draw(ts, sim.console)
+        out.append(" ".join(player.screen_lines(ts.fb.items)))
+    return out
+
+
+def _turn_seen(sim):
+    """A customer's three shakes, every screen he sees from his turn to his claims:
+    [(what, Chinese, English)], what: "turn", "shaking", "result N" (each page), "claim"."""
+    c = sim.console
+    seen = [("turn",) + tuple(_both(sim))]
+    for k in range(3):
+        sim.shake()
+        assert sim.run_until(lambda s: s.console.view == C.V_SHAKING, 15000)
+        seen.append(("shaking",) + tuple(_both(sim)))
+        assert sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000)
+        while c.view in (C.V_RESULT, C.V_CLAIM):
+            seen.append(("result %d" % k if c.view == C.V_RESULT else "claim",) + tuple(_both(sim)))
+            press(sim, "ok")
+        if c.view == C.V_TURN:
+            seen.append(("turn",) + tuple(_both(sim)))
+    return seen
+
+
+def test_the_bowl_s_own_screen_marks_a_turn_its_desk_did_not_answer_unverified(tmp_path):
+    """A fair kiosk: the first customer's desk answers, and nothing on the bowl says
+    unverified; the desk then goes silent, the next customer waits on 等待奖台 until
+    fair_wait, then plays the bowl's own dice: his turn, his shakes, each result and
+    his claim say 未验证 / unverified, as verify-fair and the desk's page will; the
+    attendant's screen after him does not (the next customer may be verified)."""
+    (tmp_path / "net.txt").write_text(NET + "fair_wait=10\n")
+    sim = new_sim(tmp_path)
+    to_kiosk(sim)
+    c = sim.console
+    c.allot(1, tuple(COUNTS.items()))
+    sim.step(100)
+    _customer(sim)
+    Desk().answer(c)
+    sim.step(100)
+    seen = _turn_seen(sim)
+    assert [s for s in seen if s[0] == "shaking"] and not c.fair.unseeded()
+    assert not [s for s in seen if "未验证" in s[1] or "nverified" in s[2]], seen
+    _customer(sim)  # the desk is silent from now on
+    zh, en = _both(sim)
+    assert c.view == C.V_SEED and "等待奖台" in zh and "未验证" not in zh and "unverified" not in en, (zh, en)
+    sim.step(10500)
+    assert c.view == C.V_TURN and c.fair.unseeded()
+    c.dice = _OwnDice([(4, 4, 4, 1, 2, 3), (1, 2, 3, 5, 6, 6), (4, 1, 2, 3, 6, 6)])  # 三红, nothing, 一秀
+    seen = _turn_seen(sim)
+    assert [s[0] for s in seen].count("shaking") == 3 and [s for s in seen if s[0] == "claim"], seen
+    for what, zh, en in seen:
+        if not what.startswith("result"):  # the turn, each shake, each claim
+            assert "未验证" in zh and "unverified" in en, (what, zh, en)
+    for k in range(3):  # each roll's result: its last page says why
+        pages = [s for s in seen if s[0] == "result %d" % k]
+        assert [p for p in pages if "骰子未验证" in p[1]], pages
+        assert [p for p in pages if "Unverified: no desk value" in p[2]], pages
+    zh, en = _both(sim)
+    assert c.view == C.V_GATE and "未验证" not in zh and "unverified" not in en, (zh, en)
+
+
 def test_a_power_cut_mid_turn_leaves_its_rolls_unverified_never_dropped(tmp_path, capsys):
     sim = _fair_kiosk(tmp_path)
     desk = Desk()

@@ -234,7 +234,7 @@ def test_a_damaged_final_is_set_aside_and_the_table_game_goes_on():
     with open(root + "/" + F.FILE, "wb") as f:
         f.write(data)
     c2 = console(root)
-    assert c2.final is None and c2.view == C.V_NOTICE and c2.arg == (C.N_JOURNAL, "final")
+    assert c2.final is None and c2.view == C.V_NOTICE and c2.arg == (C.N_JOURNAL, vocab.J_FINAL_BAD)
     assert "final.bad" in os.listdir(root) and F.FILE not in os.listdir(root)
     press(c2, C.B_OK)
     assert c2.view == C.V_TURN

@@ -47,7 +47,8 @@ def test_png_pixels_are_the_frame_pixels():
 def test_screens_command_writes_every_png(tmp_path):
     from host_sim.cli import main
     assert main(["screens", "--out", str(tmp_path), "--only", "claim"]) == 0
-    assert sorted(os.listdir(tmp_path)) == ["claim.png", "claim_en.png", "claim_qr.png", "claim_qr_en.png"]
+    assert sorted(os.listdir(tmp_path)) == ["claim.png", "claim_en.png", "claim_qr.png", "claim_qr_en.png",
+                                           "claim_unverified.png", "claim_unverified_en.png"]
     assert main(["screens", "--out", str(tmp_path), "--only", "no-such-screen"]) == 2
 
 

@@ -45,10 +45,10 @@ from micropython import const
 
 from bobing import dice as dicemod
 from bobing import game, journal, leds, profiles, shake, sound
-from bobing.vocab import (B_KEY, B_MENU, B_NEXT, B_OK, FRAME_MS, LONG, N_BATTERY, N_DISPLAY, N_FLASH, N_JOURNAL,
-                          N_LOCKED, N_RNG, N_SENSOR, PRESS, V_CLAIM, V_CONFIRM, V_DIGITS, V_FINAL, V_GATE, V_MENU,
-                          V_NOTICE, V_OVER, V_POOL, V_RESULT, V_SECRET, V_SEED, V_SHAKING, V_SLEEP, V_TABLE, V_TURN,
-                          V_WAIT)
+from bobing.vocab import (B_KEY, B_MENU, B_NEXT, B_OK, FRAME_MS, J_IN_PLAY, LONG, N_BATTERY, N_DISPLAY, N_FLASH,
+                          N_JOURNAL, N_LOCKED, N_RNG, N_SENSOR, PRESS, V_CLAIM, V_CONFIRM, V_DIGITS, V_FINAL, V_GATE,
+                          V_MENU, V_NOTICE, V_OVER, V_POOL, V_RESULT, V_SECRET, V_SEED, V_SHAKING, V_SLEEP, V_TABLE,
+                          V_TURN, V_WAIT)
 
 # The battery (mV at the cell, read by the app every few seconds, under
 # whatever load the bowl has then). hardware/power.md: the LDO loses
@@ -322,6 +322,17 @@ class Console:
             return V_SEED
         return V_TURN
 
+    @property
+    def unverified(self):
+        """The screen shows a fair kiosk's turn played with the bowl's own dice (no desk
+        value came in time, bobing/fair.py): its turn, shaking, a roll's result and the
+        claims it won say so, as verify-fair, the desk's page and the claim link do."""
+        v = self.view
+        if v == V_RESULT or v == V_CLAIM and self.edit != "codes":  # (a code looked up later: not known)
+            return self._own
+        f = self.fair
+        return (v == V_TURN or v == V_SHAKING) and f is not None and f.unseeded()
+
     def _unseeded(self):
         """A fair event kiosk whose customer may not shake yet: no desk value for his commitment."""
         t = self.table
@@ -494,11 +505,13 @@ class Console:
                 self.fair.rolled(d)
         if out is None:
             return
+        own = self.fair is not None and self.fair.unseeded()  # (before his last shake ends the turn)
         self._fair_step()  # his last shake: the secret is revealed now
-        self._reveal(out)
+        self._reveal(out, own)
 
-    def _reveal(self, out):
+    def _reveal(self, out, own=False):
         self.out = out
+        self._own = own
         self.claims = []
         if out.claims:  # kiosk: claims[i] pays won[i], award numbers counted by the table
             t = self.table
@@ -548,7 +561,7 @@ class Console:
         if self.claims:
             self.show(V_CLAIM, self.claims.pop(0))
             return
-        self.show(self.home())
+        self.next_notice_or(self.home())  # one that came while the result showed (damage found meanwhile)
 
     # ------------------------------------------------------------ events in
     def sample(self, t_ms, ax, ay, az, t_us=None):
@@ -808,7 +821,9 @@ class Console:
             p = self.j.check_step()  # a few of the records the boot's checkpoint covered
             if p is not None:
                 self.say("journal: %s" % p.text)
-                self._notices.append((N_JOURNAL, p.code))
+                self._notices.append((N_JOURNAL, J_IN_PLAY))  # (its own screen: nothing was set aside)
+                if v == V_TURN or v == V_POOL or v == V_OVER or v == V_GATE or v == V_WAIT or v == V_TABLE:
+                    self.next_notice_or(self.home())  # between shakes: said now, the game goes on after it
         if self.fair is not None and v != V_SHAKING:
             self._fair_step()
         if self._allot is not None and v != V_SHAKING and v != V_SLEEP:
@@ -838,6 +853,7 @@ class Console:
     pin_doubt = False  # settings.txt failed its checksum: the key may set a new PIN too
     final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final)
     fair = None  # verifiable dice on an event kiosk (net.txt fair=on): a fair.Fair, else None
+    _own = False  # the roll on show is the bowl's own dice on a fair kiosk whose desk did not answer
     _fair_err = None  # when the last commitment could not be made (flash, random source)
 
     def _time_limit(self, t_ms):

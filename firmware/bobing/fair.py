@@ -16,8 +16,8 @@
 # No desk value within SEED_WAIT_MS (net.txt fair_wait; the desk or the broker is down): the
 # customer does not wait for ever; "U q" goes on the log and his shakes roll the
 # bowl's own dice (bobing/dice.py's Dice), revealed with "u":1, so they count as
-# unverified ("no desk value") in verify-fair and on the desk's public page; a
-# desk value that comes later is not used for that turn.
+# unverified ("no desk value") in verify-fair, on the desk's public page and on the
+# bowl's own screen (console.unverified); a desk value that comes later is not used for that turn.
 # A power cut (or a failed journal write) between commit and reveal loses S:
 # the customer's remaining shakes get a new commitment, and the old one stays
 # in the log and at the desk unrevealed, its rolls shown as unverified.

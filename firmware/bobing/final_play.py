@@ -26,7 +26,8 @@ from micropython import const
 
 from bobing import game, journal, rules, shake, store
 from bobing.final import Final
-from bobing.vocab import B_OK, N_FLASH, N_JOURNAL, V_FINAL, V_OVER, V_RESULT, V_SHAKING, V_TURN
+from bobing.vocab import (B_OK, J_FINAL_BAD, J_FINAL_KEPT, J_FINAL_LEFT, N_FLASH, N_JOURNAL, V_FINAL, V_OVER, V_RESULT,
+                          V_SHAKING, V_TURN)
 
 FILE = "final.txt"
 _TMP = "final.tmp"
@@ -267,16 +268,18 @@ def resume(c):
         gc.collect()
         c.say("final: %s is too large for the memory free now; it stays on flash as it is (the bowl plays "
                "its table game; the final resumes at a boot with more room)" % FILE)
-        c.notify(N_JOURNAL, "final")
+        c.notify(N_JOURNAL, J_FINAL_KEPT)
         return
     except (ValueError, UnicodeError) as e:
         c.say("final: %s is damaged (%s); set aside as %s" % (FILE, e, _BAD))
+        said = J_FINAL_BAD
         try:
             import os
             os.rename(store.join(c.root, FILE), store.join(c.root, _BAD))
         except OSError as e2:
             c.say("final: cannot set it aside: %s" % e2)
-        c.notify(N_JOURNAL, "final")
+            said = J_FINAL_LEFT  # still final.txt: the screen must not say it was set aside
+        c.notify(N_JOURNAL, said)
         return
     if fp is None:
         return

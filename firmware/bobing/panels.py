@@ -21,18 +21,27 @@ _ROWS = const(3)  # list rows under the title (16 px each: the title and three r
 # error screens (vocab.N_SENSOR, N_RNG, N_JOURNAL are these kinds)
 ERR_SENSOR = const(1)  # no accelerometer answers
 ERR_RNG = const(2)  # the random source failed its health test
-ERR_JOURNAL = const(3)  # the journal was recovered; its bad tail was moved aside (detail: the damage's
-# code), or, detail journal.FLASH_FULL, the flash had no room to move it: kept as it is, no rolls
+ERR_JOURNAL = const(3)  # the journal was recovered at boot; its bad tail was moved aside (detail: the
+# damage's code); other details say what else happened, each with its own words (_JOURNAL_SAYS)
 ERRORS = (ERR_SENSOR, ERR_RNG, ERR_JOURNAL)
 
 # labels: the claim screen's one, three lines for each error kind, the wait screen's, then the
-# journal's three when the flash had no room to set its bad tail aside
+# lines of the journal notices that set nothing aside and of the final's (_JOURNAL_SAYS)
 _ZH = ("凭码到柜台领奖|传感器故障|请按键掷骰|摇碗不可用|随机数故障|自检未通过|暂停掷骰|"
-       "记录已恢复|损坏部分已另存|游戏继续|等待补货|奖品已派完||记录有损坏|存储无空间|未另存 暂停掷骰")
+       "记录已恢复|损坏部分已另存|游戏继续|等待补货|奖品已派完||记录有损坏|存储无空间|未另存 暂停掷骰|"
+       "未另存|游戏继续|王中王暂停|内存不足|下次开机再试|王中王损坏|已另存|游戏继续")
 _EN = ("Show at counter|No sensor!|Press the button|to roll.|RNG failure|Health test|"
        "failed: no rolls|Journal|recovered; bad|tail set aside|Waiting for|All prizes out|stock|"
-       "Journal|damaged; flash|full: no rolls")
-_L_KEPT = const(13)
+       "Journal|damaged; flash|full: no rolls|damaged; none|moved: game on|Final paused|"
+       "too big for RAM|retried at boot|Final|damaged; set|aside: game on")
+# ERR_JOURNAL's details with words of their own -> the labels of their three lines
+_JOURNAL_SAYS = (
+    (FLASH_FULL, 13, 14, 15),  # the flash had no room to set the bad tail aside: kept as it is, no rolls
+    (V.J_IN_PLAY, 13, 16, 17),  # found after the boot (Journal.check_step): nothing moved, the game goes on
+    (V.J_FINAL_KEPT, 18, 19, 20),  # the final too large for the memory free now: kept, the next boot tries
+    (V.J_FINAL_BAD, 21, 22, 23),  # the final damaged, set aside as final.bad: the table game goes on
+    (V.J_FINAL_LEFT, 21, 16, 17),  # the final damaged, and it could not be set aside
+)
 
 
 # menu items, titles and notices: id -> (zh, en)
@@ -148,7 +157,8 @@ def draw(s, c):
     elif v == V.V_CLAIM:
         a = c.arg
         f = getattr(c, "fair", None)  # (a screen case stands in for the console)
-        claim(s, c.table, a[1], a[0], a[4], a[5] if len(a) > 5 else None, c.page, f.desk if f is not None else None)
+        claim(s, c.table, a[1], a[0], a[4], a[5] if len(a) > 5 else None, c.page, f.desk if f is not None else None,
+              getattr(c, "unverified", False))
     elif v == V.V_NOTICE:
         if c.arg[0] in ERRORS:
             error(s, c.arg[0], c.arg[1])
@@ -284,11 +294,13 @@ def qr_text(bowl, ref, cls, code, desk=None):
     return "%s:%s:%s:%s:%s" % (QR_PREFIX, bowl, ref, cls.upper(), code)
 
 
-def claim(s, t, code, cls, ref, bowl=None, page=0, desk=None):
+def claim(s, t, code, cls, ref, bowl=None, page=0, desk=None, unverified=False):
     """A kiosk award's claim, in two pages that take turns: the text (the bowl
     id, No.game-award, the class in Chinese and its id, the code big enough to
     read off) and a QR code of the same for the desk to scan. ref: "17-3"
-    (made by the console, so drawing it allocates nothing); cls: a class id of t."""
+    (made by the console, so drawing it allocates nothing); cls: a class id of t.
+    unverified: won by a roll of the bowl's own dice on a fair kiosk (no desk
+    value came in time): the text page says so (Screen.mark_unverified)."""
     p = s.paint
     n = len(code)
     if n > 16:
@@ -307,20 +319,24 @@ def claim(s, t, code, cls, ref, bowl=None, page=0, desk=None):
         if x + 8 + 8 * (3 + len(ref)) <= _W:  # (a long bowl id leaves no room for "No.")
             p.en_right("No.", _W - 8 * len(ref), 4)
         x = p.prize(t, cls, 0, 17)
-        p.en(cls, x + 8, 21)
+        right = s.mark_unverified(_W, 17) if unverified else _W
+        if x + 8 + 8 * len(cls) <= right - 4:  # (beside the mark a long id gives way: the name says it)
+            p.en(cls, x + 8, 21)
     else:  # "Bowl 0042  No.17-1" / "sanhong" / the code, big
         x = p.en(bowl, p.en("Bowl", 0, 0) + 8, 0)
         p.en_right(ref, _W, 0)
         if x + 8 + 8 * (3 + len(ref)) <= _W:
             p.en_right("No.", _W - 8 * len(ref), 0)
         p.en(cls, 0, 11)
-    y = 36 if zh else 23
+    y = 36 if zh else 21 if unverified else 23
     if n <= 8:
         p.big(code, (_W - 16 * n) // 2, y, 2, 3)
     else:
         p.en_centred(code, y + 8)
     if not zh:
-        p.en_centred(_label(s, 0), 54)
+        if unverified:  # "unverified" under the code
+            s.mark_unverified(_W - 24, 45)
+        p.en_centred(_label(s, 0), 55 if unverified else 54)
 
 
 def _claim_qr(s, t, code, cls, ref, bowl, desk):
@@ -380,17 +396,24 @@ def error(s, kind, detail=None):
     """A fault the players must know about: ERR_SENSOR (no accelerometer:
     a button rolls), ERR_RNG (the random source failed its health test:
     no rolls), ERR_JOURNAL (the journal was recovered and its bad tail
-    moved aside; detail journal.FLASH_FULL: there was no room to, it is
-    kept as it is). detail: a short ASCII line for the operator (16
-    characters show), or None."""
+    moved aside; the details of _JOURNAL_SAYS have their own words:
+    journal.FLASH_FULL, no room to move it; vocab.J_IN_PLAY, damage found
+    after the boot; vocab.J_FINAL_*, the final's file). detail: a short
+    ASCII line for the operator (16 characters show), or None."""
     p = s.paint
     if kind not in ERRORS:
         raise ValueError("error screen %r: must be one of ERR_SENSOR, ERR_RNG, ERR_JOURNAL" % (kind,))
     fb = s.fb
     fb.fill(0)
-    base = 3 * kind - 2  # its three lines in the labels
-    if kind == ERR_JOURNAL and detail == FLASH_FULL:
-        base = _L_KEPT  # nothing was set aside: the screen must not say it was
+    a = 3 * kind - 2  # its three lines in the labels
+    b = a + 1
+    c = a + 2
+    if kind == ERR_JOURNAL:
+        for w in _JOURNAL_SAYS:  # what happened: no screen says a bad part was set aside when none was
+            if detail == w[0]:
+                a = w[1]
+                b = w[2]
+                c = w[3]
     # a warning sign
     fb.line(12, 0, 0, 21, 1)
     fb.line(12, 0, 24, 21, 1)
@@ -398,13 +421,13 @@ def error(s, kind, detail=None):
     fb.fill_rect(11, 7, 3, 8, 1)
     fb.fill_rect(11, 17, 3, 2, 1)
     if p.zh:
-        p.text(_label(s, base), 30, 2)
-        p.text(_label(s, base + 1), 0, 21)
-        p.text(_label(s, base + 2), 0, 39)
+        p.text(_label(s, a), 30, 2)
+        p.text(_label(s, b), 0, 21)
+        p.text(_label(s, c), 0, 39)
     else:
-        p.en(_label(s, base), 30, 8)
-        p.en(_label(s, base + 1), 0, 28)
-        p.en(_label(s, base + 2), 0, 38)
+        p.en(_label(s, a), 30, 8)
+        p.en(_label(s, b), 0, 28)
+        p.en(_label(s, c), 0, 38)
     if detail:  # one 8x8 line: 16 characters show, the framebuffer clips the rest
         fb.text(detail, 0, 56, 1)
 

@@ -66,6 +66,10 @@ _L_NOT_PAID = const(36)
 _L_TO_SHAKE = const(37)
 _L_TIE = const(38)
 _L_NOT_ABOVE = const(39)
+_L_UNVERIFIED = const(40)
+_L_UNVERIFIED_A = const(41)
+_L_UNVERIFIED_B = const(42)
+_L_NTH = const(43)
 
 # The labels of each language as ONE "|"-separated text (as separate strings,
 # both languages' labels took 7 KB of the unix port's heap); set_lang() keeps
@@ -74,7 +78,7 @@ _ZH = (
     "号|第|轮|轮到|剩余奖品|状元|新游戏|人|摇碗定先手|摇碗中|"
     "得|追|无奖|状元归|状元仍归|停一轮|下一位|游戏结束|关灯抢饼|无状元|"
     "奖品|骰子出碗|本次作废|时间到|开始|位顾客|还有|次|请下一位顾客|谢谢参与|"
-    "|本轮后结束|先摇|共|点|已派完|此项不设奖||同分先到者得|未胜过"
+    "|本轮后结束|先摇|共|点|已派完|此项不设奖||同分先到者得|未胜过|未验证|骰子未验证||位"
 )
 _EN = (
     "Seat|Round||Seat|Prizes left|Champion:|"
@@ -83,7 +87,7 @@ _EN = (
     "LIGHTS OFF!|No Zhuangyuan|Prizes|Dice out of bowl|roll void|Time is up|"
     "Start|Customer|Shakes left||Next customer!|Thank you!|"
     "You win|Last round|starts|Total||all won|pays no prize here|to shake|Tie: first keeps|"
-    "does not beat"
+    "does not beat|unverified|Unverified:|no desk value|"
 )
 
 # why a game ended (game.REASONS, in its order) -> Chinese, English
@@ -111,8 +115,10 @@ class Screen:
         self._why = tuple((_REASON_ZH if zh else _REASON_EN).split("|"))
 
     # ---------------------------------------------------------------- screens
-    def idle(self, t):
-        """Waiting for a shake: whose turn, the round, the 状元 so far, prizes left."""
+    def idle(self, t, unverified=False):
+        """Waiting for a shake: whose turn, the round, the 状元 so far, prizes left.
+        unverified: a fair kiosk's turn played with the bowl's own dice (no desk value
+        came in time, bobing/fair.py): marked so (mark_unverified)."""
         p = self.paint
         if t.ended:
             self.game_over(t, 0)
@@ -135,7 +141,7 @@ class Screen:
             p.corners()
             return
         if getattr(t, "kiosk", False):
-            self._idle_kiosk(t)
+            self._idle_kiosk(t, unverified)
             return
         # top line: the round, and the 状元 holder so far
         if zh:
@@ -182,15 +188,23 @@ class Screen:
             lw = 8 * len(L[_L_LEFT]) + 8 + p.number_width(left)
             p.number(left, p.en(L[_L_LEFT], (_W - lw) // 2, 52) + 8, 52)
 
-    def _idle_kiosk(self, t):
+    def _idle_kiosk(self, t, unverified):
         p = self.paint
         # a mall kiosk (game.Table extras: kiosk, customer, shakes_left): the
         # customer's number and shakes left, or a call for the next customer
         L = self._l
         n = t.shakes_left
+        if n and unverified:
+            right = self.mark_unverified(_W, 0 if p.zh else 10)
+        else:
+            right = _W
         if p.zh:
             if n:
-                p.text(L[_L_CUSTOMER], p.number(t.customer, p.text(L[_L_ROUND_A], 0, 0), 4), 0)
+                x = p.number(t.customer, p.text(L[_L_ROUND_A], 0, 0), 4)
+                if x + p.text_width(L[_L_CUSTOMER]) <= right - 4:
+                    p.text(L[_L_CUSTOMER], x, 0)
+                else:  # "第123位" beside the mark
+                    p.text(L[_L_NTH], x, 0)
                 lw = p.text_width(L[_L_SHAKES_A])
                 x = (_W - lw - 4 - 3 * p.number_width(n) - 4 - 16) // 2
                 x = p.big_number(n, p.text(L[_L_SHAKES_A], x, 26) + 4, 20, 3, 3) + 4
@@ -207,23 +221,27 @@ class Screen:
                 p.en_centred(L[_L_NEXT_CUSTOMER], 28)
         self.prizes_left(t)
 
-    def shaking(self, t, frame):
+    def shaking(self, t, frame, unverified=False):
         """Dice tumbling in the bowl while the seat whose turn it is shakes; one
-        call per animation frame (any int frame; the motion repeats)."""
+        call per animation frame (any int frame; the motion repeats). unverified:
+        as idle's, marked at the top right."""
         p = self.paint
         fb = self.fb
         fb.fill(0)
+        y = 0 if unverified else 4  # (in English the mark takes the line under it)
         if not t.turn:  # the start roll: no seat's turn yet
             if p.zh:
                 p.text_centred(self._l[_L_SHAKE_START], 0)
             else:
-                p.en_centred(self._l[_L_SHAKE_START], 4)
+                p.en_centred(self._l[_L_SHAKE_START], y)
         elif p.zh:
             x = p.seat(t.turn, 2, 0)
             p.text(self._l[_L_SHAKING], x + 4, 0)
         else:
-            x = p.seat(t.turn, 2, 4)
-            p.en(self._l[_L_SHAKING], x + 8, 4)
+            x = p.seat(t.turn, 2, y)
+            p.en(self._l[_L_SHAKING], x + 8, y)
+        if unverified:
+            self.mark_unverified(_W, 0 if p.zh else 9)
         # the bowl: a rim and a rounded bottom
         fb.line(2, 18, 12, 52, 1)
         fb.line(12, 52, 28, 62, 1)
@@ -239,10 +257,11 @@ class Screen:
             face = (frame // 3 + i * 5) % 6 + 1
             p.tumbling_die(cx, cy, step, face)
 
-    def result(self, t, out, page=0):
+    def result(self, t, out, page=0, unverified=False):
         """A roll's outcome: the six dice (1s and 4s lit), the rank, then one
         message per page (prize won or chased from a seat, 状元 holder change,
-        skipped seats, who is next); result_pages() says how many pages."""
+        skipped seats, who is next; unverified: a roll of the bowl's own dice on
+        a fair kiosk, as idle's, says so last); result_pages() says how many pages."""
         p = self.paint
         fb = self.fb
         fb.fill(0)
@@ -301,7 +320,7 @@ class Screen:
                         p.en(sub, p.seat(out.seat, 0, 24) + 8, 24)
                     else:
                         p.en_centred(sub, 24)
-        n = self._messages(t, out, page)
+        n = self._messages(t, out, page, unverified)
         if n > 1:  # which page: a dot per page, the current one filled
             x = (_W - 6 * n) // 2
             for i in range(n):
@@ -310,14 +329,14 @@ class Screen:
                 else:
                     fb.rect(x + 6 * i, 60, 4, 4, 1)
 
-    def result_pages(self, t, out):
-        return self._messages(t, out, -1)
+    def result_pages(self, t, out, unverified=False):
+        return self._messages(t, out, -1, unverified)
 
-    def _messages(self, t, out, page):
+    def _messages(self, t, out, page, unverified=False):
         """Count result messages; draw the one numbered page % count (page >= 0)."""
         n = 0
         k = -1
-        total = self._messages(t, out, -1) if page >= 0 else 0
+        total = self._messages(t, out, -1, unverified) if page >= 0 else 0
         if total:
             k = page % total
         won = out.won
@@ -379,7 +398,30 @@ class Screen:
                 else:  # a start: "4号先摇" / "Seat 4 starts"
                     self._msg_seat(_L_FIRST, t.turn, True)
             n += 1
+        if unverified:
+            if n == k:  # "骰子未验证" / "Unverified: / no desk value"
+                if self.paint.zh:
+                    self._msg_line(self._l[_L_UNVERIFIED_A])
+                else:
+                    self.paint.en_centred(self._l[_L_UNVERIFIED_A], 40)
+                    self.paint.en_centred(self._l[_L_UNVERIFIED_B], 49)
+            n += 1
         return n
+
+    def mark_unverified(self, right, y):
+        """"未验证" / "unverified" ending at x = right, its top at y: a turn of a fair
+        kiosk rolled with the bowl's own dice (no desk value came in time: verify-fair,
+        the desk's page and the claim link show its rolls unverified, and so does the
+        bowl). -> its left x."""
+        p = self.paint
+        s = self._l[_L_UNVERIFIED]
+        if p.zh:
+            x = right - p.text_width(s)
+            p.text(s, x, y)
+        else:
+            x = right - 8 * len(s)
+            p.en(s, x, y)
+        return x
 
     def _msg_cls(self, t, cls, label):
         p = self.paint

@@ -51,6 +51,12 @@ N_BATTERY = const(9)  # battery low (detail: the voltage) or empty ("empty": dee
 N_DONE = const(10)  # a setting was changed (detail: which: "pin")
 N_PIN_DIFF = const(11)  # the new PIN and its repetition differ
 N_PIN_LOST = const(12)  # the PIN's record is damaged: only the attendant's key can set a new one
+# N_JOURNAL's details other than a boot's journal.Problem codes: each has its own words on the screen
+# (panels.error), so none says a bad part was set aside when nothing was
+J_IN_PLAY = "found in play"  # damage found after the boot (Journal.check_step): nothing moved, the game goes on
+J_FINAL_KEPT = "final.txt kept"  # the final too large for the memory free now: on flash as it is, for a later boot
+J_FINAL_BAD = "final.bad"  # the final damaged: set aside as final.bad, the table game goes on
+J_FINAL_LEFT = "final.txt bad"  # the final damaged and it could not be set aside: left as it is
 
 MODES = ("family", "kiosk")
 LANGS = ("zh", "en")

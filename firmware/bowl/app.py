@@ -245,13 +245,13 @@ class App:
         v = c.view
         tb = c.table
         if v == console.V_TURN:
-            s.idle(tb)
+            s.idle(tb, c.unverified)
         elif v == console.V_SHAKING:
-            s.shaking(tb, c.frame)
+            s.shaking(tb, c.frame, c.unverified)
         elif v == console.V_RESULT:
             if c.page == 0:
-                c.set_pages(s.result_pages(tb, c.out))
-            s.result(tb, c.out, c.page)
+                c.set_pages(s.result_pages(tb, c.out, c.unverified))
+            s.result(tb, c.out, c.page, c.unverified)
         elif v == console.V_POOL:
             s.pool(tb, c.page % s.pool_pages(tb))
         elif v == console.V_OVER:

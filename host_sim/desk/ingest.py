@@ -22,6 +22,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from bobing import claim, journal, outbox, seal
 from host_sim.cli.replay_journal import game_id_of
+from host_sim.analysis import journal_text
 
 from . import allot
 from .models import Award, Bowl, Event, Game, Import, Redemption, render_parts
@@ -42,21 +43,9 @@ class Refused(ValueError):
         return render_parts(self.parts, gettext)
 
 
-# the firmware's kinds of damage (journal.Problem.code), as the desk says them
-PROBLEM_KIND = {
-    journal.TRUNCATED: gettext_noop("a record cut short"),
-    journal.BAD_CHECKSUM: gettext_noop("a record damaged"),
-    journal.NEWER_VERSION: gettext_noop("a newer firmware's game"),
-    journal.OTHER_GAME: gettext_noop("another game's file"),
-    journal.BAD_CONFIG: gettext_noop("the game's settings are invalid"),
-    journal.BAD_EVENT: gettext_noop("an invalid event"),
-    journal.UNREADABLE: gettext_noop("the file cannot be read"),
-    journal.FLASH_FULL: gettext_noop("the flash is full"),
-}
-
-
 def _kind(problem):
-    return [PROBLEM_KIND.get(problem.code, gettext_noop("damaged"))]
+    zh, en = journal_text.kind(problem)
+    return {"zh": zh, "en": en}
 
 
 class OverStock(Refused):

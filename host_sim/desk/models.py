@@ -82,7 +82,9 @@ def render_parts(parts, tr, html=False):
     """[[msgid, args], ...] -> text, each msgid through tr (gettext, or str for the English).
     An argument given as [msgid] is a word of the catalogue, translated too; one given as
     {"en": text} (the firmware's own English detail) is shown on English pages only; one
-    given as {"code": text} is a command, in <code> when html (escaped HTML then)."""
+    given as {"zh": text, "en": text} is said in the page's language (words the host's tools
+    say too, kept in one table there); one given as {"code": text} is a command, in <code> when
+    html (escaped HTML then)."""
     english = tr is str or (get_language() or "en").startswith("en")
     esc = conditional_escape if html else str
 
@@ -92,6 +94,8 @@ def render_parts(parts, tr, html=False):
         if isinstance(v, dict):
             if "code" in v:
                 return format_html("<code>{}</code>", v["code"]) if html else v["code"]
+            if "zh" in v:
+                return esc(v["en"] if english else v["zh"])
             return esc(v.get("en", "")) if english else ""
         return esc(v) if isinstance(v, str) else v
     out = []

@@ -242,10 +242,21 @@ def _cases():
         ("game_over_no_zhuangyuan", "game_over", (_time_up(), 0)),
         ("claim", "claim", (kiosk, kiosk_out.claims[0], kiosk_out.won[0][0],
                             "%d-%d" % (kiosk.game_no, kiosk.award_no))),
+        # a fair kiosk's turn rolled with the bowl's own dice (its desk did not answer in time)
+        ("idle_kiosk_unverified", "idle", (kiosk, True)),
+        ("shaking_unverified", "shaking", (kiosk, 7, True)),
+        ("result_kiosk_unverified", "result", (kiosk, kiosk_out, 0, True)),
+        ("result_kiosk_unverified_p2", "result", (kiosk, kiosk_out, 2, True)),
+        ("claim_unverified", "claim", (kiosk, kiosk_out.claims[0], kiosk_out.won[0][0],
+                                       "%d-%d" % (kiosk.game_no, kiosk.award_no), True)),
         ("error_sensor", "error", (panels.ERR_SENSOR, "MPU6050 0x68 ?")),
         ("error_rng", "error", (panels.ERR_RNG, "repetition count")),
         ("error_journal", "error", (panels.ERR_JOURNAL, "kept 41, g7.bad")),
         ("error_journal_full", "error", (panels.ERR_JOURNAL, journal.FLASH_FULL)),  # nothing set aside
+        ("error_journal_in_play", "error", (panels.ERR_JOURNAL, vocab.J_IN_PLAY)),  # found after the boot
+        ("error_final_kept", "error", (panels.ERR_JOURNAL, vocab.J_FINAL_KEPT)),  # too large for the heap now
+        ("error_final_bad", "error", (panels.ERR_JOURNAL, vocab.J_FINAL_BAD)),  # set aside as final.bad
+        ("error_final_left", "error", (panels.ERR_JOURNAL, vocab.J_FINAL_LEFT)),  # damaged, could not be moved
         ("wait_stock", "wait", (kiosk,)),
         ("result_start", "result", _start() + (0,)),
         ("result_start_p1", "result", _start() + (1,)),
@@ -259,17 +270,17 @@ def _cases():
 def draw(s, method, a):
     """Draw one case's screen on Screen s (explicit calls: nothing allocated here)."""
     if method == "idle":
-        s.idle(a[0])
+        s.idle(a[0], len(a) > 1 and a[1])
     elif method == "shaking":
-        s.shaking(a[0], a[1])
+        s.shaking(a[0], a[1], len(a) > 2 and a[2])
     elif method == "result":
-        s.result(a[0], a[1], a[2])
+        s.result(a[0], a[1], a[2], len(a) > 3 and a[3])
     elif method == "pool":
         s.pool(a[0], a[1])
     elif method == "game_over":
         s.game_over(a[0], a[1])
     elif method == "claim":  # the console's screens (bobing/panels.py) on the same Screen
-        panels.claim(s, a[0], a[1], a[2], a[3])
+        panels.claim(s, a[0], a[1], a[2], a[3], unverified=len(a) > 4 and a[4])
     elif method == "error":
         panels.error(s, a[0], a[1])
     elif method == "final":  # the 状元王中王's screens (bobing/final_play.py)
