@@ -82,6 +82,12 @@ def test_crc16_is_ccitt():
     assert journal.crc16(b"") == 0xFFFF
     a = journal.crc16(b"1234")
     assert journal.crc16(b"123456789", 4, -1, a) == 0x29B1
+    # every entry of its table (a constant in the source) against the CRC bit by bit
+    for x in range(256):
+        c = 0xFFFF ^ (x << 8)
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
+        assert journal.crc16(bytes([x])) == c, x
 
 
 def test_record_is_at_most_16_bytes_and_round_trips_every_kind():
