@@ -9,12 +9,12 @@
 # the report in the test's output).
 #
 # Heap: on the frozen build (firmware and simulated hardware frozen in, as the
-# bowl holds its code in flash) the game passes in 61K (64K for a margin). About
+# bowl holds its code in flash) the game passes in 58K (64K for a margin). About
 # 16K of that is the test's own, which a bowl does not carry: the simulated ESP32
 # (host_sim/portable/fakes: bowl.py and the chiptime, esp32, parts and battery modules it
 # imports, 9.5K imported, plus its pads, parts and clocks at boot), the fake MPU6050, this
 # module and the runner compiled into the heap ("before the app" in the report is ~31K, of which
-# the firmware's imports are ~16K). So the bowl's own need is ~45K, inside the
+# the firmware's imports are ~16K). So the bowl's own need is ~42K, inside the
 # ESP32 port's initial GC heap of 56K (MicroPython v1.28.0
 # ports/esp32/mpconfigport.h, MICROPY_GC_INITIAL_HEAP_SIZE); that port also sets
 # MICROPY_GC_SPLIT_HEAP_AUTO, so a failed allocation adds a heap area from
