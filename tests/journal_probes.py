@@ -11,7 +11,7 @@ from bobing import game, journal
 RECORD = journal.RECORD
 # every kind of damage recovery names (Problem.code)
 CODES = (journal.TRUNCATED, journal.BAD_CHECKSUM, journal.NEWER_VERSION, journal.OTHER_GAME, journal.BAD_CONFIG,
-         journal.BAD_EVENT, journal.UNREADABLE, journal.FLASH_FULL)
+         journal.BAD_EVENT, journal.UNREADABLE, journal.FLASH_FULL, journal.NOT_RECOVERED)
 
 
 def log_lines(r):

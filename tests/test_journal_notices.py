@@ -2,7 +2,8 @@
 # languages: "recovered, bad tail set aside" only when a bad tail was set aside.
 # Damage found after the boot (the game goes on, nothing moved), a final too
 # large for the memory free at a boot (kept on flash as it is), a damaged final
-# (set aside as final.bad, or left where it is when that fails) each have their
+# (set aside as final.bad, or left where it is when that fails), a recovery that
+# failed (the game kept as it is, a new one started) each have their
 # own words.
 import os
 
@@ -125,3 +126,22 @@ def test_a_bad_tail_set_aside_at_boot_still_says_so():
     c.view, c.arg, c.lang = C.V_NOTICE, (C.N_JOURNAL, journal.TRUNCATED), "zh"
     zh, en = _said(c)
     assert "记录已恢复" in zh and "损坏部分已另存" in zh and "recovered; bad tail set aside" in en, (zh, en)
+
+
+def test_a_recovery_that_fails_keeps_the_game_says_so_and_a_new_game_starts(monkeypatch):
+    root = fresh_root(blocks=24)
+    write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), kiosk_events(7, 40))
+    path = journal.path_of(root, 1)
+
+    def trips(*a, **k):  # a fault of recovery's own, not of what is on flash
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(journal, "scan", trips)
+    c = _console(root)
+    monkeypatch.undo()
+    assert [line for line in c.log if "recovery failed: RuntimeError a bug" in line], c.log
+    assert c.view == C.V_NOTICE and c.arg == (C.N_JOURNAL, journal.NOT_RECOVERED)
+    zh, en = _said(c)
+    assert "记录有损坏" in zh and "未另存" in zh and "新游戏开始" in zh, zh
+    assert "Journal damaged; none moved: new game" in en, en
+    assert not [w for w in SET_ASIDE if w in zh or w in en], (zh, en)
+    assert os.path.exists(path) and c.j is not None and c.j.game_id == 2  # kept as it was; a new game

@@ -137,6 +137,7 @@ BAD_CONFIG = "bad_config"
 BAD_EVENT = "bad_event"
 UNREADABLE = "unreadable"
 FLASH_FULL = "flash_full"  # a damaged game that could not be repaired for lack of room
+NOT_RECOVERED = "recovery_failed"  # recovery itself failed: the game stays on flash as it is, a new one starts
 
 # How each event kind's argument is stored (format 1).
 _DICE_KINDS = (game.EV_ROLL,)
@@ -1202,5 +1203,5 @@ def _recover(root, secret):
         raise
     except Exception as e:  # the boot path must go on: report, never crash
         r.journal = None
-        r.problems.append(Problem(UNREADABLE, "recovery failed: %s %s" % (type(e).__name__, e)))
+        r.problems.append(Problem(NOT_RECOVERED, "recovery failed: %s %s" % (type(e).__name__, e)))
     return r

@@ -13,7 +13,7 @@ from micropython import const
 
 from bobing import vocab as V
 from bobing import profiles
-from bobing.journal import FLASH_FULL
+from bobing.journal import FLASH_FULL, NOT_RECOVERED
 
 _W = const(128)
 _ROWS = const(3)  # list rows under the title (16 px each: the title and three rows fill the 64)
@@ -29,15 +29,16 @@ ERRORS = (ERR_SENSOR, ERR_RNG, ERR_JOURNAL)
 # lines of the journal notices that set nothing aside and of the final's (_JOURNAL_SAYS)
 _ZH = ("凭码到柜台领奖|传感器故障|请按键掷骰|摇碗不可用|随机数故障|自检未通过|暂停掷骰|"
        "记录已恢复|损坏部分已另存|游戏继续|等待补货|奖品已派完||记录有损坏|存储无空间|未另存 暂停掷骰|"
-       "未另存|游戏继续|王中王暂停|内存不足|下次开机再试|王中王损坏|已另存|游戏继续")
+       "未另存|游戏继续|王中王暂停|内存不足|下次开机再试|王中王损坏|已另存|游戏继续|新游戏开始")
 _EN = ("Show at counter|No sensor!|Press the button|to roll.|RNG failure|Health test|"
        "failed: no rolls|Journal|recovered; bad|tail set aside|Waiting for|All prizes out|stock|"
        "Journal|damaged; flash|full: no rolls|damaged; none|moved: game on|Final paused|"
-       "too big for RAM|retried at boot|Final|damaged; set|aside: game on")
+       "too big for RAM|retried at boot|Final|damaged; set|aside: game on|moved: new game")
 # ERR_JOURNAL's details with words of their own -> the labels of their three lines
 _JOURNAL_SAYS = (
     (FLASH_FULL, 13, 14, 15),  # the flash had no room to set the bad tail aside: kept as it is, no rolls
     (V.J_IN_PLAY, 13, 16, 17),  # found after the boot (Journal.check_step): nothing moved, the game goes on
+    (NOT_RECOVERED, 13, 16, 24),  # the boot's recovery itself failed: the game kept as it is, a new one starts
     (V.J_FINAL_KEPT, 18, 19, 20),  # the final too large for the memory free now: kept, the next boot tries
     (V.J_FINAL_BAD, 21, 22, 23),  # the final damaged, set aside as final.bad: the table game goes on
     (V.J_FINAL_LEFT, 21, 16, 17),  # the final damaged, and it could not be set aside
@@ -397,8 +398,9 @@ def error(s, kind, detail=None):
     a button rolls), ERR_RNG (the random source failed its health test:
     no rolls), ERR_JOURNAL (the journal was recovered and its bad tail
     moved aside; the details of _JOURNAL_SAYS have their own words:
-    journal.FLASH_FULL, no room to move it; vocab.J_IN_PLAY, damage found
-    after the boot; vocab.J_FINAL_*, the final's file). detail: a short
+    journal.FLASH_FULL, no room to move it; journal.NOT_RECOVERED, the
+    recovery failed; vocab.J_IN_PLAY, damage found after the boot;
+    vocab.J_FINAL_*, the final's file). detail: a short
     ASCII line for the operator (16 characters show), or None."""
     p = s.paint
     if kind not in ERRORS:

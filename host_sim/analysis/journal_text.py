@@ -14,6 +14,7 @@ KINDS = {
     journal.BAD_EVENT: ("记录无效", "an invalid event"),
     journal.UNREADABLE: ("无法读取", "the file cannot be read"),
     journal.FLASH_FULL: ("无存储空间", "the flash is full"),
+    journal.NOT_RECOVERED: ("无法恢复", "recovery failed"),
 }
 _DAMAGED = ("已损坏", "damaged")
 

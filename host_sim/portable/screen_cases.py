@@ -254,6 +254,7 @@ def _cases():
         ("error_journal", "error", (panels.ERR_JOURNAL, "kept 41, g7.bad")),
         ("error_journal_full", "error", (panels.ERR_JOURNAL, journal.FLASH_FULL)),  # nothing set aside
         ("error_journal_in_play", "error", (panels.ERR_JOURNAL, vocab.J_IN_PLAY)),  # found after the boot
+        ("error_journal_not_recovered", "error", (panels.ERR_JOURNAL, journal.NOT_RECOVERED)),  # kept; new game
         ("error_final_kept", "error", (panels.ERR_JOURNAL, vocab.J_FINAL_KEPT)),  # too large for the heap now
         ("error_final_bad", "error", (panels.ERR_JOURNAL, vocab.J_FINAL_BAD)),  # set aside as final.bad
         ("error_final_left", "error", (panels.ERR_JOURNAL, vocab.J_FINAL_LEFT)),  # damaged, could not be moved
