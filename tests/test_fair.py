@@ -62,8 +62,8 @@ def test_derived_dice_pass_the_fairness_tests():
     assert res["faces"]["pass"] and res["ranks"]["pass"], res
 
 
-def _fair_kiosk(tmp_path):
-    (tmp_path / "net.txt").write_text(NET)
+def _fair_kiosk(tmp_path, net=NET):
+    (tmp_path / "net.txt").write_text(net)
     sim = new_sim(tmp_path)
     to_kiosk(sim)
     c = sim.console
@@ -248,12 +248,8 @@ def test_the_bowl_s_own_screen_marks_a_turn_its_desk_did_not_answer_unverified(t
     fair_wait, then plays the bowl's own dice: his turn, his shakes, each result and
     his claim say 未验证 / unverified, as verify-fair and the desk's page will; the
     attendant's screen after him does not (the next customer may be verified)."""
-    (tmp_path / "net.txt").write_text(NET + "fair_wait=10\n")
-    sim = new_sim(tmp_path)
-    to_kiosk(sim)
+    sim = _fair_kiosk(tmp_path, NET + "fair_wait=10\n")
     c = sim.console
-    c.allot(1, tuple(COUNTS.items()))
-    sim.step(100)
     _customer(sim)
     Desk().answer(c)
     sim.step(100)
@@ -544,12 +540,8 @@ def test_messages_for_an_absent_desk_stay_bounded_in_ram_and_every_line_stays_on
     commits and reveals waiting in RAM stay at most fair.MAX_PENDING, the oldest going
     (said once each time); the fair log on flash keeps every one, so verify-fair still
     counts every roll (unverified, never dropped)."""
-    (tmp_path / "net.txt").write_text(NET + "fair_wait=10\n")
-    sim = new_sim(tmp_path)
-    to_kiosk(sim)
+    sim = _fair_kiosk(tmp_path, NET + "fair_wait=10\n")
     c = sim.console
-    c.allot(1, tuple(COUNTS.items()))
-    sim.step(100)
     customers = fair.MAX_PENDING // 2 + 2
     for _ in range(customers):
         _customer(sim)
