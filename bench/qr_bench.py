@@ -62,38 +62,32 @@ def main():
     fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
     scr.Screen(fb)
 
-    def enc():
-        qr.encode(TEXT)
+    def cases(text, square, x, y):
+        """encode, the page for a new code (its light square, then the modules at x, y, as
+        panels' claim QR page draws them) and the modules drawn again, for one text."""
+        def enc():
+            qr.encode(text)
 
-    def page():  # what the claim's QR page does for a new code
-        fb.fill(0)
-        fb.fill_rect(128 - 62, 1, 62, 62, 1)
-        panels._draw_qr(fb, qr.encode(TEXT), 128 - 56, 7)
+        def page():
+            fb.fill(0)
+            fb.fill_rect(square[0], square[1], square[2], square[2], 1)
+            panels._draw_qr(fb, qr.encode(text), x, y)
 
-    rows = qr.encode(TEXT)
+        rows = qr.encode(text)
 
-    def redraw():
-        panels._draw_qr(fb, rows, 128 - 56, 7)
+        def redraw():
+            panels._draw_qr(fb, rows, x, y)
+        return enc, page, redraw
 
-    def enc3():
-        qr.encode(LINK)
-
-    def page3():  # the link's page (version 3, 58 px)
-        fb.fill(0)
-        fb.fill_rect(128 - 64, 0, 64, 64, 1)
-        panels._draw_qr(fb, qr.encode(LINK), 128 - 61, 3)
-
-    rows3 = qr.encode(LINK)
-
-    def redraw3():
-        panels._draw_qr(fb, rows3, 128 - 61, 3)
-
-    enc()
-    enc3()
-    figs = [("encode", least(enc), alloc(enc)), ("QR page, new code", least(page), alloc(page)),
-            ("modules drawn again", least(redraw), alloc(redraw)),
-            ("link encode (v3)", least(enc3), alloc(enc3)), ("link page, new code", least(page3), alloc(page3)),
-            ("link drawn again", least(redraw3), alloc(redraw3))]
+    text = cases(TEXT, (128 - 62, 1, 62), 128 - 56, 7)  # the counter's text (version 2)
+    link = cases(LINK, (128 - 64, 0, 64), 128 - 61, 3)  # the link's page (version 3, 58 px)
+    text[0]()
+    link[0]()
+    figs = []
+    for names, fs in ((("encode", "QR page, new code", "modules drawn again"), text),
+                      (("link encode (v3)", "link page, new code", "link drawn again"), link)):
+        for name, f in zip(names, fs):
+            figs.append((name, least(f), alloc(f)))
     frozen = MP and not qr.__file__.startswith("firmware")  # (a frozen module's file is bobing/qr.py)
     print("%s%s: qr import %.2f ms%s (first import, once)" % (
         sys.implementation.name, " (frozen)" if frozen else "", t_imp / 1000,
