@@ -83,7 +83,7 @@ def run(n):
         j.close()
         size = store.size(root + "/g00000001.bbc")
         us, replayed, ok, count = boot(root)
-        journal.remove_checkpoint(root, j.game_id)  # as a game from firmware before checkpoints
+        journal.remove_beside(root, j.game_id, journal.CKPT)  # as a game from firmware before checkpoints
         full_us, full_n, full_ok, _ = boot(root)
     finally:
         vfs.umount("/boot")

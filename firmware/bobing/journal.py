@@ -894,8 +894,8 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
     for i in range(len(ids)):
         if total <= keep_bytes:
             break
-        remove_checkpoint(root, ids[i], names)  # first: a checkpoint never outlives its journal
-        _remove_fair(root, ids[i], names)  # (its rolls cannot be checked without the journal)
+        remove_beside(root, ids[i], CKPT, names)  # first: a checkpoint never outlives its journal
+        remove_beside(root, ids[i], FAIR, names)  # (its rolls cannot be checked without the journal)
         os.remove(path_of(root, ids[i]))
         total -= sizes[i]
         removed.append(ids[i])
@@ -907,15 +907,10 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
     return removed
 
 
-def _remove_fair(root, game_id, names):
-    name = file_name(game_id, FAIR)
-    if name in names:
-        os.remove(store.join(root, name))
-
-
-def remove_checkpoint(root, game_id, names=None):
-    """Remove a game's checkpoint if it has one (names: the folder's listing)."""
-    name = file_name(game_id, CKPT)
+def remove_beside(root, game_id, suffix, names=None):
+    """Remove the file a game keeps beside its journal, its checkpoint (CKPT) or
+    its fair log (FAIR), if it has one (names: the folder's listing)."""
+    name = file_name(game_id, suffix)
     if name in (names if names is not None else store.listdir(root)):
         os.remove(store.join(root, name))
 

@@ -44,7 +44,7 @@ def set_aside(root, s):
         # first the checkpoint, unless the kept records include the one it names:
         # it may cover records about to go, and once the game grows again its
         # record index would hold another event
-        journal.remove_checkpoint(root, gid)
+        journal.remove_beside(root, gid, journal.CKPT)
     if s.config is None:  # nothing readable: the whole file goes (a rename needs no room)
         bad = _free_bad_name(root, gid)
         os.rename(path, store.join(root, bad))
