@@ -535,7 +535,7 @@ class Net:
         """A fair kiosk's customer waits for the desk's value: it is looked for as often as
         a PUBACK is (the customer's wait is the round trip, not the idle poll)."""
         f = self.fair
-        return f is not None and f.fair.turn is not None and f.fair.turn[5] is None
+        return f is not None and f.fair.turn is not None and not f.fair.ready()
 
     def send_fair(self):
         """Publish the next commitment or reveal (QoS 1) unless a message is in flight:
