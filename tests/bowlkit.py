@@ -82,12 +82,21 @@ def battery_at(sim, mv):
     return bat
 
 
-def desk_answers(sim):
-    """The prize desk's side of a fair event kiosk's turn (firmware/PROTOCOL.md "Verifiable
-    fairness"; the real desk's handler: tests/test_desk_fair.py), in the bowl's own message
-    formats: each commitment the bowl has queued gets a fresh desk value. -> how many."""
-    import os
+def desk_value(c, commit, d, event="e"):
+    """The prize desk's answer to one commit message of console c (firmware/PROTOCOL.md
+    "Verifiable fairness"; the real desk's handler: tests/test_desk_fair.py), in the bowl's
+    own message formats: its value d sent back. -> (g, k, q, commitment, the bowl took it)."""
     from bobing import fair
+    bowl = c.settings.bowl_id
+    _b, g, k, q, cm = fair.decode_commit(event, "bobing/%s/%s/commit" % (event, bowl), commit)
+    seed = fair.seed_payload(g, q, cm.hex(), d)
+    return g, k, q, cm, c.seed(*fair.decode_seed(event, "bobing/%s/%s/seed" % (event, bowl), seed, bowl))
+
+
+def desk_answers(sim):
+    """The prize desk's side of a fair event kiosk's turn: each commitment the bowl has
+    queued gets a fresh desk value (desk_value). -> how many the bowl took."""
+    import os
     c = sim.console
     if c.fair is None:
         return 0
@@ -96,11 +105,7 @@ def desk_answers(sim):
         if leaf != "commit":
             continue
         c.fair.pending.remove((leaf, p))
-        bowl = c.settings.bowl_id
-        ev = "e"
-        _b, g, _k, q, cm = fair.decode_commit(ev, "bobing/%s/%s/commit" % (ev, bowl), p)
-        seed = fair.seed_payload(g, q, cm.hex(), os.urandom(16))
-        if c.seed(*fair.decode_seed(ev, "bobing/%s/%s/seed" % (ev, bowl), seed, bowl)):
+        if desk_value(c, p, os.urandom(16))[4]:
             n += 1
     sim.step(100)
     return n

@@ -16,7 +16,7 @@ from host_sim import cli
 from host_sim.analysis import fair_check
 import fairness
 from host_sim.sim import player
-from bowlkit import key, new_sim, press, roll, to_kiosk
+from bowlkit import desk_value, key, new_sim, press, roll, to_kiosk
 
 EVENT = "midautumn"
 NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=%s\nfair=on\n" % EVENT
@@ -81,14 +81,12 @@ class Desk:
         self.rows = []
 
     def answer(self, c):
-        bowl = c.settings.bowl_id
         leaf, p = c.fair.pending.pop(0)
         assert leaf == "commit"
-        b, g, k, q, cm = fair.decode_commit(EVENT, "bobing/%s/%s/commit" % (EVENT, bowl), p)
         d = os.urandom(16)
+        g, k, q, cm, took = desk_value(c, p, d, EVENT)
         self.rows.append((g, k, q, cm, d))
-        seed = fair.seed_payload(g, q, cm.hex(), d)
-        assert c.seed(*fair.decode_seed(EVENT, "bobing/%s/%s/seed" % (EVENT, bowl), seed, bowl))
+        assert took
 
 
 def _customer(sim):
