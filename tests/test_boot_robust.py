@@ -138,10 +138,8 @@ def test_a_damaged_only_game_on_a_full_flash_boots_to_a_notice(tmp_path, monkeyp
 
 def _screen(sim):
     """What the screen says now (the firmware's own drawing, read as text)."""
-    from host_sim.sim.player import _TextFrame, _TextScreen, screen_lines
-    ts = _TextScreen(_TextFrame(), sim.console.lang)
-    sim.app._draw(ts, sim.console)
-    return " ".join(screen_lines(ts.fb.items))
+    from host_sim.sim.player import shown_lines
+    return " ".join(shown_lines(sim.app, sim.console))
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -96,10 +96,7 @@ def _customer(sim):
 
 
 def _screen(sim):
-    c = sim.console
-    ts = player._TextScreen(player._TextFrame(), c.lang)
-    sim.app._draw(ts, c)
-    return "\n".join(player.screen_lines(ts.fb.items))
+    return "\n".join(player.shown_lines(sim.app, sim.console))
 
 
 def _files(root):
@@ -214,12 +211,7 @@ class _OwnDice:
 
 def _both(sim):
     """The screen on show as the customer reads it: (Chinese, English)."""
-    out = []
-    for lang in ("zh", "en"):
-        ts = player._TextScreen(player._TextFrame(), lang)
-        sim.app._draw(ts, sim.console)
-        out.append(" ".join(player.screen_lines(ts.fb.items)))
-    return out
+    return [" ".join(player.shown_lines(sim.app, sim.console, lang)) for lang in ("zh", "en")]
 
 
 def _turn_seen(sim):

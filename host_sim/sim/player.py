@@ -138,6 +138,14 @@ def screen_lines(items):
     return out
 
 
+def shown_lines(app, c, lang=None):
+    """What the bowl's screen says for console c, in lang (default the bowl's own), as the
+    lines a person reads: drawn by the app's own drawing code for the view on show."""
+    ts = _TextScreen(_TextFrame(), lang or c.lang)
+    app._draw(ts, c)
+    return screen_lines(ts.fb.items)
+
+
 def _chunk_rows(k):
     """Chunk k of the endless synthetic shake: (ax, ay, az) in milli-g, 10 ms apart."""
     rows = []
