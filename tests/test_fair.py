@@ -178,10 +178,9 @@ def test_a_desk_that_does_not_answer_lets_the_customer_play_unverified_never_sil
     sim.step(3000)
     assert c.view == C.V_TURN and c.fair.unseeded()
     assert any("no desk value" in line for line in sim.board.lines), sim.board.lines[-5:]
-    leaf, p = c.fair.pending[0]
-    b, g, k, q, cm = fair.decode_commit(EVENT, "bobing/%s/%s/commit" % (EVENT, c.settings.bowl_id), p)
-    late = fair.seed_payload(g, q, cm.hex(), os.urandom(16))
-    assert not c.seed(*fair.decode_seed(EVENT, "bobing/%s/%s/seed" % (EVENT, b), late, b))
+    g, _k, _q, _cm, took = desk_value(c, c.fair.pending[0][1], os.urandom(16), EVENT)  # late
+    assert not took
+    b = c.settings.bowl_id
     for _ in range(3):
         roll(sim)
     sim.step(100)
