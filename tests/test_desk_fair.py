@@ -42,8 +42,9 @@ def _turn(g, k, q, rolls=3, secret=None, pays=False):
     g2, q2, c, d = fair.decode_seed(EVENT, pub[0][0], pub[0][1], BOWL)
     assert (g2, q2, c) == (g, q, dice.commitment(s).hex()[:16])
     der = dice.Derived(s, d, g, k)
-    out = ["".join(map(str, der.roll(i, bytearray(6)))) for i in range(rolls)]
-    while pays and not any(rules.rank_of(_RULES.evaluate([int(x) for x in r])) != rules.NONE for r in out):
+    out = []
+    while len(out) < rolls or pays and not any(rules.rank_of(_RULES.evaluate([int(x) for x in r])) != rules.NONE
+                                               for r in out):
         out.append("".join(map(str, der.roll(len(out), bytearray(6)))))
     return s, d, out
 
