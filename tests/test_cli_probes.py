@@ -12,7 +12,8 @@ In the rows, {d} is a scratch folder holding: events.txt (a good event file),
 bin.txt (binary), latin1.txt (not UTF-8), g00000001.bbj (a bowl's journal),
 afile (a file), adir/ (a folder), short.csv and words.csv (broken shake
 traces), flash/ (a bowl's flash for play) and other/ (a folder with a file a
-bowl never writes). U is a command-line byte that is not UTF-8 (0xff),
+bowl never writes), ex_*.json (the desk's fairness export, one field wrong
+in each). U is a command-line byte that is not UTF-8 (0xff),
 as Python hands it over (a lone surrogate).
 """
 import argparse
@@ -202,6 +203,12 @@ PROBES = [
     ("verify-fair --desk {d}/events.txt", 2, "not the desk's export"),
     ("verify-fair {d} --desk {d}/events.txt --bowl 1", 2, "not the desk's export"),
     ("verify-fair {d} --game x", 2, "--game"),
+    ("verify-fair --desk {d}/ex_bowl.json", 2, "commitment 1: bowl=1"),
+    ("verify-fair --desk {d}/ex_secret.json", 2, "s=\"zz\": the revealed secret, 64 hex digits"),
+    ("verify-fair --desk {d}/ex_seen.json", 2, "with its UTC offset"),
+    ("verify-fair --desk {d}/ex_rolls.json", 2, "six digits 1-6"),
+    ("verify-fair --desk {d}/ex_row.json", 2, "commitment 1 is not a JSON object"),
+    ("verify-fair --desk {d}/ex_awards.json", 2, "award 1: seen=5"),
     ("broker --out {d}/afile --event e --bowl 1", 2, "not a folder"),
     ("broker --out {d}/br --event a/b --bowl 1", 2, "event"),
     ("broker --out {d}/br --event e --bowl desk", 2, "desk"),
@@ -318,6 +325,14 @@ def d(tmp_path_factory):
     w("short.csv", b"t_ms,ax,ay,az\n0,1,2\n")
     w("words.csv", b"t_ms,ax,ay,az\n0,a,b,c\n")
     w("binary.csv", b"t_ms,ax,ay,az\n\xff\xfe\n")
+    # the desk's export (verify-fair --desk) with one field wrong in each
+    c = ('{"bowl":"1","g":1,"k":1,"q":1,"c":"%s","seen":"2026-12-01T10:00:00+00:00","d":null,"s":null,"r":[]}'
+         % ("a" * 64))
+    for name, row in (("ex_bowl", c.replace('"bowl":"1"', '"bowl":1')),
+                      ("ex_secret", c.replace('"s":null', '"s":"zz"')), ("ex_seen", c.replace("+00:00", "")),
+                      ("ex_rolls", c.replace('"r":[]', '"r":["123"]')), ("ex_row", "5")):
+        w(name + ".json", ('{"v":1,"commitments":[%s]}' % row).encode())
+    w("ex_awards.json", b'{"v":1,"commitments":[],"awards":[{"bowl":"1","g":1,"n":1,"k":1,"c":"yixiu","seen":5}]}')
     for name, text in (("wait_sup", "wait \u00b2"), ("wait_huge", "wait 1000000000"),
                        ("shake_huge", "shake 1000000000"), ("shake_zero", "shake 0"),
                        ("trace_short", "trace %s/short.csv" % root), ("trace_words", "trace %s/words.csv" % root),

@@ -232,7 +232,8 @@ def fair_games(root):
     return out
 
 
-def _time(iso):
+def when(iso):
+    """A time of the desk's export (ISO 8601) -> datetime; ValueError if it is not one."""
     from datetime import datetime
     return datetime.fromisoformat(iso)
 
@@ -251,8 +252,8 @@ def check_export(desk, report, bowl=None, game_no=None):
     for key in sorted(by_turn):
         b, g, k = key
         cs = sorted(by_turn[key], key=lambda c: c["q"])
-        first = min(_time(c["seen"]) for c in cs)
-        early = [a for a in awards.get(key, []) if _time(a["seen"]) < first]
+        first = min(when(c["seen"]) for c in cs)
+        early = [a for a in awards.get(key, []) if when(a["seen"]) < first]
         prize_rolls = 0
         unrevealed = False
         before = report.unverified_n

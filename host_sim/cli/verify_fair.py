@@ -35,7 +35,57 @@ def _load(path):
     if not isinstance(d, dict) or d.get("v") != 1 or not isinstance(d.get("commitments"), list):
         raise InputError("%s is not the desk's export: a JSON object with \"v\":1 and \"commitments\" expected"
                          % path)
+    if not isinstance(d.get("awards", []), list):
+        raise InputError("%s: \"awards\" must be a list" % path)
+    for what, rows, fields in (("commitment", d["commitments"], _COMMITMENT), ("award", d.get("awards", []), _AWARD)):
+        for i, row in enumerate(rows):
+            if not isinstance(row, dict):
+                raise InputError("%s: %s %d is not a JSON object" % (path, what, i + 1))
+            for name, ok, allowed in fields:
+                if not ok(row.get(name)):
+                    raise InputError("%s: %s %d: %s=%s: %s" % (path, what, i + 1, name, json.dumps(row.get(name))[:40],
+                                                                allowed))
     return d
+
+
+def _int(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _hex(n, empty=False):
+    def ok(v):
+        if empty and v in (None, ""):
+            return True
+        return isinstance(v, str) and len(v) == n and all(ch in "0123456789abcdefABCDEF" for ch in v)
+    return ok
+
+
+def _time(v):
+    try:
+        return fair_check.when(v).tzinfo is not None  # (the desk's times are all aware: comparable)
+    except (TypeError, ValueError):
+        return False
+
+
+def _rolls(v):
+    return v is None or isinstance(v, list) and all(
+        isinstance(x, str) and (x == "-" or len(x) == 6 and all(ch in "123456" for ch in x)) for x in v)
+
+
+_NUMBER = "a whole number, 0 or more"
+_SEEN = "the time the desk recorded it (ISO 8601, with its UTC offset)"
+# the fields the checks read, each with what is allowed (what a desk's /fair/export.json holds)
+_COMMITMENT = (
+    ("bowl", lambda v: isinstance(v, str) and v != "", "the bowl's id"), ("g", _int, _NUMBER), ("k", _int, _NUMBER),
+    ("q", _int, _NUMBER), ("c", _hex(64), "the commitment, 64 hex digits"), ("seen", _time, _SEEN),
+    ("d", _hex(32, True), "the desk's value, 32 hex digits, or null"),
+    ("s", _hex(64, True), "the revealed secret, 64 hex digits, or null"),
+    ("r", _rolls, "the rolls: a list of six digits 1-6 each, or \"-\" for a spill"),
+    ("u", lambda v: v in (None, 0, 1), "0 or 1 (1: no desk value came in time)"))
+_AWARD = (
+    ("bowl", lambda v: isinstance(v, str) and v != "", "the bowl's id"), ("g", _int, _NUMBER), ("n", _int, _NUMBER),
+    ("k", _int, _NUMBER), ("c", lambda v: isinstance(v, str) and v != "", "the prize class's id"),
+    ("seen", _time, _SEEN))
 
 
 def run(args):
