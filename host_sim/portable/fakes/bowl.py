@@ -534,6 +534,7 @@ class Sim:
     def _start(self):
         self.boots += 1
         gc.collect()  # the bowl boots with its whole heap free
+        chiptime.collected()
         b = self.board
         b._mark()
         meter = self._meter()
