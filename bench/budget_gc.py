@@ -1,7 +1,7 @@
 # A garbage collection in the bowl's heap, for host_sim/portable/fakes/chiptime.py's
 # automatic collections (GC_HOST_US, GC_FREE_BYTES): on the 32-bit frozen build in
 # a 64K heap (the ESP32 port starts at 56K and grows; the game does not fit 56K
-# beside the simulated parts on main today: issue 32 item 10), the simulated bowl after a few rolls of a
+# beside the simulated parts on main today: a heap regression), the simulated bowl after a few rolls of a
 # family game (its game, screens and journal live), the least time of 50
 # gc.collect() calls and the free bytes a collection leaves (what the app may
 # allocate before the next automatic one; the simulated parts take some of the

@@ -1,5 +1,5 @@
-# The fixed CPU costs of host_sim/portable/fakes/chiptime.py's counted work (LINE_NS, CALL_NS,
-# FB_CALL_NS), from three pieces: bench/budget_calib.py's logic (a game's rolls
+# The fixed CPU costs of host_sim/portable/fakes/chiptime.py's counted work (LINE_HOST_NS, CALL_HOST_NS,
+# FB_HOST_NS; the bytes each allocates), from three pieces: bench/budget_calib.py's logic (a game's rolls
 # and the dice hash: call-heavy), the journal's CRC-16 over 2 KB (tight loops)
 # and budget_calib's drawing (host_sim/portable/screen_cases.py's screens): on the 32-bit
 # frozen MicroPython build the time of each piece from the same start (the least
@@ -13,7 +13,7 @@
 # fit for the bytes each piece allocates (gc.mem_alloc with the collector off).
 # Measured apart, on the frozen build: the C-heavy calls the fit cannot see
 # (hashlib.sha256 per call and per byte, json.dumps/loads per call and per byte, a
-# string's % formatting), and, in the bowl's 56K heap with a game live
+# string's % formatting), and, in a 64K heap with a game live
 # (bench/budget_gc.py), a garbage collection's time and the free bytes it leaves.
 import sys
 import time
