@@ -281,6 +281,9 @@ class _Sha:
         _c(SHA_CALL_HOST_NS, C_CALL_BYTES)
         return self._h.digest()
 
+    def __getattr__(self, name):  # what MicroPython's sha256 lacks stays CPython's, uncharged
+        return getattr(self._h, name)
+
 
 _real_c = {}  # the wrapped C functions, as they were
 
