@@ -9,6 +9,7 @@
 #   test           every test, the gate (builds MicroPython first; two workers, then the serial tests alone)
 #   test-fast      the edit loop: every test but the slow, MicroPython, broker and browser ones
 #   bench          speed and memory figures (MicroPython ones on the 32-bit frozen build)
+#   timing         hardware/timing.md's generated block from bench/budget.py (the time budget)
 #   mp             MicroPython v1.28.0 from pinned source: mpy-cross, the 32-bit unix builds
 #   mpy            the firmware compiled to .mpy in build/mpy by the pinned mpy-cross
 #   flash          MicroPython onto the ESP32: PORT=/dev/ttyUSB0 FIRMWARE=firmware.bin [ERASE=1]
@@ -34,7 +35,7 @@ DEV := $(VENV)/.installed-dev
 DESK := $(VENV)/.installed-desk
 STAMP := $(VENV)/.installed-test
 
-.PHONY: help sim test test-fast bench glyphs mpy deploy package-json clean mp desk desk-messages provision deps broker vbat-cal flash run
+.PHONY: help sim test test-fast bench timing glyphs mpy deploy package-json clean mp desk desk-messages provision deps broker vbat-cal flash run
 
 # ---- MicroPython v1.28.0 built from pinned source (hardware/README.md) ----------------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -203,6 +204,11 @@ bench: $(STAMP) mp
 	$(PY) bench/event_load.py
 	$(PY) bench/image_size.py
 	$(PY) bench/budget.py
+
+# hardware/timing.md's generated block (the figures the budget charges, with their sources, and
+# what bench/budget.py prints); tests/test_timing_doc.py checks the file against the command
+timing: $(STAMP)
+	$(PY) bench/budget.py --write
 
 # firmware/bobing/glyphs.py: the Unifont bitmaps of every character the firmware's text uses
 # (needs Debian's unifont: apt-get install -y unifont). Commit the result; tests do not need unifont.

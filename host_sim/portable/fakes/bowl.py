@@ -244,7 +244,7 @@ class SimBoard(board.Board):
             board.io_end()
             if ("w" in mode or "a" in mode or "+" in mode) and isinstance(path, str) \
                     and path.startswith(board.root):
-                return chiptime.Metered(f, board)
+                return chiptime.Metered(f, board, mode)
             return f
         return metered
 
@@ -452,7 +452,8 @@ class Sim:
             def collect(*a):
                 b.cpu()
                 r = saved[1]()
-                b.charge_us(chiptime.GC_US * 240000000 // b.esp.hz)
+                b.charge_us(chiptime.gc_us() * 240000000 // b.esp.hz)
+                chiptime.collected()
                 b.io_end()
                 return r
             gc.collect = collect
@@ -533,6 +534,7 @@ class Sim:
     def _start(self):
         self.boots += 1
         gc.collect()  # the bowl boots with its whole heap free
+        chiptime.collected()
         b = self.board
         b._mark()
         meter = self._meter()

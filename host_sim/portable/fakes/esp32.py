@@ -206,6 +206,7 @@ class FakeESP32:
         self.pads = {}
         self.undefined = {}  # {gpio: mV or None} of every read without a valid level
         self.hz = 240000000
+        self.rf_calibrated = False  # NVS's phy calibration data (kept across resets; a new bowl has none)
         self.Pin = _Part(self.pin, IN=_IN, OUT=_OUT, OPEN_DRAIN=7, PULL_UP=_PULL_UP, PULL_DOWN=_PULL_DOWN,
                          IRQ_RISING=1, IRQ_FALLING=2)
         self.ADC = _Part(self._adc, ATTN_0DB=0, ATTN_2_5DB=1, ATTN_6DB=2, ATTN_11DB=3)
@@ -320,6 +321,11 @@ class FakeESP32:
     def active(self, on=None):
         if on is None:
             return self.radio
+        if on and not self.radio and not self.rf_calibrated:
+            # the first start of the radio: ESP-IDF's full RF calibration, in the caller's
+            # time (fakes/chiptime.py RF_FULL_CAL_US); its data then stays in NVS
+            self.rf_calibrated = True
+            self.sim.io_us(chiptime.RF_FULL_CAL_US)
         self.radio = bool(on)
 
     def config(self, pm=None):
