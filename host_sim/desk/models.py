@@ -137,6 +137,10 @@ class CheckLimit(models.Model):
     failures = models.PositiveIntegerField(default=0)
     wait_until = models.DateTimeField(null=True, blank=True)
     last_failed = models.DateTimeField(null=True, blank=True)  # a quiet spell after it forgives the count
+    # the last code the desk found no award for (counter.find): counted as a failure, and taken
+    # back when that code then checks out in full (its journal had not been imported yet)
+    pending_code = models.CharField(max_length=8, blank=True)
+    pending_wait = models.DateTimeField(null=True, blank=True)  # the wait that miss set (None: none)
 
 
 class BowlStatus(models.Model):
