@@ -23,9 +23,9 @@ def desk(tmp_path_factory):
     for name in ("amy", "bob"):
         r = s.manage("attendant", name, "--password-stdin", stdin=deskkit.PASSWORD + "\n")
         assert r.returncode == 0, r.stderr
-    r = s.manage("addbowl", "KA", "--secret-hex", SECRET.hex())
-    assert r.returncode == 0 and "added bowl KA" in r.stdout, r.stderr
-    path, shown = deskkit.kiosk_game(os.path.join(folder, "flash"), "KA", SECRET, 200, 21)
+    r = s.manage("addbowl", "0701", "--secret-hex", SECRET.hex())
+    assert r.returncode == 0 and "added bowl 0701" in r.stdout, r.stderr
+    path, shown = deskkit.kiosk_game(os.path.join(folder, "flash"), "0701", SECRET, 200, 21)
     r = s.manage("importjournal", path)
     assert r.returncode == 0 and "%d new awards" % len(shown) in r.stdout, r.stderr
     s.start()
@@ -44,7 +44,7 @@ def redeemed_in_db(folder):
 
 
 def form(code, g, n, cls):
-    return {"code": code, "bowl": "KA", "game": g, "award": n, "cls": cls}
+    return {"code": code, "bowl": "0701", "game": g, "award": n, "cls": cls}
 
 
 def test_two_counters_redeem_the_same_codes_at_the_same_moment(desk):
@@ -127,22 +127,23 @@ def test_command_line_errors_are_clear(desk):
     # Chinese first, the English beside it, as the pages say it
     said = r.stderr[r.stderr.index("错误 error"):]  # after the log line
     assert "未导入" in said and said.index("无法读取该日志") < said.index("not a Bo Bing journal"), said
-    r = s.manage("addbowl", "KB", "--secret-hex", "xyz")
-    assert r.returncode == 1 and "--secret-hex" in r.stderr and "Traceback" not in r.stderr
-    r = s.manage("addbowl", "KB", "--secret", "short")
-    assert r.returncode == 1 and "at least 16 bytes" in r.stderr and "Traceback" not in r.stderr
-    r = s.manage("addbowl", "KB")
+    # bad input: a bilingual line and exit 2 (a refused journal above: 1, as documented)
+    r = s.manage("addbowl", "0702", "--secret-hex", "xyz")
+    assert r.returncode == 2 and "--secret-hex" in r.stderr and "Traceback" not in r.stderr
+    r = s.manage("addbowl", "0702", "--secret", "short")
+    assert r.returncode == 2 and "at least 16 bytes" in r.stderr and "Traceback" not in r.stderr
+    r = s.manage("addbowl", "0702")
     assert r.returncode != 0 and "--secret" in r.stderr
     r = s.manage("attendant", "cat", "--password-stdin", stdin="123\n")
-    assert r.returncode == 1 and "password refused" in r.stderr and "too short" in r.stderr
+    assert r.returncode == 2 and "password refused" in r.stderr and "too short" in r.stderr
     r = s.manage("serve", "--listen", "nowhere")
-    assert r.returncode == 1 and "HOST:PORT" in r.stderr
+    assert r.returncode == 2 and "HOST:PORT" in r.stderr
     for args, says in ((["stock", "--event", "a b", "duitang=1"], "--event"),
                        (["stock", "--event", "cli", "duitang=lots"], "write CLASS=N"),
                        (["stock", "--event", "cli", "gold=1"], "not one of the firmware's classes"),
                        (["stock", "--event", "cli"], "no stock yet")):
         r = s.manage(*args)
-        assert r.returncode == 1 and says in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+        assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
     r = s.manage("--help")
     assert r.returncode == 0 and "importjournal" in r.stdout and "stock --event" in r.stdout
 

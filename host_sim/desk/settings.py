@@ -13,12 +13,7 @@ the counter and a test comes from the environment:
 import os
 import secrets
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def data_dir(environ):
-    """The desk's folder: outside build/, which `make clean` removes with the database in it."""
-    return os.path.abspath(environ.get("BOBING_DESK_DIR") or os.path.join(ROOT, "data", "desk"))
+from host_sim.desk.paths import data_dir
 
 
 DATA_DIR = data_dir(os.environ)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 
-from . import allot, chart, codes, counter, forecast as fc
+from . import allot, chart, codes, counter, forecast as fc, inputs
 from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names
 from .ingest import OVER_GRANT, OVER_TOTAL, Refused, ingest_journal, supervisor
 from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption, render_parts
@@ -224,9 +224,9 @@ def _day(request):
     text = request.GET.get("day", "")
     if text:
         try:
-            return datetime.date.fromisoformat(text), None
-        except ValueError:
-            return timezone.localdate(), _("%r is not a date (YYYY-MM-DD): showing today.") % text
+            return inputs.day(text), None
+        except inputs.Bad:
+            return timezone.localdate(), _("%r is not a date (YYYY-MM-DD): showing today.") % text[:40]
     return timezone.localdate(), None
 
 
@@ -316,6 +316,11 @@ def report_csv(request):
     """The day's hand-overs. UTF-8 with a byte-order mark (Excel reads a CSV
     without one in the PC's legacy code page: the Chinese turns to garbage);
     headings in the page's language, the class as the bowl shows it."""
+    if request.GET.get("day"):
+        try:
+            inputs.day(request.GET["day"])
+        except inputs.Bad as e:
+            return inputs.bad_request(request, e, back="/stock")  # not today's CSV under another name
     day, _bad = _day(request)
     resp = HttpResponse(content_type="text/csv; charset=utf-8")
     resp["Content-Disposition"] = 'attachment; filename="redemptions-%s.csv"' % day.isoformat()
@@ -333,7 +338,7 @@ def report_csv(request):
 def forecast(request):
     """When each class of a bowl's current game runs out, at a rate of customers
     measured from its imports (or entered on the page), in plain words."""
-    bowl = Bowl.objects.filter(bowl_id=request.GET.get("bowl", "")).first()
+    bowl = inputs.find_bowl(request.GET.get("bowl", "")[:40])
     g = Game.objects.filter(bowl=bowl).order_by("-game_no").first() if bowl else None
     if g is None:
         return render(request, "desk/message.html", {

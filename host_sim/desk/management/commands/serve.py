@@ -4,7 +4,9 @@ version's schema (migrate), keeping its data."""
 import os
 import socket
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
+
+from host_sim.desk import inputs
 
 # waitress answers anything larger with its own plain-text 413; up to this the desk
 # answers with its own page (middleware.py; it takes 1 MB journals)
@@ -48,11 +50,21 @@ class Command(BaseCommand):
         p.add_argument("--threads", type=int, default=8, help="worker threads (default %(default)s)")
 
     def handle(self, *args, listen, threads, **kw):
-        host, sep, port = listen.rpartition(":")
-        if not sep or not port.isdigit() or not 0 < int(port) < 65536:
-            raise CommandError("--listen %r: 写成 write it as HOST:PORT, e.g. 127.0.0.1:8000" % listen)
+        try:
+            host, port = inputs.host_port(listen, "--listen")
+        except inputs.Bad as e:
+            raise inputs.refuse(str(e))
         if not 1 <= threads <= 64:
-            raise CommandError("--threads %d: 1-64 1..64" % threads)
+            raise inputs.refuse("--threads %d: 1-64 1..64" % threads)
+        if host in ("", "0.0.0.0", "::"):
+            self.stderr.write("注意 note: 在本机所有地址上服务 serving on every address of this computer (%s): "
+                              "phones on its networks reach it; 127.0.0.1:%d for this computer alone"
+                              % (listen, port))
+        else:
+            try:
+                socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICSERV)
+            except (OSError, UnicodeError) as e:
+                raise inputs.refuse("--listen %r: 没有这个地址 no such address here (%s)" % (listen, e))
         _answer_to(host)
         import waitress
 
@@ -60,7 +72,17 @@ class Command(BaseCommand):
         from django.contrib.auth import get_user_model
         if not get_user_model().objects.exists():
             self.stderr.write("还没有兑奖员 no attendant yet: python -m host_sim.desk attendant NAME")
+        try:
+            server = waitress.create_server(application, host=host or "0.0.0.0", port=port, threads=threads,
+                                            max_request_body_size=MAX_BODY, ident="bobing-desk")
+        except OSError as e:  # the port in use, an address not on this computer
+            raise inputs.refuse("--listen %s: 无法在此监听 cannot listen there: %s (is another desk running? "
+                                "choose another port)" % (listen, e.strerror or e))
         self.stdout.write("prize desk on http://%s:%s/ (Ctrl-C stops it)" % (host or "0.0.0.0", port))
         self.stdout.flush()
-        waitress.serve(application, host=host or "0.0.0.0", port=int(port), threads=threads,
-                       max_request_body_size=MAX_BODY, ident="bobing-desk")
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.close()
