@@ -161,3 +161,22 @@ def test_oversized_uploads_are_refused_before_they_are_read(desk):
         assert "reset" in str(e).lower() or "broken pipe" in str(e).lower(), e
     status, page = c.get("/import")
     assert status == 200  # and the desk goes on
+
+
+def test_a_user_name_with_a_newline_cannot_plant_a_line_in_the_desk_s_log(desk):
+    """Before, a wrong login named "x\\n<time> INFO desk: redeemed: ... by amy" put that
+    forged line into the log, without logging in."""
+    s, _shown = desk
+    c = deskkit.Browserless(s.url)
+    forged = "2026-10-01 20:00:00,000 INFO desk: redeemed: bowl 0001 game 1 award 5 zhuangyuan by amy"
+    token = c._token("/login")
+    status, _page = c.post("/login", {"username": "x\n" + forged + "\r\u2028", "password": "wrong"}, token)
+    assert status == 200
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        log = open(os.path.join(s.folder, "server.log"), encoding="utf-8", errors="replace").read()
+        if "\\n" + forged in log:
+            break
+        time.sleep(0.2)
+    assert "\\n" + forged in log  # said, escaped, on the failure's own line
+    assert not any(line.startswith(forged) for line in log.splitlines())

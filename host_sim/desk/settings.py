@@ -173,7 +173,9 @@ TIME_ZONE = os.environ.get("BOBING_DESK_TZ", "Asia/Shanghai")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    # what users typed is escaped: one record, one line (logs.py)
+    "formatters": {"plain": {"()": "host_sim.desk.logs.OneLine",
+                             "format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
     # each line once: one handler, the root's (so waitress's logging.basicConfig() adds none);
     # our loggers pass their lines up to it and have none of their own
