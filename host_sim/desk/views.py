@@ -446,21 +446,36 @@ def shakes_page(request):
     ev = Event.objects.order_by("-started").first()
     form = ShakeForm(request.POST) if request.method == "POST" else ShakeForm(
         initial={"event": ev.name if ev else "", "shakes": 3})
+    boss = supervisor(request.user)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
+        again = request.user.get_username() if d["again"] and boss else ""
         try:
-            g = shakegrants.grant(request.user.get_username(), d["event"], d["bowl"], d["shakes"], d["ref"])
+            if not d["ref"].strip() and not again:
+                raise ValueError(_("Enter the customer's receipt number: each receipt is granted shakes once "
+                                   "(without one, only on a supervisor's tick)."))
+            g = shakegrants.grant(request.user.get_username(), d["event"], d["bowl"], d["shakes"], d["ref"],
+                                  again_by=again)
+        except shakegrants.AlreadyGranted as e:
+            f = e.first
+            log.warning("shakes: receipt %s refused a second grant (first: %s)", d["ref"], e)
+            messages.error(request, _("Receipt %(ref)s was already granted %(n)d shakes on bowl %(bowl)s by "
+                                      "%(by)s at %(at)s. A second grant needs a supervisor's tick.") % {
+                "ref": f.ref, "n": f.n, "bowl": f.bowl.bowl_id, "by": f.by,
+                "at": timezone.localtime(f.at).strftime("%Y-%m-%d %H:%M")})
         except ValueError as e:
             messages.error(request, str(e))
         else:
-            log.info("shakes: grant %d of %d shakes to bowl %s (%s) by %s", g.gid, g.n, d["bowl"], d["ref"],
-                     request.user)
+            log.info("shakes: grant %d of %d shakes to bowl %s (%s) by %s%s", g.gid, g.n, d["bowl"], d["ref"],
+                     request.user, " (again, a supervisor's tick)" if g.again_by else "")
             messages.success(request, _("%(n)d shakes granted to bowl %(bowl)s (grant %(gid)d).")
                              % {"n": g.n, "bowl": d["bowl"], "gid": g.gid})
             return redirect("shakes")
     states = shake_states()
     rows = [(g, states.get(g.state, g.state)) for g in
             ShakeGrant.objects.select_related("bowl").order_by("-at", "-pk")[:50]]
+    if not boss:
+        form.fields.pop("again", None)
     return render(request, "desk/shakes.html", {"form": form, "rows": rows},
                   status=400 if request.method == "POST" else 200)
 
