@@ -130,11 +130,12 @@ def free_port():
 class Server:
     """`python -m host_sim.desk serve` in a subprocess on its own folder."""
 
-    def __init__(self, folder, threads=8):
+    def __init__(self, folder, threads=8, args=()):
         self.folder = folder
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
         self.threads = threads
+        self.args = list(args)  # more of serve's options
         self.proc = None
 
     def env(self):
@@ -150,7 +151,7 @@ class Server:
     def start(self):
         self.log = open(os.path.join(self.folder, "server.log"), "a")
         self.proc = subprocess.Popen([sys.executable, "-m", "host_sim.desk", "serve", "--listen",
-                                      "127.0.0.1:%d" % self.port, "--threads", str(self.threads)],
+                                      "127.0.0.1:%d" % self.port, "--threads", str(self.threads)] + self.args,
                                      cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -10,6 +10,10 @@
                                   (firmware/PROTOCOL.md); the broker password from $MQTT_PASSWORD
   stock --event NAME [CLASS=N ...] [--step CLASS=N ...]   the event's shared prize stock
                                   (total per class); without CLASS=N, what is granted so far
+  backup FILE                     a consistent copy of the running desk's database (0600;
+                                  it holds the bowls' secrets); serve --backup-dir FOLDER
+                                  [--backup-every MINUTES] makes them by itself
+  restore FILE                    a backup becomes the desk's database (stop serve first)
   migrate, showmigrations, ...    Django's own commands
 
 The desk's folder is $BOBING_DESK_DIR (default data/desk): desk.sqlite3, secret_key."""

@@ -2,6 +2,7 @@
 reload). Like every desk command, it first brings the database up to this
 version's schema (migrate), keeping its data."""
 import os
+import signal
 import socket
 
 from django.core.management.base import BaseCommand
@@ -41,6 +42,10 @@ def _answer_to(host):
     settings.ALLOWED_HOSTS = list(dict.fromkeys(settings.ALLOWED_HOSTS + extra))
 
 
+def _stop(signum, frame):
+    raise KeyboardInterrupt
+
+
 class Command(BaseCommand):
     help = __doc__
 
@@ -48,8 +53,11 @@ class Command(BaseCommand):
         p.add_argument("--listen", default="127.0.0.1:8000", metavar="HOST:PORT",
                        help="where to listen (default %(default)s; 0.0.0.0:8000 for phones on the counter's network)")
         p.add_argument("--threads", type=int, default=8, help="worker threads (default %(default)s)")
+        p.add_argument("--backup-dir", metavar="FOLDER", help="back the database up into FOLDER (a USB stick) "
+                       "every --backup-every minutes and at shutdown")
+        p.add_argument("--backup-every", metavar="MINUTES", default="10", help="default %(default)s")
 
-    def handle(self, *args, listen, threads, **kw):
+    def handle(self, *args, listen, threads, backup_dir=None, backup_every="10", **kw):
         try:
             host, port = inputs.host_port(listen, "--listen")
         except inputs.Bad as e:
@@ -65,6 +73,17 @@ class Command(BaseCommand):
                 socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICSERV)
             except (OSError, UnicodeError) as e:
                 raise inputs.refuse("--listen %r: 没有这个地址 no such address here (%s)" % (listen, e))
+        every = None
+        if backup_dir is not None:
+            t = inputs.fold(backup_every)  # 10, or 0.5 (ASCII digits and one point only: no ², no 1e3)
+            minutes = float(t) if t.isascii() and t.replace(".", "", 1).isdigit() else 0
+            if not 0.05 <= minutes <= 1440:
+                raise inputs.refuse("--backup-every %r: 分钟数 minutes, 0.05..1440" % backup_every)
+            if not os.path.isdir(backup_dir):
+                raise inputs.refuse("--backup-dir %s: 文件夹不存在 no such folder (plug the stick in, or make it)"
+                                    % backup_dir)
+            from host_sim.desk import backup
+            every = backup.Every(backup_dir, minutes)
         _answer_to(host)
         import waitress
 
@@ -80,9 +99,15 @@ class Command(BaseCommand):
                                 "choose another port)" % (listen, e.strerror or e))
         self.stdout.write("prize desk on http://%s:%s/ (Ctrl-C stops it)" % (host or "0.0.0.0", port))
         self.stdout.flush()
+        if every is not None:
+            every.start()
+            self.stdout.write("backups to %s every %s min and at shutdown" % (backup_dir, backup_every))
+        signal.signal(signal.SIGTERM, _stop)  # kill PID: the same orderly stop (and last backup) as Ctrl-C
         try:
             server.run()
         except KeyboardInterrupt:
             pass
         finally:
             server.close()
+            if every is not None:
+                every.stop()
