@@ -40,8 +40,8 @@ def run(argv, env=None):
     return status
 
 
-def fifo(tmp_path):
-    p = str(tmp_path / "fifo.bbj")
+def fifo(tmp_path, name="fifo.bbj"):
+    p = str(tmp_path / name)
     os.mkfifo(p)
     return p
 
@@ -64,6 +64,13 @@ def bad_commands(tmp_path):
     cases += [(["attendant", "fuzz-new"], None, 2), (["attendant", ""], None, 2),
               (["attendant", "fuzz-new", "--language", "xx"], None, 2)]
     folder = str(tmp_path)
+    junk = str(tmp_path / "junk.sqlite3")
+    with open(junk, "wb") as f:
+        f.write(b"not a database" * 100)
+    cases += [(["backup", p], None, 2) for p in [folder, folder + "/no/such/dir/b.sqlite3", "/dev/null/x"]]
+    cases += [(["restore", p], None, 2) for p in [folder, "/dev/zero", fifo(tmp_path, "r"), junk, folder + "/none"]]
+    cases += [(["serve", "--backup-dir", folder, "--backup-every", m], None, 2) for m in ["²", "0", "1e3", "-1", "x"]]
+    cases += [(["serve", "--backup-dir", folder + "/none"], None, 2)]
     cases += [(["importjournal", p], None, 1) for p in [folder, "/dev/zero", fifo(tmp_path), folder + "/none.bbj"]]
     # not UTF-8 (Python keeps such bytes of argv as surrogates)
     cases += [([c, "\udcff\udcfe"] + rest, None, 2) for c, rest in

@@ -69,7 +69,9 @@ def _run(argv, execute_from_command_line):
     from django.db import DatabaseError
     _check_args(argv)
     try:
-        django.setup()
+        from django.apps import apps
+        if not apps.ready:  # once per process (a second setup would configure logging again)
+            django.setup()
         if argv[1] not in ("migrate", "makemigrations", "showmigrations", "sqlmigrate", "help"):
             call_command("migrate", interactive=False, verbosity=0)  # a fresh or older database: up to date
         execute_from_command_line(argv)

@@ -5,6 +5,7 @@ every character that is not printable (newlines, carriage returns, escapes,
 U+2028) is written as its escape. A traceback after the message stays as it is
 (it is the desk's own text)."""
 import logging
+import sys
 
 
 SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -21,3 +22,19 @@ class OneLine(logging.Formatter):
     def formatMessage(self, record):
         record.message = escape(record.message)
         return super().formatMessage(record)
+
+
+class Stderr(logging.StreamHandler):
+    """To whatever sys.stderr is when a line is written (Django configures logging at
+    every setup; a handler holding an older stderr would write to a closed file)."""
+
+    def __init__(self):
+        super().__init__(sys.stderr)
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value):
+        pass

@@ -176,7 +176,7 @@ LOGGING = {
     # what users typed is escaped: one record, one line (logs.py)
     "formatters": {"plain": {"()": "host_sim.desk.logs.OneLine",
                              "format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "handlers": {"stderr": {"class": "host_sim.desk.logs.Stderr", "formatter": "plain"}},
     # each line once: one handler, the root's (so waitress's logging.basicConfig() adds none);
     # our loggers pass their lines up to it and have none of their own
     "root": {"handlers": ["stderr"], "level": "WARNING"},
