@@ -17,7 +17,7 @@ import stat
 import tempfile
 
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, Min
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -274,10 +274,26 @@ DOWNGRADE_OLDER = gettext_noop(
     "checks them")
 
 
+DOWNGRADE_NET = gettext_noop(
+    "bowl %(bowl)s has sent the desk fair-dice messages over the network since its game %(since)d, which only "
+    "firmware that seals its journals sends: a journal of it without the bowl's seal (this one, of game "
+    "%(game)d) is a downgrade or forged, and is refused, also on a supervisor's tick. Import the bowl's sealed "
+    "journal (%(command)s), or check its customers' codes at the counter in the full form")
+
+
 def downgrade(bowl, game_no):
-    """Refused if the desk has accepted a sealed journal of the bowl: its firmware seals, so a
-    journal of it without seals was not written by it (or not by a firmware the desk should trust)."""
-    if bowl is not None and bowl.sealed_game:
+    """Refused if the desk knows the bowl's firmware seals: it accepted a sealed journal of
+    it, or heard the bowl's fair dice over the network (bobing/fair.py came after seal.py:
+    a firmware that commits to its dice seals its journals). A journal of it without seals
+    was then not written by it (or not by a firmware the desk should trust)."""
+    if bowl is None:
+        return
+    from .models import Commitment
+    fair_since = Commitment.objects.filter(bowl=bowl).aggregate(g=Min("game_no"))["g"]
+    if fair_since is not None and (not bowl.sealed_game or fair_since < bowl.sealed_game):
+        raise Refused(DOWNGRADE_NET, bowl=bowl.bowl_id, since=fair_since, game=game_no,
+                      command={"code": "mpremote cp :/data/g%08d.bbj ." % game_no})
+    if bowl.sealed_game:
         if game_no < bowl.sealed_game:  # perhaps an older firmware's game, imported late
             raise Refused(DOWNGRADE_OLDER, bowl=bowl.bowl_id, since=bowl.sealed_game, game=game_no)
         raise Refused(DOWNGRADE, bowl=bowl.bowl_id, since=bowl.sealed_game, game=game_no,

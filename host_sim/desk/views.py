@@ -206,7 +206,8 @@ def import_journal(request):
     return render(request, "desk/import.html", {
         "form": form, "page": page, "refused": imports.filter(ok=False).count(),
         "supervisor": supervisor(request.user),
-        "max_kb": settings.MAX_JOURNAL_BYTES // 1024, "mqtt_url": _url_or_none("mqtt")}, status=status)
+        "max_kb": settings.MAX_JOURNAL_BYTES // 1024, "max_bytes": settings.MAX_JOURNAL_BYTES,
+        "mqtt_url": _url_or_none("mqtt")}, status=status)
 
 
 IMPORTS_PER_PAGE = 20

@@ -9,9 +9,15 @@ from django.core.management.base import BaseCommand
 
 from host_sim.desk import inputs
 
-# waitress answers anything larger with its own plain-text 413; up to this the desk
-# answers with its own page (middleware.py; it takes 1 MB journals)
-MAX_BODY = 64 << 20
+
+
+def max_body():
+    """waitress reads a whole request body before the desk sees it, so its limit is the
+    desk's (a journal and its form, settings.DATA_UPLOAD_MAX_MEMORY_SIZE): a larger upload
+    is refused at its headers with waitress's 413, its body never read (the import page
+    itself sends no file over the limit: it shows the desk's page "too large")."""
+    from django.conf import settings
+    return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 
 
 def _addresses():
@@ -93,7 +99,7 @@ class Command(BaseCommand):
             self.stderr.write("还没有兑奖员 no attendant yet: python -m host_sim.desk attendant NAME")
         try:
             server = waitress.create_server(application, host=host or "0.0.0.0", port=port, threads=threads,
-                                            max_request_body_size=MAX_BODY, ident="bobing-desk")
+                                            max_request_body_size=max_body(), ident="bobing-desk")
         except OSError as e:  # the port in use, an address not on this computer
             raise inputs.refuse("--listen %s: 无法在此监听 cannot listen there: %s (is another desk running? "
                                 "choose another port)" % (listen, e.strerror or e))
