@@ -11,6 +11,15 @@ from host_sim.desk import inputs
 
 
 
+# Connections a phone (or 200) can hold open without stalling a counter: waitress reads
+# requests in its event loop and gives a worker thread only a complete one, so idle and
+# trickling connections cost a socket each, not a thread; its default of 100 connections
+# was what ran out (then it stops accepting). poll(): select() stops at 1024 descriptors.
+# A connection silent for 60 s is closed.
+OPEN = {"connection_limit": 2000, "channel_timeout": 60, "cleanup_interval": 10, "asyncore_use_poll": True,
+        "backlog": 1024}
+
+
 def max_body():
     """waitress reads a whole request body before the desk sees it, so its limit is the
     desk's (a journal and its form, settings.DATA_UPLOAD_MAX_MEMORY_SIZE): a larger upload
@@ -99,7 +108,7 @@ class Command(BaseCommand):
             self.stderr.write("还没有兑奖员 no attendant yet: python -m host_sim.desk attendant NAME")
         try:
             server = waitress.create_server(application, host=host or "0.0.0.0", port=port, threads=threads,
-                                            max_request_body_size=max_body(), ident="bobing-desk")
+                                            max_request_body_size=max_body(), ident="bobing-desk", **OPEN)
         except OSError as e:  # the port in use, an address not on this computer
             raise inputs.refuse("--listen %s: 无法在此监听 cannot listen there: %s (is another desk running? "
                                 "choose another port)" % (listen, e.strerror or e))
