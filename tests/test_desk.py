@@ -440,3 +440,18 @@ def test_a_locked_database_is_a_clear_message_and_records_nothing():
     assert not Redemption.objects.filter(bowl__bowl_id="L1").exists()
     r = c.post("/redeem", data)
     assert r.status_code == 200 and 'id="handed"' in r.content.decode()
+
+
+def test_the_hourly_chart_counts_whole_prizes():
+    """Before: one prize handed out in an hour put 0.5 on the axis."""
+    from host_sim.desk import chart
+    for top in (1, 2, 3, 7, 40):
+        ticks = re.findall(r'class="tick">([^<]*)<', chart.bars([top] + [0] * 23, "t"))
+        assert all(t.isdigit() for t in ticks) and int(ticks[-1]) >= top, (top, ticks)
+        assert len(ticks) < 3 or int(ticks[1]) * 2 == int(ticks[2])  # evenly spaced
+    c = login("chart")
+    _path, shown = game_of("0033", 10, 33)
+    g, n, cls, code = shown[0]
+    c.post("/redeem", {"code": code, "bowl": "0033", "game": g, "award": n, "cls": cls})
+    svg = c.get("/stock").content.decode()
+    assert re.findall(r'class="tick">([^<]*)<', svg) and ">0.5<" not in svg
