@@ -198,6 +198,7 @@ bench: $(STAMP) mp
 	$(PY) bench/allot_bench.py
 	$(PY) bench/desk_flood.py
 	$(PY) bench/desk_guess.py
+	$(PY) bench/desk_login_flood.py
 	$(PY) bench/cli_start.py
 	$(PY) bench/app_heap.py
 	$(PY) bench/event_load.py
