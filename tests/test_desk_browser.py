@@ -154,6 +154,22 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
         assert "accel" in text and "s=1" in text and "duitang 8" in text, text  # its first grant (30 / (2 * 2))
         assert "对堂 duitang 30 8 8 0 0 22" in live("event-stock")
         shot(d, "bowls.png", str(tmp_path_factory.mktemp("shots")))
+        # on a 375 px phone: a card per bowl, each value on its own labelled line (before, nine
+        # columns squeezed Chinese to one character a line)
+        d.set_window_size(375, 900)
+        try:
+            widths = lambda: d.execute_script(  # noqa: E731  (one call: the part is swapped every 2 s)
+                "var w = document.documentElement.clientWidth; return [w, document.documentElement.scrollWidth]"
+                ".concat([...document.querySelectorAll('#bowl-0212 td')].filter(function (e) {"
+                "return e.offsetParent; }).map(function (e) { return e.getBoundingClientRect().width; }))")
+            WebDriverWait(d, 10, 0.2).until(lambda _d: widths()[0] <= 380)
+            w = widths()
+            assert w[1] <= w[0] + 1, w  # nothing wider than the screen
+            assert len(w) > 5 and min(w[2:]) >= 0.8 * w[0] - 40, w  # every value a line of the card's width
+            assert "电量" in live("bowl-0212") or "battery" in d.page_source
+            shot(d, "bowls-375.png", str(tmp_path_factory.mktemp("shots")))
+        finally:
+            d.set_window_size(412, 915)
         pub("bobing/fair/0212/status", '{"v":1,"on":0}')  # the broker's will for a bowl that vanished
         WebDriverWait(d, 30, 0.2).until(lambda _d: "offline" in row())
         assert d.execute_script("return window.notReloaded") is True  # the same page all along
