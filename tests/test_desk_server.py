@@ -6,6 +6,8 @@ import http.client
 import os
 import random
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 
@@ -240,3 +242,38 @@ def test_backups_taken_during_hand_overs_hold_every_confirmed_one_and_restore(tm
         assert before <= got, (b, len(before), len(got))
         counts.append("%d/%d" % (len(before), len(got)))
     print("backups (confirmed before / in the backup): %s; automatic backups: %d" % (" ".join(counts), len(autos)))
+
+
+def test_serve_https_with_its_own_certificate_secure_cookies_and_hsts(tmp_path):
+    """`serve --https`: the desk's own certificate (made with cryptography, for its names and
+    addresses), cookies only over TLS, HSTS; plain HTTP on that port gets nothing; Django's
+    `check --deploy` reports nothing (before: W004, W008, W012, W016)."""
+    import ssl
+    import urllib.request
+    folder = str(tmp_path / "desk")
+    os.makedirs(folder)
+    s = deskkit.Server(folder, args=["--https"])
+    assert s.manage("attendant", "amy", "--password-stdin", stdin=deskkit.PASSWORD + "\n").returncode == 0
+    s.start()
+    try:
+        assert os.stat(os.path.join(folder, "tls.key")).st_mode & 0o777 == 0o600
+        ctx = ssl.create_default_context(cafile=os.path.join(folder, "tls.crt"))  # the name checked too
+        with urllib.request.urlopen(s.url + "/login", context=ctx, timeout=30) as r:
+            assert r.status == 200
+            assert "max-age=31536000" in r.headers["Strict-Transport-Security"]
+            assert all("Secure" in c for c in r.headers.get_all("Set-Cookie")), r.headers.get_all("Set-Cookie")
+        c = deskkit.Browserless(s.url, context=ctx).login("amy")
+        assert all(k.secure for k in c.jar) and {"sessionid", "csrftoken", "desk_device"} <= {k.name for k in c.jar}
+        try:
+            urllib.request.urlopen("http://127.0.0.1:%d/login" % s.port, timeout=10).read()
+            raise AssertionError("plain HTTP answered")
+        except OSError:
+            pass
+    finally:
+        s.stop()
+    r = subprocess.run([sys.executable, "-m", "host_sim.desk", "check", "--deploy"], cwd=deskkit.ROOT,
+                       env=dict(s.env(), BOBING_DESK_HTTPS="1"), capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "no issues" in r.stdout, r.stdout + r.stderr
+    r = subprocess.run([sys.executable, "-m", "host_sim.desk", "check", "--deploy"], cwd=deskkit.ROOT,
+                       env=s.env(), capture_output=True, text=True, timeout=120)
+    assert "W004" in r.stdout + r.stderr  # plain HTTP: said

@@ -1,6 +1,7 @@
 """python -m host_sim.desk COMMAND: the prize desk's commands (Django's manage.py).
 
-  serve [--listen HOST:PORT]      upgrade the database (migrate) and serve the desk
+  serve [--listen HOST:PORT] [--https]   upgrade the database (migrate) and serve the desk
+                                  (--https: TLS, its own certificate unless --cert/--key)
   attendant NAME                  add an attendant or set a password (asks twice);
                                   --language zh|en, --supervisor: a supervisor's settings
   addbowl ID (--secret-hex HEX | --secret TEXT)   the bowl's claim secret (its admin

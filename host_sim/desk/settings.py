@@ -148,6 +148,23 @@ CSRF_COOKIE_SAMESITE = "Strict"
 CSRF_FAILURE_VIEW = "host_sim.desk.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 
+
+def https_settings():
+    """What serving over HTTPS changes (`serve --https`, or BOBING_DESK_HTTPS=1 for
+    `check --deploy`): cookies only over TLS, HSTS (a browser that saw the desk over HTTPS
+    never tries it in plain HTTP again), any plain request redirected."""
+    return {"SESSION_COOKIE_SECURE": True, "CSRF_COOKIE_SECURE": True, "LANGUAGE_COOKIE_SECURE": True,
+            "SECURE_HSTS_SECONDS": 365 * 24 * 3600, "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
+            "SECURE_SSL_REDIRECT": True}
+
+
+HTTPS = os.environ.get("BOBING_DESK_HTTPS", "") == "1"
+if HTTPS:
+    globals().update(https_settings())
+# HSTS preload asks browsers' makers to hard-wire a public domain: a counter's laptop on a LAN
+# address never is one
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
 # A journal is a few KB (11 + config + 6 bytes an event); anything far larger is refused.
 MAX_JOURNAL_BYTES = 1 << 20
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_JOURNAL_BYTES + 65536

@@ -62,17 +62,39 @@ def _stop(signum, frame):
 
 
 class Command(BaseCommand):
+    def _tls(self, host, cert, key):
+        """The TLS context, the settings that go with it (settings.https_settings) applied."""
+        from django.conf import settings
+        from host_sim.desk import tls
+        try:
+            if cert is None:
+                names = settings.ALLOWED_HOSTS + ([host] if host not in ("", "0.0.0.0", "::") else [])
+                cert, key = tls.own_certificate(settings.DATA_DIR, [n for n in names if n != "testserver"])
+                self.stdout.write("certificate: %s (the desk's own; phones ask to accept it once)" % cert)
+            ctx = tls.context(cert, key)
+        except ValueError as e:
+            raise inputs.refuse(str(e))
+        from host_sim.desk.settings import https_settings
+        for name, value in https_settings().items():
+            setattr(settings, name, value)
+        return ctx
+
     help = __doc__
 
     def add_arguments(self, p):
         p.add_argument("--listen", default="127.0.0.1:8000", metavar="HOST:PORT",
                        help="where to listen (default %(default)s; 0.0.0.0:8000 for phones on the counter's network)")
         p.add_argument("--threads", type=int, default=8, help="worker threads (default %(default)s)")
+        p.add_argument("--https", action="store_true",
+                       help="serve HTTPS: secure cookies, HSTS (the desk's own certificate unless --cert/--key)")
+        p.add_argument("--cert", metavar="FILE", help="the promoter's certificate (PEM), with --https")
+        p.add_argument("--key", metavar="FILE", help="its private key (PEM), with --https")
         p.add_argument("--backup-dir", metavar="FOLDER", help="back the database up into FOLDER (a USB stick) "
                        "every --backup-every minutes and at shutdown")
         p.add_argument("--backup-every", metavar="MINUTES", default="10", help="default %(default)s")
 
-    def handle(self, *args, listen, threads, backup_dir=None, backup_every="10", **kw):
+    def handle(self, *args, listen, threads, backup_dir=None, backup_every="10", https=False, cert=None, key=None,
+               **kw):
         try:
             host, port = inputs.host_port(listen, "--listen")
         except inputs.Bad as e:
@@ -100,6 +122,11 @@ class Command(BaseCommand):
             from host_sim.desk import backup
             every = backup.Every(backup_dir, minutes)
         _answer_to(host)
+        tls = None
+        if https or cert or key:
+            if not https or bool(cert) != bool(key):
+                raise inputs.refuse("--cert FILE --key FILE: 两个都要，且与 --https 一起 both, and with --https")
+            tls = self._tls(host, cert, key)
         import waitress
 
         from host_sim.desk.wsgi import application
@@ -108,11 +135,16 @@ class Command(BaseCommand):
             self.stderr.write("还没有兑奖员 no attendant yet: python -m host_sim.desk attendant NAME")
         try:
             server = waitress.create_server(application, host=host or "0.0.0.0", port=port, threads=threads,
-                                            max_request_body_size=max_body(), ident="bobing-desk", **OPEN)
+                                            max_request_body_size=max_body(), ident="bobing-desk",
+                                            url_scheme="https" if tls else "http", **OPEN)
         except OSError as e:  # the port in use, an address not on this computer
             raise inputs.refuse("--listen %s: 无法在此监听 cannot listen there: %s (is another desk running? "
                                 "choose another port)" % (listen, e.strerror or e))
-        self.stdout.write("prize desk on http://%s:%s/ (Ctrl-C stops it)" % (host or "0.0.0.0", port))
+        if tls is not None:
+            from host_sim.desk.tls import TLSChannel
+            server.channel_class, server.tls = TLSChannel, tls
+        self.stdout.write("prize desk on %s://%s:%s/ (Ctrl-C stops it)" % ("https" if tls else "http",
+                                                                           host or "0.0.0.0", port))
         self.stdout.flush()
         if every is not None:
             every.start()
