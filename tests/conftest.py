@@ -194,6 +194,7 @@ SLOW = {
         "test_wrong_codes_slow_the_attendant_down_and_the_wait_survives_a_new_session",
     ),
     "test_desk_allot.py": ("test_racing_desks_and_stock_commands_never_grant_beyond_a_total",),
+    "test_desk_fuzz.py": ("test_every_desk_command_refuses_bad_input_clearly",),
     "test_desk_counter_ui.py": (
         "test_a_second_hand_over_by_the_same_attendant_says_you",
         "test_the_estimate_agrees_with_the_exact_planner",

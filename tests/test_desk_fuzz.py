@@ -71,6 +71,9 @@ def bad_commands(tmp_path):
     cases += [(["restore", p], None, 2) for p in [folder, "/dev/zero", fifo(tmp_path, "r"), junk, folder + "/none"]]
     cases += [(["serve", "--backup-dir", folder, "--backup-every", m], None, 2) for m in ["²", "0", "1e3", "-1", "x"]]
     cases += [(["serve", "--backup-dir", folder + "/none"], None, 2)]
+    cases += [(["serve"] + a, None, 2) for a in [["--cert", junk, "--key", junk], ["--https", "--cert", junk],
+                                                  ["--https", "--cert", junk, "--key", junk],
+                                                  ["--https", "--cert", "/dev/zero", "--key", folder]]]
     cases += [(["importjournal", p], None, 1) for p in [folder, "/dev/zero", fifo(tmp_path), folder + "/none.bbj"]]
     # not UTF-8 (Python keeps such bytes of argv as surrogates)
     cases += [([c, "\udcff\udcfe"] + rest, None, 2) for c, rest in
