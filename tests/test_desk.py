@@ -455,3 +455,21 @@ def test_the_hourly_chart_counts_whole_prizes():
     c.post("/redeem", {"code": code, "bowl": "0033", "game": g, "award": n, "cls": cls})
     svg = c.get("/stock").content.decode()
     assert re.findall(r'class="tick">([^<]*)<', svg) and ">0.5<" not in svg
+
+
+def test_bowl_1_is_bowl_0001_at_the_counter_and_at_import():
+    """Before: `addbowl 1` was not bowl 0001 at import (the journal names 0001), although
+    verify-claim treats them as one; the counter's full form took only the exact spelling."""
+    from host_sim.desk.models import Bowl
+    Bowl.objects.filter(bowl_id__in=["34", "0034"]).delete()
+    deskkit.bowl("34", SECRET)  # an older desk's addbowl kept what was typed
+    path, shown = deskkit.kiosk_game(os.path.join(FOLDER, "flash-0034"), "0034", SECRET, 12, 34)
+    c = login("ids")
+    g, n, cls, code = shown[0]
+    for typed in ("００３４", "34", "0034"):  # as the screen shows it, full-width; short; as the desk has it
+        r = c.post("/check", {"code": code, "bowl": typed, "game": g, "award": n, "cls": cls})
+        assert r.status_code == 200, (typed, r.content.decode()[-600:])
+    r = upload(c, path)
+    assert "new award" in msgs(r)[0], msgs(r)
+    assert Award.objects.filter(bowl__bowl_id="34").count() == len(shown)
+    assert c.post("/check", {"code": shown[1][3]}).status_code == 200  # its codes, made with the bowl's 0034

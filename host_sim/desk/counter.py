@@ -171,11 +171,11 @@ def check(user, text, bowl_id, game_no, award_no, cls):
             # imported: its code was made with the secret of its day (a bowl may have a new one since)
             ok = award.cls == cls and hmac.compare_digest(award.code, code)
         else:
-            # the bowl signs its id as it stores it, and its screen shows that: the desk's form
-            # (0001) or, from a hand-made settings.txt, the one typed off the screen (1); two
-            # forms at most, so a guess is never worth more than two
+            # the bowl signs its id as it stores it, and its screen shows that: the desk's form,
+            # the one typed off the screen, or the factory width (an older desk kept `1` for the
+            # bowl's 0001); three forms at most, so a guess is never worth more than three
             ok = any(claim.verify(bytes(bowl.secret), b, game_no, award_no, cls, code)
-                     for b in dict.fromkeys([bowl.bowl_id, inputs.fold(bowl_id)]))
+                     for b in dict.fromkeys([bowl.bowl_id, inputs.fold(bowl_id), inputs.canonical(bowl.bowl_id)]))
     except ValueError as e:
         _failed(user)
         raise ValueError(str(e))

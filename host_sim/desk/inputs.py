@@ -46,6 +46,14 @@ def bowl_id(text):
     return (t.lstrip("0") or "0").rjust(BOWL_WIDTH, "0") if len(t) <= BOWL_WIDTH else t
 
 
+def canonical(text):
+    """The desk's form of an id (1 -> 0001), or the text itself if no bowl can have it."""
+    try:
+        return bowl_id(text)
+    except Bad:
+        return str(text)
+
+
 def bowl_forms(text):
     """Every way a bowl may have stored the same number (1, 01, 001, 0001, ... in up to
     8 digits); a text that is no bowl id stays itself (a bowl the desk has under it)."""
