@@ -183,3 +183,12 @@ def test_days_out_of_range_and_odd_numbers_on_the_attendant_s_pages():
         assert r.status_code == 400
         r = c.post("/check", {"code": "BB1:0001:%s-1:YIXIU:AAAAAAAA" % v})
         assert r.status_code in (400, 404), (v, r.status_code)
+
+
+def test_a_malformed_content_length_is_no_500():
+    deskkit.attendant("fuzz-cl")
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert c.login(username="fuzz-cl", password=deskkit.PASSWORD)
+    for v in ["x", "²", "-5", "9" * 30]:
+        r = c.post("/import", {}, CONTENT_LENGTH=v)
+        assert r.status_code in (400, 413), (v, r.status_code)
