@@ -277,3 +277,32 @@ def test_serve_https_with_its_own_certificate_secure_cookies_and_hsts(tmp_path):
     r = subprocess.run([sys.executable, "-m", "host_sim.desk", "check", "--deploy"], cwd=deskkit.ROOT,
                        env=s.env(), capture_output=True, text=True, timeout=120)
     assert "W004" in r.stdout + r.stderr  # plain HTTP: said
+
+
+def test_one_address_holding_connections_stalls_no_other_counter(desk):
+    """One phone opening 110 idle connections: before, waitress's 100 were all taken and an
+    attendant's page failed after 5 s. Now an address holds at most 64; the rest are closed at
+    once, and another address is served."""
+    import socket
+    from host_sim.desk.management.commands.serve import PER_ADDRESS
+    s, shown = desk
+    held = []
+    try:
+        for _ in range(PER_ADDRESS + 46):
+            sock = socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=("127.0.0.7", 0))
+            held.append(sock)
+        time.sleep(0.5)
+        closed = 0
+        for sock in held:
+            sock.settimeout(0.05)
+            try:
+                closed += sock.recv(1) == b""  # closed by the desk
+            except (TimeoutError, ConnectionResetError) as e:
+                closed += isinstance(e, ConnectionResetError)
+        assert closed >= 40, closed  # beyond the cap (a few may still be on their way)
+        t = time.monotonic()
+        status, _page = deskkit.Browserless(s.url).get("/login")  # from 127.0.0.1
+        assert status == 200 and time.monotonic() - t < 5
+    finally:
+        for sock in held:
+            sock.close()

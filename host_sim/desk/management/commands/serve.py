@@ -20,6 +20,32 @@ OPEN = {"connection_limit": 2000, "channel_timeout": 60, "cleanup_interval": 10,
         "backlog": 1024}
 
 
+PER_ADDRESS = 64  # connections one address may hold (a browser uses about 6): one phone cannot take them all
+
+
+def capped(channel_class, per_address=PER_ADDRESS):
+    """waitress's channel factory with a cap per client address: a connection beyond it is
+    closed at once, unread (the log counts them once a second)."""
+    import logging
+    import time
+    log = logging.getLogger("desk")
+    said = {"at": 0.0, "n": 0}
+
+    def make(server, conn, addr, adj, map=None):
+        host = addr[0] if isinstance(addr, tuple) else addr
+        held = sum(1 for ch in list(server.active_channels.values())
+                   if (ch.addr[0] if isinstance(ch.addr, tuple) else ch.addr) == host)
+        if held >= per_address:
+            conn.close()
+            said["n"] += 1
+            if time.monotonic() - said["at"] >= 1.0:
+                log.warning("connections: %d refused, %s holds %d already", said["n"], host, held)
+                said["at"], said["n"] = time.monotonic(), 0
+            return None
+        return channel_class(server, conn, addr, adj, map=map)
+    return make
+
+
 def max_body():
     """waitress reads a whole request body before the desk sees it, so its limit is the
     desk's (a journal and its form, settings.DATA_UPLOAD_MAX_MEMORY_SIZE): a larger upload
@@ -140,9 +166,11 @@ class Command(BaseCommand):
         except OSError as e:  # the port in use, an address not on this computer
             raise inputs.refuse("--listen %s: 无法在此监听 cannot listen there: %s (is another desk running? "
                                 "choose another port)" % (listen, e.strerror or e))
+        channel = server.channel_class
         if tls is not None:
             from host_sim.desk.tls import TLSChannel
-            server.channel_class, server.tls = TLSChannel, tls
+            channel, server.tls = TLSChannel, tls
+        server.channel_class = capped(channel)
         self.stdout.write("prize desk on %s://%s:%s/ (Ctrl-C stops it)" % ("https" if tls else "http",
                                                                            host or "0.0.0.0", port))
         self.stdout.flush()
