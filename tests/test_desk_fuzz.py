@@ -110,6 +110,8 @@ def test_every_address_is_said_when_the_host_is_left_out(capsys, monkeypatch):
     import waitress
 
     class Quick:
+        channel_class = None
+
         def __init__(self, *a, **kw):
             pass
         run = close = lambda self: None
