@@ -5,7 +5,7 @@
 # Targets (`make help` prints this list; the comment above each rule says more):
 #   sim            play a game in the simulator (terminal; host_sim play --window: pygame)
 #   run ARGS=...   any host_sim command in .venv: make run ARGS="plan --seats 10"
-#   desk           the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for the counter's phones)
+#   desk           the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 HTTPS=1 for the counter's phones)
 #   test           every test, the gate (builds MicroPython first; two workers, then the serial tests alone)
 #   test-fast      the edit loop: every test but the slow, MicroPython, broker and browser ones
 #   bench          speed and memory figures (MicroPython ones on the 32-bit frozen build)
@@ -130,11 +130,11 @@ sim: $(PLAY)
 run: $(PLAY) $(PLAN)
 	$(PY) -m host_sim $(ARGS)
 
-# the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for phones on the counter's network);
+# the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 HTTPS=1 for phones on the counter's network);
 # its database and key live in data/desk (BOBING_DESK_DIR). host_sim/desk/README.md: the first attendant, a bowl's secret.
 LISTEN ?= 127.0.0.1:8000
 desk: $(DESK)
-	$(PY) -m host_sim.desk serve --listen $(LISTEN)
+	$(PY) -m host_sim.desk serve --listen $(LISTEN) $(if $(HTTPS),--https)
 
 # the desk's Chinese: new texts from the code into django.po, then django.mo (both committed;
 # needs Debian's gettext, `make deps`)
@@ -199,6 +199,7 @@ bench: $(STAMP) mp
 	$(PY) bench/allot_bench.py
 	$(PY) bench/desk_flood.py
 	$(PY) bench/desk_guess.py
+	$(PY) bench/desk_login_flood.py
 	$(PY) bench/cli_start.py
 	$(PY) bench/app_heap.py
 	$(PY) bench/event_load.py

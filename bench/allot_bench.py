@@ -48,7 +48,7 @@ def main():
     folder = tempfile.mkdtemp(prefix="allot-bench-")
     s = deskkit.Server(folder)
     env = s.env()
-    bowls = ["AB-%d" % i for i in range(6)]  # AB-5: the round trip's
+    bowls = ["%04d" % (960 + i) for i in range(6)]  # 0965: the round trip's
     for b in bowls:
         s.manage("addbowl", b, "--secret-hex", SECRET.hex())
     s.manage("stock", "--event", "bench", "yixiu=100000", "--step", "yixiu=1")
@@ -84,11 +84,11 @@ def round_trip(env, extra):
     c.on_socket_open = lambda _c, _u, sock: sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as a bowl
     c.connect("127.0.0.1", broker.port)
     c.loop_start()
-    c.subscribe("bobing/bench/AB-5/allot", 1)
+    c.subscribe("bobing/bench/0965/allot", 1)
     from bobing import claim, outbox
     try:
-        for _ in range(60):  # the listener's retained status; AB-5's first ask then gets its allot
-            c.publish("bobing/bench/AB-5/ask", json.dumps({"v": 1, "s": max(got, default=0), "left": []}), qos=1)
+        for _ in range(60):  # the listener's retained status; 0965's first ask then gets its allot
+            c.publish("bobing/bench/0965/ask", json.dumps({"v": 1, "s": max(got, default=0), "left": []}), qos=1)
             with arrived:
                 if arrived.wait_for(lambda: got, 1):
                     break
@@ -99,10 +99,10 @@ def round_trip(env, extra):
         rtt = []
         for s in range(s0, s0 + ASKS):
             n += 1  # the bowl pays its one prize left, then asks (each round its own game number)
-            c.publish("bobing/bench/AB-5/award", outbox.award_payload(
-                1 + len(extra), n, "yixiu", n, claim.code(SECRET, "AB-5", 1 + len(extra), n, "yixiu")), qos=1)
+            c.publish("bobing/bench/0965/award", outbox.award_payload(
+                1 + len(extra), n, "yixiu", n, claim.code(SECRET, "0965", 1 + len(extra), n, "yixiu")), qos=1)
             t = time.perf_counter()
-            c.publish("bobing/bench/AB-5/ask", json.dumps({"v": 1, "s": s, "left": []}), qos=1)
+            c.publish("bobing/bench/0965/ask", json.dumps({"v": 1, "s": s, "left": []}), qos=1)
             with arrived:
                 if not arrived.wait_for(lambda: s + 1 in got, 30):
                     raise SystemExit("no allot s=%d within 30 s" % (s + 1))

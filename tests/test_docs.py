@@ -11,7 +11,7 @@ from conftest import ROOT
 GUIDES = ["README.md", "firmware/README.md", "host_sim/README.md", "host_sim/desk/README.md",
           "hardware/README.md", "tests/README.md"]
 TOPS = ("firmware", "host_sim", "hardware", "tests", "bench", "requirements")
-DESK_THIRD_PARTY = {"axes_reset_ip"}  # django-axes' own management command
+DESK_THIRD_PARTY = {"axes_reset_ip", "axes_reset_username", "check", "migrate"}  # axes' and Django's own commands
 
 
 def read(rel):

@@ -137,6 +137,10 @@ class CheckLimit(models.Model):
     failures = models.PositiveIntegerField(default=0)
     wait_until = models.DateTimeField(null=True, blank=True)
     last_failed = models.DateTimeField(null=True, blank=True)  # a quiet spell after it forgives the count
+    # the last code the desk found no award for (counter.find): counted as a failure, and taken
+    # back when that code then checks out in full (its journal had not been imported yet)
+    pending_code = models.CharField(max_length=8, blank=True)
+    pending_wait = models.DateTimeField(null=True, blank=True)  # the wait that miss set (None: none)
 
 
 class BowlStatus(models.Model):
@@ -249,9 +253,15 @@ class ShakeGrant(models.Model):
     state = models.CharField(max_length=4, default="new")
     why = models.CharField(max_length=200, blank=True)
     acked = models.DateTimeField(null=True)
+    # the receipt as compared (shakegrants.receipt_key): one grant per receipt and event, the
+    # database's constraint deciding between counters; a second only on a supervisor's tick
+    receipt = models.CharField(max_length=24, blank=True)
+    again_by = models.CharField(max_length=150, blank=True)  # the supervisor who allowed a second grant
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["bowl", "gid"], name="one_shake_grant")]
+        constraints = [models.UniqueConstraint(fields=["bowl", "gid"], name="one_shake_grant"),
+                       models.UniqueConstraint(fields=["event", "receipt"], name="one_grant_per_receipt",
+                                               condition=~models.Q(receipt="") & models.Q(again_by=""))]
 
 
 class AttendantLanguage(models.Model):

@@ -5,9 +5,11 @@ from $MQTT_PASSWORD. Run it beside `serve`."""
 import asyncio
 import os
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from bobing import outbox
+
+from host_sim.desk import inputs
 
 
 class Command(BaseCommand):
@@ -19,15 +21,16 @@ class Command(BaseCommand):
         p.add_argument("--user", default=None, help="the desk's user on the broker")
 
     def handle(self, *args, broker, event, user, **kw):
-        host, sep, port = broker.rpartition(":")
-        if not sep:
-            host, port = broker, "1883"
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise CommandError("--broker %r: 写成 write it as HOST or HOST:PORT, e.g. 10.0.0.2:1883" % broker)
+        try:
+            host, port = inputs.host_port(broker, "--broker", 1883)
+            if not host:
+                raise inputs.Bad("--broker %r: 没有主机 no host (e.g. 10.0.0.2:1883)" % broker)
+        except inputs.Bad as e:
+            raise inputs.refuse(str(e))
         try:
             outbox.check_name("event", event)
         except ValueError as e:
-            raise CommandError("--event: %s" % e)
+            raise inputs.refuse("--event: 活动名不可用 event name not allowed: %s" % e)
         from host_sim.desk import bus
         self.stdout.write("listening to %s:%s for event %s (Ctrl-C stops)" % (host, port, event))
         self.stdout.flush()
