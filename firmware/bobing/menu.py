@@ -265,6 +265,8 @@ def _fails(c):
             data = settings.read(c.root, settings.PIN_FILE)
             if data is not None:
                 n = settings.number(data.decode().strip(), 0, 999999)
+            elif settings.played(c.root):  # a bowl set up writes its count first: deleted, not new
+                raise OSError("missing")
         except (OSError, ValueError) as e:
             c.say("%s unreadable (%s): the PIN is locked" % (settings.PIN_FILE, e))
             n = PIN_TRIES
