@@ -1,4 +1,4 @@
-# No file loss reopens a kiosk (issue 30): a kiosk bowl set up with its own PIN,
+# No file loss reopens a kiosk: a kiosk bowl set up with its own PIN,
 # then its settings.txt cut at every length, or one of its files deleted, and
 # booted into a real Console over a real folder. Every boot must be a kiosk
 # (never a family bowl), its PIN never the default 1234: the kiosk's own PIN
