@@ -136,6 +136,7 @@ MARK_BY_FIXTURE = {"mp_built": "micropython",
                    "chromium_installed": "browser", "browser": "browser"}
 MARK_BY_FILE = {
     "test_desk_server.py": ("slow",),  # every test there waits for a real desk server to start
+    "test_case.py": ("slow",),  # openscad renders the case (CGAL) for each cut
 }
 # slow: the tests (any parameters) that took 5 s or more in a serial `make test-fast` run on the busy
 # 2-core machine (load 5-8), then those of 4 s or more in a run on two workers at load 9-11 (most

@@ -61,9 +61,10 @@ OVER_TOTAL = gettext_noop("bowl %(bowl)s: %(n)d more %(cls)s would make %(sum)d 
 
 class GameState:
     """Where a bowl's game stands: stock and left as [[class, n], ...] (highest
-    class first), customers served, events, ended."""
+    class first), customers served, events, ended; by_key: of the customers, those the
+    attendant's key let in, key_minutes the game's minute of each (journal format 4)."""
 
-    def __init__(self, profile, stock, left, customers, events, ended, options=None):
+    def __init__(self, profile, stock, left, customers, events, ended, options=None, by_key=0, key_minutes=()):
         self.profile = profile
         self.options = dict(options or {})
         self.stock = stock
@@ -71,6 +72,8 @@ class GameState:
         self.customers = customers
         self.events = events
         self.ended = ended
+        self.by_key = by_key
+        self.key_minutes = list(key_minutes)
 
 
 class Result:
@@ -206,6 +209,7 @@ def _ingest(bowl_id, game_no, awards, state, source, now, event=None, journal_fo
         if g.pk is None or state.events >= g.events:  # an older copy never rolls the state back
             g.profile, g.options, g.stock, g.left = state.profile, state.options, state.stock, state.left
             g.customers, g.events, g.ended, g.updated = state.customers, state.events, state.ended, now
+            g.by_key, g.key_minutes = state.by_key, state.key_minutes
             g.save()
     msg = (gettext_noop("bowl %(bowl)s game %(game)d: %(new)d new award, %(known)d already known") if len(new) == 1 else
            gettext_noop("bowl %(bowl)s game %(game)d: %(new)d new awards, %(known)d already known"))
@@ -245,7 +249,7 @@ def read_journal(path, name=None):
                       events=", ".join(Event.objects.order_by("name").values_list("name", flat=True)) or "-")
     stock = [[c, t.initial[c]] for c in t.classes]
     left = [[c, t.pool[c]] for c in t.classes]
-    state = GameState(cfg.profile, stock, left, t.customer, s.count, t.ended, cfg.overrides)
+    state = GameState(cfg.profile, stock, left, t.customer, s.count, t.ended, cfg.overrides, s.keyed, s.key_minutes)
     problem = None
     if s.problem is not None:
         problem = [gettext_noop("(the journal is damaged (%(kind)s)%(detail)s; "

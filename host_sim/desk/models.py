@@ -39,6 +39,10 @@ class Game(models.Model):
     stock = models.JSONField()
     left = models.JSONField()
     customers = models.PositiveIntegerField(default=0)
+    # of them, those the attendant's key let in (journal format 4), and the game's minute of each
+    # (the bowl's awake minutes since the game began: it has no clock of the day)
+    by_key = models.PositiveIntegerField(default=0)
+    key_minutes = models.JSONField(default=list)
     events = models.PositiveIntegerField(default=0)
     ended = models.BooleanField(default=False)
     updated = models.DateTimeField()

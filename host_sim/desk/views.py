@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.core.paginator import Paginator
 from django.db import OperationalError
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, Sum
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from . import allot, chart, codes, counter, forecast as fc, inputs
 from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names
 from .ingest import OVER_GRANT, OVER_TOTAL, Refused, ingest_journal, supervisor
-from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption, render_parts
+from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption, ShakeGrant, render_parts
 
 log = logging.getLogger("desk")
 
@@ -381,6 +381,12 @@ def _over_note(bowl):
     return bowl.refused_note
 
 
+def _key_last(bowl):
+    """(game, minute) of the last customer the bowl's key let in, from its imported journals."""
+    g = Game.objects.filter(bowl=bowl, by_key__gt=0).order_by("-game_no").first()
+    return (g.game_no, g.key_minutes[-1]) if g is not None and g.key_minutes else None
+
+
 def event_view(event_name=None):
     """What the bowls page shows: the event (the one named, else the newest),
     its totals per class (total, granted to bowls, awarded and redeemed since
@@ -403,6 +409,8 @@ def event_view(event_name=None):
             classes.append(r)
     bowls = []
     status = {s.bowl_id: s for s in BowlStatus.objects.all()}
+    keyed = dict(Game.objects.values_list("bowl_id").annotate(n=Sum("by_key")))
+    receipts = dict(ShakeGrant.objects.filter(state="used").values_list("bowl_id").annotate(n=Count("id")))
     for b in Bowl.objects.order_by("bowl_id"):
         st = status.get(b.pk)
         last = Award.objects.filter(bowl=b).order_by("-id").first()
@@ -411,6 +419,8 @@ def event_view(event_name=None):
         bowls.append({"bowl": b.bowl_id, "st": st, "ago": ago, "online": bool(st and st.online and ago <= SILENT_S),
                       "silent": bool(st and st.online and ago > SILENT_S),
                       "last": last, "s": seq, "grant": allot.as_list(grant),
+                      "by_key": keyed.get(b.pk, 0), "by_receipt": receipts.get(b.pk, 0),
+                      "key_last": _key_last(b),
                       "refused_over": b.refused_over, "refused_note": _over_note(b) if b.refused_over else ""})
     return {"event": ev, "classes": classes, "bowls": bowls, "now": now, "silent_s": SILENT_S,
             "events": [e.name for e in events]}
@@ -437,7 +447,6 @@ def shakes_page(request):
     """Shakes granted at the counter (shakegrants.py): the form, and the record
     of grants with what each bowl answered."""
     from .forms import ShakeForm
-    from .models import ShakeGrant
     from . import shakegrants
     ev = Event.objects.order_by("-started").first()
     form = ShakeForm(request.POST) if request.method == "POST" else ShakeForm(

@@ -46,7 +46,7 @@ VIL_MV = VDD_MV // 4  # V_IL max = 0.25 VDD: lower reads 0
 VIH_MV = VDD_MV * 3 // 4  # V_IH min = 0.75 VDD: higher reads 1; between is no valid level
 # The board around the pins (hardware/wiring.md): {gpio: (pull-up ohm to 3V3, pull-down ohm to GND)}.
 # MENU and NEXT have no resistor (internal pull-up), the buttons short their pin to GND.
-# The attendant's reed switch (board.PIN_KEY, input only: no weak pulls) has its 100k pull-up.
+# The attendant's key switch (board.PIN_KEY, input only: no weak pulls) has its 100k pull-up.
 EXTERNAL = {board.PIN_BTN_OK: (100000, 0), board.PIN_LED_POWER: (0, 100000), board.PIN_KEY: (100000, 0)}
 # MicroPython's ESP32 Pin (ports/esp32/machine_pin.c, v1.28): IN/OUT are
 # gpio_mode_t (OUT is input+output), pulls are its GPIO_PULL_DOWN/UP bits.
