@@ -17,6 +17,7 @@ deskkit.setup()
 from django.test import Client  # noqa: E402
 
 from host_sim import cli  # noqa: E402
+from host_sim.analysis import fair_check  # noqa: E402
 from host_sim.desk import bus  # noqa: E402
 from host_sim.desk.models import Award, Bowl, Commitment, Import  # noqa: E402
 
@@ -163,3 +164,56 @@ def test_the_claim_qr_link_leads_a_phone_to_its_verdict_and_the_counter_still_ta
     for bad in ("HTTP://TESTSERVER/F/%s/6-1#X" % BOWL, "http://example.com/other"):
         page = counter.post("/check", {"code": bad}).content.decode()
         assert "not a claim screen" in page or "不是" in page, page[-800:]
+
+
+def _turn2(g, k, root, rolls=3):
+    """A format-2 bowl's honest turn: customer k's secret from the chain grown from root,
+    the desk's value for him -> (secret, desk value, rolls as text)."""
+    a, p = dice.chain_place(k)
+    r, pub = bus.handle(EVENT, _topic("commit"), fair.commit2_payload(g, k, a, dice.chain_at(root, 0)))
+    assert r in ("commit", "known") and len(pub) == 1 and pub[0][0] == _topic("seed"), (r, pub)
+    g2, k2, c, d = fair.decode_seed(EVENT, pub[0][0], pub[0][1], BOWL)
+    assert (g2, k2, c) == (g, k, None)
+    s = dice.chain_at(root, p)
+    der = dice.Derived(s, d, g, k, bytes(16))
+    return s, d, ["".join(map(str, der.roll(i, bytearray(6)))) for i in range(rolls)]
+
+
+def test_format_2_one_anchor_per_chain_one_value_per_customer_whatever_the_bowl_asks(tmp_path, capsys):
+    """The desk's side of fair format 2: the chain's first anchor stands, a customer's
+    value is the same however often he is asked for (a bowl that reveals nothing and
+    asks again, hoping for other dice, gets the same value), the first reveal stands,
+    and a secret not of the chain is caught."""
+    Commitment.objects.all().delete()
+    deskkit.bowl(BOWL, SECRET)
+    root = os.urandom(32)
+    s1, d1, rolls1 = _turn2(7, 1, root)
+    row = Commitment.objects.get(bowl__bowl_id=BOWL, game_no=7, q=1)
+    assert row.fmt == 2 and row.desk == d1.hex() and row.commit == dice.chain_at(root, 0).hex()
+    # a re-draw: the bowl reveals no rolls and asks again for the same customer -> the same value
+    assert _turn2(7, 1, root)[1] == d1
+    # another anchor for the same chain (a bowl re-drawing its chain): refused, no value sent
+    r, pub = bus.handle(EVENT, _topic("commit"), fair.commit2_payload(7, 2, 1, dice.chain_at(os.urandom(32), 0)))
+    assert r == "refused" and not pub
+    assert bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(7, 1, s1, rolls1))[0] == "reveal"
+    row.refresh_from_db()
+    assert row.verdict == "3 rolls verified, 0 unverified", row.verdict
+    # a second reveal that differs (fewer rolls): refused, the first stands
+    assert bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(7, 1, s1, rolls1[:1]))[0] == "refused"
+    # customer 2: the bowl reveals a secret that is not his place in the chain
+    _s2, _d2, rolls2 = _turn2(7, 2, root)
+    bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(7, 2, os.urandom(32), rolls2))
+    assert fair_check.CHAIN in Commitment.objects.get(game_no=7, q=2).verdict
+    # customer 3 never revealed
+    _turn2(7, 3, root)
+    p = tmp_path / "export.json"
+    p.write_bytes(Client().get("/fair/export.json", {"bowl": BOWL, "game": "7"}).content)
+    ex = json.loads(p.read_text())
+    assert [c["a"] for c in ex["chains"]] == [1] and [t["k"] for t in ex["turns"]] == [1, 2, 3]
+    assert cli.main(["verify-fair", "--desk", str(p), "--bowl", BOWL, "--game", "7"]) == 1
+    out = capsys.readouterr().out
+    assert out.strip().endswith("fair: 3 rolls verified, 4 unverified (commitment never revealed: 1; %s: 3)"
+                                % fair_check.CHAIN), out
+    html = Client().get("/fair", {"bowl": BOWL, "game": "7"}).content.decode()
+    assert d1.hex() in html and " ".join(rolls1) in html
+

@@ -84,8 +84,8 @@ class Desk:
         leaf, p = c.fair.pending.pop(0)
         assert leaf == "commit"
         d = os.urandom(16)
-        g, k, q, cm, took = desk_value(c, p, d, EVENT)
-        self.rows.append((g, k, q, cm, d))
+        g, k, a, anchor, took = desk_value(c, p, d, EVENT)
+        self.rows.append((g, k, a, anchor, d))
         assert took
 
 
@@ -126,21 +126,25 @@ def test_a_customer_shakes_only_after_the_desk_has_his_commitment_and_anyone_can
     sim.shake()
     sim.step(3000)
     assert c.table.events == n and c.table.shakes_left == 3, "a shake counted before the desk's value"
-    secret = c.fair.turn[3]
+    secret = c.fair.turn[2]
     desk.answer(c)
     sim.step(100)
     assert c.view == C.V_TURN
     rolls = [roll(sim) for _ in range(2)]
-    # mid-turn: the flash holds the commitment and the desk's value, never the secret
-    flash = _files(str(tmp_path))
-    assert secret not in flash and binascii.hexlify(secret) not in flash
+    # mid-turn: the fair log holds the chain's anchor and the desk's value, not the secret
+    # (the chain's root is in the key file only, so a power cut goes on with the same dice)
+    g = c.j.game_id
+    log = open(fair.log_path(str(tmp_path), g), "rb").read()
+    assert binascii.hexlify(secret) not in log
     rolls.append(roll(sim))
     sim.step(100)
     assert [m[0] for m in c.fair.pending] == ["reveal"] and c.fair.turn is None
-    _b, g, k, q, s, r, u = fair.decode_reveal(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
-                                           c.fair.pending[0][1])
-    assert s == secret and r == ["".join(map(str, o.dice)) for o in rolls] and not u
-    assert binascii.hexlify(secret) in _files(str(tmp_path))  # journaled with the reveal
+    f, _b, body = fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id), c.fair.pending[0][1],
+                            "reveal")
+    g2, k, s, r, u = fair.decode_reveal2(body)
+    assert f == 2 and (g2, k) == (g, 1) and s == secret and r == ["".join(map(str, o.dice)) for o in rolls]
+    assert not u and dice.chain_holds(s, 1, desk.rows[0][3])  # customer 1: one link from the anchor
+    assert binascii.hexlify(secret) in open(fair.log_path(str(tmp_path), g), "rb").read()  # with the reveal
     code, out = _verify(capsys, tmp_path)
     assert out.strip().endswith("fair: 3 rolls verified, 0 unverified") and code == 0, out
 
@@ -178,16 +182,16 @@ def test_a_desk_that_does_not_answer_lets_the_customer_play_unverified_never_sil
     sim.step(3000)
     assert c.view == C.V_TURN and c.fair.unseeded()
     assert any("no desk value" in line for line in sim.board.lines), sim.board.lines[-5:]
-    g, _k, _q, _cm, took = desk_value(c, c.fair.pending[0][1], os.urandom(16), EVENT)  # late
+    g, _k, _a, _anchor, took = desk_value(c, c.fair.pending[0][1], os.urandom(16), EVENT)  # late
     assert not took
     b = c.settings.bowl_id
     for _ in range(3):
         roll(sim)
     sim.step(100)
     assert [m[0] for m in c.fair.pending] == ["commit", "reveal"]
-    r = fair.decode_reveal(EVENT, "bobing/%s/%s/reveal" % (EVENT, b), c.fair.pending[1][1])
-    assert r[6] is True and len(r[5]) == 3
-    assert [x[0] for x in fair.read_log(fair.log_path(str(tmp_path), g))[0]] == ["C", "U", "R"]
+    r = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, b), c.fair.pending[1][1], "reveal")[2])
+    assert r[4] is True and len(r[3]) == 3
+    assert [x[0] for x in fair.read_log(fair.log_path(str(tmp_path), g))[0]] == ["A", "W", "S"]
     code, out = _verify(capsys, tmp_path)
     assert code == 1 and out.strip().endswith("fair: 0 rolls verified, 3 unverified (%s: 3)" % fair_check.UNSEEDED), out
 
@@ -264,28 +268,69 @@ def test_the_bowl_s_own_screen_marks_a_turn_its_desk_did_not_answer_unverified(t
     assert c.view == C.V_GATE and "未验证" not in zh and "unverified" not in en, (zh, en)
 
 
-def test_a_power_cut_mid_turn_leaves_its_rolls_unverified_never_dropped(tmp_path, capsys):
+def test_a_power_cut_mid_turn_goes_on_with_the_same_dice_and_asks_nothing_new(tmp_path, capsys):
+    """Fair format 2: a power cut (faked or not) mid-turn cannot give the customer other
+    dice: the bowl comes back with the same secret (the chain's root on flash) and the
+    desk's value from its log, asks the desk nothing, and his next shake rolls the next
+    position of the same sequence."""
     sim = _fair_kiosk(tmp_path)
     desk = Desk()
     _customer(sim)
     desk.answer(sim.console)
     sim.step(100)
-    roll(sim)
+    first = roll(sim)
     sim.power_cut()
     sim.step(200)
-    c = sim.console  # the bowl came back: the customer's 2 shakes left need a new commitment
+    c = sim.console
     while c.view in (C.V_RESULT, C.V_NOTICE, C.V_CLAIM):  # the roll before the cut, shown again
         press(sim, "ok")
-    assert c.table.shakes_left == 2 and c.view == C.V_SEED and c.fair.turn[2] == 2
-    desk.answer(c)
+    assert c.table.shakes_left == 2 and c.view == C.V_TURN and not c.fair.pending, (c.view, c.fair.pending)
+    assert any("goes on at roll 2" in line for line in sim.board.lines), sim.board.lines[-5:]
+    rest = [roll(sim), roll(sim)]
     sim.step(100)
-    roll(sim)
-    roll(sim)
-    sim.step(100)
+    g, k, s, r, _u = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
+                                                   c.fair.pending[0][1], "reveal")[2])
+    d = desk.rows[0][4]
+    assert r == ["".join(map(str, o.dice)) for o in [first] + rest]
+    assert r == [fair_check.derive(s, d, g, k, i, bytes(16)) for i in range(3)]  # one sequence, no gap
     code, out = _verify(capsys, tmp_path)
-    assert code == 1
-    assert "fair: 1 rolls verified, 2 unverified" in out, out
-    assert fair_check.UNREVEALED + ": 1" in out and fair_check.AFTER_RETRY + ": 1" in out
+    assert code == 0 and out.strip().endswith("fair: 3 rolls verified, 0 unverified"), out
+
+
+def _spill(sim):
+    """The customer's next shake is a spill (the detector says so, as spill_detect would)."""
+    from bobing import shake
+    det = sim.console.detector
+    feed = det.feed
+    det.feed = lambda *a: (setattr(det, "feed", feed), shake.EV_SPILL)[1]
+    sim.step(100)
+    while sim.console.view == C.V_RESULT:
+        press(sim, "ok")
+
+
+def test_a_spill_on_a_fair_kiosk_uses_up_no_dice(tmp_path, capsys):
+    """Fair format 2: a spilled shake takes no position of the customer's sequence, so his
+    next shake rolls what the spill would have: a bowl voiding a good roll as a spill
+    only hands the same dice to the next shake (and the reveal lists the spill)."""
+    sim = _fair_kiosk(tmp_path)
+    desk = Desk()
+    _customer(sim)
+    desk.answer(sim.console)
+    sim.step(100)
+    first = roll(sim)
+    _spill(sim)
+    c = sim.console
+    assert c.table.shakes_left == 1 and c.fair.turn[4][-1] == "-"
+    last = roll(sim)
+    sim.step(100)
+    g, k, s, r, _u = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
+                                                   c.fair.pending[0][1], "reveal")[2])
+    d = desk.rows[0][4]
+    assert r == ["".join(map(str, first.dice)), "-", "".join(map(str, last.dice))]
+    assert r[2] == fair_check.derive(s, d, g, k, 1, bytes(16))  # the position after the first roll
+    code, out = _verify(capsys, tmp_path)
+    assert code == 0 and "it would have rolled %s" % r[2] in out and out.strip().endswith(
+        "fair: 2 rolls verified, 0 unverified"), out
 
 
 # ------------------------------------------------------------ cheating bowls
@@ -541,7 +586,7 @@ def test_messages_for_an_absent_desk_stay_bounded_in_ram_and_every_line_stays_on
         assert len(c.fair.pending) <= fair.MAX_PENDING
     assert any("dropped" in line for line in sim.board.lines)
     rows, problem = fair.read_log(fair.log_path(str(tmp_path), c.j.game_id))
-    assert problem is None and [r[0] for r in rows].count("U") == customers
+    assert problem is None and [r[0] for r in rows].count("W") == customers
     code, out = _verify(capsys, tmp_path)
     assert code == 1 and out.strip().endswith("fair: 0 rolls verified, %d unverified (%s: %d)" % (
         3 * customers, fair_check.UNSEEDED, 3 * customers)), out

@@ -7,7 +7,12 @@ desk's public page.
 
 A roll is verified only when its commitment was recorded before it, the
 reveal hashes to the commitment, and the dice equal the derivation. Anything
-else is counted as unverified with its reason; nothing is dropped."""
+else is counted as unverified with its reason; nothing is dropped.
+
+Fair format 2 (the bowl's now): a game's customers' secrets are a chain whose
+anchor ("A" lines, the desk's "chains") precedes them; customer k's rolls are
+positions 0, 1, ... of one sequence (a spill uses none); a customer whose log
+holds a format-1 commitment ("C" lines) is checked as format 1."""
 import hashlib
 import os
 
@@ -67,9 +72,121 @@ class Report:
         return not self.unverified and self.verified > 0
 
 
-def derive(secret, desk, g, k, i):
-    """Roll i of customer k in game g under (secret, desk value): six faces, as the bowl draws them."""
-    return "".join(str(f) for f in dice.Derived(secret, desk, g, k).roll(i, bytearray(6)))
+def derive(secret, desk, g, k, i, user=None):
+    """Roll i of customer k in game g under (secret, desk value[, customer value: format 2]):
+    six faces, as the bowl draws them."""
+    return "".join(str(f) for f in dice.Derived(secret, desk, g, k, user).roll(i, bytearray(6)))
+
+
+_NO_USER = bytes(dice.USER_BYTES)
+NO_CHAIN = "no chain anchor before the customer's turn"
+CHAIN = "revealed secret is not the chain's (another anchor or position)"
+NOT_PLAYED = "reveal does not hold the shakes played"
+
+
+def _user(t):
+    u = t.get("u_seed")
+    return bytes.fromhex(u) if u else _NO_USER
+
+
+def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_bad):
+    """One format-2 turn's shakes (six digits each, "-" a spill) into report. anchor,
+    secret, d: bytes or None. count_bad: how many rolls an unverified turn counts."""
+    rolls = [x for x in shakes if x != "-"]
+    n = max(1, len(rolls)) if count_bad is None else count_bad
+    a, p = dice.chain_place(k)
+    if anchor is None:
+        report.bad(NO_CHAIN, n, "%s: no anchor of chain %d before the turn" % (who, a))
+        return False
+    if secret is None:
+        report.bad(UNREVEALED, n, "%s: never revealed" % who)
+        return False
+    if not dice.chain_holds(secret, p, anchor):
+        report.bad(CHAIN, n, "%s: the revealed secret does not lead to chain %d's anchor %s in %d links"
+                   % (who, a, anchor.hex()[:16], p))
+        return False
+    if unseeded:
+        report.bad(UNSEEDED, n, "%s: played without the desk's value" % who)
+        if d is not None:  # the desk had sent one: the dice that should have been rolled are known
+            want = [derive(secret, d, g, k, i, user) for i in range(len(rolls))]
+            report.lines.append("%s: the desk's value was sent; with it the turn would have rolled %s" % (
+                who, " ".join(want) or "nothing"))
+        return False
+    if d is None:
+        report.bad(NO_DESK, n, "%s: no desk value" % who)
+        return False
+    i = 0
+    for x in shakes:
+        want = derive(secret, d, g, k, i, user)
+        if x == "-":  # uses up no position: it would have rolled what his next shake rolls
+            report.spill("%s: a shake spilled before roll %d" % (who, i + 1), want)
+            continue
+        i += 1
+        if want != x:
+            report.bad(MISMATCH_DICE, 1, "%s: roll %d is %s, %s from the reveal" % (who, i, x, want))
+            continue
+        report.verified += 1
+    return True
+
+
+def _f2_game(root, g, rows, events, report, desk, bowl):
+    """The format-2 customers of one game of a bowl's folder. -> their numbers."""
+    anchors, values, unseeded, secrets = {}, {}, set(), {}
+    for r in rows:
+        if r[0] == "A":
+            anchors.setdefault(r[1], r[3])
+        elif r[0] == "V":
+            values.setdefault(r[1], (r[2], r[3] or _NO_USER))
+        elif r[0] == "W":
+            unseeded.add(r[1])
+        elif r[0] == "S":
+            secrets.setdefault(r[1], r[2])
+    f1 = {r[2] for r in rows if r[0] == "C"}
+    shakes = {}
+    customer = 0
+    for kind, arg in events:
+        if kind == game.EV_CUSTOMER:
+            customer += 1
+        elif kind == game.EV_ROLL or kind == game.EV_SPILL:
+            shakes.setdefault(customer, []).append(_dice_text(arg) if kind == game.EV_ROLL else "-")
+    mine = set(values) | unseeded | set(secrets) | {k for k in shakes if k not in f1 and anchors}
+    at_desk, chains = {}, {}
+    if desk is not None:
+        for t in desk.get("turns", []):
+            if t["bowl"] == bowl and t["g"] == g:
+                at_desk[t["k"]] = t
+        for c in desk.get("chains", []):
+            if c["bowl"] == bowl and c["g"] == g:
+                chains[c["a"]] = bytes.fromhex(c["c"])
+    for k in sorted(mine):
+        who = "game %d customer %d" % (g, k)
+        a, _p = dice.chain_place(k)
+        anchor = anchors.get(a)
+        sh = shakes.get(k, [])
+        d, user = values.get(k, (None, _NO_USER))
+        t = at_desk.get(k)
+        if desk is not None:
+            if t is None or a not in chains:
+                report.bad(NOT_AT_DESK, max(1, len(sh)), "%s: the desk holds no %s" % (
+                    who, "value for this customer" if t is None else "anchor of chain %d" % a))
+                continue
+            if chains[a] != anchor:
+                report.bad(CHAIN, max(1, len(sh)), "%s: the journal's anchor of chain %d is not the desk's" % (who, a))
+                continue
+            if d is None or t.get("d") is None:
+                pass
+            elif t["d"] != d.hex() or _user(t) != user:
+                report.bad(MISMATCH_REVEAL, max(1, len(sh)), "%s: the journal's desk value is not the desk's" % who)
+                continue
+            if t.get("s") and (t.get("r") or []) != sh:
+                report.bad(NOT_PLAYED, max(1, len(sh)), "%s: the reveal lists %s, the journal's shakes are %s" % (
+                    who, " ".join(t.get("r") or []) or "none", " ".join(sh) or "none"))
+                continue
+            if d is None and t.get("d"):
+                d = bytes.fromhex(t["d"])  # (a turn played without it: the dice it should have rolled)
+        _turn2(report, who, g, k, anchor, secrets.get(k), d, user, sh, k in unseeded, max(1, len(
+            [x for x in sh if x != "-"])))
+    return mine
 
 
 def _dice_text(d):
@@ -103,6 +220,7 @@ def check_game(root, g, report, desk=None, bowl=None):
     rows, problem = fair.read_log(fair.log_path(root, g))
     if problem:
         report.lines.append("game %d: fair log: %s" % (g, problem))
+    two = _f2_game(root, g, rows, events, report, desk, bowl)
     cs = _commitments(rows)
     at_desk = {}
     if desk is not None:
@@ -153,7 +271,7 @@ def check_game(root, g, report, desk=None, bowl=None):
         if kind == game.EV_CUSTOMER:
             customer += 1
             continue
-        if kind != game.EV_ROLL and kind != game.EV_SPILL:
+        if kind != game.EV_ROLL and kind != game.EV_SPILL or customer in two:
             continue
         q = None
         for cq in order:
@@ -212,7 +330,7 @@ def check_game(root, g, report, desk=None, bowl=None):
         for n, cls, k in sorted(theirs - mine):
             report.bad(AWARDS, 1, "game %d: award %d (%s, customer %d) at the desk is not the journal's" % (
                 g, n, cls, k))
-        turns = {c["k"] for c in at_desk.values()}
+        turns = {c["k"] for c in at_desk.values()} | two
         for n, cls, k in sorted(mine - theirs):
             if k in turns:  # (the export lists the awards of customers with a commitment)
                 report.lines.append("game %d: award %d (%s, customer %d) not at the desk (yet)" % (g, n, cls, k))
@@ -249,6 +367,34 @@ def check_export(desk, report, bowl=None, game_no=None):
     awards = {}
     for a in desk.get("awards", []):
         awards.setdefault((a["bowl"], a["g"], a["k"]), []).append(a)
+    chains = {}
+    for c in desk.get("chains", []):
+        chains.setdefault((c["bowl"], c["g"], c["a"]), c)
+    for t in sorted(desk.get("turns", []), key=lambda t: (t["bowl"], t["g"], t["k"])):
+        b, g, k = t["bowl"], t["g"], t["k"]
+        if (bowl is not None and b != bowl) or (game_no is not None and g != game_no):
+            continue
+        c = chains.get((b, g, dice.chain_place(k)[0]))
+        who = "bowl %s game %d customer %d" % (b, g, k)
+        if c is not None and when(c["seen"]) > when(t["seen"]):
+            report.bad(NO_CHAIN, max(1, len(t.get("r") or [])), "%s: chain anchor recorded after the turn's value"
+                       % who)
+            continue
+        shakes = t.get("r") or []
+        ok = _turn2(report, who, g, k, bytes.fromhex(c["c"]) if c else None,
+                    bytes.fromhex(t["s"]) if t.get("s") else None, bytes.fromhex(t["d"]) if t.get("d") else None,
+                    _user(t), shakes, bool(t.get("unseeded")), None)
+        if ok:
+            prize_rolls = 0
+            for x in shakes:
+                if x != "-":
+                    v = _RULES.evaluate([int(ch) for ch in x])
+                    if rules.rank_of(v) != rules.NONE:
+                        prize_rolls += 1 + (rules.bonus_of(v) != 0)
+            n_awards = len(awards.get((b, g, k), []))
+            if n_awards > prize_rolls:
+                report.bad(AWARDS, n_awards - prize_rolls, "%s: %d awards, %d prize rolls" % (who, n_awards,
+                                                                                              prize_rolls))
     for key in sorted(by_turn):
         b, g, k = key
         cs = sorted(by_turn[key], key=lambda c: c["q"])

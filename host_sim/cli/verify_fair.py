@@ -35,9 +35,11 @@ def _load(path):
     if not isinstance(d, dict) or d.get("v") != 1 or not isinstance(d.get("commitments"), list):
         raise InputError("%s is not the desk's export: a JSON object with \"v\":1 and \"commitments\" expected"
                          % path)
-    if not isinstance(d.get("awards", []), list):
-        raise InputError("%s: \"awards\" must be a list" % path)
-    for what, rows, fields in (("commitment", d["commitments"], _COMMITMENT), ("award", d.get("awards", []), _AWARD)):
+    for name in ("awards", "chains", "turns"):
+        if not isinstance(d.get(name, []), list):
+            raise InputError("%s: \"%s\" must be a list" % (path, name))
+    for what, rows, fields in (("commitment", d["commitments"], _COMMITMENT), ("award", d.get("awards", []), _AWARD),
+                               ("chain", d.get("chains", []), _CHAIN), ("turn", d.get("turns", []), _TURN)):
         for i, row in enumerate(rows):
             if not isinstance(row, dict):
                 raise InputError("%s: %s %d is not a JSON object" % (path, what, i + 1))
@@ -82,6 +84,17 @@ _COMMITMENT = (
     ("s", _hex(64, True), "the revealed secret, 64 hex digits, or null"),
     ("r", _rolls, "the rolls: a list of six digits 1-6 each, or \"-\" for a spill"),
     ("u", lambda v: v in (None, 0, 1), "0 or 1 (1: no desk value came in time)"))
+_CHAIN = (  # fair format 2
+    ("bowl", lambda v: isinstance(v, str) and v != "", "the bowl's id"), ("g", _int, _NUMBER),
+    ("a", lambda v: _int(v) and v >= 1, "the chain's number, 1 or more"), ("c", _hex(64), "the anchor, 64 hex digits"),
+    ("seen", _time, _SEEN))
+_TURN = (
+    ("bowl", lambda v: isinstance(v, str) and v != "", "the bowl's id"), ("g", _int, _NUMBER),
+    ("k", lambda v: _int(v) and v >= 1, "the customer, 1 or more"), ("seen", _time, _SEEN),
+    ("d", _hex(32, True), "the desk's value, 32 hex digits, or null"),
+    ("s", _hex(64, True), "the revealed secret, 64 hex digits, or null"),
+    ("r", _rolls, "the rolls: a list of six digits 1-6 each, or \"-\" for a spill"),
+    ("unseeded", lambda v: v in (None, 0, 1), "0 or 1 (1: no desk value came in time)"))
 _AWARD = (
     ("bowl", lambda v: isinstance(v, str) and v != "", "the bowl's id"), ("g", _int, _NUMBER), ("n", _int, _NUMBER),
     ("k", _int, _NUMBER), ("c", lambda v: isinstance(v, str) and v != "", "the prize class's id"),

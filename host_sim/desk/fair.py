@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 
-from bobing import fair, outbox
+from bobing import dice, fair, outbox
 from host_sim.analysis import fair_check
 
 from . import mqttlog
-from .models import Award, Bowl, Commitment
+from .models import Award, Bowl, Commitment, FairChain
 
 log = logging.getLogger("desk")
 LEAVES = ("commit", "reveal")
@@ -30,6 +30,9 @@ _refuse = mqttlog.refuse
 
 
 def _seed(event, c):
+    if c.fmt == 2:
+        return outbox.topic(event, c.bowl.bowl_id, "seed"), fair.seed2_payload(c.game_no, c.customer,
+                                                                               bytes.fromhex(c.desk))
     return (outbox.topic(event, c.bowl.bowl_id, "seed"),
             fair.seed_payload(c.game_no, c.q, c.commit, bytes.fromhex(c.desk)))
 
@@ -37,6 +40,18 @@ def _seed(event, c):
 def handle(event, topic, payload):
     """One commit or reveal -> (result, [(topic, payload)] to publish retained after the commit)."""
     leaf = str(topic).rsplit("/", 1)[-1]
+    try:
+        f, bowl_id, body = fair.form(event, topic, payload, leaf)
+        if f == 2:
+            got = fair.decode_commit2(body) if leaf == "commit" else fair.decode_reveal2(body)
+    except ValueError as e:
+        return mqttlog.bad_message(topic, e), []
+    if f == 2:
+        bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
+        if bowl is None:
+            return _refuse(topic, gettext_noop("bowl %(bowl)s is not known here: add it with its secret first"),
+                           bowl=bowl_id), []
+        return (_commit2 if leaf == "commit" else _reveal2)(event, topic, bowl, *got)
     try:
         if leaf == "commit":
             bowl_id, g, k, q, c = fair.decode_commit(event, topic, payload)
@@ -83,20 +98,74 @@ def handle(event, topic, payload):
     return "reveal", []
 
 
+def _commit2(event, topic, bowl, g, k, a, anchor):
+    """Fair format 2: customer k is about to shake. His chain's first anchor stands (another
+    is refused, no value sent); his one desk value is drawn the first time and sent again,
+    the same, whenever he is asked for (a copy, a reboot, a retry)."""
+    now = timezone.now()
+    with transaction.atomic():
+        chain, _new = FairChain.objects.get_or_create(bowl=bowl, game_no=g, a=a, defaults={
+            "n": dice.CHAIN_N, "anchor": anchor.hex(), "seen": now})
+        if chain.anchor != anchor.hex():
+            return _refuse(topic, gettext_noop("chain %(a)s of game %(game)s is already recorded with another "
+                                               "anchor: the first one stands, no value is sent"), a=a, game=g), []
+        row, new = Commitment.objects.get_or_create(bowl=bowl, game_no=g, q=k, defaults={
+            "fmt": 2, "customer": k, "commit": chain.anchor, "seen": now, "desk": secrets.token_bytes(16).hex()})
+    if row.fmt != 2:
+        return _refuse(topic, gettext_noop("customer %(k)s of game %(game)s: a format-1 commitment has his "
+                                           "number"), k=k, game=g), []
+    if new:
+        log.info("fair: bowl %s game %d customer %d: value sent (chain %d)", bowl.bowl_id, g, k, a)
+    return "commit" if new else "known", [_seed(event, row)]
+
+
+def _reveal2(event, topic, bowl, g, k, s, rolls, unseeded):
+    """Fair format 2: customer k's secret and shakes; the first reveal stands."""
+    with transaction.atomic():
+        row = Commitment.objects.select_for_update().filter(bowl=bowl, game_no=g, q=k, fmt=2).first()
+        if row is None:
+            return _refuse(topic, gettext_noop("reveal of customer %(k)s of game %(game)s: the desk never sent "
+                                               "him a value"), k=k, game=g), []
+        if row.secret:
+            if row.secret != s.hex() or row.rolls != list(rolls):
+                return _refuse(topic, gettext_noop("a second reveal of customer %(k)s of game %(game)s differs "
+                                                   "from the first: the first one stands"), k=k, game=g), []
+            return "known", []
+        row.secret, row.rolls, row.revealed, row.unseeded = s.hex(), list(rolls), timezone.now(), unseeded
+        r = fair_check.check_export(export_of([row], with_awards=True), fair_check.Report())
+        row.verdict = r.summary()[len("fair: "):]
+        row.save()
+    log.info("fair: bowl %s game %d customer %d revealed: %s", bowl.bowl_id, g, k, row.verdict)
+    return "reveal", []
+
+
 def _iso(t):
     return t.isoformat() if t is not None else None
 
 
 def export_of(rows, with_awards=True):
     """The public export of these commitments (and their customers' awards, without codes)."""
-    out = {"v": 1, "commitments": [], "awards": []}
+    out = {"v": 1, "commitments": [], "awards": [], "chains": [], "turns": []}
     turns = set()
+    chains = set()
     for c in rows:
+        turns.add((c.bowl_id, c.game_no, c.customer))
+        if c.fmt == 2:
+            out["turns"].append({
+                "bowl": c.bowl.bowl_id, "g": c.game_no, "k": c.customer, "seen": _iso(c.seen), "d": c.desk,
+                "s": c.secret or None, "r": c.rolls, "revealed": _iso(c.revealed), "verdict": c.verdict,
+                "unseeded": 1 if c.unseeded else 0})
+            chains.add((c.bowl_id, c.game_no, dice.chain_place(c.customer)[0]))
+            continue
         out["commitments"].append({
             "bowl": c.bowl.bowl_id, "g": c.game_no, "k": c.customer, "q": c.q, "c": c.commit,
             "seen": _iso(c.seen), "d": c.desk, "s": c.secret or None, "r": c.rolls,
             "revealed": _iso(c.revealed), "verdict": c.verdict, "u": 1 if c.unseeded else 0})
-        turns.add((c.bowl_id, c.game_no, c.customer))
+    for b, g, a in sorted(chains):
+        ch = FairChain.objects.filter(bowl_id=b, game_no=g, a=a).select_related("bowl").first()
+        if ch is not None:
+            out["chains"].append({"bowl": ch.bowl.bowl_id, "g": g, "a": a, "n": ch.n, "c": ch.anchor,
+                                  "seen": _iso(ch.seen)})
     if with_awards and turns:
         # only these turns' awards (a reveal checks one turn: not every award its bowl ever sent)
         q = Award.objects.filter(bowl_id__in={b for b, _g, _k in turns}, game_no__in={g for _b, g, _k in turns},

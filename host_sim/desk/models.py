@@ -281,6 +281,24 @@ class Commitment(models.Model):
     verdict = models.CharField(max_length=200, blank=True)
     # the reveal said no desk value came in time: the rolls are the bowl's own dice (unverified)
     unseeded = models.BooleanField(default=False)
+    # fair format 2 (the bowls' now): one row per customer (q is the customer), `commit`
+    # his chain's anchor (FairChain), `desk` his one value whenever he is asked for
+    fmt = models.PositiveSmallIntegerField(default=1)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "q"], name="one_commitment")]
+
+
+class FairChain(models.Model):
+    """Fair format 2: the anchor a bowl committed to for customers (a-1)*n+1 .. a*n of a
+    game (bobing/fair.py), recorded at `seen` with the chain's first customer; the
+    first stands, another anchor for the same chain is refused."""
+    bowl = models.ForeignKey(Bowl, on_delete=models.PROTECT)
+    game_no = models.PositiveIntegerField()
+    a = models.PositiveIntegerField()
+    n = models.PositiveIntegerField()
+    anchor = models.CharField(max_length=64)
+    seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "a"], name="one_chain")]
