@@ -329,8 +329,9 @@ def test_a_spill_on_a_fair_kiosk_uses_up_no_dice(tmp_path, capsys):
     assert r == ["".join(map(str, first.dice)), "-", "".join(map(str, last.dice))]
     assert r[2] == fair_check.derive(s, d, g, k, 1, bytes(16))  # the position after the first roll
     code, out = _verify(capsys, tmp_path)
-    assert code == 0 and "it would have rolled %s" % r[2] in out and out.strip().endswith(
-        "fair: 2 rolls verified, 0 unverified"), out
+    # (no preset turns spill_detect on: on this game a spill can only be the bowl's doing)
+    assert code == 1 and "it would have rolled %s" % r[2] in out and out.strip().endswith(
+        "fair: 2 rolls verified, 1 unverified (%s: 1)" % fair_check.SPILL_OFF), out
 
 
 # ------------------------------------------------------------ cheating bowls
@@ -452,6 +453,92 @@ def test_a_reveal_that_does_not_match_is_caught(tmp_path, capsys):
     code, out = _verify(capsys, tmp_path)
     assert code == 1 and "fair: 3 rolls verified, 3 unverified (%s: 3)" % fair_check.MISMATCH_REVEAL in out, out
     assert "hashes to" in out
+
+
+# ------------------------------------------------------------ cheating bowls, fair format 2
+def _game2(root, cheat=None, customers=3):
+    """A fair-format-2 kiosk game with its fair log, as an honest bowl writes it, or a
+    cheating one, and the desk's export of what it saw -> (game id, export)."""
+    os.makedirs(root, exist_ok=True)
+    j = journal.start(root, "kiosk", None, 1, COUNTS, "0007", SECRET)
+    g = j.game_id
+    rng = random.Random(5)
+    chain = bytes(rng.randrange(256) for _ in range(32))
+    anchor = dice.chain_at(chain, 0)
+    fair.append(root, g, "A 1 %d %s" % (dice.CHAIN_N, anchor.hex()))
+    seen = "2026-12-01T10:00:%02d+00:00"
+    export = {"v": 1, "commitments": [], "awards": [], "turns": [],
+              "chains": [{"bowl": "0007", "g": g, "a": 1, "n": dice.CHAIN_N, "c": anchor.hex(), "seen": seen % 0}]}
+    for k in range(1, customers + 1):
+        j.play(game.EV_CUSTOMER, None)
+        s = dice.chain_at(chain, k)
+        d = bytes(rng.randrange(256) for _ in range(16))
+        outage = cheat == "outage" and k == 2
+        fair.append(root, g, ("W %d" if outage else "V %d " + d.hex()) % k)
+        if cheat == "chain" and k == 1:  # a secret of its choosing: the first whose roll 1 pays
+            while rules.rank_of(rules.Rules().evaluate(list(dice.Derived(s, d, g, k, bytes(16)).roll(
+                    0, bytearray(6))))) < 3:
+                s = os.urandom(32)
+        der = dice.Derived(s, d, g, k, bytes(16))
+        shakes = []
+        for i in range(3):
+            f = tuple(der.roll(i, bytearray(6)))
+            if outage:
+                f = (4, 4, 4, 4, 1, 2)  # "the desk was down": its own dice
+            if cheat == "changed" and k == 2 and i == 1:
+                f = (4, 4, 4, 4, 4, 4)
+            if cheat == "spill" and k == 1 and i == 2:  # a good last roll voided as a spill
+                j.play(game.EV_SPILL, None)
+                shakes.append("-")
+                continue
+            j.play(game.EV_ROLL, f)
+            shakes.append("".join(map(str, f)))
+        fair.append(root, g, "S %d %s" % (k, s.hex()))
+        export["turns"].append({"bowl": "0007", "g": g, "k": k, "seen": seen % k, "d": d.hex(), "s": s.hex(),
+                                "r": shakes[:1] if cheat == "short" and k == 1 else shakes,
+                                "revealed": seen % (k + 1), "verdict": "", "unseeded": 1 if outage else 0})
+    j.close()
+    from bobing import outbox
+    _s, _t, won = outbox.replay(journal.path_of(root, g), g)
+    for n, cls, k in won:
+        if cheat == "unpaid" and n == 1:
+            cls = "yixiu" if cls != "yixiu" else "erju"  # the desk was told another class than the journal pays
+        export["awards"].append({"bowl": "0007", "g": g, "n": n, "k": k, "c": cls, "seen": seen % (k + 1)})
+    if cheat == "nocommit":
+        export["awards"].append({"bowl": "0007", "g": g, "n": len(won) + 1, "k": customers + 1, "c": "zhuangyuan",
+                                 "seen": seen % 50})
+    return g, export
+
+
+def _both_checks(root, g, export):
+    """-> (the journal held against the desk's export, the export alone): two Reports."""
+    return (fair_check.check_game(root, g, fair_check.Report(), export, "0007"),
+            fair_check.check_export(export, fair_check.Report()))
+
+
+def test_format_2_an_honest_game_verifies_everywhere(tmp_path):
+    g, export = _game2(str(tmp_path))
+    both, desk = _both_checks(str(tmp_path), g, export)
+    assert both.ok and both.verified == 9, (both.summary(), both.lines)
+    assert desk.ok and desk.verified == 9, (desk.summary(), desk.lines)
+
+
+def test_format_2_cheating_bowls_are_caught_with_the_reason_named(tmp_path):
+    for cheat, want_both, want_desk in (
+            ("changed", {fair_check.MISMATCH_DICE: 1}, {fair_check.MISMATCH_DICE: 1}),
+            ("chain", {fair_check.CHAIN: 3}, {fair_check.CHAIN: 3}),
+            ("outage", {fair_check.OUTAGE: 3}, {fair_check.OUTAGE: 3}),
+            ("short", {fair_check.NOT_PLAYED: 3}, {}),  # (the desk alone cannot know the shakes)
+            ("spill", {fair_check.SPILL_OFF: 1}, {}),
+            ("unpaid", {fair_check.UNPAID: 2}, {}),  # (a class the journal does not pay: named both ways)
+            ("nocommit", {fair_check.AWARDS: 1}, {fair_check.NO_COMMIT_AWARD: 1})):
+        root = str(tmp_path / cheat)
+        g, export = _game2(root, cheat)
+        both, desk = _both_checks(root, g, export)
+        assert both.unverified == want_both, (cheat, both.summary(), both.lines)
+        assert desk.unverified == want_desk, (cheat, desk.summary(), desk.lines)
+        if cheat == "outage":  # the dice the turn should have rolled with the desk's value are listed
+            assert [x for x in both.lines if "would have rolled" in x], both.lines
 
 
 def test_verify_fair_refuses_what_it_cannot_read(tmp_path, capsys):

@@ -82,6 +82,10 @@ _NO_USER = bytes(dice.USER_BYTES)
 NO_CHAIN = "no chain anchor before the customer's turn"
 CHAIN = "revealed secret is not the chain's (another anchor or position)"
 NOT_PLAYED = "reveal does not hold the shakes played"
+OUTAGE = "played without the desk's value although the desk had sent it (a faked outage?)"
+SPILL_OFF = "a spill in a game whose spill detection is off"
+NO_COMMIT_AWARD = "award of a customer with no commitment (a fair bowl's game)"
+UNPAID = "award of the journal the desk does not hold, or the desk's the journal does not pay"
 
 
 def _user(t):
@@ -106,11 +110,12 @@ def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_b
                    % (who, a, anchor.hex()[:16], p))
         return False
     if unseeded:
-        report.bad(UNSEEDED, n, "%s: played without the desk's value" % who)
-        if d is not None:  # the desk had sent one: the dice that should have been rolled are known
+        if d is None:
+            report.bad(UNSEEDED, n, "%s: played without the desk's value" % who)
+        else:  # the desk had sent one: the dice that should have been rolled are known
             want = [derive(secret, d, g, k, i, user) for i in range(len(rolls))]
-            report.lines.append("%s: the desk's value was sent; with it the turn would have rolled %s" % (
-                who, " ".join(want) or "nothing"))
+            report.bad(OUTAGE, n, "%s: played without the desk's value, which the desk had sent; with it the "
+                       "turn would have rolled %s" % (who, " ".join(want) or "nothing"))
         return False
     if d is None:
         report.bad(NO_DESK, n, "%s: no desk value" % who)
@@ -129,8 +134,9 @@ def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_b
     return True
 
 
-def _f2_game(root, g, rows, events, report, desk, bowl):
-    """The format-2 customers of one game of a bowl's folder. -> their numbers."""
+def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
+    """The format-2 customers of one game of a bowl's folder (spills: the game's header
+    lets the detector call a spill). -> their numbers."""
     anchors, values, unseeded, secrets = {}, {}, set(), {}
     for r in rows:
         if r[0] == "A":
@@ -184,6 +190,9 @@ def _f2_game(root, g, rows, events, report, desk, bowl):
                 continue
             if d is None and t.get("d"):
                 d = bytes.fromhex(t["d"])  # (a turn played without it: the dice it should have rolled)
+        if not spills and "-" in sh:
+            report.bad(SPILL_OFF, sh.count("-"), "%s: %d spilled shake(s), though the game's spill_detect is off"
+                       % (who, sh.count("-")))
         _turn2(report, who, g, k, anchor, secrets.get(k), d, user, sh, k in unseeded, max(1, len(
             [x for x in sh if x != "-"])))
     return mine
@@ -220,7 +229,8 @@ def check_game(root, g, report, desk=None, bowl=None):
     rows, problem = fair.read_log(fair.log_path(root, g))
     if problem:
         report.lines.append("game %d: fair log: %s" % (g, problem))
-    two = _f2_game(root, g, rows, events, report, desk, bowl)
+    spills = s.config is None or s.config.make_profile().options.get("spill_detect", "off") != "off"
+    two = _f2_game(root, g, rows, events, report, desk, bowl, spills)
     cs = _commitments(rows)
     at_desk = {}
     if desk is not None:
@@ -328,11 +338,15 @@ def check_game(root, g, report, desk=None, bowl=None):
         mine = {(n, cls, k) for n, cls, k in won}
         theirs = {(a["n"], a["c"], a["k"]) for a in desk.get("awards", []) if a["bowl"] == bowl and a["g"] == g}
         for n, cls, k in sorted(theirs - mine):
-            report.bad(AWARDS, 1, "game %d: award %d (%s, customer %d) at the desk is not the journal's" % (
-                g, n, cls, k))
+            report.bad(UNPAID if k in two else AWARDS, 1, "game %d: award %d (%s, customer %d) at the desk is not "
+                       "the journal's" % (g, n, cls, k))
+        revealed = {t["k"] for t in desk.get("turns", []) if t["bowl"] == bowl and t["g"] == g and t.get("s")}
         turns = {c["k"] for c in at_desk.values()} | two
         for n, cls, k in sorted(mine - theirs):
-            if k in turns:  # (the export lists the awards of customers with a commitment)
+            if k in two and k in revealed:  # his turn is over at the desk: every award of it was sent before
+                report.bad(UNPAID, 1, "game %d: award %d (%s, customer %d) of the journal is not at the desk" % (
+                    g, n, cls, k))
+            elif k in turns:  # (the export lists the awards of customers with a commitment)
                 report.lines.append("game %d: award %d (%s, customer %d) not at the desk (yet)" % (g, n, cls, k))
     for q in qs:
         if state[q] == UNREVEALED and not under.get(q):
@@ -381,20 +395,18 @@ def check_export(desk, report, bowl=None, game_no=None):
                        % who)
             continue
         shakes = t.get("r") or []
-        ok = _turn2(report, who, g, k, bytes.fromhex(c["c"]) if c else None,
+        _turn2(report, who, g, k, bytes.fromhex(c["c"]) if c else None,
                     bytes.fromhex(t["s"]) if t.get("s") else None, bytes.fromhex(t["d"]) if t.get("d") else None,
                     _user(t), shakes, bool(t.get("unseeded")), None)
-        if ok:
-            prize_rolls = 0
-            for x in shakes:
-                if x != "-":
-                    v = _RULES.evaluate([int(ch) for ch in x])
-                    if rules.rank_of(v) != rules.NONE:
-                        prize_rolls += 1 + (rules.bonus_of(v) != 0)
-            n_awards = len(awards.get((b, g, k), []))
-            if n_awards > prize_rolls:
-                report.bad(AWARDS, n_awards - prize_rolls, "%s: %d awards, %d prize rolls" % (who, n_awards,
-                                                                                              prize_rolls))
+    # (the awards are replayed against the game's rules with its journal: check_game)
+    fair_games = {(c["bowl"], c["g"]) for c in desk.get("chains", [])}
+    have = {(t["bowl"], t["g"], t["k"]) for t in desk.get("turns", [])}
+    for a in desk.get("awards", []):
+        key = (a["bowl"], a["g"], a["k"])
+        if (bowl is None or a["bowl"] == bowl) and (game_no is None or a["g"] == game_no) and \
+                key[:2] in fair_games and key not in have:
+            report.bad(NO_COMMIT_AWARD, 1, "bowl %s game %d: award %d (%s) of customer %d, who has no commitment"
+                       % (a["bowl"], a["g"], a["n"], a["c"], a["k"]))
     for key in sorted(by_turn):
         b, g, k = key
         cs = sorted(by_turn[key], key=lambda c: c["q"])

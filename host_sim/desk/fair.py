@@ -143,8 +143,9 @@ def _iso(t):
     return t.isoformat() if t is not None else None
 
 
-def export_of(rows, with_awards=True):
-    """The public export of these commitments (and their customers' awards, without codes)."""
+def export_of(rows, with_awards=True, games=False):
+    """The public export of these commitments (and their customers' awards, without codes;
+    games: every award of their games, so an award without a commitment shows)."""
     out = {"v": 1, "commitments": [], "awards": [], "chains": [], "turns": []}
     turns = set()
     chains = set()
@@ -170,8 +171,11 @@ def export_of(rows, with_awards=True):
         # only these turns' awards (a reveal checks one turn: not every award its bowl ever sent)
         q = Award.objects.filter(bowl_id__in={b for b, _g, _k in turns}, game_no__in={g for _b, g, _k in turns},
                                  customer__in={k for _b, _g, k in turns})
+        if games:
+            q = Award.objects.filter(bowl_id__in={b for b, _g, _k in turns}, game_no__in={g for _b, g, _k in turns})
+            turns = {(b, g) for b, g, _k in turns}
         for a in q.select_related("bowl").order_by("pk"):
-            if (a.bowl_id, a.game_no, a.customer) in turns:
+            if (a.bowl_id, a.game_no, a.customer) in turns or (a.bowl_id, a.game_no) in turns:
                 out["awards"].append({"bowl": a.bowl.bowl_id, "g": a.game_no, "n": a.award_no, "k": a.customer,
                                       "c": a.cls, "seen": _iso(a.seen)})
     return out
@@ -192,7 +196,7 @@ def _rows(request):
 @require_GET
 def export(request):
     """GET /fair/export.json: every commitment (or ?bowl=&game=), public."""
-    return JsonResponse(export_of(list(_rows(request))), json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(export_of(list(_rows(request)), games=True), json_dumps_params={"ensure_ascii": False})
 
 
 @login_not_required
