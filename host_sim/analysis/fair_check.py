@@ -61,8 +61,14 @@ class Report:
     def unverified_n(self):
         return sum(self.unverified.values())
 
-    def summary(self):
-        s = "fair: %d rolls verified, %d unverified" % (self.verified, self.unverified_n)
+    def summary(self, own=False):
+        """own: the bowl's folder alone, no desk export: it only shows that the bowl agrees
+        with itself (a bowl can write any journal and log it likes), never "verified"."""
+        if own:
+            s = "fair: consistency only (no desk export): %d rolls agree with the bowl's own log, %d do not" % (
+                self.verified, self.unverified_n)
+        else:
+            s = "fair: %d rolls verified, %d unverified" % (self.verified, self.unverified_n)
         if self.unverified:
             s += " (%s)" % "; ".join("%s: %d" % (r, n) for r, n in sorted(self.unverified.items()))
         return s

@@ -7,7 +7,10 @@ is then also held against what the desk recorded). Each roll is recomputed from
 the revealed secret, the desk's value and the roll's position with the bowl's
 own derivation (firmware/PROTOCOL.md "Verifiable fairness"). Prints what it
 found, then `fair: N rolls verified, M unverified (reasons)`; exit status 0
-only when every roll is verified, 1 otherwise, 2 for input it cannot read."""
+only when every roll is verified, 1 otherwise, 2 for input it cannot read.
+A FOLDER without --desk only shows that the bowl agrees with its own log (a
+cheating bowl writes whatever journal it likes): `fair: consistency only ...`,
+exit status 3 when it does, 1 when it does not; never 0."""
 import json
 import os
 
@@ -124,5 +127,7 @@ def run(args):
         fair_check.check_export(desk, r, args.bowl, args.game)
     for line in r.lines + r.spill_lines():
         print(line)
-    print(r.summary())
+    print(r.summary(own=desk is None))
+    if desk is None:  # (the bowl agrees with itself: not a verdict)
+        return 3 if r.ok else 1
     return 0 if r.ok else 1
