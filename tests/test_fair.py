@@ -21,6 +21,8 @@ from bowlkit import desk_value, key, new_sim, press, roll, to_kiosk
 EVENT = "midautumn"
 NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=%s\nfair=on\n" % EVENT
 SECRET = b"0123456789abcdef"
+# what verify-fair FOLDER (no desk export) ends with: the bowl agrees with itself, no verdict
+OWN = "fair: consistency only (no desk export): %d rolls agree with the bowl's own log, %d do not"
 COUNTS = {"zhuangyuan": 5, "duitang": 10, "sanhong": 20, "sijin": 40, "erju": 80, "yixiu": 200}
 
 
@@ -146,7 +148,7 @@ def test_a_customer_shakes_only_after_the_desk_has_his_commitment_and_anyone_can
     assert not u and dice.chain_holds(s, 1, desk.rows[0][3])  # customer 1: one link from the anchor
     assert binascii.hexlify(secret) in open(fair.log_path(str(tmp_path), g), "rb").read()  # with the reveal
     code, out = _verify(capsys, tmp_path)
-    assert out.strip().endswith("fair: consistency only (no desk export): 3 rolls agree with the bowl\'s own log, 0 do not") and code == 3, out
+    assert out.strip().endswith(OWN % (3, 0)) and code == 3, out
 
 
 def test_an_event_kiosk_plays_fair_by_default_and_a_family_game_keeps_its_dice(tmp_path):
@@ -193,7 +195,7 @@ def test_a_desk_that_does_not_answer_lets_the_customer_play_unverified_never_sil
     assert r[4] is True and len(r[3]) == 3
     assert [x[0] for x in fair.read_log(fair.log_path(str(tmp_path), g))[0]] == ["A", "W", "S"]
     code, out = _verify(capsys, tmp_path)
-    assert code == 1 and out.strip().endswith("fair: consistency only (no desk export): 0 rolls agree with the bowl\'s own log, 3 do not (%s: 3)" % fair_check.UNSEEDED), out
+    assert code == 1 and out.strip().endswith((OWN % (0, 3)) + " (%s: 3)" % fair_check.UNSEEDED), out
 
 
 class _OwnDice:
@@ -294,7 +296,7 @@ def test_a_power_cut_mid_turn_goes_on_with_the_same_dice_and_asks_nothing_new(tm
     assert r == ["".join(map(str, o.dice)) for o in [first] + rest]
     assert r == [fair_check.derive(s, d, g, k, i, bytes(16)) for i in range(3)]  # one sequence, no gap
     code, out = _verify(capsys, tmp_path)
-    assert code == 3 and out.strip().endswith("fair: consistency only (no desk export): 3 rolls agree with the bowl\'s own log, 0 do not"), out
+    assert code == 3 and out.strip().endswith(OWN % (3, 0)), out
 
 
 def _spill(sim):
@@ -331,7 +333,7 @@ def test_a_spill_on_a_fair_kiosk_uses_up_no_dice(tmp_path, capsys):
     code, out = _verify(capsys, tmp_path)
     # (no preset turns spill_detect on: on this game a spill can only be the bowl's doing)
     assert code == 1 and "it would have rolled %s" % r[2] in out and out.strip().endswith(
-        "fair: consistency only (no desk export): 2 rolls agree with the bowl\'s own log, 1 do not (%s: 1)" % fair_check.SPILL_OFF), out
+        (OWN % (2, 1)) + " (%s: 1)" % fair_check.SPILL_OFF), out
 
 
 # ------------------------------------------------------------ cheating bowls
@@ -352,6 +354,18 @@ def _game(root, cheat=None, customers=2):
         q += 1
         s = bytes(rng.randrange(256) for _ in range(32))
         d = bytes(rng.randrange(256) for _ in range(16))
+        if cheat == "redraw" and k == 1:
+            # committed, saw the desk's value, revealed with no rolls and committed again: a re-draw
+            c0 = dice.commitment(s)
+            fair.append(root, g, "C %d %d %d %s" % (q, k, j.table.events, c0.hex()))
+            fair.append(root, g, "D %d %s" % (q, d.hex()))
+            fair.append(root, g, "R %d %s" % (q, s.hex()))
+            export["commitments"].append({"bowl": "0007", "g": g, "k": k, "q": q, "c": c0.hex(),
+                                          "seen": "2026-12-01T10:00:%02d+00:00" % (t0 % 60), "d": d.hex(),
+                                          "s": s.hex(), "r": []})
+            q += 1
+            s = bytes(rng.randrange(256) for _ in range(32))
+            d = bytes(rng.randrange(256) for _ in range(16))
         if cheat == "hidden" and k == 2:
             # committed, saw the desk's value, did not like roll 1, "lost power", committed again:
             # the first commitment is at the desk, left out of the journal
@@ -393,7 +407,7 @@ def _game(root, cheat=None, customers=2):
 def test_an_honest_game_verifies_from_the_journal_and_from_the_desk(tmp_path, capsys):
     g, export = _game(str(tmp_path / "bowl"))
     code, out = _verify(capsys, tmp_path / "bowl")
-    assert code == 3 and out.strip() == "fair: consistency only (no desk export): 6 rolls agree with the bowl\'s own log, 0 do not", out
+    assert code == 3 and out.strip() == OWN % (6, 0), out
     r = fair_check.check_export(export, fair_check.Report())
     assert r.ok and r.verified == 6, r.summary()
     r = fair_check.check_game(str(tmp_path / "bowl"), g, fair_check.Report(), export, "0007")
@@ -412,7 +426,7 @@ def test_a_file_that_is_no_journal_is_named_in_plain_words(tmp_path, capsys):
 def test_a_roll_changed_after_the_reveal_is_caught(tmp_path, capsys):
     _game(str(tmp_path), "changed")
     code, out = _verify(capsys, tmp_path)
-    assert code == 1 and "fair: consistency only (no desk export): 5 rolls agree with the bowl\'s own log, 1 do not (%s: 1)" % fair_check.MISMATCH_DICE in out, out
+    assert code == 1 and (OWN % (5, 1)) + " (%s: 1)" % fair_check.MISMATCH_DICE in out, out
     assert "is 444444 in the journal" in out
 
 
@@ -433,7 +447,7 @@ def test_a_commitment_published_after_the_first_shake_is_caught(tmp_path, capsys
 def test_a_secret_chosen_after_seeing_the_desk_value_is_caught(tmp_path, capsys):
     g, export = _game(str(tmp_path), "chosen")
     code, out = _verify(capsys, tmp_path)
-    assert code == 1 and "fair: consistency only (no desk export): 3 rolls agree with the bowl\'s own log, 3 do not (%s: 3)" % fair_check.MISMATCH_REVEAL in out, out
+    assert code == 1 and (OWN % (3, 3)) + " (%s: 3)" % fair_check.MISMATCH_REVEAL in out, out
     r = fair_check.check_export(export, fair_check.Report())
     assert r.unverified == {fair_check.MISMATCH_REVEAL: 3}, r.summary()
 
@@ -443,15 +457,28 @@ def test_a_hidden_retried_commitment_is_caught(tmp_path, capsys):
     code, out = _verify(capsys, tmp_path)  # the journal alone: its numbers skip one
     assert code == 1 and "%s: 1" % fair_check.HIDDEN in out and "skip to 3" in out, out
     r = fair_check.check_export(export, fair_check.Report())  # the desk alone: one never revealed
-    assert r.unverified == {fair_check.UNREVEALED: 1, fair_check.AFTER_RETRY: 1}, r.summary()
+    assert r.unverified == {fair_check.UNREVEALED: 1, fair_check.AFTER_RETRY: 3}, r.summary()  # every roll after it
     r = fair_check.check_game(str(tmp_path), g, fair_check.Report(), export, "0007")  # both
     assert r.unverified.get(fair_check.HIDDEN) == 2, r.summary()
+
+
+def test_format_1_a_redraw_after_the_desk_value_leaves_every_roll_after_it_unverified(tmp_path, capsys):
+    """An old (format 1) journal: the bowl saw the desk's value, revealed with no rolls and
+    committed again for the same customer: every roll under the second commitment is
+    unverified, from the journal, from the export and from both (the old checks passed it)."""
+    g, export = _game(str(tmp_path), "redraw")
+    code, out = _verify(capsys, tmp_path)
+    assert code == 1 and "%s: 3" % fair_check.AFTER_RETRY in out, out
+    r = fair_check.check_export(export, fair_check.Report())
+    assert r.unverified == {fair_check.AFTER_RETRY: 3} and r.verified == 3, r.summary()
+    r = fair_check.check_game(str(tmp_path), g, fair_check.Report(), export, "0007")
+    assert r.unverified == {fair_check.AFTER_RETRY: 3} and r.verified == 3, r.summary()
 
 
 def test_a_reveal_that_does_not_match_is_caught(tmp_path, capsys):
     g, export = _game(str(tmp_path), "mismatch")
     code, out = _verify(capsys, tmp_path)
-    assert code == 1 and "fair: consistency only (no desk export): 3 rolls agree with the bowl\'s own log, 3 do not (%s: 3)" % fair_check.MISMATCH_REVEAL in out, out
+    assert code == 1 and (OWN % (3, 3)) + " (%s: 3)" % fair_check.MISMATCH_REVEAL in out, out
     assert "hashes to" in out
 
 
@@ -584,7 +611,7 @@ def test_a_spilled_shake_uses_up_its_position_and_shows_what_it_would_have_rolle
     # a bowl voiding good rolls as spills cannot hide it: each spill's would-be dice are public
     g, export = _game(str(tmp_path), "spill")
     code, out = _verify(capsys, tmp_path)
-    assert code == 3 and out.strip().endswith("fair: consistency only (no desk export): 5 rolls agree with the bowl\'s own log, 0 do not"), out
+    assert code == 3 and out.strip().endswith(OWN % (5, 0)), out
     row = [c for c in export["commitments"] if c["k"] == 1][0]
     would = "".join(map(str, dice.Derived(bytes.fromhex(row["s"]), bytes.fromhex(row["d"]), g, 1).roll(
         1, bytearray(6))))
@@ -675,5 +702,5 @@ def test_messages_for_an_absent_desk_stay_bounded_in_ram_and_every_line_stays_on
     rows, problem = fair.read_log(fair.log_path(str(tmp_path), c.j.game_id))
     assert problem is None and [r[0] for r in rows].count("W") == customers
     code, out = _verify(capsys, tmp_path)
-    assert code == 1 and out.strip().endswith("fair: consistency only (no desk export): 0 rolls agree with the bowl\'s own log, %d do not (%s: %d)" % (
-        3 * customers, fair_check.UNSEEDED, 3 * customers)), out
+    assert code == 1 and out.strip().endswith((OWN % (0, 3 * customers)) + " (%s: %d)" % (
+        fair_check.UNSEEDED, 3 * customers)), out

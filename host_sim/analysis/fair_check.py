@@ -28,7 +28,7 @@ UNSEEDED = "played without the desk's value (none came in time: the bowl's own d
 UNREVEALED = "commitment never revealed"
 MISMATCH_REVEAL = "reveal does not match the commitment"
 MISMATCH_DICE = "dice do not match the reveal"
-AFTER_RETRY = "first roll after a commitment never revealed (a retry?)"
+AFTER_RETRY = "roll under a customer's second commitment (a retry or a re-draw?)"
 HIDDEN = "a commitment missing from the journal (a hidden retry?)"
 LATE = "commitment recorded after an award of this customer"
 WRONG_CUSTOMER = "roll of another customer than its commitment's"
@@ -313,13 +313,12 @@ def check_game(root, g, report, desk=None, bowl=None):
             report.bad(WRONG_CUSTOMER, 1, "game %d event %d: roll %s of customer %d under commitment %d of "
                        "customer %d" % (g, idx + 1, text, customer, q, c["k"]))
             continue
-        # the retry rule: the first roll under a commitment that follows an unrevealed one
-        # of the same customer could have been chosen between two desk values
-        prev = [p for p in order if p < q and cs[p]["k"] == customer and state[p] == UNREVEALED]
-        if prev and q not in first_after:  # its first roll
-            first_after.add(q)
-            report.bad(AFTER_RETRY, 1, "game %d event %d: roll %s of customer %d: commitment %d was never "
-                       "revealed before commitment %d" % (g, idx + 1, text, customer, prev[-1], q))
+        # the retry rule: every roll under a commitment that follows another of the same
+        # customer (revealed or not, with rolls or none) could have been chosen between desk values
+        prev = [p for p in order if p < q and cs[p]["k"] == customer]
+        if prev:
+            report.bad(AFTER_RETRY, 1, "game %d event %d: roll %s of customer %d under commitment %d, after his "
+                       "commitment %d" % (g, idx + 1, text, customer, q, prev[-1]))
             continue
         if q in skipped and q not in first_after:
             first_after.add(q)
@@ -419,13 +418,11 @@ def check_export(desk, report, bowl=None, game_no=None):
         first = min(when(c["seen"]) for c in cs)
         early = [a for a in awards.get(key, []) if when(a["seen"]) < first]
         prize_rolls = 0
-        unrevealed = False
         before = report.unverified_n
         for c in cs:
             who = "bowl %s game %d customer %d commitment %d" % (b, g, k, c["q"])
             r = c.get("r") or []
             if not c.get("s"):
-                unrevealed = True
                 report.bad(UNREVEALED, max(1, len(r)), "%s: never revealed" % who)
                 continue
             s = bytes.fromhex(c["s"])
@@ -448,9 +445,9 @@ def check_export(desk, report, bowl=None, game_no=None):
                 if text == "-":
                     report.spill("%s: shake %d spilled" % (who, i + 1), derive(s, d, g, k, i))
                     continue
-                if unrevealed:  # its first roll
-                    unrevealed = False
-                    report.bad(AFTER_RETRY, 1, "%s: roll 1 follows a commitment never revealed" % who)
+                if c is not cs[0]:  # a second commitment: the bowl could choose between desk values
+                    report.bad(AFTER_RETRY, 1, "%s: roll %d under his commitment %d, after commitment %d" % (
+                        who, i + 1, c["q"], cs[0]["q"]))
                     continue
                 want = derive(s, d, g, k, i)
                 if want != text:
