@@ -218,3 +218,22 @@ def test_format_2_one_anchor_per_chain_one_value_per_customer_whatever_the_bowl_
     html = Client().get("/fair", {"bowl": BOWL, "game": "7"}).content.decode()
     assert d1.hex() in html and " ".join(rolls1) in html
 
+
+
+def test_the_public_page_marks_a_customer_whole_a_retried_row_is_never_green():
+    """A format-1 bowl retried customer 2 (commitment 2 never revealed, commitment 3
+    revealed honestly): the page's mark is his, first in the row and on both rows
+    unverified, as his claim page says; customer 1 alone is verified."""
+    import re
+    Commitment.objects.all().delete()
+    deskkit.bowl(BOWL, SECRET)
+    s, _d, rolls = _turn(8, 1, 1)
+    bus.handle(EVENT, _topic("reveal"), fair.reveal_payload(8, 1, 1, s, rolls))
+    _turn(8, 2, 2)  # "power cut": never revealed
+    s3, _d3, rolls3 = _turn(8, 2, 3)
+    bus.handle(EVENT, _topic("reveal"), fair.reveal_payload(8, 2, 3, s3, rolls3))
+    html = Client().get("/fair", {"bowl": BOWL, "game": "8"}).content.decode()
+    rows = re.findall(r"<tr><td class=\"(on|off)\">.*?</td><td>%s</td><td>8</td><td>(\d) \((\d)\)</td>" % BOWL, html,
+                      re.S)
+    assert sorted(rows) == [("off", "2", "2"), ("off", "2", "3"), ("on", "1", "1")], rows
+    assert re.search(r"<tr><th>结论</th>", html), html  # the verdict first, in the page's language

@@ -223,7 +223,25 @@ def page(request):
             rows = rows.none()
         else:
             rows = rows.filter(bowl=a.bowl, game_no=a.game_no, customer=a.customer)
-    return render(request, "desk/fair.html", {"rows": rows[:500], "note": note, "claim": claim})
+    rows = list(rows[:500])
+    _mark(rows)
+    return render(request, "desk/fair.html", {"rows": rows, "note": note, "claim": claim})
+
+
+def _mark(rows):
+    """Each row gets its customer's verdict (mark_ok, mark_n: verified and unverified rolls,
+    mark_why): a customer's turn is checked whole (every commitment and reveal of his),
+    so a retried row is never green while his claim page says Not verified."""
+    turns = {}
+    for c in rows:
+        turns.setdefault((c.bowl_id, c.game_no, c.customer), []).append(c)
+    for key, rs in turns.items():
+        mine = list(Commitment.objects.filter(bowl_id=key[0], game_no=key[1], customer=key[2])
+                    .select_related("bowl"))  # (all of his, not only those on this page)
+        r = fair_check.check_export(export_of(mine), fair_check.Report())
+        for c in rs:
+            c.mark_ok, c.mark_n, c.mark_why = r.ok, (r.verified, r.unverified_n), "; ".join(
+                "%s: %d" % x for x in sorted(r.unverified.items()))
 
 
 @login_not_required
