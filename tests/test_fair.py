@@ -704,3 +704,24 @@ def test_messages_for_an_absent_desk_stay_bounded_in_ram_and_every_line_stays_on
     code, out = _verify(capsys, tmp_path)
     assert code == 1 and out.strip().endswith((OWN % (0, 3 * customers)) + " (%s: %d)" % (
         fair_check.UNSEEDED, 3 * customers)), out
+
+
+def test_an_honest_chajinhua_sweep_is_not_flagged_on_the_desks_export():
+    """A 插金花 on prizes=standard takes the 状元 and every 对堂 left: four awards from one
+    roll. The desk's export alone cannot replay the game's stock, so it no longer counts
+    awards against prize rolls (it called this honest turn "awards not explained"); the
+    journal's replay checks them award by award (check_game)."""
+    rng = random.Random(11)
+    while True:  # a secret and desk value whose first roll is 插金花
+        s, d = bytes(rng.randrange(256) for _ in range(32)), bytes(rng.randrange(256) for _ in range(16))
+        first = fair_check.derive(s, d, 3, 1, 0)
+        if sorted(first) == sorted("444411"):
+            break
+    rolls = [first] + [fair_check.derive(s, d, 3, 1, i) for i in (1, 2)]
+    t = "2026-12-01T10:00:0%d+00:00"
+    export = {"v": 1, "awards": [{"bowl": "0007", "g": 3, "n": n, "k": 1, "c": c, "seen": t % 5}
+                                 for n, c in enumerate(["zhuangyuan", "duitang", "duitang", "duitang"], 1)],
+              "commitments": [{"bowl": "0007", "g": 3, "k": 1, "q": 1, "c": dice.commitment(s).hex(), "seen": t % 1,
+                               "d": d.hex(), "s": s.hex(), "r": rolls}]}
+    r = fair_check.check_export(export, fair_check.Report())
+    assert r.ok and r.verified == 3, (r.summary(), r.lines)
