@@ -237,3 +237,24 @@ def test_the_public_page_marks_a_customer_whole_a_retried_row_is_never_green():
                       re.S)
     assert sorted(rows) == [("off", "2", "2"), ("off", "2", "3"), ("on", "1", "1")], rows
     assert re.search(r"<tr><th>结论</th>", html), html  # the verdict first, in the page's language
+
+
+def test_a_claim_page_says_bowl_and_desk_trusted_and_an_award_without_a_commitment_is_not_verified():
+    """Format 2 on the customer's claim page: a verified turn without a seed of his own
+    says 信任碗和奖台 / bowl and desk trusted (Chinese first); an award of the same fair
+    game whose customer has no commitment is Not verified (it used to say "cannot be
+    checked", as for a bowl that does not play fair)."""
+    from django.utils import timezone
+    Commitment.objects.all().delete()
+    deskkit.bowl(BOWL, SECRET)
+    b = Bowl.objects.get(bowl_id=BOWL)
+    root = os.urandom(32)
+    s, _d, rolls = _turn2(9, 1, root)
+    bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(9, 1, s, rolls))
+    for n, k in ((1, 1), (2, 5)):
+        Award.objects.create(bowl=b, game_no=9, award_no=n, cls="yixiu", customer=k, code="C%d" % n,
+                             source="mqtt", seen=timezone.now())
+    html = Client().get("/F/%s/9-1/YIXIU" % BOWL).content.decode()
+    assert "已验证" in html and html.index("信任碗和奖台") < html.index("Bowl and desk trusted"), html
+    html = Client().get("/F/%s/9-2/YIXIU" % BOWL).content.decode()
+    assert html.index("未验证") < html.index("Not verified: this bowl committed for the other customers"), html

@@ -42,6 +42,7 @@ class Report:
         self.unverified = {}  # reason -> rolls
         self.lines = []  # what was seen, one line each
         self.spills = []  # (what, the dice the spilled shake would have given) of verified turns
+        self.trusted = []  # the turns checked without a seed of the customer's own
 
     def spill(self, what, dice_text):
         v = _RULES.evaluate([int(x) for x in dice_text])
@@ -51,6 +52,16 @@ class Report:
         """The spilled shakes and what they would have rolled: a bowl that voids good rolls
         as spills shows here (their ranks should look like any rolls')."""
         return ["%s: it would have rolled %s (%s)" % s for s in self.spills]
+
+    def trust_line(self):
+        """What a verdict says of the turns without a customer seed: their dice follow from
+        the bowl's secret and the desk's value alone, so an operator running both could
+        have chosen them (the chain and the checks stop only a bowl or a desk alone)."""
+        if not self.trusted:
+            return None
+        return ("%s: %d turn(s) without a customer seed (%s)" % (TRUSTED, len(self.trusted),
+                                                                ", ".join(self.trusted[:5]) +
+                                                                (", ..." if len(self.trusted) > 5 else "")))
 
     def bad(self, reason, n=1, line=None):
         self.unverified[reason] = self.unverified.get(reason, 0) + n
@@ -85,6 +96,7 @@ def derive(secret, desk, g, k, i, user=None):
 
 
 _NO_USER = bytes(dice.USER_BYTES)
+TRUSTED = "信任碗和奖台 bowl and desk trusted"
 NO_CHAIN = "no chain anchor before the customer's turn"
 CHAIN = "revealed secret is not the chain's (another anchor or position)"
 NOT_PLAYED = "reveal does not hold the shakes played"
@@ -126,6 +138,8 @@ def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_b
     if d is None:
         report.bad(NO_DESK, n, "%s: no desk value" % who)
         return False
+    if user == _NO_USER:
+        report.trusted.append(who)
     i = 0
     for x in shakes:
         want = derive(secret, d, g, k, i, user)
@@ -439,6 +453,7 @@ def check_export(desk, report, bowl=None, game_no=None):
                     who, c["seen"], early[0]["g"], early[0]["n"], early[0]["seen"]))
                 continue
             d = bytes.fromhex(c["d"])
+            report.trusted.append(who)  # (format 1 has no customer seed)
             for i, text in enumerate(r):
                 if text == "-":
                     report.spill("%s: shake %d spilled" % (who, i + 1), derive(s, d, g, k, i))

@@ -125,7 +125,7 @@ def run(args):
             fair_check.check_game(args.journal, g, r, desk, args.bowl)
     else:
         fair_check.check_export(desk, r, args.bowl, args.game)
-    for line in r.lines + r.spill_lines():
+    for line in r.lines + r.spill_lines() + ([r.trust_line()] if r.trust_line() else []):
         print(line)
     print(r.summary(own=desk is None))
     if desk is None:  # (the bowl agrees with itself: not a verdict)

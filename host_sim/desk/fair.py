@@ -242,6 +242,7 @@ def _mark(rows):
         for c in rs:
             c.mark_ok, c.mark_n, c.mark_why = r.ok, (r.verified, r.unverified_n), "; ".join(
                 "%s: %d" % x for x in sorted(r.unverified.items()))
+            c.mark_trusted = bool(r.trusted)
 
 
 @login_not_required
@@ -260,9 +261,12 @@ def claim_page(request, bowl, ga, cls):
         rows = list(Commitment.objects.filter(bowl=a.bowl, game_no=a.game_no, customer=a.customer)
                     .select_related("bowl").order_by("q"))
     r = fair_check.check_export(export_of(rows), fair_check.Report()) if rows else fair_check.Report()
+    # an award of a fair bowl's game (it committed for other customers) without a commitment
+    fair_game = a is not None and not rows and Commitment.objects.filter(bowl=a.bowl, game_no=a.game_no).exists()
     resp = render(request, "desk/fair_claim.html", {
         "bowl": bowl[:32], "ga": ga[:20], "game": g if g.isdigit() else "", "award": a, "rows": rows,
-        "ok": r.ok, "verified": r.verified, "unverified": r.unverified_n,
+        "ok": r.ok, "verified": r.verified, "unverified": r.unverified_n, "trusted": bool(r.trusted),
+        "fair_game": fair_game,
         "reasons": "; ".join("%s: %d" % x for x in sorted(r.unverified.items()))}, status=200 if a else 404)
     resp["Referrer-Policy"] = "no-referrer"
     return resp
