@@ -258,3 +258,45 @@ def test_a_claim_page_says_bowl_and_desk_trusted_and_an_award_without_a_commitme
     assert "已验证" in html and html.index("信任碗和奖台") < html.index("Bowl and desk trusted"), html
     html = Client().get("/F/%s/9-2/YIXIU" % BOWL).content.decode()
     assert html.index("未验证") < html.index("Not verified: this bowl committed for the other customers"), html
+
+
+def test_a_customer_s_seed_from_his_phone_goes_to_his_bowl_and_a_substituted_one_is_caught():
+    """Format 2, the customer's own input: his phone posts 16 random bytes to /fair/seed
+    once the desk has sent his value; the desk keeps the first (a second is refused),
+    passes it on to the bowl with the same value, and the verdict holds the reveal to it:
+    a bowl (or desk) that rolls with another seed is caught; a turn with his seed is no
+    longer 'bowl and desk trusted'."""
+    Commitment.objects.all().delete()
+    deskkit.bowl(BOWL, SECRET)
+    root = os.urandom(32)
+    s1, d1, _r = _turn2(10, 1, root)
+    u = os.urandom(16)
+    phone = Client()
+    got = phone.post("/fair/seed", {"bowl": BOWL, "g": "10", "k": "1", "u": u.hex()})
+    assert got.status_code == 200 and got.json()["d"] == d1.hex()
+    assert got.json()["anchor"] == dice.chain_at(root, 0).hex()
+    again = phone.post("/fair/seed", {"bowl": BOWL, "g": "10", "k": "1", "u": os.urandom(16).hex()})
+    assert again.status_code == 409 and "以第一个为准" in again.json()["error"]
+    bad = phone.post("/fair/seed", {"bowl": BOWL, "g": "10", "k": "1", "u": "zz"})
+    assert bad.status_code == 400 and bad.json()["error"].index("格式") < bad.json()["error"].index("Malformed")
+    from host_sim.desk import fair as desk_fair
+    todo = desk_fair.seeds_to_publish(EVENT)
+    assert len(todo) == 1 and fair.decode_seed(EVENT, todo[0][1], todo[0][2], BOWL) == (10, 1, u, d1)
+    desk_fair.seeds_published([pk for pk, _t, _p in todo])
+    assert not desk_fair.seeds_to_publish(EVENT)
+    der = dice.Derived(s1, d1, 10, 1, u)
+    rolls = ["".join(map(str, der.roll(i, bytearray(6)))) for i in range(3)]
+    bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(10, 1, s1, rolls, p=u))
+    assert Commitment.objects.get(game_no=10, q=1).verdict == "3 rolls verified, 0 unverified"
+    # customer 2: his seed goes in, but the bowl rolls with one of its own choosing
+    s2, d2, _r = _turn2(10, 2, root)
+    assert phone.post("/fair/seed", {"bowl": BOWL, "g": "10", "k": "2", "u": os.urandom(16).hex()}).status_code == 200
+    mine = os.urandom(16)
+    der = dice.Derived(s2, d2, 10, 2, mine)
+    bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(10, 2, s2, ["".join(map(str, der.roll(i, bytearray(6))))
+                                                                         for i in range(3)], p=mine))
+    assert fair_check.SEED_NOT_USED in Commitment.objects.get(game_no=10, q=2).verdict
+    r = fair_check.check_export(json.loads(Client().get("/fair/export.json", {"bowl": BOWL, "game": "10"}).content),
+                                fair_check.Report())
+    assert r.verified == 3 and r.unverified == {fair_check.SEED_NOT_USED: 3} and not r.trusted, (r.summary(), r.trusted)
+    assert phone.post("/fair/seed", {"bowl": BOWL, "g": "10", "k": "1", "u": u.hex()}).status_code == 409  # over

@@ -16,7 +16,7 @@ from host_sim import cli
 from host_sim.analysis import fair_check
 import fairness
 from host_sim.sim import player
-from bowlkit import desk_value, key, new_sim, press, roll, to_kiosk
+from bowlkit import customer_seed, desk_value, key, new_sim, press, roll, to_kiosk
 
 EVENT = "midautumn"
 NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=%s\nfair=on\n" % EVENT
@@ -143,7 +143,7 @@ def test_a_customer_shakes_only_after_the_desk_has_his_commitment_and_anyone_can
     assert [m[0] for m in c.fair.pending] == ["reveal"] and c.fair.turn is None
     f, _b, body = fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id), c.fair.pending[0][1],
                             "reveal")
-    g2, k, s, r, u = fair.decode_reveal2(body)
+    g2, k, s, r, u, _p = fair.decode_reveal2(body)
     assert f == 2 and (g2, k) == (g, 1) and s == secret and r == ["".join(map(str, o.dice)) for o in rolls]
     assert not u and dice.chain_holds(s, 1, desk.rows[0][3])  # customer 1: one link from the anchor
     assert binascii.hexlify(secret) in open(fair.log_path(str(tmp_path), g), "rb").read()  # with the reveal
@@ -290,13 +290,49 @@ def test_a_power_cut_mid_turn_goes_on_with_the_same_dice_and_asks_nothing_new(tm
     assert any("goes on at roll 2" in line for line in sim.board.lines), sim.board.lines[-5:]
     rest = [roll(sim), roll(sim)]
     sim.step(100)
-    g, k, s, r, _u = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
+    g, k, s, r, _u, _p = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
                                                    c.fair.pending[0][1], "reveal")[2])
     d = desk.rows[0][4]
     assert r == ["".join(map(str, o.dice)) for o in [first] + rest]
     assert r == [fair_check.derive(s, d, g, k, i, bytes(16)) for i in range(3)]  # one sequence, no gap
     code, out = _verify(capsys, tmp_path)
     assert code == 3 and out.strip().endswith(OWN % (3, 0)), out
+
+
+def test_a_customer_s_own_seed_counts_when_it_comes_before_his_first_shake(tmp_path, capsys):
+    """The customer's phone sent 16 bytes of its own through the desk: they come with the
+    desk's value (the same D) before his first shake, and his dice use them (the reveal
+    says which); one that comes after his first shake changes nothing and is said."""
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    desk = Desk()
+    _customer(sim)
+    desk.answer(c)
+    sim.step(100)
+    g, k, _a, _anchor, d = desk.rows[0]
+    u = os.urandom(16)
+    assert customer_seed(c, g, k, d, u, EVENT)
+    sim.step(100)
+    assert any("his own seed %s came before his first shake" % u.hex()[:8] in x for x in sim.board.lines)
+    rolls = [roll(sim) for _ in range(3)]
+    sim.step(100)
+    g2, k2, s, r, _u, p = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
+                                                        c.fair.pending[-1][1], "reveal")[2])
+    assert p == u and r == ["".join(map(str, o.dice)) for o in rolls]
+    assert r == [fair_check.derive(s, d, g, k, i, u) for i in range(3)]
+    assert r != [fair_check.derive(s, d, g, k, i, bytes(16)) for i in range(3)]
+    code, out = _verify(capsys, tmp_path)
+    assert code == 3 and fair_check.TRUSTED not in out, out  # (his own seed: not only bowl and desk)
+    # the next customer's seed comes after his first shake: not used
+    del c.fair.pending[:]  # (the desk has the reveal)
+    _customer(sim)
+    desk.answer(c)
+    sim.step(100)
+    roll(sim)
+    g, k, _a, _anchor, d = desk.rows[1]
+    assert not customer_seed(c, g, k, d, os.urandom(16), EVENT)
+    sim.step(100)
+    assert any("his own seed came after his first shake: not used" in x for x in sim.board.lines)
 
 
 def _spill(sim):
@@ -325,7 +361,7 @@ def test_a_spill_on_a_fair_kiosk_uses_up_no_dice(tmp_path, capsys):
     assert c.table.shakes_left == 1 and c.fair.turn[4][-1] == "-"
     last = roll(sim)
     sim.step(100)
-    g, k, s, r, _u = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
+    g, k, s, r, _u, _p = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
                                                    c.fair.pending[0][1], "reveal")[2])
     d = desk.rows[0][4]
     assert r == ["".join(map(str, first.dice)), "-", "".join(map(str, last.dice))]

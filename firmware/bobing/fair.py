@@ -117,6 +117,8 @@ def read_log(path):
             elif p[0] == "V" and len(p) in (3, 4):
                 out.append(("V", int(p[1]), _unhex(p[2], dice.DESK_BYTES, "value"),
                             _unhex(p[3], dice.USER_BYTES, "customer value") if len(p) == 4 else None))
+            elif p[0] == "P" and len(p) == 3:
+                out.append(("P", int(p[1]), _unhex(p[2], dice.USER_BYTES, "customer value")))
             elif p[0] == "W" and len(p) == 2:
                 out.append(("W", int(p[1])))
             elif p[0] in ("S", "K") and len(p) == 3:
@@ -129,7 +131,7 @@ def read_log(path):
                 n = dice.DESK_BYTES if p[0] == "D" else dice.SECRET_BYTES
                 out.append((p[0], int(p[1]), _unhex(p[2], n, "value")))
             else:
-                raise ValueError("not an A, V, W, S or K line (format 2) nor a C, D, U or R line (format 1)")
+                raise ValueError("not an A, V, P, W, S or K line (format 2) nor a C, D, U or R line (format 1)")
         except (ValueError, UnicodeError) as e:
             last = no == len(lines) - 1 or (no == len(lines) - 2 and not lines[-1])
             return out, "%s line %d %s" % (path, no + 1, "torn (power cut)" if last else "damaged: %s" % e)
@@ -146,17 +148,21 @@ def commit2_payload(g, k, a, anchor):
     return ('{"v":%d,"f":2,"g":%d,"k":%d,"a":%d,"c":"%s"}' % (outbox.VERSION, g, k, a, _hex(anchor))).encode()
 
 
-def seed2_payload(g, k, d):
-    """The desk's value for customer k of game g (the same whenever it is asked)."""
+def seed2_payload(g, k, d, u=None):
+    """The desk's value for customer k of game g (the same whenever it is asked); u: the
+    customer's own 16 bytes from his phone, when he sent some (the same D with it)."""
     from bobing import outbox
-    return ('{"v":%d,"f":2,"g":%d,"k":%d,"d":"%s"}' % (outbox.VERSION, g, k, _hex(d))).encode()
+    return ('{"v":%d,"f":2,"g":%d,"k":%d,"d":"%s"%s}' % (outbox.VERSION, g, k, _hex(d),
+                                                        ',"u":"%s"' % _hex(u) if u else "")).encode()
 
 
-def reveal2_payload(g, k, s, rolls, unseeded=False):
-    """rolls: the turn's shakes in order, each six digits or "-" (a spill, no position used)."""
+def reveal2_payload(g, k, s, rolls, unseeded=False, p=None):
+    """rolls: the turn's shakes in order, each six digits or "-" (a spill, no position used);
+    p: the customer's own 16 bytes the dice used (None: no customer seed)."""
     from bobing import outbox
-    return ('{"v":%d,"f":2,"g":%d,"k":%d,"s":"%s","r":[%s]%s}' % (
-        outbox.VERSION, g, k, _hex(s), ",".join(['"%s"' % r for r in rolls]), ',"u":1' if unseeded else "")).encode()
+    return ('{"v":%d,"f":2,"g":%d,"k":%d,"s":"%s","r":[%s]%s%s}' % (
+        outbox.VERSION, g, k, _hex(s), ",".join(['"%s"' % r for r in rolls]), ',"u":1' if unseeded else "",
+        ',"p":"%s"' % _hex(p) if p else "")).encode()
 
 
 def form(event, topic_b, payload, leaf):
@@ -186,13 +192,16 @@ def decode_commit2(d):
 
 
 def decode_reveal2(d):
-    """A format-2 reveal's object -> (g, k, secret bytes, [shakes], unseeded)."""
+    """A format-2 reveal's object -> (g, k, secret bytes, [shakes], unseeded, the customer's
+    value the dice used or None)."""
     g, k = _k(d)
     r = _rolls(d.get("r"))
     u = d.get("u", 0)
     if u not in (0, 1):
         raise ValueError("reveal u: 1 (no desk value: the bowl's own dice) or absent, got %r" % (u,))
-    return g, k, _unhex(d.get("s"), dice.SECRET_BYTES, "secret s"), r, u == 1
+    p = d.get("p")
+    return (g, k, _unhex(d.get("s"), dice.SECRET_BYTES, "secret s"), r, u == 1,
+            None if p is None else _unhex(p, dice.USER_BYTES, "customer value p"))
 
 
 def _rolls(r):
@@ -235,13 +244,16 @@ def decode_commit(event, topic_b, payload):
 
 
 def decode_seed(event, topic_b, payload, bowl_id):
-    """-> (g, q, C's first 16 hex digits, D bytes); format 2: (g, k, None, D bytes)."""
+    """-> (g, q, C's first 16 hex digits, D bytes); format 2: (g, k, the customer's 16 bytes
+    or None, D bytes)."""
     f, b, d = form(event, topic_b, payload, "seed")
     if b != bowl_id:
         raise ValueError("seed for bowl %r: this is bowl %r" % (b, bowl_id))
     if f == 2:
         g, k = _k(d)
-        return g, k, None, _unhex(d.get("d"), dice.DESK_BYTES, "desk value d")
+        u = d.get("u")
+        return (g, k, None if u is None else _unhex(u, dice.USER_BYTES, "customer value u"),
+                _unhex(d.get("d"), dice.DESK_BYTES, "desk value d"))
     b, d, g, q = _decode(event, topic_b, payload, "seed")
     c = d.get("c")
     if not isinstance(c, str) or len(c) != 16:
@@ -298,7 +310,7 @@ class Fair:
         self.wait_ms = wait_ms
         self.since = 0  # when the turn asked for the desk's value (the console's ms)
         # [g, k, secret, Derived (None: no desk value yet; False: none in time), shakes (strings),
-        #  rolls so far (the next position), chain a, anchor]
+        #  rolls so far (the next position), chain a, anchor, the customer's value U, D]
         self.turn = None
         self.pending = []  # messages to publish: (leaf, payload); the first is sent first
         self._g = None  # (game, its fair log's rows, chain roots): one game's at a time
@@ -359,11 +371,15 @@ class Fair:
             a, p = dice.chain_place(k)
             _g, rows, _r = self._game(g)
             der = None
+            user = _NO_USER
             for r in rows:
                 if r[0] == "W" and r[1] == k:
                     der = False
                 elif r[0] == "V" and r[1] == k and der is None:
                     der = r
+                    user = r[3] or _NO_USER
+                elif r[0] == "P" and r[1] == k:
+                    user = r[2]
             try:
                 root, anchor = self._chain(g, a)
                 secret = dice.chain_at(root, p)
@@ -382,9 +398,11 @@ class Fair:
             for x in shakes:
                 if x != "-":
                     n += 1
+            d = None
             if der:
-                der = dice.Derived(secret, der[2], g, k, der[3] or _NO_USER)
-            self.turn = [g, k, secret, der, shakes, n, a, anchor]
+                d = der[2]
+                der = dice.Derived(secret, d, g, k, user)
+            self.turn = [g, k, secret, der, shakes, n, a, anchor, user, d]
             self.since = t_ms or 0
             if der is None:
                 self._queue("commit", commit2_payload(g, k, a, anchor))
@@ -409,15 +427,31 @@ class Fair:
             self.log.append("fair: messages for the desk dropped while the broker was away: at most %d kept"
                             % MAX_PENDING)
 
-    def seed(self, g, k, c_hex, d):
-        """The desk's value -> True when it was this turn's (logged, shakes let in).
-        c_hex: None for format 2 (a format-1 seed is never this bowl's)."""
+    def seed(self, g, k, u, d):
+        """The desk's value (u: the customer's own 16 bytes from his phone, or None) -> True
+        when it was this turn's: logged, shakes let in. A customer value that comes with
+        the same D before his first shake is taken too ("P k U"): from then on his dice
+        use it. A format-1 seed (u: a str) is never this bowl's."""
         tu = self.turn
-        if c_hex is not None or tu is None or tu[0] != g or tu[1] != k or tu[3] is not None:
+        if isinstance(u, str) or tu is None or tu[0] != g or tu[1] != k or tu[3] is False:
             return False
-        self._note(g, "V %d %s" % (k, _hex(d)), ("V", k, d, None))
-        tu[3] = dice.Derived(tu[2], d, g, k, _NO_USER)
-        self.log.append("fair: customer %d: desk value came; shakes let in" % k)
+        if tu[3] is None:
+            self._note(g, "V %d %s%s" % (k, _hex(d), " " + _hex(u) if u else ""), ("V", k, d, u))
+            tu[8], tu[9] = u or _NO_USER, d
+            tu[3] = dice.Derived(tu[2], d, g, k, tu[8])
+            self.log.append("fair: customer %d: desk value came%s; shakes let in" % (
+                k, ", with his own seed %s" % _hex(u)[:8] if u else ""))
+            return True
+        if u is None or tu[4] or tu[8] != _NO_USER or d != tu[9]:
+            if u is not None and tu[8] != u:
+                self.log.append("fair: customer %d: his own seed came %s: not used" % (
+                    k, "after his first shake" if tu[4] else "with another desk value" if d != tu[9] else "twice"))
+            return False
+        self._note(g, "P %d %s" % (k, _hex(u)), ("P", k, u))
+        tu[8] = u
+        tu[3] = dice.Derived(tu[2], d, g, k, u)
+        self.log.append("fair: customer %d: his own seed %s came before his first shake: his dice use it"
+                        % (k, _hex(u)[:8]))
         return True
 
     def roll(self, out):
@@ -448,5 +482,6 @@ class Fair:
         if tu[2] is None:  # no secret: the chain's root was lost (said when the turn began)
             return
         self._note(tu[0], "S %d %s" % (tu[1], _hex(tu[2])), ("S", tu[1], tu[2]))
-        self._queue("reveal", reveal2_payload(tu[0], tu[1], tu[2], tu[4], tu[3] is False))
+        self._queue("reveal", reveal2_payload(tu[0], tu[1], tu[2], tu[4], tu[3] is False,
+                                              None if tu[8] == _NO_USER else tu[8]))
         self.log.append("fair: customer %d: his secret revealed after %d shakes" % (tu[1], len(tu[4])))

@@ -104,16 +104,25 @@ OUTAGE = "played without the desk's value although the desk had sent it (a faked
 SPILL_OFF = "a spill in a game whose spill detection is off"
 NO_COMMIT_AWARD = "award of a customer with no commitment (a fair bowl's game)"
 UNPAID = "award of the journal the desk does not hold, or the desk's the journal does not pay"
+SEED_NOT_USED = "the customer's seed the desk passed on is not the one his dice used"
 
 
 def _user(t):
+    """A desk turn's customer value the dice used (the reveal's), zeros for none."""
     u = t.get("u_seed")
     return bytes.fromhex(u) if u else _NO_USER
 
 
-def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_bad):
+def _sent(t):
+    u = t.get("u_sent") if t else None
+    return bytes.fromhex(u) if u else None
+
+
+def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_bad, sent=None):
     """One format-2 turn's shakes (six digits each, "-" a spill) into report. anchor,
-    secret, d: bytes or None. count_bad: how many rolls an unverified turn counts."""
+    secret, d: bytes or None; user: the customer's value the dice used (zeros: none);
+    sent: the one the desk passed on from his phone, or None. count_bad: how many rolls
+    an unverified turn counts."""
     rolls = [x for x in shakes if x != "-"]
     n = max(1, len(rolls)) if count_bad is None else count_bad
     a, p = dice.chain_place(k)
@@ -137,6 +146,10 @@ def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_b
         return False
     if d is None:
         report.bad(NO_DESK, n, "%s: no desk value" % who)
+        return False
+    if sent is not None and sent != user:
+        report.bad(SEED_NOT_USED, n, "%s: the desk passed on his seed %s, the dice used %s" % (
+            who, sent.hex(), "none" if user == _NO_USER else user.hex()))
         return False
     if user == _NO_USER:
         report.trusted.append(who)
@@ -163,6 +176,8 @@ def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
             anchors.setdefault(r[1], r[3])
         elif r[0] == "V":
             values.setdefault(r[1], (r[2], r[3] or _NO_USER))
+        elif r[0] == "P" and r[1] in values and values[r[1]][1] == _NO_USER:
+            values[r[1]] = (values[r[1]][0], r[2])  # the customer's seed, before his first shake
         elif r[0] == "W":
             unseeded.add(r[1])
         elif r[0] == "S":
@@ -214,7 +229,7 @@ def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
             report.bad(SPILL_OFF, sh.count("-"), "%s: %d spilled shake(s), though the game's spill_detect is off"
                        % (who, sh.count("-")))
         _turn2(report, who, g, k, anchor, secrets.get(k), d, user, sh, k in unseeded, max(1, len(
-            [x for x in sh if x != "-"])))
+            [x for x in sh if x != "-"])), _sent(t))
     return mine
 
 
@@ -416,7 +431,7 @@ def check_export(desk, report, bowl=None, game_no=None):
         shakes = t.get("r") or []
         _turn2(report, who, g, k, bytes.fromhex(c["c"]) if c else None,
                     bytes.fromhex(t["s"]) if t.get("s") else None, bytes.fromhex(t["d"]) if t.get("d") else None,
-                    _user(t), shakes, bool(t.get("unseeded")), None)
+                    _user(t), shakes, bool(t.get("unseeded")), None, _sent(t))
     # (the awards are replayed against the game's rules with its journal: check_game)
     fair_games = {(c["bowl"], c["g"]) for c in desk.get("chains", [])}
     have = {(t["bowl"], t["g"], t["k"]) for t in desk.get("turns", [])}

@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from bobing import dice, fair, outbox
 from host_sim.analysis import fair_check
@@ -31,8 +31,8 @@ _refuse = mqttlog.refuse
 
 def _seed(event, c):
     if c.fmt == 2:
-        return outbox.topic(event, c.bowl.bowl_id, "seed"), fair.seed2_payload(c.game_no, c.customer,
-                                                                               bytes.fromhex(c.desk))
+        return outbox.topic(event, c.bowl.bowl_id, "seed"), fair.seed2_payload(
+            c.game_no, c.customer, bytes.fromhex(c.desk), bytes.fromhex(c.useed) if c.useed else None)
     return (outbox.topic(event, c.bowl.bowl_id, "seed"),
             fair.seed_payload(c.game_no, c.q, c.commit, bytes.fromhex(c.desk)))
 
@@ -119,7 +119,7 @@ def _commit2(event, topic, bowl, g, k, a, anchor):
     return "commit" if new else "known", [_seed(event, row)]
 
 
-def _reveal2(event, topic, bowl, g, k, s, rolls, unseeded):
+def _reveal2(event, topic, bowl, g, k, s, rolls, unseeded, p):
     """Fair format 2: customer k's secret and shakes; the first reveal stands."""
     with transaction.atomic():
         row = Commitment.objects.select_for_update().filter(bowl=bowl, game_no=g, q=k, fmt=2).first()
@@ -132,11 +132,63 @@ def _reveal2(event, topic, bowl, g, k, s, rolls, unseeded):
                                                    "from the first: the first one stands"), k=k, game=g), []
             return "known", []
         row.secret, row.rolls, row.revealed, row.unseeded = s.hex(), list(rolls), timezone.now(), unseeded
+        row.upicked = p.hex() if p else ""
         r = fair_check.check_export(export_of([row], with_awards=True), fair_check.Report())
         row.verdict = r.summary()[len("fair: "):]
         row.save()
     log.info("fair: bowl %s game %d customer %d revealed: %s", bowl.bowl_id, g, k, row.verdict)
     return "reveal", []
+
+
+def seeds_to_publish(event):
+    """Customers' own seeds the desk took from their phones and has not yet passed on ->
+    [(pk, topic, payload)] for the listener (bus.py) to publish, retained, on the bowl's seed."""
+    out = []
+    for c in Commitment.objects.filter(fmt=2, useed_sent=False).exclude(useed="").select_related("bowl")[:100]:
+        t, p = _seed(event, c)
+        out.append((c.pk, t, p))
+    return out
+
+
+def seeds_published(pks):
+    Commitment.objects.filter(pk__in=pks).update(useed_sent=True)
+
+
+@login_not_required
+@require_POST
+def take_seed(request):
+    """POST /fair/seed (public: the phone page of the waiting screen's QR): bowl, g, k and
+    u, the 16 random bytes (32 hex digits) the customer's phone made with Web Crypto.
+    Taken only for a format-2 customer the desk has sent its value to, not yet revealed;
+    the first seed stands. -> JSON: what the phone keeps (the chain's anchor, the desk's
+    value, its seed), or {"error": ...} with a 4xx status, Chinese first, English beside."""
+    def no(status, zh, en):
+        return JsonResponse({"error": "%s %s" % (zh, en)}, status=status, json_dumps_params={"ensure_ascii": False})
+    bowl, g, k, u = (request.POST.get(x, "")[:64] for x in ("bowl", "g", "k", "u"))
+    u = u.lower()
+    if not (g.isdigit() and k.isdigit() and len(u) == 2 * dice.USER_BYTES and
+            all(ch in "0123456789abcdef" for ch in u)):
+        return no(400, "格式不对：要碗号、局号、顾客号和 32 位十六进制的种子。",
+                  "Malformed: a bowl, a game, a customer and a seed of 32 hex digits are needed.")
+    with transaction.atomic():
+        row = Commitment.objects.select_for_update().select_related("bowl").filter(
+            bowl__bowl_id=bowl, game_no=int(g), q=int(k), fmt=2).first()
+        if row is None:
+            return no(404, "奖台还没有这位顾客：请等碗显示等待摇碗后再扫。",
+                      "The desk has no such customer yet: scan once the bowl shows his turn.")
+        if row.secret:
+            return no(409, "这位顾客的摇骰已经结束：种子来得太晚。",
+                      "This customer's turn is over: the seed came too late.")
+        if row.useed and row.useed != u:
+            return no(409, "这位顾客已经有一个种子：以第一个为准。",
+                      "This customer already has a seed: the first one stands.")
+        if not row.useed:
+            row.useed, row.useed_sent = u, False
+            row.save(update_fields=["useed", "useed_sent"])
+    log.info("fair: bowl %s game %s customer %s: his own seed taken", bowl, g, k)
+    ch = FairChain.objects.filter(bowl=row.bowl, game_no=row.game_no, a=dice.chain_place(row.customer)[0]).first()
+    return JsonResponse({"bowl": bowl, "g": row.game_no, "k": row.customer, "u": u, "d": row.desk,
+                         "anchor": ch.anchor if ch else None, "p": dice.chain_place(row.customer)[1]})
 
 
 def _iso(t):
@@ -155,7 +207,7 @@ def export_of(rows, with_awards=True, games=False):
             out["turns"].append({
                 "bowl": c.bowl.bowl_id, "g": c.game_no, "k": c.customer, "seen": _iso(c.seen), "d": c.desk,
                 "s": c.secret or None, "r": c.rolls, "revealed": _iso(c.revealed), "verdict": c.verdict,
-                "unseeded": 1 if c.unseeded else 0})
+                "unseeded": 1 if c.unseeded else 0, "u_sent": c.useed or None, "u_seed": c.upicked or None})
             chains.add((c.bowl_id, c.game_no, dice.chain_place(c.customer)[0]))
             continue
         out["commitments"].append({

@@ -284,6 +284,11 @@ class Commitment(models.Model):
     # fair format 2 (the bowls' now): one row per customer (q is the customer), `commit`
     # his chain's anchor (FairChain), `desk` his one value whenever he is asked for
     fmt = models.PositiveSmallIntegerField(default=1)
+    # format 2: the customer's own 16 bytes (hex) from his phone, passed on to the bowl
+    # (useed_sent once published), and the one his dice used (the reveal's "p")
+    useed = models.CharField(max_length=32, blank=True)
+    useed_sent = models.BooleanField(default=False)
+    upicked = models.CharField(max_length=32, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "q"], name="one_commitment")]

@@ -22,6 +22,7 @@ urlpatterns = [
     path("mqtt", mqttlog.page, name="mqtt"),
     path("fair", fair.page, name="fair"),  # public: no login (verifiable fairness)
     path("fair/export.json", fair.export, name="fair_export"),
+    path("fair/seed", fair.take_seed, name="fair_seed"),  # public: a customer's own seed from his phone
     # a fair kiosk's claim QR (bobing/claim.py's link), upper case: that award's verdict, public
     path("F/<str:bowl>/<str:ga>/<str:cls>", fair.claim_page, name="fair_claim"),
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
