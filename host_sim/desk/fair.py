@@ -191,6 +191,26 @@ def take_seed(request):
                          "anchor": ch.anchor if ch else None, "p": dice.chain_place(row.customer)[1]})
 
 
+@login_not_required
+@require_GET
+def join_page(request, bowl, gk):
+    """GET /J/<bowl>/<game>-<customer>: the phone page of the waiting screen's QR: the
+    chain's anchor and the desk's value for that customer, and a button that makes his
+    own seed in the phone (Web Crypto), keeps it there with them and posts it to /fair/seed."""
+    g, dash, k = gk.partition("-")
+    row = ch = None
+    if dash and g.isdigit() and k.isdigit() and len(bowl) <= 32:
+        row = Commitment.objects.filter(bowl__bowl_id=bowl, game_no=int(g), q=int(k), fmt=2).first()
+    if row is not None:
+        ch = FairChain.objects.filter(bowl_id=row.bowl_id, game_no=row.game_no,
+                                      a=dice.chain_place(row.customer)[0]).first()
+    resp = render(request, "desk/fair_join.html", {
+        "bowl": bowl[:32], "g": g[:8], "k": k[:8], "row": row, "anchor": ch.anchor if ch else "",
+        "p": dice.chain_place(row.customer)[1] if row else 0}, status=200 if row else 404)
+    resp["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
 def _iso(t):
     return t.isoformat() if t is not None else None
 

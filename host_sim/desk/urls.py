@@ -25,6 +25,8 @@ urlpatterns = [
     path("fair/seed", fair.take_seed, name="fair_seed"),  # public: a customer's own seed from his phone
     # a fair kiosk's claim QR (bobing/claim.py's link), upper case: that award's verdict, public
     path("F/<str:bowl>/<str:ga>/<str:cls>", fair.claim_page, name="fair_claim"),
+    # the waiting screen's QR: a customer adds his own seed from his phone (public)
+    path("J/<str:bowl>/<str:gk>", fair.join_page, name="fair_join"),
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
     path("logout", views.logout_page, name="logout"),
     # the language switch on every page (the login page's too): Django's view, by POST
