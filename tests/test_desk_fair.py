@@ -300,3 +300,54 @@ def test_a_customer_s_seed_from_his_phone_goes_to_his_bowl_and_a_substituted_one
                                 fair_check.Report())
     assert r.verified == 3 and r.unverified == {fair_check.SEED_NOT_USED: 3} and not r.trusted, (r.summary(), r.trusted)
     assert phone.post("/fair/seed", {"bowl": BOWL, "g": "10", "k": "1", "u": u.hex()}).status_code == 409  # over
+
+
+def test_the_desk_s_log_is_hash_chained_and_a_saved_receipt_shows_a_rewritten_history(tmp_path, capsys):
+    """Every anchor, value, seed and reveal goes on the desk's append-only, hash-chained
+    log; a customer's claim page gives him his reveal's entry and head (his receipt);
+    verify-fair --desk checks the chain and that the receipt is still there. An operator
+    who deletes an entry, or changes one and recomputes every head after it, is caught."""
+    import re
+    from django.utils import timezone
+    from host_sim.desk.models import FairLog
+    Commitment.objects.all().delete()  # (the log keeps what the tests before wrote: it is never cut)
+    deskkit.bowl(BOWL, SECRET)
+    b = Bowl.objects.get(bowl_id=BOWL)
+    root = os.urandom(32)
+    before = FairLog.objects.count()
+    for k in (1, 2):
+        s, _d, rolls = _turn2(11, k, root)
+        bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(11, k, s, rolls))
+    Award.objects.create(bowl=b, game_no=11, award_no=1, cls="yixiu", customer=1, code="R1", source="mqtt",
+                         seen=timezone.now())
+    assert [e.kind for e in FairLog.objects.order_by("pk")][before:] == ["chain", "value", "reveal", "value", "reveal"]
+    html = Client().get("/F/%s/11-1/YIXIU" % BOWL).content.decode()
+    n, head = re.search(r"desk log entry (\d+) · <code>([0-9a-f]{64})</code>", html).groups()
+    receipt = tmp_path / "receipt.json"
+    receipt.write_text(json.dumps({"n": int(n), "head": head}))
+    assert FairLog.objects.get(pk=int(n)).kind == "reveal"
+
+    def verify():
+        p = tmp_path / "export.json"
+        p.write_bytes(Client().get("/fair/export.json").content)
+        code = cli.main(["verify-fair", "--desk", str(p), "--receipt", str(receipt)])
+        return code, capsys.readouterr().out
+
+    code, out = verify()
+    assert code == 0 and out.strip().endswith("fair: 6 rolls verified, 0 unverified"), out
+    history = json.loads((tmp_path / "export.json").read_text())["log"]
+    # the operator deletes customer 2's value from the log
+    FairLog.objects.filter(kind="value", body__contains='"g":11,"k":2').delete()
+    code, out = verify()
+    assert code == 1 and "%s: 2" % fair_check.LOG_BROKEN in out and "%s: 1" % fair_check.LOG_MISSING in out, out
+    # ... or changes customer 1's reveal and recomputes every head after it: the chain holds,
+    # the customer's receipt does not
+    FairLog.objects.all().delete()
+    prev = "0" * 64
+    for e in history:
+        body = e["body"].replace('"unseeded":0', '"unseeded":1') if e["kind"] == "reveal" else e["body"]
+        prev = fair_check.log_head(prev, body)
+        FairLog.objects.create(pk=e["n"], kind=e["kind"], body=body, head=prev, at=timezone.now())
+    code, out = verify()
+    assert code == 1 and fair_check.LOG_BROKEN not in out and "%s: 1" % fair_check.RECEIPT in out, out
+    assert "rewritten" in out

@@ -389,6 +389,83 @@ def check_game(root, g, report, desk=None, bowl=None):
     return report
 
 
+LOG_TAG = "bobing-log-v1|"
+LOG_BROKEN = "the desk's log is broken (an entry changed or deleted)"
+LOG_MISSING = "not in the desk's log as the export shows it"
+RECEIPT = "a saved receipt is not in this export's log"
+
+
+def log_body(d):
+    """A log entry's body: canonical JSON (sorted keys, no spaces)."""
+    import json
+    return json.dumps(d, sort_keys=True, separators=(",", ":"))
+
+
+def log_head(prev, body):
+    """The head after an entry: SHA-256("bobing-log-v1|" + previous head + "|" + body), hex;
+    the first entry's previous head is 64 zeros."""
+    return hashlib.sha256((LOG_TAG + prev + "|" + body).encode()).hexdigest()
+
+
+def check_log(desk, report, receipts=()):
+    """The desk's hash-chained log (export "log") into report: every head follows from the
+    one before and its body, the entries are numbered without a gap, each format-2 turn
+    and chain of the export is what the log recorded, and each saved receipt
+    ({"n", "head"}) is still there."""
+    log = desk.get("log")
+    if log is None:  # (an older desk's export, or one cut out of a page: no history to hold it to)
+        for rc in receipts:
+            report.bad(RECEIPT, 1, "receipt of log entry %s: this export holds no log" % rc.get("n"))
+        return report
+    prev, heads, want = "0" * 64, {}, 1
+    for e in sorted(log, key=lambda e: e["n"]):
+        if e["n"] != want:
+            report.bad(LOG_BROKEN, 1, "desk log: entries %d..%d are missing (deleted)" % (want, e["n"] - 1))
+        want = e["n"] + 1
+        h = log_head(prev, e["body"])
+        if h != e["head"]:
+            report.bad(LOG_BROKEN, 1, "desk log: entry %d's head does not follow from the one before and its body "
+                       "(it or an entry before it was changed)" % e["n"])
+        heads[e["n"]] = e["head"]
+        prev = e["head"]
+    import json
+    seen = {}
+    for e in log:
+        try:
+            b = json.loads(e["body"])
+        except ValueError:
+            report.bad(LOG_BROKEN, 1, "desk log: entry %d's body is not JSON" % e["n"])
+            continue
+        if not isinstance(b, dict):
+            report.bad(LOG_BROKEN, 1, "desk log: entry %d's body is not a JSON object" % e["n"])
+            continue
+        seen.setdefault((e["kind"], b.get("bowl"), b.get("g"), b.get("k", b.get("a"))), b)
+    for c in desk.get("chains", []):
+        b = seen.get(("chain", c["bowl"], c["g"], c["a"]))
+        if b is None or b.get("c") != c["c"]:
+            report.bad(LOG_MISSING, 1, "bowl %s game %d: chain %d's anchor %s" % (c["bowl"], c["g"], c["a"], (
+                "is not in the log" if b is None else "differs from the log's")))
+    for t in desk.get("turns", []):
+        key = (t["bowl"], t["g"], t["k"])
+        v = seen.get(("value",) + key)
+        if v is None or v.get("d") != t.get("d"):
+            report.bad(LOG_MISSING, 1, "bowl %s game %d customer %d: the desk's value %s" % (key + (
+                "is not in the log" if v is None else "differs from the log's",)))
+        r = seen.get(("reveal",) + key)
+        if t.get("s") and (r is None or r.get("s") != t["s"] or r.get("r") != t.get("r")):
+            report.bad(LOG_MISSING, 1, "bowl %s game %d customer %d: the reveal %s" % (key + (
+                "is not in the log" if r is None else "differs from the log's",)))
+        u = seen.get(("seed",) + key)
+        if t.get("u_sent") and (u is None or u.get("u") != t["u_sent"]):
+            report.bad(LOG_MISSING, 1, "bowl %s game %d customer %d: his seed is not the log's" % key)
+    for rc in receipts:
+        if heads.get(rc.get("n")) != rc.get("head"):
+            report.bad(RECEIPT, 1, "receipt of log entry %s (head %s...): %s" % (
+                rc.get("n"), str(rc.get("head"))[:16], "gone from the log" if rc.get("n") not in heads else
+                "the log holds another head there (it was rewritten)"))
+    return report
+
+
 def fair_games(root):
     """Ids of the games in a bowl's folder that have a fair log."""
     out = []

@@ -25,6 +25,9 @@ def add_arguments(p):
     p.add_argument("--desk", metavar="EXPORT.json", help="the desk's public export (/fair/export.json)")
     p.add_argument("--bowl", metavar="ID", help="with --desk: this bowl only (and the bowl the FOLDER is)")
     p.add_argument("--game", metavar="N", type=int, help="this game only")
+    p.add_argument("--receipt", metavar="RECEIPT.json", action="append", default=[],
+                   help="with --desk: a receipt a customer saved ({\"n\": the desk log's entry, \"head\": its "
+                        "64 hex digits}): the export's log must still hold it")
 
 
 def _load(path):
@@ -38,11 +41,12 @@ def _load(path):
     if not isinstance(d, dict) or d.get("v") != 1 or not isinstance(d.get("commitments"), list):
         raise InputError("%s is not the desk's export: a JSON object with \"v\":1 and \"commitments\" expected"
                          % path)
-    for name in ("awards", "chains", "turns"):
+    for name in ("awards", "chains", "turns", "log"):
         if not isinstance(d.get(name, []), list):
             raise InputError("%s: \"%s\" must be a list" % (path, name))
     for what, rows, fields in (("commitment", d["commitments"], _COMMITMENT), ("award", d.get("awards", []), _AWARD),
-                               ("chain", d.get("chains", []), _CHAIN), ("turn", d.get("turns", []), _TURN)):
+                               ("chain", d.get("chains", []), _CHAIN), ("turn", d.get("turns", []), _TURN),
+                               ("log entry", d.get("log", []), _LOG)):
         for i, row in enumerate(rows):
             if not isinstance(row, dict):
                 raise InputError("%s: %s %d is not a JSON object" % (path, what, i + 1))
@@ -50,6 +54,20 @@ def _load(path):
                 if not ok(row.get(name)):
                     raise InputError("%s: %s %d: %s=%s: %s" % (path, what, i + 1, name, json.dumps(row.get(name))[:40],
                                                                 allowed))
+    return d
+
+
+def _receipt(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+    except OSError as e:
+        raise InputError("cannot read the receipt %s: %s" % (path, e.strerror or e))
+    except (ValueError, UnicodeError) as e:
+        raise InputError("%s is not a receipt (JSON): %s" % (path, e))
+    if not isinstance(d, dict) or not _int(d.get("n")) or not _hex(64)(d.get("head")):
+        raise InputError("%s is not a receipt: {\"n\": the desk log's entry (a whole number), \"head\": 64 hex "
+                         "digits} expected" % path)
     return d
 
 
@@ -98,6 +116,10 @@ _TURN = (
     ("s", _hex(64, True), "the revealed secret, 64 hex digits, or null"),
     ("r", _rolls, "the rolls: a list of six digits 1-6 each, or \"-\" for a spill"),
     ("unseeded", lambda v: v in (None, 0, 1), "0 or 1 (1: no desk value came in time)"))
+_LOG = (
+    ("n", lambda v: _int(v) and v >= 1, "the entry's number, 1 or more"),
+    ("kind", lambda v: v in ("chain", "value", "seed", "reveal"), "chain, value, seed or reveal"),
+    ("body", lambda v: isinstance(v, str), "the entry's JSON text"), ("head", _hex(64), "64 hex digits"))
 _AWARD = (
     ("bowl", lambda v: isinstance(v, str) and v != "", "the bowl's id"), ("g", _int, _NUMBER), ("n", _int, _NUMBER),
     ("k", _int, _NUMBER), ("c", lambda v: isinstance(v, str) and v != "", "the prize class's id"),
@@ -107,7 +129,10 @@ _AWARD = (
 def run(args):
     if not args.journal and not args.desk:
         raise InputError("give a bowl's journal FOLDER, --desk EXPORT.json, or both")
+    receipts = [_receipt(p) for p in args.receipt]
     desk = _load(args.desk) if args.desk else None
+    if receipts and desk is None:
+        raise InputError("--receipt is checked against the desk's export: give --desk EXPORT.json too")
     r = fair_check.Report()
     if args.journal:
         if not os.path.isdir(args.journal):
@@ -125,6 +150,8 @@ def run(args):
             fair_check.check_game(args.journal, g, r, desk, args.bowl)
     else:
         fair_check.check_export(desk, r, args.bowl, args.game)
+    if desk is not None:
+        fair_check.check_log(desk, r, receipts)
     for line in r.lines + r.spill_lines() + ([r.trust_line()] if r.trust_line() else []):
         print(line)
     print(r.summary(own=desk is None))

@@ -22,7 +22,7 @@ from bobing import dice, fair, outbox
 from host_sim.analysis import fair_check
 
 from . import mqttlog
-from .models import Award, Bowl, Commitment, FairChain
+from .models import Award, Bowl, Commitment, FairChain, FairLog
 
 log = logging.getLogger("desk")
 LEAVES = ("commit", "reveal")
@@ -98,19 +98,32 @@ def handle(event, topic, payload):
     return "reveal", []
 
 
+def _log(kind, **body):
+    """Append one entry to the desk's hash-chained log (call inside the transaction that
+    records what it says). -> the entry."""
+    last = FairLog.objects.order_by("-pk").first()
+    text = fair_check.log_body(body)
+    return FairLog.objects.create(kind=kind, body=text, head=fair_check.log_head(last.head if last else "0" * 64,
+                                                                                 text), at=timezone.now())
+
+
 def _commit2(event, topic, bowl, g, k, a, anchor):
     """Fair format 2: customer k is about to shake. His chain's first anchor stands (another
     is refused, no value sent); his one desk value is drawn the first time and sent again,
     the same, whenever he is asked for (a copy, a reboot, a retry)."""
     now = timezone.now()
     with transaction.atomic():
-        chain, _new = FairChain.objects.get_or_create(bowl=bowl, game_no=g, a=a, defaults={
+        chain, fresh = FairChain.objects.get_or_create(bowl=bowl, game_no=g, a=a, defaults={
             "n": dice.CHAIN_N, "anchor": anchor.hex(), "seen": now})
+        if fresh:
+            _log("chain", bowl=bowl.bowl_id, g=g, a=a, c=chain.anchor)
         if chain.anchor != anchor.hex():
             return _refuse(topic, gettext_noop("chain %(a)s of game %(game)s is already recorded with another "
                                                "anchor: the first one stands, no value is sent"), a=a, game=g), []
         row, new = Commitment.objects.get_or_create(bowl=bowl, game_no=g, q=k, defaults={
             "fmt": 2, "customer": k, "commit": chain.anchor, "seen": now, "desk": secrets.token_bytes(16).hex()})
+        if new:
+            _log("value", bowl=bowl.bowl_id, g=g, k=k, d=row.desk)  # logged before it is sent
     if row.fmt != 2:
         return _refuse(topic, gettext_noop("customer %(k)s of game %(game)s: a format-1 commitment has his "
                                            "number"), k=k, game=g), []
@@ -133,6 +146,9 @@ def _reveal2(event, topic, bowl, g, k, s, rolls, unseeded, p):
             return "known", []
         row.secret, row.rolls, row.revealed, row.unseeded = s.hex(), list(rolls), timezone.now(), unseeded
         row.upicked = p.hex() if p else ""
+        e = _log("reveal", bowl=bowl.bowl_id, g=g, k=k, s=row.secret, r=row.rolls, p=row.upicked or None,
+                 unseeded=1 if unseeded else 0)
+        row.log_n = e.pk
         r = fair_check.check_export(export_of([row], with_awards=True), fair_check.Report())
         row.verdict = r.summary()[len("fair: "):]
         row.save()
@@ -185,6 +201,7 @@ def take_seed(request):
         if not row.useed:
             row.useed, row.useed_sent = u, False
             row.save(update_fields=["useed", "useed_sent"])
+            _log("seed", bowl=bowl, g=row.game_no, k=row.customer, u=u)
     log.info("fair: bowl %s game %s customer %s: his own seed taken", bowl, g, k)
     ch = FairChain.objects.filter(bowl=row.bowl, game_no=row.game_no, a=dice.chain_place(row.customer)[0]).first()
     return JsonResponse({"bowl": bowl, "g": row.game_no, "k": row.customer, "u": u, "d": row.desk,
@@ -215,9 +232,10 @@ def _iso(t):
     return t.isoformat() if t is not None else None
 
 
-def export_of(rows, with_awards=True, games=False):
+def export_of(rows, with_awards=True, games=False, log=False):
     """The public export of these commitments (and their customers' awards, without codes;
-    games: every award of their games, so an award without a commitment shows)."""
+    games: every award of their games, so an award without a commitment shows; log: the
+    desk's whole hash-chained log)."""
     out = {"v": 1, "commitments": [], "awards": [], "chains": [], "turns": []}
     turns = set()
     chains = set()
@@ -234,6 +252,9 @@ def export_of(rows, with_awards=True, games=False):
             "bowl": c.bowl.bowl_id, "g": c.game_no, "k": c.customer, "q": c.q, "c": c.commit,
             "seen": _iso(c.seen), "d": c.desk, "s": c.secret or None, "r": c.rolls,
             "revealed": _iso(c.revealed), "verdict": c.verdict, "u": 1 if c.unseeded else 0})
+    if log:
+        out["log"] = [{"n": e.pk, "kind": e.kind, "body": e.body, "head": e.head, "at": _iso(e.at)}
+                      for e in FairLog.objects.order_by("pk")]
     for b, g, a in sorted(chains):
         ch = FairChain.objects.filter(bowl_id=b, game_no=g, a=a).select_related("bowl").first()
         if ch is not None:
@@ -268,7 +289,8 @@ def _rows(request):
 @require_GET
 def export(request):
     """GET /fair/export.json: every commitment (or ?bowl=&game=), public."""
-    return JsonResponse(export_of(list(_rows(request)), games=True), json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(export_of(list(_rows(request)), games=True, log=True),
+                        json_dumps_params={"ensure_ascii": False})
 
 
 @login_not_required
@@ -335,9 +357,15 @@ def claim_page(request, bowl, ga, cls):
     r = fair_check.check_export(export_of(rows), fair_check.Report()) if rows else fair_check.Report()
     # an award of a fair bowl's game (it committed for other customers) without a commitment
     fair_game = a is not None and not rows and Commitment.objects.filter(bowl=a.bowl, game_no=a.game_no).exists()
+    receipt = None  # the customer's receipt: his reveal's entry in the desk's log and its head
+    ns = [c.log_n for c in rows if c.log_n]
+    if ns:
+        e = FairLog.objects.filter(pk=max(ns)).first()
+        receipt = e and {"n": e.pk, "head": e.head}
     resp = render(request, "desk/fair_claim.html", {
         "bowl": bowl[:32], "ga": ga[:20], "game": g if g.isdigit() else "", "award": a, "rows": rows,
         "ok": r.ok, "verified": r.verified, "unverified": r.unverified_n, "trusted": bool(r.trusted),
+        "receipt": receipt,
         "fair_game": fair_game,
         "reasons": "; ".join("%s: %d" % x for x in sorted(r.unverified.items()))}, status=200 if a else 404)
     resp["Referrer-Policy"] = "no-referrer"

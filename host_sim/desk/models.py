@@ -289,6 +289,7 @@ class Commitment(models.Model):
     useed = models.CharField(max_length=32, blank=True)
     useed_sent = models.BooleanField(default=False)
     upicked = models.CharField(max_length=32, blank=True)
+    log_n = models.PositiveIntegerField(null=True)  # the reveal's entry in FairLog: the customer's receipt
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "q"], name="one_commitment")]
@@ -307,3 +308,15 @@ class FairChain(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "a"], name="one_chain")]
+
+
+class FairLog(models.Model):
+    """The desk's append-only, hash-chained log of what fairness rests on (fair format 2):
+    each chain anchor recorded, each desk value sent, each customer seed taken, each reveal,
+    in order; `head` = SHA-256("bobing-log-v1|" + the previous head + "|" + body), so a row
+    deleted or changed later breaks every head after it, and a receipt holding an old head
+    shows whether a later export still holds the same history (host_sim/desk/fair.py)."""
+    kind = models.CharField(max_length=8)
+    body = models.TextField()
+    head = models.CharField(max_length=64)
+    at = models.DateTimeField()
