@@ -351,3 +351,25 @@ def test_the_desk_s_log_is_hash_chained_and_a_saved_receipt_shows_a_rewritten_hi
     code, out = verify()
     assert code == 1 and fair_check.LOG_BROKEN not in out and "%s: 1" % fair_check.RECEIPT in out, out
     assert "rewritten" in out
+
+
+def test_publish_writes_the_fair_pages_as_static_files_that_still_verify(tmp_path, capsys):
+    """python -m host_sim.desk publish DIR: the public page, the export (with its log) and
+    each fair award's claim page at its link's path, so a customer can check after the
+    event on any web host; the written export verifies as the live one does."""
+    from django.core.management import call_command
+    from django.utils import timezone
+    Commitment.objects.all().delete()
+    deskkit.bowl(BOWL, SECRET)
+    b = Bowl.objects.get(bowl_id=BOWL)
+    s, _d, rolls = _turn2(12, 1, os.urandom(32))
+    bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(12, 1, s, rolls))
+    Award.objects.create(bowl=b, game_no=12, award_no=1, cls="yixiu", customer=1, code="SECRETCODE1", source="mqtt",
+                         seen=timezone.now())
+    call_command("publish", str(tmp_path / "site"))
+    assert "1 claim pages" in capsys.readouterr().out
+    page = (tmp_path / "site" / "F" / BOWL / "12-1" / "YIXIU" / "index.html").read_text()
+    assert page.index("已验证") < page.index("Verified") and s.hex() in page and "SECRETCODE1" not in page
+    assert "结论" in (tmp_path / "site" / "fair" / "index.html").read_text()
+    assert cli.main(["verify-fair", "--desk", str(tmp_path / "site" / "fair" / "export.json"), "--bowl", BOWL,
+                     "--game", "12"]) == 0
