@@ -734,6 +734,7 @@ def test_messages_for_an_absent_desk_stay_bounded_in_ram_and_every_line_stays_on
             roll(sim)
         sim.step(100)
         assert len(c.fair.pending) <= fair.MAX_PENDING
+        assert len(c.fair._g[1]) <= 3  # of the fair log, RAM holds only the last customer's lines
     assert any("dropped" in line for line in sim.board.lines)
     rows, problem = fair.read_log(fair.log_path(str(tmp_path), c.j.game_id))
     assert problem is None and [r[0] for r in rows].count("W") == customers

@@ -313,20 +313,41 @@ class Fair:
         #  rolls so far (the next position), chain a, anchor, the customer's value U, D]
         self.turn = None
         self.pending = []  # messages to publish: (leaf, payload); the first is sent first
-        self._g = None  # (game, its fair log's rows, chain roots): one game's at a time
+        # (game, the fair log's lines of its last customer, chain roots, chain anchors): one game's
+        # at a time, and of its log only what a turn can need (RAM stays bounded however long it runs)
+        self._g = None
         self._checked = None  # (game, chain) whose root was found to give its anchor
         self.log = []
 
     def _game(self, g):
         if self._g is None or self._g[0] != g:
+            self._g = None
             rows, _p = read_log(log_path(self.root, g))
+            anchors = {}
+            last = []
+            for r in rows:
+                if r[0] == "A":
+                    if r[1] not in anchors:
+                        anchors[r[1]] = r[3]
+                elif r[0] in ("V", "W", "P", "S"):
+                    if last and last[0][1] != r[1]:
+                        last = []
+                    last.append(r)
+            del rows
             keys, _p = read_log(key_path(self.root, g))
-            self._g = (g, rows, {r[1]: r[2] for r in keys if r[0] == "K"})
+            self._g = (g, last, {r[1]: r[2] for r in keys if r[0] == "K"}, anchors)
         return self._g
 
     def _note(self, g, text, row):
         append(self.root, g, text)
-        self._game(g)[1].append(row)
+        gm = self._game(g)
+        if row[0] == "A":
+            gm[3][row[1]] = row[3]
+            return
+        last = gm[1]
+        if last and last[0][1] != row[1]:
+            del last[:]  # another customer's turn: the last one's lines are on flash only
+        last.append(row)
 
     def ready(self):
         return self.turn is not None and self.turn[3] is not None
@@ -337,11 +358,8 @@ class Fair:
 
     def _chain(self, g, a):
         """-> chain a's (root, anchor) of game g: drawn, kept on flash and logged the first time."""
-        _g, rows, roots = self._game(g)
-        anchor = None
-        for r in rows:
-            if r[0] == "A" and r[1] == a and anchor is None:
-                anchor = r[3]
+        _g, _last, roots, anchors = self._game(g)
+        anchor = anchors.get(a)
         root = roots.get(a)
         if anchor is None:
             root = dice.secret_bytes(dice.SECRET_BYTES, self.source)
@@ -369,7 +387,7 @@ class Fair:
         if tu is None and t.event and t.kiosk and t.shakes_left and not t.ended:
             g, k = j.game_id, t.customer
             a, p = dice.chain_place(k)
-            _g, rows, _r = self._game(g)
+            rows = self._game(g)[1]
             der = None
             user = _NO_USER
             for r in rows:
