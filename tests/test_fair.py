@@ -663,21 +663,25 @@ def test_fair_logs_are_pruned_with_their_games_and_flash_stays_bounded(tmp_path)
     root = str(tmp_path)
     budget = 2048
     (tmp_path / "g00000001.bbf").write_bytes(b"C 1 1 0 " + b"ab" * 32 + b" 0000\n")  # no journal: an orphan
+    (tmp_path / "g00000001.bbk").write_bytes(b"K 1 " + b"ab" * 32 + b" 0000\n")  # (its chain's root too)
     for n in range(12):
         j = journal.start(root, seats=4, keep_bytes=budget)
         g = j.game_id
         j.close()
-        for q in range(1, 6):  # five customers a game, as a fair bowl logs them
-            fair.append(root, g, "C %d %d %d %s" % (q, q, 3 * q, "ab" * 32))
-            fair.append(root, g, "D %d %s" % (q, "cd" * 16))
-            fair.append(root, g, "R %d %s" % (q, "ef" * 32))
+        fair.append(root, g, "K 1 %s" % ("12" * 32), fair.key_path(root, g))  # format 2: the chain's root
+        fair.append(root, g, "A 1 %d %s" % (dice.CHAIN_N, "34" * 32))
+        for k in range(1, 6):  # five customers a game, as a fair bowl logs them
+            fair.append(root, g, "V %d %s" % (k, "cd" * 16))
+            fair.append(root, g, "S %d %s" % (k, "ef" * 32))
         names = os.listdir(root)
         finished = sum(os.path.getsize(os.path.join(root, x)) for x in names
-                       if journal.id_of(x) != g and x[-4:] in (".bbj", ".bbf"))
+                       if journal.id_of(x) != g and x[-4:] in (".bbj", ".bbf", ".bbk"))
         assert finished <= budget, (n, sorted(names))
     names = sorted(os.listdir(root))
-    assert "g00000001.bbf" not in names and len([x for x in names if x.endswith(".bbf")]) <= 3, names
-    assert all(x.replace(".bbf", ".bbj") in names for x in names if x.endswith(".bbf")), names
+    assert "g00000001.bbf" not in names and "g00000001.bbk" not in names, names
+    assert len([x for x in names if x.endswith(".bbf")]) <= 3, names
+    for ext in (".bbf", ".bbk"):
+        assert all(x.replace(ext, ".bbj") in names for x in names if x.endswith(ext)), names
 
 
 def test_the_claim_screen_of_a_fair_kiosk_shows_the_link_to_its_customers_verdict(tmp_path):
