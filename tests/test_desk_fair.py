@@ -373,3 +373,19 @@ def test_publish_writes_the_fair_pages_as_static_files_that_still_verify(tmp_pat
     assert "结论" in (tmp_path / "site" / "fair" / "index.html").read_text()
     assert cli.main(["verify-fair", "--desk", str(tmp_path / "site" / "fair" / "export.json"), "--bowl", BOWL,
                      "--game", "12"]) == 0
+
+
+def test_the_phone_s_micropython_is_the_pinned_package_unchanged():
+    """The WebAssembly port the receipt page runs is the npm package's files, byte for byte
+    (their sha256 as host_sim/desk/static/desk/README.md pins them), and the desk serves
+    the bowl's own bobing/dice.py to it unchanged."""
+    import hashlib
+    here = os.path.join(os.path.dirname(fair_check.__file__), "..", "desk", "static", "desk")
+    with open(os.path.join(here, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    for name in ("micropython.mjs", "micropython.wasm"):
+        with open(os.path.join(here, "mpwasm", name), "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        assert "%s %s" % (name, digest) in readme.replace("\n", " "), name
+    with open(dice.__file__, "rb") as f:
+        assert Client().get("/fair/fw/dice.py").content == f.read()

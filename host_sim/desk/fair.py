@@ -228,6 +228,49 @@ def join_page(request, bowl, gk):
     return resp
 
 
+_VERIFY_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+@login_not_required
+@require_GET
+def verify_page(request, bowl, gk):
+    """GET /V/<bowl>/<game>-<customer>: the customer's receipt page: his turn (the chain's
+    anchor, the desk's value, the reveal) checked in his own phone by the bowl's
+    bobing/dice.py under MicroPython's WebAssembly port (static/desk/verify.js), and held
+    to the seed and anchor his phone saved. Its policy lets WebAssembly compile."""
+    import json
+    from django.templatetags.static import static
+    from django.urls import reverse
+    g, dash, k = gk.partition("-")
+    row = ch = None
+    if dash and g.isdigit() and k.isdigit() and len(bowl) <= 32:
+        row = Commitment.objects.filter(bowl__bowl_id=bowl, game_no=int(g), q=int(k), fmt=2).first()
+    if row is not None:
+        ch = FairChain.objects.filter(bowl_id=row.bowl_id, game_no=row.game_no,
+                                      a=dice.chain_place(row.customer)[0]).first()
+    turn = {"bowl": bowl[:32], "g": int(g) if g.isdigit() else 0, "k": int(k) if k.isdigit() else 0,
+            "anchor": ch.anchor if ch else None, "d": row.desk if row else None,
+            "s": (row.secret or None) if row else None, "r": row.rolls if row else [],
+            "unseeded": bool(row and row.unseeded), "u_seed": (row.upicked or None) if row else None,
+            "dice_url": reverse("fair_firmware"), "wasm_url": static("desk/mpwasm/micropython.wasm")}
+    resp = render(request, "desk/fair_verify.html", {
+        "bowl": bowl[:32], "g": g[:8], "k": k[:8], "rolls": " ".join(turn["r"]),
+        "turn": json.dumps(turn).replace("<", "\\u003c")}, status=200 if row else 404)
+    resp["Content-Security-Policy"] = _VERIFY_CSP
+    resp["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+@login_not_required
+@require_GET
+def firmware_dice(request):
+    """GET /fair/fw/dice.py: the bowl's own bobing/dice.py, unchanged, for the phone's check."""
+    from django.http import HttpResponse
+    with open(dice.__file__.replace(".pyc", ".py"), "rb") as f:
+        return HttpResponse(f.read(), content_type="text/x-python; charset=utf-8")
+
+
 def _iso(t):
     return t.isoformat() if t is not None else None
 

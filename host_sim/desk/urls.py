@@ -27,6 +27,9 @@ urlpatterns = [
     path("F/<str:bowl>/<str:ga>/<str:cls>", fair.claim_page, name="fair_claim"),
     # the waiting screen's QR: a customer adds his own seed from his phone (public)
     path("J/<str:bowl>/<str:gk>", fair.join_page, name="fair_join"),
+    # a customer's receipt: his turn checked in his phone by the bowl's own code (public)
+    path("V/<str:bowl>/<str:gk>", fair.verify_page, name="fair_verify"),
+    path("fair/fw/dice.py", fair.firmware_dice, name="fair_firmware"),
     path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
     path("logout", views.logout_page, name="logout"),
     # the language switch on every page (the login page's too): Django's view, by POST
