@@ -766,3 +766,30 @@ def test_an_honest_chajinhua_sweep_is_not_flagged_on_the_desks_export():
                                "d": d.hex(), "s": s.hex(), "r": rolls}]}
     r = fair_check.check_export(export, fair_check.Report())
     assert r.ok and r.verified == 3, (r.summary(), r.lines)
+
+
+def test_every_customer_gets_a_receipt_qr_at_the_end_of_his_turn(tmp_path):
+    """After a fair customer's last shake the kiosk waits for the attendant; every other
+    page of that screen is his receipt, a QR that reads back, off the simulated panel, as
+    the link where his phone checks his own turn (/V/<bowl>/<game>-<customer>), winner
+    or not."""
+    import zxingcpp  # pinned in requirements/test.txt
+    from host_sim.cli import screens as cmd_screens
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    _customer(sim)
+    Desk().answer(c)
+    sim.step(100)
+    for _ in range(3):
+        roll(sim)
+    while c.view in (C.V_RESULT, C.V_CLAIM):
+        press(sim, "ok")
+    assert c.view == C.V_GATE and c.fair.receipt == (c.j.game_id, 1)
+    want = "HTTP://127.0.0.1:8000/V/%s/%d-1" % (c.settings.bowl_id.upper(), c.j.game_id)
+    seen = []
+    for _ in range(4):
+        sim.step(C.CLAIM_PAGE_MS + 100)
+        found = zxingcpp.read_barcodes(cmd_screens.to_image(bytes(sim.frame), 2).convert("L"))
+        seen.append(found[0].text if found else None)
+    assert sorted(seen, key=str) == sorted([want, None, want, None], key=str), seen  # the gate, the receipt, in turn
+    assert "验证" in _screen(sim) or "Check" in _screen(sim) or "等待服务员" in _screen(sim)

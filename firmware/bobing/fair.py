@@ -274,6 +274,12 @@ def decode_reveal(event, topic_b, payload):
     return b, g, k, q, _unhex(d.get("s"), dice.SECRET_BYTES, "secret s"), r, u == 1
 
 
+def receipt_link(desk, bowl, g, k):
+    """The receipt QR's link: the desk's page where customer k of game g checks his turn in
+    his own phone (desk: "HTTP://HOST:PORT"; upper case, QR alphanumeric)."""
+    return "%s/V/%s/%d-%d" % (desk, bowl.upper(), g, k)
+
+
 # ---------------------------------------------------------------- the bowl's side
 _NO_USER = bytes(dice.USER_BYTES)  # no customer seed
 
@@ -317,6 +323,7 @@ class Fair:
         # at a time, and of its log only what a turn can need (RAM stays bounded however long it runs)
         self._g = None
         self._checked = None  # (game, chain) whose root was found to give its anchor
+        self.receipt = None  # (game, customer) of the last turn revealed: the gate screen's receipt QR
         self.log = []
 
     def _game(self, g):
@@ -500,6 +507,7 @@ class Fair:
         if tu[2] is None:  # no secret: the chain's root was lost (said when the turn began)
             return
         self._note(tu[0], "S %d %s" % (tu[1], _hex(tu[2])), ("S", tu[1], tu[2]))
+        self.receipt = (tu[0], tu[1])
         self._queue("reveal", reveal2_payload(tu[0], tu[1], tu[2], tu[4], tu[3] is False,
                                               None if tu[8] == _NO_USER else tu[8]))
         self.log.append("fair: customer %d: his secret revealed after %d shakes" % (tu[1], len(tu[4])))
