@@ -793,3 +793,36 @@ def test_every_customer_gets_a_receipt_qr_at_the_end_of_his_turn(tmp_path):
         seen.append(found[0].text if found else None)
     assert sorted(seen, key=str) == sorted([want, None, want, None], key=str), seen  # the gate, the receipt, in turn
     assert "验证" in _screen(sim) or "Check" in _screen(sim) or "等待服务员" in _screen(sim)
+
+
+def test_before_his_first_shake_the_turn_screen_offers_the_customer_his_own_seed(tmp_path):
+    """A fair kiosk's turn screen, before the first shake, shows every other page the QR of
+    the phone page where the customer adds his own seed (/J/<bowl>/<game>-<customer>);
+    once his seed came through the desk the bowl shows its first characters; after his
+    first shake the screen is the turn's alone."""
+    import zxingcpp  # pinned in requirements/test.txt
+    from host_sim.cli import screens as cmd_screens
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    desk = Desk()
+    _customer(sim)
+    desk.answer(c)
+    sim.step(100)
+    want = "HTTP://127.0.0.1:8000/J/%s/%d-1" % (c.settings.bowl_id.upper(), c.j.game_id)
+
+    def pages():
+        seen = []
+        for _ in range(2):
+            sim.step(C.CLAIM_PAGE_MS + 100)
+            found = zxingcpp.read_barcodes(cmd_screens.to_image(bytes(sim.frame), 2).convert("L"))
+            seen.append((found[0].text if found else None, _screen(sim)))
+        return seen
+
+    seen = pages()
+    assert sorted(x[0] or "" for x in seen) == ["", want], seen
+    g, k, _a, _anchor, d = desk.rows[0]
+    u = os.urandom(16)
+    assert customer_seed(c, g, k, d, u, EVENT)
+    assert [x for x in pages() if x[0] == want and u.hex()[:8] in x[1]], "the seed's first characters not shown"
+    roll(sim)
+    assert not [x for x in pages() if x[0]], "a QR after the first shake"

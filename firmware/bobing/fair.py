@@ -274,6 +274,12 @@ def decode_reveal(event, topic_b, payload):
     return b, g, k, q, _unhex(d.get("s"), dice.SECRET_BYTES, "secret s"), r, u == 1
 
 
+def join_link(desk, bowl, g, k):
+    """The turn screen's QR before the first shake: the desk's page where customer k's
+    phone adds his own seed (upper case, QR alphanumeric)."""
+    return "%s/J/%s/%d-%d" % (desk, bowl.upper(), g, k)
+
+
 def receipt_link(desk, bowl, g, k):
     """The receipt QR's link: the desk's page where customer k of game g checks his turn in
     his own phone (desk: "HTTP://HOST:PORT"; upper case, QR alphanumeric)."""
@@ -358,6 +364,21 @@ class Fair:
 
     def ready(self):
         return self.turn is not None and self.turn[3] is not None
+
+    def joinable(self):
+        """The turn screen offers the customer's own seed: the desk's value came, no shake yet,
+        the desk's pages known. -> the turn's (game, customer), else None."""
+        tu = self.turn
+        if tu is None or not tu[3] or tu[4] or not self.desk:
+            return None
+        return tu[0], tu[1]
+
+    def user_hex(self):
+        """The first 8 hex digits of the customer's own seed in this turn, or None."""
+        tu = self.turn
+        if tu is None or tu[8] == _NO_USER:
+            return None
+        return _hex(tu[8][:4])
 
     def unseeded(self):
         """The turn rolls the bowl's own dice: no desk value came in time (unverified)."""

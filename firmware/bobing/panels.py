@@ -227,6 +227,36 @@ def _receipt(s, t, f):
         _draw_qr(fb, _rq[1], _W - 61, 3)
 
 
+def join(s, t, f):
+    """A fair kiosk's turn before the first shake, every other page: the QR of the link
+    where the customer's phone adds his own seed (fair.join_link), and once it came its
+    first characters, so that he sees his seed reached the bowl."""
+    from bobing import fair
+    p = s.paint
+    fb = s.fb
+    fb.fill(0)
+    gk = f.joinable()
+    if _rq[0] is not gk:
+        from bobing import qr
+        try:
+            _rq[1] = qr.encode(fair.join_link(f.desk, t.bowl_id, gk[0], gk[1]))
+        except ValueError:
+            _rq[1] = None
+        _rq[0] = gk
+    u = f.user_hex()
+    if p.zh:  # "验证" over "Seed": the page of the customer's own seed
+        p.text("验证", 0, 0)
+        fb.text("Seed", 0, 20, 1)
+    else:
+        p.en("Seed", 0, 2)
+    if u is not None:
+        fb.text(u, 0, 36, 1)
+    fb.text("%d-%d" % gk, 0, 52, 1)
+    if _rq[1] is not None:
+        fb.fill_rect(_W - 64, 0, 64, 64, 1)
+        _draw_qr(fb, _rq[1], _W - 61, 3)
+
+
 def seed(s, t):
     """A fair event kiosk: the customer's commitment went to the prize desk, whose
     own random value must come back before the shakes count (bobing/fair.py)."""
