@@ -256,6 +256,7 @@ def test_a_claim_page_says_bowl_and_desk_trusted_and_an_award_without_a_commitme
                              source="mqtt", seen=timezone.now())
     html = Client().get("/F/%s/9-1/YIXIU" % BOWL).content.decode()
     assert "已验证" in html and html.index("信任碗和奖台") < html.index("Bowl and desk trusted"), html
+    assert 'href="/V/%s/9-1" id="phone-check"' % BOWL in html, html  # his own check, in his phone
     html = Client().get("/F/%s/9-2/YIXIU" % BOWL).content.decode()
     assert html.index("未验证") < html.index("Not verified: this bowl committed for the other customers"), html
 

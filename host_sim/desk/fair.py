@@ -228,6 +228,11 @@ def join_page(request, bowl, gk):
     return resp
 
 
+def _verify_url(a):
+    from django.urls import reverse
+    return reverse("fair_verify", args=[a.bowl.bowl_id, "%d-%d" % (a.game_no, a.customer)])
+
+
 _VERIFY_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
                "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
@@ -408,7 +413,7 @@ def claim_page(request, bowl, ga, cls):
     resp = render(request, "desk/fair_claim.html", {
         "bowl": bowl[:32], "ga": ga[:20], "game": g if g.isdigit() else "", "award": a, "rows": rows,
         "ok": r.ok, "verified": r.verified, "unverified": r.unverified_n, "trusted": bool(r.trusted),
-        "receipt": receipt,
+        "receipt": receipt, "verify_url": _verify_url(a) if rows and rows[0].fmt == 2 else None,
         "fair_game": fair_game,
         "reasons": "; ".join("%s: %d" % x for x in sorted(r.unverified.items()))}, status=200 if a else 404)
     resp["Referrer-Policy"] = "no-referrer"
