@@ -68,6 +68,17 @@ def main():
         print("%s: heap allocated per derived roll %.0f bytes, per link of the chain %.0f bytes"
               % (name, alloc_per_call(rolls, 1000), alloc_per_call(lambda n: [dice.chain_step(s) for _ in range(n)]
                                                                    and None, 1000)))
+    if MP:  # what a turn in progress keeps (format 2): its list, the Derived, the game's cache
+        import gc
+        f = fair.Fair("/nonexistent", os.urandom)
+        gc.collect()
+        a = gc.mem_alloc()
+        sec = dice.chain_at(s, 1)
+        f.turn = [3, 1, sec, dice.Derived(sec, d, 3, 1, bytes(16)), ["123456", "-", "654321"], 2, 1,
+                  dice.chain_at(s, 0), bytes(16), d]
+        f._g = (3, [("V", 1, d, None)], {1: s}, {1: f.turn[7]})
+        gc.collect()
+        print("%s: heap a turn in progress keeps (format 2) %d bytes" % (name, gc.mem_alloc() - a))
     # the fair log (flash) per customer, format 2: the desk's value (with his seed: a P line
     # more), the reveal; the chain's anchor (A) and root (K, in the key file) once per 1024
     g, k = 1234, 567
