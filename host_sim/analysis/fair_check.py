@@ -323,6 +323,9 @@ def check_game(root, g, report, desk=None, bowl=None):
             if cs[cq]["ev"] <= idx:
                 q = cq
         if kind == game.EV_SPILL:  # a spill uses up its shake's position: what it would have rolled is public
+            if not spills:
+                report.bad(SPILL_OFF, 1, "game %d event %d: customer %d's shake spilled, though the game's "
+                           "spill_detect is off" % (g, idx + 1, customer))
             if q is not None and cs[q]["k"] == customer:
                 i = under.get(q, 0)
                 under[q] = i + 1
@@ -535,7 +538,13 @@ def check_export(desk, report, bowl=None, game_no=None):
                            % who)
                 continue
             if c.get("u"):
-                report.bad(UNSEEDED, max(1, len(r)), "%s: the desk's value did not come in time" % who)
+                if c.get("d"):  # the desk had sent its value: the dice the turn should have rolled
+                    d = bytes.fromhex(c["d"])
+                    report.bad(OUTAGE, max(1, len(r)), "%s: played without the desk's value, which the desk had "
+                               "sent; with it the turn would have rolled %s" % (who, " ".join(
+                                   derive(s, d, g, k, i) for i in range(len(r))) or "nothing"))
+                else:
+                    report.bad(UNSEEDED, max(1, len(r)), "%s: the desk's value did not come in time" % who)
                 continue
             if not c.get("d"):
                 report.bad(NO_DESK, max(1, len(r)), "%s: no desk value" % who)
