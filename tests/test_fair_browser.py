@@ -65,33 +65,35 @@ from bobing import dice, fair
 from host_sim.desk import bus
 root = bytes(range(32))
 anchor = dice.chain_at(root, 0)
-for k in (1, 2):
+for k in (1, 2, 3, 4):
     r, pub = bus.handle("fairphone", "bobing/fairphone/PH-2/commit", fair.commit2_payload(6, k, 1, anchor))
     d = fair.decode_seed("fairphone", pub[0][0], pub[0][1], "PH-2")[3]
-    s = dice.chain_at(root, k)
+    s = dice.chain_at(root, k) if k != 3 else bytes(32)  # 3: a secret of the bowl's choosing, not the chain's
     der = dice.Derived(s, d, 6, k, bytes(16))
     rolls = ["".join(str(f) for f in der.roll(i, bytearray(6))) for i in range(3)]
     if k == 2:
         rolls[1] = "444444" if rolls[1] != "444444" else "111111"  # a cheating bowl's roll
-    print(bus.handle("fairphone", "bobing/fairphone/PH-2/reveal", fair.reveal2_payload(6, k, s, rolls))[0])
+    if k != 4:  # 4: never revealed
+        print(bus.handle("fairphone", "bobing/fairphone/PH-2/reveal", fair.reveal2_payload(6, k, s, rolls))[0])
 """
 
 
 def test_the_phone_checks_its_turn_itself_with_the_bowl_s_code_in_micropython_webassembly(browser, tmp_path):
     """The receipt page /V/...: the phone loads MicroPython's WebAssembly port (served by
     the desk, pinned) and the bowl's bobing/dice.py, and checks the turn itself: an
-    honest turn says 已验证, a turn whose reveal holds a roll the derivation does not
-    give says 未验证 with the roll named."""
+    honest turn says 已验证; a secret not of the chain, a turn never revealed and a roll
+    the derivation does not give each say 未验证 with the reason."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
     s = deskkit.Server(str(tmp_path))
     assert s.manage("addbowl", "PH-2", "--secret-hex", SECRET.hex()).returncode == 0
     r = s.manage("shell", "-c", _TURNS)
-    assert r.stdout.split()[-2:] == ["reveal", "reveal"], (r.stdout, r.stderr)
+    assert r.stdout.split()[-3:] == ["reveal"] * 3, (r.stdout, r.stderr)
     s.start()
     try:
         d = browser
-        for k, want in ((1, "已验证（在您的手机上）：3 次"), (2, "未验证（在您的手机上）：第 2 次摇骰不符")):
+        for k, want in ((1, "已验证（在您的手机上）：3 次"), (3, "未验证（在您的手机上）：秘密不在链上"),
+                        (4, "未验证（在您的手机上）：秘密从未公开"), (2, "未验证（在您的手机上）：第 2 次摇骰不符")):
             d.get(s.url + "/V/PH-2/6-%d" % k)
             WebDriverWait(d, 30).until(lambda d: "验证（" in d.find_element(By.ID, "verdict").text
                                        or "无法" in d.find_element(By.ID, "verdict").text)
