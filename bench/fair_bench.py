@@ -1,6 +1,8 @@
 # Benchmark of verifiable fairness (bobing/fair.py, dice.Derived): ms per
 # derived roll and per commitment, heap bytes a roll allocates (MicroPython),
-# the fair log's bytes per roll on flash and the messages per customer. Runs on
+# fair format 2's chain (a customer's secret: up to dice.CHAIN_N links; a game's
+# anchor), the fair log's bytes per roll on flash and the messages per customer
+# (with and without a customer seed). Runs on
 # both interpreters (`make bench`: the 32-bit frozen unix port is the figure for
 # the bowl's code path; an ESP32 at 240 MHz is slower, hardware/timing.md);
 # prints figures, asserts nothing.
@@ -42,23 +44,58 @@ def main():
         for _ in range(n):
             dice.commitment(dice.secret_bytes(32, os.urandom))
 
+    der2 = dice.Derived(s, d, 17, 3, os.urandom(16))
+
+    def rolls2(n):
+        for i in range(n):
+            der2.roll(i & 0xFFFF, out)
+
+    def chains(n):  # the worst turn start: customer 1 of a chain, CHAIN_N - 1 links from the root
+        for _ in range(n):
+            dice.chain_at(s, 1)
+
+    def anchors(n):  # a chain's first customer also checks / makes the anchor: CHAIN_N links
+        for _ in range(n):
+            dice.chain_at(s, 0)
+
     name = sys.implementation.name
-    print("%s: derived roll %.3f ms, commitment (secret + SHA-256) %.3f ms"
-          % (name, per_call_ms(rolls, ROLLS), per_call_ms(commits, COMMITS)))
+    print("%s: derived roll %.3f ms (format 2, with a customer value: %.3f ms), commitment (secret + SHA-256) "
+          "%.3f ms" % (name, per_call_ms(rolls, ROLLS), per_call_ms(rolls2, ROLLS), per_call_ms(commits, COMMITS)))
+    print("%s: format 2 turn start: a customer's secret %.2f ms at most (%d links; the last customer of a chain: "
+          "0), a chain's anchor %.2f ms (once a game and at each boot, per %d customers)"
+          % (name, per_call_ms(chains, 10), dice.CHAIN_N - 1, per_call_ms(anchors, 10), dice.CHAIN_N))
     if MP:
-        print("%s: heap allocated per derived roll %.0f bytes" % (name, alloc_per_call(rolls, 1000)))
-    # the fair log (flash) per customer: a commitment, the desk's value, the reveal
-    g, k, q, ev = 1234, 567, 600, 2400
-    log = len(fair._line("C %d %d %d %s" % (q, k, ev, "ab" * 32))) + \
-        len(fair._line("D %d %s" % (q, "cd" * 16))) + len(fair._line("R %d %s" % (q, "ef" * 32)))
-    print("fair log: %d bytes a customer of %d shakes = %.1f bytes a roll (the journal's record: 6)"
-          % (log, SHAKES, log / SHAKES))
-    c = fair.commit_payload(g, k, q, b"\xab" * 32)
-    sd = fair.seed_payload(g, q, "ab" * 8, b"\xcd" * 16)
-    rv = fair.reveal_payload(g, k, q, b"\xef" * 32, ["123456"] * SHAKES)
-    print("messages a customer: 3 (commit %d B bowl->desk, seed %d B desk->bowl retained, reveal %d B "
-          "bowl->desk), each QoS 1: 6 PUBLISH + 6 PUBACK packets through the broker"
-          % (len(c), len(sd), len(rv)))
+        print("%s: heap allocated per derived roll %.0f bytes, per link of the chain %.0f bytes"
+              % (name, alloc_per_call(rolls, 1000), alloc_per_call(lambda n: [dice.chain_step(s) for _ in range(n)]
+                                                                   and None, 1000)))
+    if MP:  # what a turn in progress keeps (format 2): its list, the Derived, the game's cache
+        import gc
+        f = fair.Fair("/nonexistent", os.urandom)
+        gc.collect()
+        a = gc.mem_alloc()
+        sec = dice.chain_at(s, 1)
+        f.turn = [3, 1, sec, dice.Derived(sec, d, 3, 1, bytes(16)), ["123456", "-", "654321"], 2, 1,
+                  dice.chain_at(s, 0), bytes(16), d]
+        f._g = (3, [("V", 1, d, None)], {1: s}, {1: f.turn[7]})
+        gc.collect()
+        print("%s: heap a turn in progress keeps (format 2) %d bytes" % (name, gc.mem_alloc() - a))
+    # the fair log (flash) per customer, format 2: the desk's value (with his seed: a P line
+    # more), the reveal; the chain's anchor (A) and root (K, in the key file) once per 1024
+    g, k = 1234, 567
+    log = len(fair._line("V %d %s" % (k, "cd" * 16))) + len(fair._line("S %d %s" % (k, "ef" * 32)))
+    seeded = log + len(fair._line("P %d %s" % (k, "ab" * 16)))
+    once = len(fair._line("A 1 %d %s" % (dice.CHAIN_N, "ab" * 32))) + len(fair._line("K 1 %s" % ("ab" * 32)))
+    print("fair log (format 2): %d bytes a customer of %d shakes = %.1f bytes a roll (%d with his own seed), "
+          "plus %d bytes a chain (per %d customers); the journal's record: 6"
+          % (log, SHAKES, log / SHAKES, seeded, once, dice.CHAIN_N))
+    c = fair.commit2_payload(g, k, 1, b"\xab" * 32)
+    sd = fair.seed2_payload(g, k, b"\xcd" * 16)
+    sd2 = fair.seed2_payload(g, k, b"\xcd" * 16, b"\xab" * 16)
+    rv = fair.reveal2_payload(g, k, b"\xef" * 32, ["123456"] * SHAKES)
+    rv2 = fair.reveal2_payload(g, k, b"\xef" * 32, ["123456"] * SHAKES, p=b"\xab" * 16)
+    print("messages a customer (format 2): 3 (commit %d B bowl->desk, seed %d B desk->bowl retained, reveal %d B "
+          "bowl->desk), each QoS 1; with his own seed 4 (a second seed of %d B, reveal %d B) and his phone's "
+          "POST /fair/seed" % (len(c), len(sd), len(rv), len(sd2), len(rv2)))
 
 
 main()

@@ -97,15 +97,25 @@ def battery_at(sim, mv):
     return bat
 
 
-def desk_value(c, commit, d, event="e"):
+def desk_value(c, commit, d, event="e", u=None):
     """The prize desk's answer to one commit message of console c (firmware/PROTOCOL.md
-    "Verifiable fairness"; the real desk's handler: tests/test_desk_fair.py), in the bowl's
-    own message formats: its value d sent back. -> (g, k, q, commitment, the bowl took it)."""
+    "Verifiable fairness", format 2; the real desk's handler: tests/test_desk_fair.py), in
+    the bowl's own message formats: its value d sent back. -> (g, k, chain a, its anchor,
+    the bowl took it). u: the customer's own 16 bytes passed on with it."""
     from bobing import fair
     bowl = c.settings.bowl_id
-    _b, g, k, q, cm = fair.decode_commit(event, "bobing/%s/%s/commit" % (event, bowl), commit)
-    seed = fair.seed_payload(g, q, cm.hex(), d)
-    return g, k, q, cm, c.seed(*fair.decode_seed(event, "bobing/%s/%s/seed" % (event, bowl), seed, bowl))
+    f, _b, body = fair.form(event, "bobing/%s/%s/commit" % (event, bowl), commit, "commit")
+    g, k, a, anchor = fair.decode_commit2(body)
+    return (g, k, a, anchor) + (customer_seed(c, g, k, d, u, event),)
+
+
+def customer_seed(c, g, k, d, u, event="e"):
+    """The desk's seed message for customer k (its value d, his own u or None) into
+    console c, as bowl/net.py hands it over. -> the bowl took it."""
+    from bobing import fair
+    bowl = c.settings.bowl_id
+    seed = fair.seed2_payload(g, k, d, u)
+    return c.seed(*fair.decode_seed(event, "bobing/%s/%s/seed" % (event, bowl), seed, bowl))
 
 
 def desk_answers(sim):

@@ -16,11 +16,13 @@ from host_sim import cli
 from host_sim.analysis import fair_check
 import fairness
 from host_sim.sim import player
-from bowlkit import desk_value, key, new_sim, press, roll, to_kiosk
+from bowlkit import customer_seed, desk_value, key, new_sim, press, roll, to_kiosk
 
 EVENT = "midautumn"
 NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=%s\nfair=on\n" % EVENT
 SECRET = b"0123456789abcdef"
+# what verify-fair FOLDER (no desk export) ends with: the bowl agrees with itself, no verdict
+OWN = "fair: consistency only (no desk export): %d rolls agree with the bowl's own log, %d do not"
 COUNTS = {"zhuangyuan": 5, "duitang": 10, "sanhong": 20, "sijin": 40, "erju": 80, "yixiu": 200}
 
 
@@ -84,8 +86,8 @@ class Desk:
         leaf, p = c.fair.pending.pop(0)
         assert leaf == "commit"
         d = os.urandom(16)
-        g, k, q, cm, took = desk_value(c, p, d, EVENT)
-        self.rows.append((g, k, q, cm, d))
+        g, k, a, anchor, took = desk_value(c, p, d, EVENT)
+        self.rows.append((g, k, a, anchor, d))
         assert took
 
 
@@ -125,23 +127,27 @@ def test_a_customer_shakes_only_after_the_desk_has_his_commitment_and_anyone_can
     sim.shake()
     sim.step(3000)
     assert c.table.events == n and c.table.shakes_left == 3, "a shake counted before the desk's value"
-    secret = c.fair.turn[3]
+    secret = c.fair.turn[2]
     desk.answer(c)
     sim.step(100)
     assert c.view == C.V_TURN
     rolls = [roll(sim) for _ in range(2)]
-    # mid-turn: the flash holds the commitment and the desk's value, never the secret
-    flash = _files(str(tmp_path))
-    assert secret not in flash and binascii.hexlify(secret) not in flash
+    # mid-turn: the fair log holds the chain's anchor and the desk's value, not the secret
+    # (the chain's root is in the key file only, so a power cut goes on with the same dice)
+    g = c.j.game_id
+    log = open(fair.log_path(str(tmp_path), g), "rb").read()
+    assert binascii.hexlify(secret) not in log
     rolls.append(roll(sim))
     sim.step(100)
     assert [m[0] for m in c.fair.pending] == ["reveal"] and c.fair.turn is None
-    _b, g, k, q, s, r, u = fair.decode_reveal(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
-                                           c.fair.pending[0][1])
-    assert s == secret and r == ["".join(map(str, o.dice)) for o in rolls] and not u
-    assert binascii.hexlify(secret) in _files(str(tmp_path))  # journaled with the reveal
+    f, _b, body = fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id), c.fair.pending[0][1],
+                            "reveal")
+    g2, k, s, r, u, _p = fair.decode_reveal2(body)
+    assert f == 2 and (g2, k) == (g, 1) and s == secret and r == ["".join(map(str, o.dice)) for o in rolls]
+    assert not u and dice.chain_holds(s, 1, desk.rows[0][3])  # customer 1: one link from the anchor
+    assert binascii.hexlify(secret) in open(fair.log_path(str(tmp_path), g), "rb").read()  # with the reveal
     code, out = _verify(capsys, tmp_path)
-    assert out.strip().endswith("fair: 3 rolls verified, 0 unverified") and code == 0, out
+    assert out.strip().endswith(OWN % (3, 0)) and code == 3, out
 
 
 def test_an_event_kiosk_plays_fair_by_default_and_a_family_game_keeps_its_dice(tmp_path):
@@ -177,18 +183,18 @@ def test_a_desk_that_does_not_answer_lets_the_customer_play_unverified_never_sil
     sim.step(3000)
     assert c.view == C.V_TURN and c.fair.unseeded()
     assert any("no desk value" in line for line in sim.board.lines), sim.board.lines[-5:]
-    g, _k, _q, _cm, took = desk_value(c, c.fair.pending[0][1], os.urandom(16), EVENT)  # late
+    g, _k, _a, _anchor, took = desk_value(c, c.fair.pending[0][1], os.urandom(16), EVENT)  # late
     assert not took
     b = c.settings.bowl_id
     for _ in range(3):
         roll(sim)
     sim.step(100)
     assert [m[0] for m in c.fair.pending] == ["commit", "reveal"]
-    r = fair.decode_reveal(EVENT, "bobing/%s/%s/reveal" % (EVENT, b), c.fair.pending[1][1])
-    assert r[6] is True and len(r[5]) == 3
-    assert [x[0] for x in fair.read_log(fair.log_path(str(tmp_path), g))[0]] == ["C", "U", "R"]
+    r = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, b), c.fair.pending[1][1], "reveal")[2])
+    assert r[4] is True and len(r[3]) == 3
+    assert [x[0] for x in fair.read_log(fair.log_path(str(tmp_path), g))[0]] == ["A", "W", "S"]
     code, out = _verify(capsys, tmp_path)
-    assert code == 1 and out.strip().endswith("fair: 0 rolls verified, 3 unverified (%s: 3)" % fair_check.UNSEEDED), out
+    assert code == 1 and out.strip().endswith((OWN % (0, 3)) + " (%s: 3)" % fair_check.UNSEEDED), out
 
 
 class _OwnDice:
@@ -263,28 +269,106 @@ def test_the_bowl_s_own_screen_marks_a_turn_its_desk_did_not_answer_unverified(t
     assert c.view == C.V_GATE and "未验证" not in zh and "unverified" not in en, (zh, en)
 
 
-def test_a_power_cut_mid_turn_leaves_its_rolls_unverified_never_dropped(tmp_path, capsys):
+def test_a_power_cut_mid_turn_goes_on_with_the_same_dice_and_asks_nothing_new(tmp_path, capsys):
+    """Fair format 2: a power cut (faked or not) mid-turn cannot give the customer other
+    dice: the bowl comes back with the same secret (the chain's root on flash) and the
+    desk's value from its log, asks the desk nothing, and his next shake rolls the next
+    position of the same sequence."""
     sim = _fair_kiosk(tmp_path)
     desk = Desk()
     _customer(sim)
     desk.answer(sim.console)
     sim.step(100)
-    roll(sim)
+    first = roll(sim)
     sim.power_cut()
     sim.step(200)
-    c = sim.console  # the bowl came back: the customer's 2 shakes left need a new commitment
+    c = sim.console
     while c.view in (C.V_RESULT, C.V_NOTICE, C.V_CLAIM):  # the roll before the cut, shown again
         press(sim, "ok")
-    assert c.table.shakes_left == 2 and c.view == C.V_SEED and c.fair.turn[2] == 2
+    assert c.table.shakes_left == 2 and c.view == C.V_TURN and not c.fair.pending, (c.view, c.fair.pending)
+    assert any("goes on at roll 2" in line for line in sim.board.lines), sim.board.lines[-5:]
+    rest = [roll(sim), roll(sim)]
+    sim.step(100)
+    g, k, s, r, _u, _p = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
+                                                   c.fair.pending[0][1], "reveal")[2])
+    d = desk.rows[0][4]
+    assert r == ["".join(map(str, o.dice)) for o in [first] + rest]
+    assert r == [fair_check.derive(s, d, g, k, i, bytes(16)) for i in range(3)]  # one sequence, no gap
+    code, out = _verify(capsys, tmp_path)
+    assert code == 3 and out.strip().endswith(OWN % (3, 0)), out
+
+
+def test_a_customer_s_own_seed_counts_when_it_comes_before_his_first_shake(tmp_path, capsys):
+    """The customer's phone sent 16 bytes of its own through the desk: they come with the
+    desk's value (the same D) before his first shake, and his dice use them (the reveal
+    says which); one that comes after his first shake changes nothing and is said."""
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    desk = Desk()
+    _customer(sim)
+    desk.answer(c)
+    sim.step(100)
+    g, k, _a, _anchor, d = desk.rows[0]
+    u = os.urandom(16)
+    assert customer_seed(c, g, k, d, u, EVENT)
+    sim.step(100)
+    assert any("his own seed %s came before his first shake" % u.hex()[:8] in x for x in sim.board.lines)
+    rolls = [roll(sim) for _ in range(3)]
+    sim.step(100)
+    g2, k2, s, r, _u, p = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
+                                                        c.fair.pending[-1][1], "reveal")[2])
+    assert p == u and r == ["".join(map(str, o.dice)) for o in rolls]
+    assert r == [fair_check.derive(s, d, g, k, i, u) for i in range(3)]
+    assert r != [fair_check.derive(s, d, g, k, i, bytes(16)) for i in range(3)]
+    code, out = _verify(capsys, tmp_path)
+    assert code == 3 and fair_check.TRUSTED not in out, out  # (his own seed: not only bowl and desk)
+    # the next customer's seed comes after his first shake: not used
+    del c.fair.pending[:]  # (the desk has the reveal)
+    _customer(sim)
     desk.answer(c)
     sim.step(100)
     roll(sim)
-    roll(sim)
+    g, k, _a, _anchor, d = desk.rows[1]
+    assert not customer_seed(c, g, k, d, os.urandom(16), EVENT)
     sim.step(100)
+    assert any("his own seed came after his first shake: not used" in x for x in sim.board.lines)
+
+
+def _spill(sim):
+    """The customer's next shake is a spill (the detector says so, as spill_detect would)."""
+    from bobing import shake
+    det = sim.console.detector
+    feed = det.feed
+    det.feed = lambda *a: (setattr(det, "feed", feed), shake.EV_SPILL)[1]
+    sim.step(100)
+    while sim.console.view == C.V_RESULT:
+        press(sim, "ok")
+
+
+def test_a_spill_on_a_fair_kiosk_uses_up_no_dice(tmp_path, capsys):
+    """Fair format 2: a spilled shake takes no position of the customer's sequence, so his
+    next shake rolls what the spill would have: a bowl voiding a good roll as a spill
+    only hands the same dice to the next shake (and the reveal lists the spill)."""
+    sim = _fair_kiosk(tmp_path)
+    desk = Desk()
+    _customer(sim)
+    desk.answer(sim.console)
+    sim.step(100)
+    first = roll(sim)
+    _spill(sim)
+    c = sim.console
+    assert c.table.shakes_left == 1 and c.fair.turn[4][-1] == "-"
+    last = roll(sim)
+    sim.step(100)
+    g, k, s, r, _u, _p = fair.decode_reveal2(fair.form(EVENT, "bobing/%s/%s/reveal" % (EVENT, c.settings.bowl_id),
+                                                   c.fair.pending[0][1], "reveal")[2])
+    d = desk.rows[0][4]
+    assert r == ["".join(map(str, first.dice)), "-", "".join(map(str, last.dice))]
+    assert r[2] == fair_check.derive(s, d, g, k, 1, bytes(16))  # the position after the first roll
     code, out = _verify(capsys, tmp_path)
-    assert code == 1
-    assert "fair: 1 rolls verified, 2 unverified" in out, out
-    assert fair_check.UNREVEALED + ": 1" in out and fair_check.AFTER_RETRY + ": 1" in out
+    # (no preset turns spill_detect on: on this game a spill can only be the bowl's doing)
+    assert code == 1 and "it would have rolled %s" % r[2] in out and out.strip().endswith(
+        (OWN % (2, 1)) + " (%s: 1)" % fair_check.SPILL_OFF), out
 
 
 # ------------------------------------------------------------ cheating bowls
@@ -305,6 +389,18 @@ def _game(root, cheat=None, customers=2):
         q += 1
         s = bytes(rng.randrange(256) for _ in range(32))
         d = bytes(rng.randrange(256) for _ in range(16))
+        if cheat == "redraw" and k == 1:
+            # committed, saw the desk's value, revealed with no rolls and committed again: a re-draw
+            c0 = dice.commitment(s)
+            fair.append(root, g, "C %d %d %d %s" % (q, k, j.table.events, c0.hex()))
+            fair.append(root, g, "D %d %s" % (q, d.hex()))
+            fair.append(root, g, "R %d %s" % (q, s.hex()))
+            export["commitments"].append({"bowl": "0007", "g": g, "k": k, "q": q, "c": c0.hex(),
+                                          "seen": "2026-12-01T10:00:%02d+00:00" % (t0 % 60), "d": d.hex(),
+                                          "s": s.hex(), "r": []})
+            q += 1
+            s = bytes(rng.randrange(256) for _ in range(32))
+            d = bytes(rng.randrange(256) for _ in range(16))
         if cheat == "hidden" and k == 2:
             # committed, saw the desk's value, did not like roll 1, "lost power", committed again:
             # the first commitment is at the desk, left out of the journal
@@ -346,7 +442,7 @@ def _game(root, cheat=None, customers=2):
 def test_an_honest_game_verifies_from_the_journal_and_from_the_desk(tmp_path, capsys):
     g, export = _game(str(tmp_path / "bowl"))
     code, out = _verify(capsys, tmp_path / "bowl")
-    assert code == 0 and out.strip() == "fair: 6 rolls verified, 0 unverified", out
+    assert code == 3 and out.strip() == OWN % (6, 0), out
     r = fair_check.check_export(export, fair_check.Report())
     assert r.ok and r.verified == 6, r.summary()
     r = fair_check.check_game(str(tmp_path / "bowl"), g, fair_check.Report(), export, "0007")
@@ -365,7 +461,7 @@ def test_a_file_that_is_no_journal_is_named_in_plain_words(tmp_path, capsys):
 def test_a_roll_changed_after_the_reveal_is_caught(tmp_path, capsys):
     _game(str(tmp_path), "changed")
     code, out = _verify(capsys, tmp_path)
-    assert code == 1 and "fair: 5 rolls verified, 1 unverified (%s: 1)" % fair_check.MISMATCH_DICE in out, out
+    assert code == 1 and (OWN % (5, 1)) + " (%s: 1)" % fair_check.MISMATCH_DICE in out, out
     assert "is 444444 in the journal" in out
 
 
@@ -386,7 +482,7 @@ def test_a_commitment_published_after_the_first_shake_is_caught(tmp_path, capsys
 def test_a_secret_chosen_after_seeing_the_desk_value_is_caught(tmp_path, capsys):
     g, export = _game(str(tmp_path), "chosen")
     code, out = _verify(capsys, tmp_path)
-    assert code == 1 and "fair: 3 rolls verified, 3 unverified (%s: 3)" % fair_check.MISMATCH_REVEAL in out, out
+    assert code == 1 and (OWN % (3, 3)) + " (%s: 3)" % fair_check.MISMATCH_REVEAL in out, out
     r = fair_check.check_export(export, fair_check.Report())
     assert r.unverified == {fair_check.MISMATCH_REVEAL: 3}, r.summary()
 
@@ -396,16 +492,115 @@ def test_a_hidden_retried_commitment_is_caught(tmp_path, capsys):
     code, out = _verify(capsys, tmp_path)  # the journal alone: its numbers skip one
     assert code == 1 and "%s: 1" % fair_check.HIDDEN in out and "skip to 3" in out, out
     r = fair_check.check_export(export, fair_check.Report())  # the desk alone: one never revealed
-    assert r.unverified == {fair_check.UNREVEALED: 1, fair_check.AFTER_RETRY: 1}, r.summary()
+    assert r.unverified == {fair_check.UNREVEALED: 1, fair_check.AFTER_RETRY: 3}, r.summary()  # every roll after it
     r = fair_check.check_game(str(tmp_path), g, fair_check.Report(), export, "0007")  # both
     assert r.unverified.get(fair_check.HIDDEN) == 2, r.summary()
+
+
+def test_format_1_a_redraw_after_the_desk_value_leaves_every_roll_after_it_unverified(tmp_path, capsys):
+    """An old (format 1) journal: the bowl saw the desk's value, revealed with no rolls and
+    committed again for the same customer: every roll under the second commitment is
+    unverified, from the journal, from the export and from both (the old checks passed it)."""
+    g, export = _game(str(tmp_path), "redraw")
+    code, out = _verify(capsys, tmp_path)
+    assert code == 1 and "%s: 3" % fair_check.AFTER_RETRY in out, out
+    r = fair_check.check_export(export, fair_check.Report())
+    assert r.unverified == {fair_check.AFTER_RETRY: 3} and r.verified == 3, r.summary()
+    r = fair_check.check_game(str(tmp_path), g, fair_check.Report(), export, "0007")
+    assert r.unverified == {fair_check.AFTER_RETRY: 3} and r.verified == 3, r.summary()
 
 
 def test_a_reveal_that_does_not_match_is_caught(tmp_path, capsys):
     g, export = _game(str(tmp_path), "mismatch")
     code, out = _verify(capsys, tmp_path)
-    assert code == 1 and "fair: 3 rolls verified, 3 unverified (%s: 3)" % fair_check.MISMATCH_REVEAL in out, out
+    assert code == 1 and (OWN % (3, 3)) + " (%s: 3)" % fair_check.MISMATCH_REVEAL in out, out
     assert "hashes to" in out
+
+
+# ------------------------------------------------------------ cheating bowls, fair format 2
+def _game2(root, cheat=None, customers=3):
+    """A fair-format-2 kiosk game with its fair log, as an honest bowl writes it, or a
+    cheating one, and the desk's export of what it saw -> (game id, export)."""
+    os.makedirs(root, exist_ok=True)
+    j = journal.start(root, "kiosk", None, 1, COUNTS, "0007", SECRET)
+    g = j.game_id
+    rng = random.Random(5)
+    chain = bytes(rng.randrange(256) for _ in range(32))
+    anchor = dice.chain_at(chain, 0)
+    fair.append(root, g, "A 1 %d %s" % (dice.CHAIN_N, anchor.hex()))
+    seen = "2026-12-01T10:00:%02d+00:00"
+    export = {"v": 1, "commitments": [], "awards": [], "turns": [],
+              "chains": [{"bowl": "0007", "g": g, "a": 1, "n": dice.CHAIN_N, "c": anchor.hex(), "seen": seen % 0}]}
+    for k in range(1, customers + 1):
+        j.play(game.EV_CUSTOMER, None)
+        s = dice.chain_at(chain, k)
+        d = bytes(rng.randrange(256) for _ in range(16))
+        outage = cheat == "outage" and k == 2
+        fair.append(root, g, ("W %d" if outage else "V %d " + d.hex()) % k)
+        if cheat == "chain" and k == 1:  # a secret of its choosing: the first whose roll 1 pays
+            while rules.rank_of(rules.Rules().evaluate(list(dice.Derived(s, d, g, k, bytes(16)).roll(
+                    0, bytearray(6))))) < 3:
+                s = os.urandom(32)
+        der = dice.Derived(s, d, g, k, bytes(16))
+        shakes = []
+        for i in range(3):
+            f = tuple(der.roll(i, bytearray(6)))
+            if outage:
+                f = (4, 4, 4, 4, 1, 2)  # "the desk was down": its own dice
+            if cheat == "changed" and k == 2 and i == 1:
+                f = (4, 4, 4, 4, 4, 4)
+            if cheat == "spill" and k == 1 and i == 2:  # a good last roll voided as a spill
+                j.play(game.EV_SPILL, None)
+                shakes.append("-")
+                continue
+            j.play(game.EV_ROLL, f)
+            shakes.append("".join(map(str, f)))
+        fair.append(root, g, "S %d %s" % (k, s.hex()))
+        export["turns"].append({"bowl": "0007", "g": g, "k": k, "seen": seen % k, "d": d.hex(), "s": s.hex(),
+                                "r": shakes[:1] if cheat == "short" and k == 1 else shakes,
+                                "revealed": seen % (k + 1), "verdict": "", "unseeded": 1 if outage else 0})
+    j.close()
+    from bobing import outbox
+    _s, _t, won = outbox.replay(journal.path_of(root, g), g)
+    for n, cls, k in won:
+        if cheat == "unpaid" and n == 1:
+            cls = "yixiu" if cls != "yixiu" else "erju"  # the desk was told another class than the journal pays
+        export["awards"].append({"bowl": "0007", "g": g, "n": n, "k": k, "c": cls, "seen": seen % (k + 1)})
+    if cheat == "nocommit":
+        export["awards"].append({"bowl": "0007", "g": g, "n": len(won) + 1, "k": customers + 1, "c": "zhuangyuan",
+                                 "seen": seen % 50})
+    return g, export
+
+
+def _both_checks(root, g, export):
+    """-> (the journal held against the desk's export, the export alone): two Reports."""
+    return (fair_check.check_game(root, g, fair_check.Report(), export, "0007"),
+            fair_check.check_export(export, fair_check.Report()))
+
+
+def test_format_2_an_honest_game_verifies_everywhere(tmp_path):
+    g, export = _game2(str(tmp_path))
+    both, desk = _both_checks(str(tmp_path), g, export)
+    assert both.ok and both.verified == 9, (both.summary(), both.lines)
+    assert desk.ok and desk.verified == 9, (desk.summary(), desk.lines)
+
+
+def test_format_2_cheating_bowls_are_caught_with_the_reason_named(tmp_path):
+    for cheat, want_both, want_desk in (
+            ("changed", {fair_check.MISMATCH_DICE: 1}, {fair_check.MISMATCH_DICE: 1}),
+            ("chain", {fair_check.CHAIN: 3}, {fair_check.CHAIN: 3}),
+            ("outage", {fair_check.OUTAGE: 3}, {fair_check.OUTAGE: 3}),
+            ("short", {fair_check.NOT_PLAYED: 3}, {}),  # (the desk alone cannot know the shakes)
+            ("spill", {fair_check.SPILL_OFF: 1}, {}),
+            ("unpaid", {fair_check.UNPAID: 2}, {}),  # (a class the journal does not pay: named both ways)
+            ("nocommit", {fair_check.AWARDS: 1}, {fair_check.NO_COMMIT_AWARD: 1})):
+        root = str(tmp_path / cheat)
+        g, export = _game2(root, cheat)
+        both, desk = _both_checks(root, g, export)
+        assert both.unverified == want_both, (cheat, both.summary(), both.lines)
+        assert desk.unverified == want_desk, (cheat, desk.summary(), desk.lines)
+        if cheat == "outage":  # the dice the turn should have rolled with the desk's value are listed
+            assert [x for x in both.lines if "would have rolled" in x], both.lines
 
 
 def test_verify_fair_refuses_what_it_cannot_read(tmp_path, capsys):
@@ -448,10 +643,11 @@ def test_an_award_the_desk_holds_that_the_journal_does_not_pay_is_caught(tmp_pat
 
 
 def test_a_spilled_shake_uses_up_its_position_and_shows_what_it_would_have_rolled(tmp_path, capsys):
-    # a bowl voiding good rolls as spills cannot hide it: each spill's would-be dice are public
+    # a bowl voiding good rolls as spills cannot hide it: each spill's would-be dice are public,
+    # and on a game that detects no spills (no preset turns detection on) the spill itself is named
     g, export = _game(str(tmp_path), "spill")
     code, out = _verify(capsys, tmp_path)
-    assert code == 0 and out.strip().endswith("fair: 5 rolls verified, 0 unverified"), out
+    assert code == 1 and out.strip().endswith((OWN % (5, 1)) + " (%s: 1)" % fair_check.SPILL_OFF), out
     row = [c for c in export["commitments"] if c["k"] == 1][0]
     would = "".join(map(str, dice.Derived(bytes.fromhex(row["s"]), bytes.fromhex(row["d"]), g, 1).roll(
         1, bytearray(6))))
@@ -467,21 +663,25 @@ def test_fair_logs_are_pruned_with_their_games_and_flash_stays_bounded(tmp_path)
     root = str(tmp_path)
     budget = 2048
     (tmp_path / "g00000001.bbf").write_bytes(b"C 1 1 0 " + b"ab" * 32 + b" 0000\n")  # no journal: an orphan
+    (tmp_path / "g00000001.bbk").write_bytes(b"K 1 " + b"ab" * 32 + b" 0000\n")  # (its chain's root too)
     for n in range(12):
         j = journal.start(root, seats=4, keep_bytes=budget)
         g = j.game_id
         j.close()
-        for q in range(1, 6):  # five customers a game, as a fair bowl logs them
-            fair.append(root, g, "C %d %d %d %s" % (q, q, 3 * q, "ab" * 32))
-            fair.append(root, g, "D %d %s" % (q, "cd" * 16))
-            fair.append(root, g, "R %d %s" % (q, "ef" * 32))
+        fair.append(root, g, "K 1 %s" % ("12" * 32), fair.key_path(root, g))  # format 2: the chain's root
+        fair.append(root, g, "A 1 %d %s" % (dice.CHAIN_N, "34" * 32))
+        for k in range(1, 6):  # five customers a game, as a fair bowl logs them
+            fair.append(root, g, "V %d %s" % (k, "cd" * 16))
+            fair.append(root, g, "S %d %s" % (k, "ef" * 32))
         names = os.listdir(root)
         finished = sum(os.path.getsize(os.path.join(root, x)) for x in names
-                       if journal.id_of(x) != g and x[-4:] in (".bbj", ".bbf"))
+                       if journal.id_of(x) != g and x[-4:] in (".bbj", ".bbf", ".bbk"))
         assert finished <= budget, (n, sorted(names))
     names = sorted(os.listdir(root))
-    assert "g00000001.bbf" not in names and len([x for x in names if x.endswith(".bbf")]) <= 3, names
-    assert all(x.replace(".bbf", ".bbj") in names for x in names if x.endswith(".bbf")), names
+    assert "g00000001.bbf" not in names and "g00000001.bbk" not in names, names
+    assert len([x for x in names if x.endswith(".bbf")]) <= 3, names
+    for ext in (".bbf", ".bbk"):
+        assert all(x.replace(ext, ".bbj") in names for x in names if x.endswith(ext)), names
 
 
 def test_the_claim_screen_of_a_fair_kiosk_shows_the_link_to_its_customers_verdict(tmp_path):
@@ -538,9 +738,91 @@ def test_messages_for_an_absent_desk_stay_bounded_in_ram_and_every_line_stays_on
             roll(sim)
         sim.step(100)
         assert len(c.fair.pending) <= fair.MAX_PENDING
+        assert len(c.fair._g[1]) <= 3  # of the fair log, RAM holds only the last customer's lines
     assert any("dropped" in line for line in sim.board.lines)
     rows, problem = fair.read_log(fair.log_path(str(tmp_path), c.j.game_id))
-    assert problem is None and [r[0] for r in rows].count("U") == customers
+    assert problem is None and [r[0] for r in rows].count("W") == customers
     code, out = _verify(capsys, tmp_path)
-    assert code == 1 and out.strip().endswith("fair: 0 rolls verified, %d unverified (%s: %d)" % (
-        3 * customers, fair_check.UNSEEDED, 3 * customers)), out
+    assert code == 1 and out.strip().endswith((OWN % (0, 3 * customers)) + " (%s: %d)" % (
+        fair_check.UNSEEDED, 3 * customers)), out
+
+
+def test_an_honest_chajinhua_sweep_is_not_flagged_on_the_desks_export():
+    """A 插金花 on prizes=standard takes the 状元 and every 对堂 left: four awards from one
+    roll. The desk's export alone cannot replay the game's stock, so it no longer counts
+    awards against prize rolls (it called this honest turn "awards not explained"); the
+    journal's replay checks them award by award (check_game)."""
+    rng = random.Random(11)
+    while True:  # a secret and desk value whose first roll is 插金花
+        s, d = bytes(rng.randrange(256) for _ in range(32)), bytes(rng.randrange(256) for _ in range(16))
+        first = fair_check.derive(s, d, 3, 1, 0)
+        if sorted(first) == sorted("444411"):
+            break
+    rolls = [first] + [fair_check.derive(s, d, 3, 1, i) for i in (1, 2)]
+    t = "2026-12-01T10:00:0%d+00:00"
+    export = {"v": 1, "awards": [{"bowl": "0007", "g": 3, "n": n, "k": 1, "c": c, "seen": t % 5}
+                                 for n, c in enumerate(["zhuangyuan", "duitang", "duitang", "duitang"], 1)],
+              "commitments": [{"bowl": "0007", "g": 3, "k": 1, "q": 1, "c": dice.commitment(s).hex(), "seen": t % 1,
+                               "d": d.hex(), "s": s.hex(), "r": rolls}]}
+    r = fair_check.check_export(export, fair_check.Report())
+    assert r.ok and r.verified == 3, (r.summary(), r.lines)
+
+
+def test_every_customer_gets_a_receipt_qr_at_the_end_of_his_turn(tmp_path):
+    """After a fair customer's last shake the kiosk waits for the attendant; every other
+    page of that screen is his receipt, a QR that reads back, off the simulated panel, as
+    the link where his phone checks his own turn (/V/<bowl>/<game>-<customer>), winner
+    or not."""
+    import zxingcpp  # pinned in requirements/test.txt
+    from host_sim.cli import screens as cmd_screens
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    _customer(sim)
+    Desk().answer(c)
+    sim.step(100)
+    for _ in range(3):
+        roll(sim)
+    while c.view in (C.V_RESULT, C.V_CLAIM):
+        press(sim, "ok")
+    assert c.view == C.V_GATE and c.fair.receipt == (c.j.game_id, 1)
+    want = "HTTP://127.0.0.1:8000/V/%s/%d-1" % (c.settings.bowl_id.upper(), c.j.game_id)
+    seen = []
+    for _ in range(4):
+        sim.step(C.CLAIM_PAGE_MS + 100)
+        found = zxingcpp.read_barcodes(cmd_screens.to_image(bytes(sim.frame), 2).convert("L"))
+        seen.append(found[0].text if found else None)
+    assert sorted(seen, key=str) == sorted([want, None, want, None], key=str), seen  # the gate, the receipt, in turn
+    assert "验证" in _screen(sim) or "Check" in _screen(sim) or "等待服务员" in _screen(sim)
+
+
+def test_before_his_first_shake_the_turn_screen_offers_the_customer_his_own_seed(tmp_path):
+    """A fair kiosk's turn screen, before the first shake, shows every other page the QR of
+    the phone page where the customer adds his own seed (/J/<bowl>/<game>-<customer>);
+    once his seed came through the desk the bowl shows its first characters; after his
+    first shake the screen is the turn's alone."""
+    import zxingcpp  # pinned in requirements/test.txt
+    from host_sim.cli import screens as cmd_screens
+    sim = _fair_kiosk(tmp_path)
+    c = sim.console
+    desk = Desk()
+    _customer(sim)
+    desk.answer(c)
+    sim.step(100)
+    want = "HTTP://127.0.0.1:8000/J/%s/%d-1" % (c.settings.bowl_id.upper(), c.j.game_id)
+
+    def pages():
+        seen = []
+        for _ in range(2):
+            sim.step(C.CLAIM_PAGE_MS + 100)
+            found = zxingcpp.read_barcodes(cmd_screens.to_image(bytes(sim.frame), 2).convert("L"))
+            seen.append((found[0].text if found else None, _screen(sim)))
+        return seen
+
+    seen = pages()
+    assert sorted(x[0] or "" for x in seen) == ["", want], seen
+    g, k, _a, _anchor, d = desk.rows[0]
+    u = os.urandom(16)
+    assert customer_seed(c, g, k, d, u, EVENT)
+    assert [x for x in pages() if x[0] == want and u.hex()[:8] in x[1]], "the seed's first characters not shown"
+    roll(sim)
+    assert not [x for x in pages() if x[0]], "a QR after the first shake"

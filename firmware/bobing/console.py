@@ -843,7 +843,9 @@ class Console:
         elif v == V_FINAL:
             from bobing import final_play
             final_play.tick(self, t_ms)
-        elif (v == V_POOL or v == V_CLAIM) and since >= (CLAIM_PAGE_MS if v == V_CLAIM else PAGE_MS):
+        elif (v == V_POOL or v == V_CLAIM or self.fair is not None and (
+                v == V_GATE and self.fair.receipt or v == V_TURN and self.fair.joinable())) and \
+                since >= (PAGE_MS if v == V_POOL else CLAIM_PAGE_MS):  # (fair: the receipt's, the seed's QR in turn)
             # the screen shows page % its pages (a claim: its text, then its QR code)
             self.page += 1
             self.since = t_ms

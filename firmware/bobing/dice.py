@@ -65,52 +65,54 @@
 #               so no roll comes from it; a button roll still uses the source.
 #
 # Verifiable dice (kiosk bowls at an event, by default; net.txt fair=off turns
-# them off; bobing/fair.py; firmware/PROTOCOL.md "Verifiable fairness"): before
-# a customer's first shake the bowl draws a fresh 32-byte secret S from the strong source (the radio is on at an event),
-# publishes C = SHA-256("bobing-commit-v1" | S) and waits; the desk records C
-# with its time, then sends its own 16 random bytes D. Shake i (0, 1, ... under
-# this commitment; a spill uses up its i) of customer k in game g rolls
-#     HMAC-SHA256(key=S, msg="bobing-fair-v1" | D | g | k | i | j)
-# (g, k as 4 bytes, i as 2, the block counter j as 1, big-endian; j = 0, 1, ...
-# only while a block leaves fewer than six accepted bytes), faces by the same
-# rejection sampling as above. S stays in RAM and is revealed (journaled and
-# published) right after the customer's last shake; a commitment never
-# revealed leaves its rolls unverified. `Derived` is the one implementation:
-# the bowl rolls with it, `python -m host_sim verify-fair` and the desk check
-# with it.
+# them off; bobing/fair.py; firmware/PROTOCOL.md "Verifiable fairness"), fair
+# format 2: before a game's first customer the bowl draws a 32-byte root from the
+# strong source (the radio is on at an event), grows a chain of CHAIN_N links
+# (chain_step) and commits to its anchor chain_at(root, 0); customer k's secret S
+# is chain_at(root, p) (chain_place(k)), so it is fixed before any desk value
+# exists. For customer k the desk sends its 16 random bytes D (one value, the
+# same whenever asked). Roll i of customer k in game g (i = 0, 1, ... counts his
+# rolls; a spill uses up none) is
+#     HMAC-SHA256(key=S, msg="bobing-fair-v2" | D | U | g | k | i | j)
+# (U: the customer's own 16 bytes, zeros without; g, k as 4 bytes, i as 2, the
+# block counter j as 1, big-endian; j = 0, 1, ... only while a block leaves fewer
+# than six accepted bytes), faces by the same rejection sampling as above. S is
+# revealed (journaled and published) right after the customer's last shake and
+# leads to the anchor in p links (chain_holds). Format 1 (older firmware: a fresh S
+# per commitment, C = SHA-256("bobing-commit-v1" | S), msg "bobing-fair-v1" | D | g
+# | k | i | j) is still derived for old journals. `Derived` is the one
+# implementation: the bowl rolls with it, `python -m host_sim verify-fair` and
+# the desk check with it.
 #
-# Threat model of the verifiable dice (who, can, what stops it, the test)
+# Threat model of the verifiable dice (who, can, what stops it, the test; the
+# table in firmware/PROTOCOL.md "Verifiable fairness" is the full one)
 #   bowl owner  flashes firmware that picks good or bad rolls. Stopped: a roll
-#     (or a    is fixed by S (committed before D exists) and D (unknown when
-#     cheating committing); every roll is recomputed from the reveal.
+#     (or a    is fixed by S (fixed by the anchor before D exists) and D (unknown
+#     cheating when anchoring); every roll is recomputed from the reveal.
 #     bowl)    - a roll changed after the reveal: it no longer equals the
 #                derivation (verify-fair: "dice do not match the reveal")
-#              - a commitment published after the first shake: its rolls come
-#                before the commitment in the journal (unverified: "no
-#                commitment"), and the desk saw the customer's award before
-#                the commitment (unverified: "commitment after an award")
-#              - a secret chosen after seeing D: its hash is not C (unverified:
-#                "reveal does not match the commitment")
-#              - a retried commitment (commit, see D, "power cut", commit
-#                again): the desk records every commitment and lists the
-#                unrevealed one with its rolls unverified; a journal that hides
-#                it disagrees with the desk (unverified: "commitment hidden")
-#              - a reveal that does not match: as a secret chosen later
-#              - a good roll voided as a spill: the spill uses up its shake's
-#                position and verify-fair lists what it would have rolled
+#              - a secret chosen after seeing D: it does not lead to the anchor
+#              - a retry (fake a power cut, ask again): the same S and the same D
+#                come back, so do the same dice
+#              - a good roll voided as a spill: the next shake rolls it anyway
 #              What no check stops: a bowl that never reveals. Its rolls stay
 #              unverified for everyone to see, never counted as fair.
-#   desk        sees C before sending D, but C tells nothing of S (SHA-256
-#     (operator) preimage), so D cannot be aimed; D alone predicts nothing
-#              without S. The desk could withhold D: the customer waits at
-#              most net.txt's fair_wait (60 s), then his turn rolls the dice above,
-#              marked "U" on flash before its first roll and revealed with
+#   desk        sees the anchor before sending D, but it tells nothing of S
+#     (operator) (SHA-256 preimage), so D cannot be aimed; D alone predicts
+#              nothing without S. The desk could withhold D: the customer waits
+#              at most net.txt's fair_wait (60 s), then his turn rolls the dice
+#              above, marked "W" on flash before its first roll and revealed with
 #              "u":1, unverified for all to see ("played without the desk's
-#              value"): a denial of verification, not a steered roll. A bowl
-#              that pretends the desk was down gains the same: nothing.
-#   case open   the flash holds C and D, never a secret before its reveal, so
-#     + flash  it tells nothing about a roll to come; RAM is read only by
-#              stopping the bowl (the turn then ends unrevealed: unverified).
+#              value"). A bowl that pretends the desk was down is shown up when
+#              the desk had sent D: the reveal gives S, and verify-fair lists the
+#              dice the turn should have rolled. An operator who runs both bowl
+#              and desk knows S and D: only the customer's own value U (a seed
+#              from his phone, after the anchor and D are fixed) stops him (to
+#              come: today U is zeros, and such turns trust bowl and desk).
+#   case open   the flash holds the chain's root (so that a power cut changes no
+#     + flash  dice): with it the secrets, but a customer's D comes only when
+#              his turn starts, so it tells no roll before then, and what it
+#              tells after is what the bowl rolls anyway.
 #   customer    controls his shake: the derived dice do not depend on it, so
 #              it cannot steer them either (the spill decision is the
 #              detector's, before any die is drawn).
@@ -386,10 +388,15 @@ class Dice:
 
 COMMIT_TAG = b"bobing-commit-v1"
 FAIR_TAG = b"bobing-fair-v1"
+FAIR2_TAG = b"bobing-fair-v2"  # fair format 2: the customer's own value in the message too
+CHAIN_TAG = b"bobing-chain-v2"
 SECRET_BYTES = const(32)
 DESK_BYTES = const(16)
+USER_BYTES = const(16)  # fair format 2: the customer's value (zeros: no customer seed)
+CHAIN_N = const(1024)  # customers one chain anchor covers (a game's customers 1..1024, 1025..2048, ...)
 _HBLOCK = const(64)  # SHA-256's block
 _MSG = const(14 + 16 + 4 + 4 + 2 + 1)  # FAIR_TAG, D, g, k, i, j
+_MSG2 = const(14 + 16 + 16 + 4 + 4 + 2 + 1)  # FAIR2_TAG, D, U, g, k, i, j
 
 
 def commitment(secret):
@@ -399,15 +406,53 @@ def commitment(secret):
     return h.digest()
 
 
+def chain_step(x):
+    """One link of a game's chain of customer secrets (fair format 2): SHA-256(CHAIN_TAG | x)."""
+    h = hashlib.sha256(CHAIN_TAG)
+    h.update(x)
+    return h.digest()
+
+
+def chain_at(root, p, n=CHAIN_N):
+    """The secret at position p (0..n) of the chain grown from root: n - p links
+    from it, so position 0 is the anchor the bowl commits to before the chain's
+    first customer, and revealing position p shows only the positions before it."""
+    if not 0 <= p <= n:
+        raise ValueError("chain position %r: 0..%d" % (p, n))
+    x = root
+    for _ in range(n - p):
+        x = chain_step(x)
+    return x
+
+
+def chain_holds(secret, p, anchor):
+    """Does the secret revealed at chain position p lead to the anchor in p links?"""
+    x = secret
+    for _ in range(p):
+        x = chain_step(x)
+    return x == anchor
+
+
+def chain_place(k, n=CHAIN_N):
+    """Customer k (1, 2, ...) -> (chain a = 1, 2, ..., position p = 1..n in it)."""
+    if k < 1:
+        raise ValueError("customer %r: 1 or more" % (k,))
+    return (k - 1) // n + 1, (k - 1) % n + 1
+
+
 class Derived:
     """Rolls of one commitment: HMAC-SHA256(key=secret, FAIR_TAG | desk | g | k | i | j)
-    through accept(). Buffers made once; a roll allocates only hashlib's objects
-    and digests (MicroPython's sha256 cannot be copied)."""
+    through accept(); with user (fair format 2: the customer's 16 bytes, zeros without a
+    customer seed) HMAC-SHA256(key=secret, FAIR2_TAG | desk | user | g | k | i | j).
+    Buffers made once; a roll allocates only hashlib's objects and digests
+    (MicroPython's sha256 cannot be copied)."""
 
-    def __init__(self, secret, desk, game, customer):
+    def __init__(self, secret, desk, game, customer, user=None):
         if len(secret) != SECRET_BYTES or len(desk) != DESK_BYTES:
             raise ValueError("a secret of %d bytes and a desk value of %d bytes, not %d and %d"
                              % (SECRET_BYTES, DESK_BYTES, len(secret), len(desk)))
+        if user is not None and len(user) != USER_BYTES:
+            raise ValueError("a customer value of %d bytes, not %d" % (USER_BYTES, len(user)))
         if not (0 <= game <= 0xFFFFFFFF and 0 <= customer <= 0xFFFFFFFF):
             raise ValueError("game %r and customer %r: 0..4294967295" % (game, customer))
         self._ipad = bytearray(_HBLOCK)
@@ -416,19 +461,29 @@ class Derived:
             b = secret[k] if k < SECRET_BYTES else 0
             self._ipad[k] = b ^ 0x36
             self._opad[k] = b ^ 0x5C
-        m = bytearray(_MSG)
-        m[0:14] = FAIR_TAG
-        m[14:30] = desk
-        _put32(m, 30, game)
-        _put32(m, 34, customer)
+        if user is None:
+            m = bytearray(_MSG)
+            m[0:14] = FAIR_TAG
+            m[14:30] = desk
+            at = 30
+        else:
+            m = bytearray(_MSG2)
+            m[0:14] = FAIR2_TAG
+            m[14:30] = desk
+            m[30:46] = user
+            at = 46
+        _put32(m, at, game)
+        _put32(m, at + 4, customer)
+        self._at = at + 8  # where i and j go
         self._msg = m
 
     def block(self, i, j):
         """The j-th 32-byte block of roll i."""
         m = self._msg
-        m[38] = (i >> 8) & 0xFF
-        m[39] = i & 0xFF
-        m[40] = j & 0xFF
+        at = self._at
+        m[at] = (i >> 8) & 0xFF
+        m[at + 1] = i & 0xFF
+        m[at + 2] = j & 0xFF
         h = hashlib.sha256(self._ipad)
         h.update(m)
         o = hashlib.sha256(self._opad)

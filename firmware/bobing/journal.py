@@ -125,6 +125,7 @@ BAD = ".bad"
 TMP = store.TMP
 CKPT = ".bbc"  # the game's checkpoint
 FAIR = ".bbf"  # the game's fair log (bobing/fair.py): pruned with its journal
+FAIR_KEY = ".bbk"  # the game's chain roots (bobing/fair.py, fair format 2): likewise
 _CK_MAGIC = b"BBC"
 _CK_FORMAT = const(1)
 _CK_HEAD = const(20)  # "BBC", format, game id, n, record n
@@ -922,7 +923,8 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
     sizes = []
     total = 0
     for gid in ids:  # a game's fair log counts with its journal and goes with it
-        n = store.size(path_of(root, gid)) + store.size(path_of(root, gid, FAIR))
+        n = store.size(path_of(root, gid)) + store.size(path_of(root, gid, FAIR)) + \
+            store.size(path_of(root, gid, FAIR_KEY))
         sizes.append(n)
         total += n
     removed = []
@@ -931,13 +933,15 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
             break
         remove_beside(root, ids[i], CKPT, names)  # first: a checkpoint never outlives its journal
         remove_beside(root, ids[i], FAIR, names)  # (its rolls cannot be checked without the journal)
+        remove_beside(root, ids[i], FAIR_KEY, names)
         os.remove(path_of(root, ids[i]))
         total -= sizes[i]
         removed.append(ids[i])
     have = inventory(root)[0]
     for name in names:  # a fair log whose journal is gone (pruned by older firmware): nothing reads it
         gid = id_of(name)
-        if name.endswith(FAIR) and len(name) == 13 and gid not in have and gid not in removed and gid != current:
+        if (name.endswith(FAIR) or name.endswith(FAIR_KEY)) and len(name) == 13 and gid not in have and \
+                gid not in removed and gid != current:
             os.remove(store.join(root, name))
     return removed
 

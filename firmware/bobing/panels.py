@@ -172,19 +172,25 @@ def draw(s, c):
     elif v == V.V_WAIT:
         wait(s, c.table)
     elif v == V.V_GATE:
-        gate(s, c.table)
+        gate(s, c.table, c)
     elif v == V.V_SEED:
         seed(s, c.table)
     elif v == V.V_TABLE:
         seat_prizes(s, c.table, c.arg)
 
 
-def gate(s, t):
+def gate(s, t, c=None):
     """A kiosk between customers: the next customer's shakes start only when
-    the attendant says so (the key, or the PIN's menu); prizes left below."""
+    the attendant says so (the key, or the PIN's menu); prizes left below. On a
+    fair kiosk with a desk, every other page is the last customer's receipt: a QR
+    of the link where his phone checks his turn (fair.receipt_link)."""
     p = s.paint
     fb = s.fb
     fb.fill(0)
+    f = getattr(c, "fair", None)  # (a screen case stands in for the console)
+    if f is not None and f.receipt is not None and f.desk and c.page % 2 and t is not None:
+        _receipt(s, t, f)
+        return
     if p.zh:
         p.text_centred("等待服务员", 2)
         p.text_centred("开始下一位", 22)
@@ -194,6 +200,62 @@ def gate(s, t):
         p.en_centred("the next one in", 26)
     if t is not None:
         s.prizes_left(t)
+
+
+_rq = [None, None]  # the receipt encoded last and its modules (drawn again and again, allocates nothing)
+
+
+def _receipt(s, t, f):
+    from bobing import fair
+    if _rq[0] is not f.receipt:
+        from bobing import qr
+        try:
+            _rq[1] = qr.encode(fair.receipt_link(f.desk, t.bowl_id, f.receipt[0], f.receipt[1]))
+        except ValueError:  # (a link too long for version 3: no receipt QR, the text only)
+            _rq[1] = None
+        _rq[0] = f.receipt
+    p = s.paint
+    fb = s.fb
+    if p.zh:  # "验证" / No.g-k on the left, the QR in the right square
+        p.text("验证", 0, 0)
+    else:
+        p.en("Check", 0, 2)
+        p.en("your", 0, 14)
+        p.en("dice", 0, 26)
+    fb.text("%d-%d" % f.receipt, 0, 52, 1)
+    if _rq[1] is not None:
+        fb.fill_rect(_W - 64, 0, 64, 64, 1)
+        _draw_qr(fb, _rq[1], _W - 61, 3)
+
+
+def join(s, t, f):
+    """A fair kiosk's turn before the first shake, every other page: the QR of the link
+    where the customer's phone adds his own seed (fair.join_link), and once it came its
+    first characters, so that he sees his seed reached the bowl."""
+    from bobing import fair
+    p = s.paint
+    fb = s.fb
+    fb.fill(0)
+    gk = f.joinable()
+    if _rq[0] is not gk:
+        from bobing import qr
+        try:
+            _rq[1] = qr.encode(fair.join_link(f.desk, t.bowl_id, gk[0], gk[1]))
+        except ValueError:
+            _rq[1] = None
+        _rq[0] = gk
+    u = f.user_hex()
+    if p.zh:  # "验证" over "Seed": the page of the customer's own seed
+        p.text("验证", 0, 0)
+        fb.text("Seed", 0, 20, 1)
+    else:
+        p.en("Seed", 0, 2)
+    if u is not None:
+        fb.text(u, 0, 36, 1)
+    fb.text("%d-%d" % gk, 0, 52, 1)
+    if _rq[1] is not None:
+        fb.fill_rect(_W - 64, 0, 64, 64, 1)
+        _draw_qr(fb, _rq[1], _W - 61, 3)
 
 
 def seed(s, t):

@@ -245,7 +245,11 @@ class App:
         v = c.view
         tb = c.table
         if v == console.V_TURN:
-            s.idle(tb, c.unverified)
+            if c.fair is not None and c.page % 2 and c.fair.joinable():
+                from bobing import panels
+                panels.join(s, tb, c.fair)  # (a fair kiosk's customer may add his own seed: its QR)
+            else:
+                s.idle(tb, c.unverified)
         elif v == console.V_SHAKING:
             s.shaking(tb, c.frame, c.unverified)
         elif v == console.V_RESULT:

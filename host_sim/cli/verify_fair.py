@@ -7,7 +7,10 @@ is then also held against what the desk recorded). Each roll is recomputed from
 the revealed secret, the desk's value and the roll's position with the bowl's
 own derivation (firmware/PROTOCOL.md "Verifiable fairness"). Prints what it
 found, then `fair: N rolls verified, M unverified (reasons)`; exit status 0
-only when every roll is verified, 1 otherwise, 2 for input it cannot read."""
+only when every roll is verified, 1 otherwise, 2 for input it cannot read.
+A FOLDER without --desk only shows that the bowl agrees with its own log (a
+cheating bowl writes whatever journal it likes): `fair: consistency only ...`,
+exit status 3 when it does, 1 when it does not; never 0."""
 import json
 import os
 
@@ -22,6 +25,9 @@ def add_arguments(p):
     p.add_argument("--desk", metavar="EXPORT.json", help="the desk's public export (/fair/export.json)")
     p.add_argument("--bowl", metavar="ID", help="with --desk: this bowl only (and the bowl the FOLDER is)")
     p.add_argument("--game", metavar="N", type=int, help="this game only")
+    p.add_argument("--receipt", metavar="RECEIPT.json", action="append", default=[],
+                   help="with --desk: a receipt a customer saved ({\"n\": the desk log's entry, \"head\": its "
+                        "64 hex digits}): the export's log must still hold it")
 
 
 def _load(path):
@@ -35,9 +41,12 @@ def _load(path):
     if not isinstance(d, dict) or d.get("v") != 1 or not isinstance(d.get("commitments"), list):
         raise InputError("%s is not the desk's export: a JSON object with \"v\":1 and \"commitments\" expected"
                          % path)
-    if not isinstance(d.get("awards", []), list):
-        raise InputError("%s: \"awards\" must be a list" % path)
-    for what, rows, fields in (("commitment", d["commitments"], _COMMITMENT), ("award", d.get("awards", []), _AWARD)):
+    for name in ("awards", "chains", "turns", "log"):
+        if not isinstance(d.get(name, []), list):
+            raise InputError("%s: \"%s\" must be a list" % (path, name))
+    for what, rows, fields in (("commitment", d["commitments"], _COMMITMENT), ("award", d.get("awards", []), _AWARD),
+                               ("chain", d.get("chains", []), _CHAIN), ("turn", d.get("turns", []), _TURN),
+                               ("log entry", d.get("log", []), _LOG)):
         for i, row in enumerate(rows):
             if not isinstance(row, dict):
                 raise InputError("%s: %s %d is not a JSON object" % (path, what, i + 1))
@@ -45,6 +54,20 @@ def _load(path):
                 if not ok(row.get(name)):
                     raise InputError("%s: %s %d: %s=%s: %s" % (path, what, i + 1, name, json.dumps(row.get(name))[:40],
                                                                 allowed))
+    return d
+
+
+def _receipt(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+    except OSError as e:
+        raise InputError("cannot read the receipt %s: %s" % (path, e.strerror or e))
+    except (ValueError, UnicodeError) as e:
+        raise InputError("%s is not a receipt (JSON): %s" % (path, e))
+    if not isinstance(d, dict) or not _int(d.get("n")) or not _hex(64)(d.get("head")):
+        raise InputError("%s is not a receipt: {\"n\": the desk log's entry (a whole number), \"head\": 64 hex "
+                         "digits} expected" % path)
     return d
 
 
@@ -82,6 +105,21 @@ _COMMITMENT = (
     ("s", _hex(64, True), "the revealed secret, 64 hex digits, or null"),
     ("r", _rolls, "the rolls: a list of six digits 1-6 each, or \"-\" for a spill"),
     ("u", lambda v: v in (None, 0, 1), "0 or 1 (1: no desk value came in time)"))
+_CHAIN = (  # fair format 2
+    ("bowl", lambda v: isinstance(v, str) and v != "", "the bowl's id"), ("g", _int, _NUMBER),
+    ("a", lambda v: _int(v) and v >= 1, "the chain's number, 1 or more"), ("c", _hex(64), "the anchor, 64 hex digits"),
+    ("seen", _time, _SEEN))
+_TURN = (
+    ("bowl", lambda v: isinstance(v, str) and v != "", "the bowl's id"), ("g", _int, _NUMBER),
+    ("k", lambda v: _int(v) and v >= 1, "the customer, 1 or more"), ("seen", _time, _SEEN),
+    ("d", _hex(32, True), "the desk's value, 32 hex digits, or null"),
+    ("s", _hex(64, True), "the revealed secret, 64 hex digits, or null"),
+    ("r", _rolls, "the rolls: a list of six digits 1-6 each, or \"-\" for a spill"),
+    ("unseeded", lambda v: v in (None, 0, 1), "0 or 1 (1: no desk value came in time)"))
+_LOG = (
+    ("n", lambda v: _int(v) and v >= 1, "the entry's number, 1 or more"),
+    ("kind", lambda v: v in ("chain", "value", "seed", "reveal"), "chain, value, seed or reveal"),
+    ("body", lambda v: isinstance(v, str), "the entry's JSON text"), ("head", _hex(64), "64 hex digits"))
 _AWARD = (
     ("bowl", lambda v: isinstance(v, str) and v != "", "the bowl's id"), ("g", _int, _NUMBER), ("n", _int, _NUMBER),
     ("k", _int, _NUMBER), ("c", lambda v: isinstance(v, str) and v != "", "the prize class's id"),
@@ -91,7 +129,10 @@ _AWARD = (
 def run(args):
     if not args.journal and not args.desk:
         raise InputError("give a bowl's journal FOLDER, --desk EXPORT.json, or both")
+    receipts = [_receipt(p) for p in args.receipt]
     desk = _load(args.desk) if args.desk else None
+    if receipts and desk is None:
+        raise InputError("--receipt is checked against the desk's export: give --desk EXPORT.json too")
     r = fair_check.Report()
     if args.journal:
         if not os.path.isdir(args.journal):
@@ -109,7 +150,11 @@ def run(args):
             fair_check.check_game(args.journal, g, r, desk, args.bowl)
     else:
         fair_check.check_export(desk, r, args.bowl, args.game)
-    for line in r.lines + r.spill_lines():
+    if desk is not None:
+        fair_check.check_log(desk, r, receipts)
+    for line in r.lines + r.spill_lines() + ([r.trust_line()] if r.trust_line() else []):
         print(line)
-    print(r.summary())
+    print(r.summary(own=desk is None))
+    if desk is None:  # (the bowl agrees with itself: not a verdict)
+        return 3 if r.ok else 1
     return 0 if r.ok else 1

@@ -212,6 +212,11 @@ def _shake_list(event, again):
     return shakegrants.to_publish(event, again)
 
 
+def _seed_list(event):
+    close_old_connections()
+    return fair.seeds_to_publish(event)
+
+
 async def _shakes(client, event):
     """The counter's shake grants to the bowls: each bowl's open one again at
     connect (retained: the broker holds it for the bowl), then new ones as the
@@ -224,6 +229,11 @@ async def _shakes(client, event):
                 await client.publish(t, p, qos=1, retain=True)
             if todo:
                 await asyncio.to_thread(shakegrants.published, [pk for pk, _t, _p in todo])
+            seeds = await asyncio.to_thread(_seed_list, event)  # customers' own seeds (fair.py)
+            for _pk, t, p in seeds:
+                await client.publish(t, p, qos=1, retain=True)
+            if seeds:
+                await asyncio.to_thread(fair.seeds_published, [pk for pk, _t, _p in seeds])
             again = False
         except DatabaseError as e:
             log.error("mqtt: shake grants not read (%s); trying again", e)

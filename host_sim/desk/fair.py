@@ -16,13 +16,13 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
-from bobing import fair, journal, outbox
+from bobing import dice, fair, journal, outbox
 from host_sim.analysis import fair_check
 
 from . import inputs, mqttlog
-from .models import Award, Bowl, Commitment
+from .models import Award, Bowl, Commitment, FairChain, FairLog
 
 log = logging.getLogger("desk")
 LEAVES = ("commit", "reveal")
@@ -30,6 +30,9 @@ _refuse = mqttlog.refuse
 
 
 def _seed(event, c):
+    if c.fmt == 2:
+        return outbox.topic(event, c.bowl.bowl_id, "seed"), fair.seed2_payload(
+            c.game_no, c.customer, bytes.fromhex(c.desk), bytes.fromhex(c.useed) if c.useed else None)
     return (outbox.topic(event, c.bowl.bowl_id, "seed"),
             fair.seed_payload(c.game_no, c.q, c.commit, bytes.fromhex(c.desk)))
 
@@ -37,6 +40,18 @@ def _seed(event, c):
 def handle(event, topic, payload):
     """One commit or reveal -> (result, [(topic, payload)] to publish retained after the commit)."""
     leaf = str(topic).rsplit("/", 1)[-1]
+    try:
+        f, bowl_id, body = fair.form(event, topic, payload, leaf)
+        if f == 2:
+            got = fair.decode_commit2(body) if leaf == "commit" else fair.decode_reveal2(body)
+    except ValueError as e:
+        return mqttlog.bad_message(topic, e), []
+    if f == 2:
+        bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
+        if bowl is None:
+            return _refuse(topic, gettext_noop("bowl %(bowl)s is not known here: add it with its secret first"),
+                           bowl=bowl_id), []
+        return (_commit2 if leaf == "commit" else _reveal2)(event, topic, bowl, *got)
     try:
         if leaf == "commit":
             bowl_id, g, k, q, c = fair.decode_commit(event, topic, payload)
@@ -83,26 +98,225 @@ def handle(event, topic, payload):
     return "reveal", []
 
 
+def _log(kind, **body):
+    """Append one entry to the desk's hash-chained log (call inside the transaction that
+    records what it says). -> the entry."""
+    last = FairLog.objects.order_by("-pk").first()
+    text = fair_check.log_body(body)
+    return FairLog.objects.create(kind=kind, body=text, head=fair_check.log_head(last.head if last else "0" * 64,
+                                                                                 text), at=timezone.now())
+
+
+def _commit2(event, topic, bowl, g, k, a, anchor):
+    """Fair format 2: customer k is about to shake. His chain's first anchor stands (another
+    is refused, no value sent); his one desk value is drawn the first time and sent again,
+    the same, whenever he is asked for (a copy, a reboot, a retry)."""
+    now = timezone.now()
+    with transaction.atomic():
+        chain, fresh = FairChain.objects.get_or_create(bowl=bowl, game_no=g, a=a, defaults={
+            "n": dice.CHAIN_N, "anchor": anchor.hex(), "seen": now})
+        if fresh:
+            _log("chain", bowl=bowl.bowl_id, g=g, a=a, c=chain.anchor)
+        if chain.anchor != anchor.hex():
+            return _refuse(topic, gettext_noop("chain %(a)s of game %(game)s is already recorded with another "
+                                               "anchor: the first one stands, no value is sent"), a=a, game=g), []
+        row, new = Commitment.objects.get_or_create(bowl=bowl, game_no=g, q=k, defaults={
+            "fmt": 2, "customer": k, "commit": chain.anchor, "seen": now, "desk": secrets.token_bytes(16).hex()})
+        if new:
+            _log("value", bowl=bowl.bowl_id, g=g, k=k, d=row.desk)  # logged before it is sent
+    if row.fmt != 2:
+        return _refuse(topic, gettext_noop("customer %(k)s of game %(game)s: a format-1 commitment has his "
+                                           "number"), k=k, game=g), []
+    if new:
+        log.info("fair: bowl %s game %d customer %d: value sent (chain %d)", bowl.bowl_id, g, k, a)
+    return "commit" if new else "known", [_seed(event, row)]
+
+
+def _reveal2(event, topic, bowl, g, k, s, rolls, unseeded, p):
+    """Fair format 2: customer k's secret and shakes; the first reveal stands."""
+    with transaction.atomic():
+        row = Commitment.objects.select_for_update().filter(bowl=bowl, game_no=g, q=k, fmt=2).first()
+        if row is None:
+            return _refuse(topic, gettext_noop("reveal of customer %(k)s of game %(game)s: the desk never sent "
+                                               "him a value"), k=k, game=g), []
+        if row.secret:
+            if row.secret != s.hex() or row.rolls != list(rolls):
+                return _refuse(topic, gettext_noop("a second reveal of customer %(k)s of game %(game)s differs "
+                                                   "from the first: the first one stands"), k=k, game=g), []
+            return "known", []
+        row.secret, row.rolls, row.revealed, row.unseeded = s.hex(), list(rolls), timezone.now(), unseeded
+        row.upicked = p.hex() if p else ""
+        e = _log("reveal", bowl=bowl.bowl_id, g=g, k=k, s=row.secret, r=row.rolls, p=row.upicked or None,
+                 unseeded=1 if unseeded else 0)
+        row.log_n = e.pk
+        r = fair_check.check_export(export_of([row], with_awards=True), fair_check.Report())
+        row.verdict = r.summary()[len("fair: "):]
+        row.save()
+    log.info("fair: bowl %s game %d customer %d revealed: %s", bowl.bowl_id, g, k, row.verdict)
+    return "reveal", []
+
+
+def seeds_to_publish(event):
+    """Customers' own seeds the desk took from their phones and has not yet passed on ->
+    [(pk, topic, payload)] for the listener (bus.py) to publish, retained, on the bowl's seed."""
+    out = []
+    for c in Commitment.objects.filter(fmt=2, useed_sent=False).exclude(useed="").select_related("bowl")[:100]:
+        t, p = _seed(event, c)
+        out.append((c.pk, t, p))
+    return out
+
+
+def seeds_published(pks):
+    Commitment.objects.filter(pk__in=pks).update(useed_sent=True)
+
+
+@login_not_required
+@require_POST
+def take_seed(request):
+    """POST /fair/seed (public: the phone page of the waiting screen's QR): bowl, g, k and
+    u, the 16 random bytes (32 hex digits) the customer's phone made with Web Crypto.
+    Taken only for a format-2 customer the desk has sent its value to, not yet revealed;
+    the first seed stands. -> JSON: what the phone keeps (the chain's anchor, the desk's
+    value, its seed), or {"error": ...} with a 4xx status, Chinese first, English beside."""
+    def no(status, zh, en):
+        return JsonResponse({"error": "%s %s" % (zh, en)}, status=status, json_dumps_params={"ensure_ascii": False})
+    bowl, g, k, u = (request.POST.get(x, "")[:64] for x in ("bowl", "g", "k", "u"))
+    u = u.lower()
+    if not (g.isdigit() and k.isdigit() and len(u) == 2 * dice.USER_BYTES and
+            all(ch in "0123456789abcdef" for ch in u)):
+        return no(400, "格式不对：要碗号、局号、顾客号和 32 位十六进制的种子。",
+                  "Malformed: a bowl, a game, a customer and a seed of 32 hex digits are needed.")
+    with transaction.atomic():
+        row = Commitment.objects.select_for_update().select_related("bowl").filter(
+            bowl__bowl_id=bowl, game_no=int(g), q=int(k), fmt=2).first()
+        if row is None:
+            return no(404, "奖台还没有这位顾客：请等碗显示等待摇碗后再扫。",
+                      "The desk has no such customer yet: scan once the bowl shows his turn.")
+        if row.secret:
+            return no(409, "这位顾客的摇骰已经结束：种子来得太晚。",
+                      "This customer's turn is over: the seed came too late.")
+        if row.useed and row.useed != u:
+            return no(409, "这位顾客已经有一个种子：以第一个为准。",
+                      "This customer already has a seed: the first one stands.")
+        if not row.useed:
+            row.useed, row.useed_sent = u, False
+            row.save(update_fields=["useed", "useed_sent"])
+            _log("seed", bowl=bowl, g=row.game_no, k=row.customer, u=u)
+    log.info("fair: bowl %s game %s customer %s: his own seed taken", bowl, g, k)
+    ch = FairChain.objects.filter(bowl=row.bowl, game_no=row.game_no, a=dice.chain_place(row.customer)[0]).first()
+    return JsonResponse({"bowl": bowl, "g": row.game_no, "k": row.customer, "u": u, "d": row.desk,
+                         "anchor": ch.anchor if ch else None, "p": dice.chain_place(row.customer)[1]})
+
+
+@login_not_required
+@require_GET
+def join_page(request, bowl, gk):
+    """GET /J/<bowl>/<game>-<customer>: the phone page of the waiting screen's QR: the
+    chain's anchor and the desk's value for that customer, and a button that makes his
+    own seed in the phone (Web Crypto), keeps it there with them and posts it to /fair/seed."""
+    g, dash, k = gk.partition("-")
+    row = ch = None
+    if dash and g.isdigit() and k.isdigit() and len(bowl) <= 32:
+        row = Commitment.objects.filter(bowl__bowl_id=bowl, game_no=int(g), q=int(k), fmt=2).first()
+    if row is not None:
+        ch = FairChain.objects.filter(bowl_id=row.bowl_id, game_no=row.game_no,
+                                      a=dice.chain_place(row.customer)[0]).first()
+    resp = render(request, "desk/fair_join.html", {
+        "bowl": bowl[:32], "g": g[:8], "k": k[:8], "row": row, "anchor": ch.anchor if ch else "",
+        "p": dice.chain_place(row.customer)[1] if row else 0}, status=200 if row else 404)
+    resp["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+def _verify_url(a):
+    from django.urls import reverse
+    return reverse("fair_verify", args=[a.bowl.bowl_id, "%d-%d" % (a.game_no, a.customer)])
+
+
+_VERIFY_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+@login_not_required
+@require_GET
+def verify_page(request, bowl, gk):
+    """GET /V/<bowl>/<game>-<customer>: the customer's receipt page: his turn (the chain's
+    anchor, the desk's value, the reveal) checked in his own phone by the bowl's
+    bobing/dice.py under MicroPython's WebAssembly port (static/desk/verify.js), and held
+    to the seed and anchor his phone saved. Its policy lets WebAssembly compile."""
+    import json
+    from django.templatetags.static import static
+    from django.urls import reverse
+    g, dash, k = gk.partition("-")
+    row = ch = None
+    if dash and g.isdigit() and k.isdigit() and len(bowl) <= 32:
+        row = Commitment.objects.filter(bowl__bowl_id=bowl, game_no=int(g), q=int(k), fmt=2).first()
+    if row is not None:
+        ch = FairChain.objects.filter(bowl_id=row.bowl_id, game_no=row.game_no,
+                                      a=dice.chain_place(row.customer)[0]).first()
+    turn = {"bowl": bowl[:32], "g": int(g) if g.isdigit() else 0, "k": int(k) if k.isdigit() else 0,
+            "anchor": ch.anchor if ch else None, "d": row.desk if row else None,
+            "s": (row.secret or None) if row else None, "r": row.rolls if row else [],
+            "unseeded": bool(row and row.unseeded), "u_seed": (row.upicked or None) if row else None,
+            "dice_url": reverse("fair_firmware"), "wasm_url": static("desk/mpwasm/micropython.wasm")}
+    resp = render(request, "desk/fair_verify.html", {
+        "bowl": bowl[:32], "g": g[:8], "k": k[:8], "rolls": " ".join(turn["r"]),
+        "turn": json.dumps(turn).replace("<", "\\u003c")}, status=200 if row else 404)
+    resp["Content-Security-Policy"] = _VERIFY_CSP
+    resp["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+@login_not_required
+@require_GET
+def firmware_dice(request):
+    """GET /fair/fw/dice.py: the bowl's own bobing/dice.py, unchanged, for the phone's check."""
+    from django.http import HttpResponse
+    with open(dice.__file__.replace(".pyc", ".py"), "rb") as f:
+        return HttpResponse(f.read(), content_type="text/x-python; charset=utf-8")
+
+
 def _iso(t):
     return t.isoformat() if t is not None else None
 
 
-def export_of(rows, with_awards=True):
-    """The public export of these commitments (and their customers' awards, without codes)."""
-    out = {"v": 1, "commitments": [], "awards": []}
+def export_of(rows, with_awards=True, games=False, log=False):
+    """The public export of these commitments (and their customers' awards, without codes;
+    games: every award of their games, so an award without a commitment shows; log: the
+    desk's whole hash-chained log)."""
+    out = {"v": 1, "commitments": [], "awards": [], "chains": [], "turns": []}
     turns = set()
+    chains = set()
     for c in rows:
+        turns.add((c.bowl_id, c.game_no, c.customer))
+        if c.fmt == 2:
+            out["turns"].append({
+                "bowl": c.bowl.bowl_id, "g": c.game_no, "k": c.customer, "seen": _iso(c.seen), "d": c.desk,
+                "s": c.secret or None, "r": c.rolls, "revealed": _iso(c.revealed), "verdict": c.verdict,
+                "unseeded": 1 if c.unseeded else 0, "u_sent": c.useed or None, "u_seed": c.upicked or None})
+            chains.add((c.bowl_id, c.game_no, dice.chain_place(c.customer)[0]))
+            continue
         out["commitments"].append({
             "bowl": c.bowl.bowl_id, "g": c.game_no, "k": c.customer, "q": c.q, "c": c.commit,
             "seen": _iso(c.seen), "d": c.desk, "s": c.secret or None, "r": c.rolls,
             "revealed": _iso(c.revealed), "verdict": c.verdict, "u": 1 if c.unseeded else 0})
-        turns.add((c.bowl_id, c.game_no, c.customer))
+    if log:
+        out["log"] = [{"n": e.pk, "kind": e.kind, "body": e.body, "head": e.head, "at": _iso(e.at)}
+                      for e in FairLog.objects.order_by("pk")]
+    for b, g, a in sorted(chains):
+        ch = FairChain.objects.filter(bowl_id=b, game_no=g, a=a).select_related("bowl").first()
+        if ch is not None:
+            out["chains"].append({"bowl": ch.bowl.bowl_id, "g": g, "a": a, "n": ch.n, "c": ch.anchor,
+                                  "seen": _iso(ch.seen)})
     if with_awards and turns:
         # only these turns' awards (a reveal checks one turn: not every award its bowl ever sent)
         q = Award.objects.filter(bowl_id__in={b for b, _g, _k in turns}, game_no__in={g for _b, g, _k in turns},
                                  customer__in={k for _b, _g, k in turns})
+        if games:
+            q = Award.objects.filter(bowl_id__in={b for b, _g, _k in turns}, game_no__in={g for _b, g, _k in turns})
+            turns = {(b, g) for b, g, _k in turns}
         for a in q.select_related("bowl").order_by("pk"):
-            if (a.bowl_id, a.game_no, a.customer) in turns:
+            if (a.bowl_id, a.game_no, a.customer) in turns or (a.bowl_id, a.game_no) in turns:
                 out["awards"].append({"bowl": a.bowl.bowl_id, "g": a.game_no, "n": a.award_no, "k": a.customer,
                                       "c": a.cls, "seen": _iso(a.seen)})
     return out
@@ -139,7 +353,7 @@ def export(request):
         rows = list(_rows(request))
     except inputs.Bad as e:
         return JsonResponse({"error": str(e)}, status=400, json_dumps_params={"ensure_ascii": False})
-    return JsonResponse(export_of(rows), json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(export_of(rows, games=True, log=True), json_dumps_params={"ensure_ascii": False})
 
 
 @login_not_required
@@ -168,7 +382,26 @@ def page(request):
             rows = rows.none()
         else:
             rows = rows.filter(bowl=a.bowl, game_no=a.game_no, customer=a.customer)
-    return render(request, "desk/fair.html", {"rows": rows[:500], "note": note, "claim": claim})
+    rows = list(rows[:500])
+    _mark(rows)
+    return render(request, "desk/fair.html", {"rows": rows, "note": note, "claim": claim})
+
+
+def _mark(rows):
+    """Each row gets its customer's verdict (mark_ok, mark_n: verified and unverified rolls,
+    mark_why): a customer's turn is checked whole (every commitment and reveal of his),
+    so a retried row is never green while his claim page says Not verified."""
+    turns = {}
+    for c in rows:
+        turns.setdefault((c.bowl_id, c.game_no, c.customer), []).append(c)
+    for key, rs in turns.items():
+        mine = list(Commitment.objects.filter(bowl_id=key[0], game_no=key[1], customer=key[2])
+                    .select_related("bowl"))  # (all of his, not only those on this page)
+        r = fair_check.check_export(export_of(mine), fair_check.Report())
+        for c in rs:
+            c.mark_ok, c.mark_n, c.mark_why = r.ok, (r.verified, r.unverified_n), "; ".join(
+                "%s: %d" % x for x in sorted(r.unverified.items()))
+            c.mark_trusted = bool(r.trusted)
 
 
 @login_not_required
@@ -190,9 +423,18 @@ def claim_page(request, bowl, ga, cls):
         rows = list(Commitment.objects.filter(bowl=a.bowl, game_no=a.game_no, customer=a.customer)
                     .select_related("bowl").order_by("q"))
     r = fair_check.check_export(export_of(rows), fair_check.Report()) if rows else fair_check.Report()
+    # an award of a fair bowl's game (it committed for other customers) without a commitment
+    fair_game = a is not None and not rows and Commitment.objects.filter(bowl=a.bowl, game_no=a.game_no).exists()
+    receipt = None  # the customer's receipt: his reveal's entry in the desk's log and its head
+    ns = [c.log_n for c in rows if c.log_n]
+    if ns:
+        e = FairLog.objects.filter(pk=max(ns)).first()
+        receipt = e and {"n": e.pk, "head": e.head}
     resp = render(request, "desk/fair_claim.html", {
         "bowl": bowl[:32], "ga": ga[:20], "game": g if g.isdigit() else "", "award": a, "rows": rows,
-        "ok": r.ok, "verified": r.verified, "unverified": r.unverified_n,
+        "ok": r.ok, "verified": r.verified, "unverified": r.unverified_n, "trusted": bool(r.trusted),
+        "receipt": receipt, "verify_url": _verify_url(a) if rows and rows[0].fmt == 2 else None,
+        "fair_game": fair_game,
         "reasons": "; ".join("%s: %d" % x for x in sorted(r.unverified.items()))}, status=200 if a else 404)
     resp["Referrer-Policy"] = "no-referrer"
     return resp

@@ -295,6 +295,42 @@ class Commitment(models.Model):
     verdict = models.CharField(max_length=200, blank=True)
     # the reveal said no desk value came in time: the rolls are the bowl's own dice (unverified)
     unseeded = models.BooleanField(default=False)
+    # fair format 2 (the bowls' now): one row per customer (q is the customer), `commit`
+    # his chain's anchor (FairChain), `desk` his one value whenever he is asked for
+    fmt = models.PositiveSmallIntegerField(default=1)
+    # format 2: the customer's own 16 bytes (hex) from his phone, passed on to the bowl
+    # (useed_sent once published), and the one his dice used (the reveal's "p")
+    useed = models.CharField(max_length=32, blank=True)
+    useed_sent = models.BooleanField(default=False)
+    upicked = models.CharField(max_length=32, blank=True)
+    log_n = models.PositiveIntegerField(null=True)  # the reveal's entry in FairLog: the customer's receipt
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "q"], name="one_commitment")]
+
+
+class FairChain(models.Model):
+    """Fair format 2: the anchor a bowl committed to for customers (a-1)*n+1 .. a*n of a
+    game (bobing/fair.py), recorded at `seen` with the chain's first customer; the
+    first stands, another anchor for the same chain is refused."""
+    bowl = models.ForeignKey(Bowl, on_delete=models.PROTECT)
+    game_no = models.PositiveIntegerField()
+    a = models.PositiveIntegerField()
+    n = models.PositiveIntegerField()
+    anchor = models.CharField(max_length=64)
+    seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "a"], name="one_chain")]
+
+
+class FairLog(models.Model):
+    """The desk's append-only, hash-chained log of what fairness rests on (fair format 2):
+    each chain anchor recorded, each desk value sent, each customer seed taken, each reveal,
+    in order; `head` = SHA-256("bobing-log-v1|" + the previous head + "|" + body), so a row
+    deleted or changed later breaks every head after it, and a receipt holding an old head
+    shows whether a later export still holds the same history (host_sim/desk/fair.py)."""
+    kind = models.CharField(max_length=8)
+    body = models.TextField()
+    head = models.CharField(max_length=64)
+    at = models.DateTimeField()

@@ -21,8 +21,14 @@ urlpatterns = [
     path("mqtt", mqttlog.page, name="mqtt"),
     path("fair", fair.page, name="fair"),  # public: no login (verifiable fairness)
     path("fair/export.json", fair.export, name="fair_export"),
+    path("fair/seed", fair.take_seed, name="fair_seed"),  # public: a customer's own seed from his phone
     # a fair kiosk's claim QR (bobing/claim.py's link), upper case: that award's verdict, public
     path("F/<str:bowl>/<str:ga>/<str:cls>", fair.claim_page, name="fair_claim"),
+    # the waiting screen's QR: a customer adds his own seed from his phone (public)
+    path("J/<str:bowl>/<str:gk>", fair.join_page, name="fair_join"),
+    # a customer's receipt: his turn checked in his phone by the bowl's own code (public)
+    path("V/<str:bowl>/<str:gk>", fair.verify_page, name="fair_verify"),
+    path("fair/fw/dice.py", fair.firmware_dice, name="fair_firmware"),
     path("login", logins.Login.as_view(), name="login"),
     path("logout", views.logout_page, name="logout"),
     # the language switch on every page (the login page's too): Django's view, by POST

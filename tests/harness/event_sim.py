@@ -438,7 +438,8 @@ class Event:
         """verify-fair on every bowl's journal held against the desk's public export, and on the
         export alone -> {"bowl id" or "desk": (exit status, its last line)}."""
         code = ("import json\nfrom host_sim.desk import fair\nfrom host_sim.desk.models import Commitment\n"
-                "print(json.dumps(fair.export_of(list(Commitment.objects.select_related('bowl')))))\n")
+                "rows = list(Commitment.objects.select_related('bowl'))\n"
+                "print(json.dumps(fair.export_of(rows, games=True, log=True)))\n")  # (what /fair/export.json is)
         p = subprocess.run([sys.executable, "-m", "host_sim.desk", "shell", "-c", code], cwd=ROOT,
                            env=self.desk_env(), capture_output=True, text=True, timeout=120)
         export = os.path.join(self.dir, "fair-export.json")
