@@ -49,3 +49,28 @@ def test_at_200_by_50_the_side_panel_keeps_its_header_next_game_and_table(tmp_pa
         assert "12 人 is as far as it goes" in p.history[-1]
     finally:
         p.close()
+
+
+def test_a_family_at_120_by_40_and_160_by_50_sees_every_seat_and_the_whole_pool(tmp_path):
+    """At common terminal sizes the per-seat table is beside the OLED and the pool
+    line keeps every class's count (the coloured title once pushed the panel below
+    the OLED, where it was cut; the pool line lost "一秀 23/32" to a "…")."""
+    p = player.Player(str(tmp_path / "flash"))
+    try:
+        player.run_command(p, "play 25", lambda s: None)
+        t = p.table
+        pool = ["%s %d/%d" % (t.class_zh[k], t.pool[k], t.initial[k]) for k in t.classes]
+        sizes = [(120, 40), (160, 50)] + [(w, h) for w in range(110, 206, 5) for h in (36, 44)]
+        for w, h in sizes:
+            for color in (True, False):
+                lines = textview.compose(p, w, color=color, height=h)
+                text = "\n".join(lines)
+                assert len(lines) <= h - 1 and max(textview.width_of(x) for x in lines) <= w, (w, h)
+                assert "(a taller terminal shows the rest)" not in text, (w, h)
+                for cell in pool:
+                    assert cell in text, (w, h, cell)
+                for seat in range(1, t.seats + 1):
+                    rows = [x.split("│")[-1].replace("▶", " ").replace("★", " ").split() for x in lines]
+                    assert any(r[:1] == [str(seat)] and len(r) == 1 + len(t.classes) for r in rows), (w, h, seat)
+    finally:
+        p.close()

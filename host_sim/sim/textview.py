@@ -21,6 +21,7 @@ KEYS_HELP = ("空格 摇碗 space shake (hold = longer)  v 猛摇 violent shake 
              "l 语言 lang  x 断电 power cut  q 退出 quit")
 KEYS_SHORT = "空格 摇 shake  m/n/o 菜单/下一个/确定  g 新局 new  +/- 人数 seats (g)  q 退出 quit"
 SIDE_MIN = 40  # columns the side panel needs beside the OLED (else it goes below)
+POOL = "奖池 pool:  "
 
 
 # ---------------------------------------------------------------- drawing
@@ -102,7 +103,8 @@ def ring_rows(leds, color):
 
 
 def clip(s, n):
-    """s cut to n columns, "…" marking the cut (ANSI colours are the caller's)."""
+    """s cut to n columns, "…" marking the cut; a coloured line is cut too (its
+    escapes take no room) and its colour ended, so it never overflows its column."""
     if width_of(s) <= n:
         return s
     out = ""
@@ -110,12 +112,19 @@ def clip(s, n):
         if width_of(out + ch) > n - 1:
             break
         out += ch
-    return out + "…"
+    return out + ("\x1b[0m" if "\x1b" in s else "") + "…"
 
 
 def panel(p, color, width=78):
-    """The side panel: game, pool, awards, last outcomes, each line cut to width."""
-    return [clip(x, width) if "\x1b" not in x else x for x in _panel(p, color)]
+    """The side panel: game, pool, awards, last outcomes, each line cut to width
+    (the pool's line is wrapped instead: every class's count whole)."""
+    out = []
+    for x in _panel(p, color):
+        if x.startswith(POOL) and width_of(x) > width:
+            out.extend(wrap(x, width))
+        else:
+            out.append(clip(x, width))
+    return out
 
 
 def game_line(t):
@@ -162,7 +171,7 @@ def _panel(p, color):
     cells = []
     for k in t.classes:
         cells.append("%s %d/%d" % (zh[k], t.pool[k], t.initial[k]))
-    out.append("奖池 pool:  " + "  ".join(cells))
+    out.append(POOL + "  ".join(cells))
     if any(t.grabbed.values()):
         out.append("抢到 grabbed: " + "  ".join("%s %d" % (zh[k], t.grabbed[k]) for k in t.classes if t.grabbed[k]))
     out.append("")
@@ -203,18 +212,29 @@ def oled_braille(frame):
 
 def compose(p, width=None, color=True, help_line=True, height=None):
     """The whole screen as lines: the OLED and the ring, the panel beside or
-    below. The sharpest OLED that fits: half-blocks (130 columns), else
-    quadrant blocks (66), and Braille (18 rows) when the terminal is short."""
+    below. The sharpest OLED with which the whole panel (every seat's row) is
+    shown: half-blocks (130 columns), else quadrant blocks (66); when neither
+    shows it all, the sharpest that fits, the panel shortened; Braille (18
+    rows) when the terminal is short."""
     if width is None:
         width = shutil.get_terminal_size((100, 50)).columns
     if height is None:
         height = 10000  # not a screen: nothing to cut
-    if height < 34 + 2:
-        oled = oled_braille(p.sim.frame)
+    if height < 34 + 3:  # the box, the ring in a row and a line of keys do not fit
+        tries = [oled_braille]
     elif width >= hal.WIDTH + 2:
-        oled = oled_halfblocks(p.sim.frame)
+        tries = [oled_halfblocks, oled_quadrants]
     else:
-        oled = oled_quadrants(p.sim.frame)
+        tries = [oled_quadrants]
+    for draw in tries:
+        lines, whole = _compose(p, draw(p.sim.frame), width, color, help_line, height)
+        if whole:
+            return lines
+    return _compose(p, tries[0](p.sim.frame), width, color, help_line, height)[0]
+
+
+def _compose(p, oled, width, color, help_line, height):
+    """compose() with this OLED drawing -> (lines, whether the panel is whole)."""
     ow = len(oled[0])
     room = width - (ow + 4)  # beside the OLED
     side = panel(p, color, room if room >= SIDE_MIN else max(20, width - 1))
@@ -228,6 +248,7 @@ def compose(p, width=None, color=True, help_line=True, height=None):
     ring = ring_rows(p.sim.leds, color) if len(oled) >= 32 else [one_row]  # short terminal: one row
     left = box + [" " * max(0, (ow + 2 - width_of(ring[0])) // 2) + r for r in ring]
     lines = []
+    whole = True
     keys = wrap(KEYS_HELP, max(20, width - 1)) if help_line else []
     if len(keys) > 2:  # a small terminal: the short list, the room is the bowl's
         keys = wrap(KEYS_SHORT, max(20, width - 1))
@@ -239,15 +260,17 @@ def compose(p, width=None, color=True, help_line=True, height=None):
     else:
         lines = left + [""] + side
         if len(lines) + 3 > height - 1:  # short: the OLED, the ring, the game's state, the pool, the last roll
-            keep = [x for x in side if x.startswith(("第", "游戏结束", "等待顾客", "摇碗定先手", "奖池", "下一局"))]
+            whole = False
+            keep = [x for x in side if x.startswith(("第", "游戏结束", "等待顾客", "摇碗定先手", POOL, "下一局"))]
             lines = left + keep + p.history[-1:]
             if len(lines) + 3 > height - 1:  # shorter: the ring in one row, beside the state
                 lines = box + [one_row + "   " + (keep[0] if keep else "")] + keep[1:] + p.history[-1:]
     if len(lines) + len(keys) > height - 1:  # keep the keys in view; say what was cut
+        whole = False
         lines = lines[:max(0, height - 2 - len(keys))] + ["(a taller terminal shows the rest)"]
     elif keys and len(lines) + len(keys) + 1 <= height - 1:
         lines.append("")
-    return lines + keys
+    return lines + keys, whole
 
 
 def wrap(text, width):
