@@ -1,6 +1,6 @@
 """The terminal simulator's layout (host_sim/sim/textview.py compose)."""
 from host_sim.sim import player
-from host_sim.sim import terminal, textview
+from host_sim.sim import terminal, textview, window
 
 
 def test_the_terminal_draws_every_led_once(tmp_path):
@@ -72,5 +72,40 @@ def test_a_family_at_120_by_40_and_160_by_50_sees_every_seat_and_the_whole_pool(
                 for seat in range(1, t.seats + 1):
                     rows = [x.split("│")[-1].replace("▶", " ").replace("★", " ").split() for x in lines]
                     assert any(r[:1] == [str(seat)] and len(r) == 1 + len(t.classes) for r in rows), (w, h, seat)
+    finally:
+        p.close()
+
+
+def _start_final(p, n):
+    """The admin menu's 王中王 final for n champions, by the bowl's buttons."""
+    p._open_menu()
+    p._choose("admin")
+    p._enter_digits(p.pin)
+    p._choose("final")
+    p._enter_digits("%02d" % n)
+    p.button("ok")
+
+
+def test_the_side_panel_follows_the_final_not_the_table_game_under_it(tmp_path):
+    """During a 状元王中王 final the panel says the final's round, whose turn and its
+    rolls (it showed the table game the final interrupted)."""
+    p = player.Player(str(tmp_path / "flash"))
+    try:
+        player.run_command(p, "play 3", lambda s: None)
+        _start_final(p, 3)
+        assert p.console.final is not None
+        text = "\n".join(textview.compose(p, 200, color=False, height=50))
+        assert "状元王中王 final" in text and "3 位冠军 champions" in text
+        assert "第 1 轮，1 号摇 round 1, champion 1 to shake" in text
+        assert "seat 状元" not in text and "seat 一秀" not in text
+        p.shake_key(1000)
+        p.step(6000)
+        fp = p.console.final
+        seat, rnd, dice, rank = fp.log[0]
+        text = "\n".join(textview.compose(p, 120, color=False, height=40))
+        assert "1 号 champion 1 (第 1 轮 round 1): %s" % "".join("%d" % d for d in dice) in text
+        assert "第 1 轮，2 号摇 round 1, champion 2 to shake" in text
+        rows = [r for r in window.panel_rows(p, True) if isinstance(r, str)]  # the window's panel too
+        assert any(r.startswith("状元王中王 final") for r in rows) and any("champion 2 to shake" in r for r in rows)
     finally:
         p.close()

@@ -22,6 +22,7 @@ KEYS_HELP = ("空格 摇碗 space shake (hold = longer)  v 猛摇 violent shake 
 KEYS_SHORT = "空格 摇 shake  m/n/o 菜单/下一个/确定  g 新局 new  +/- 人数 seats (g)  q 退出 quit"
 SIDE_MIN = 40  # columns the side panel needs beside the OLED (else it goes below)
 POOL = "奖池 pool:  "
+STATE_HEADS = ("第", "游戏结束", "等待顾客", "摇碗定先手", POOL, "下一局", "王中王")  # kept in a short terminal
 
 
 # ---------------------------------------------------------------- drawing
@@ -155,10 +156,34 @@ def next_game_line(p):
     return None
 
 
+def final_lines(fp):
+    """The 状元王中王 final on this bowl (firmware/bobing/final_play.py), Chinese first:
+    its state, who is still in, its last rolls; the winner once it is won."""
+    f = fp.final
+    zh = rules.rank_names("zh")
+    out = ["状元王中王 final %d：%d 位冠军 champions，规则 profile %s" % (fp.fid, f.players, fp.profile)]
+    if f.ended:
+        out.append("王中王 %d 号 winner: champion %d, %s %s" % (f.winner, f.winner, "".join(
+            "%d" % d for d in f.winner_dice), zh[f.winner_rank]))
+    else:
+        out.append("第 %d 轮，%d 号摇 round %d, champion %d to shake" % (f.round, f.turn, f.round, f.turn))
+        if len(f.contenders) < f.players:
+            out.append("同分重摇 tied, rolling again: " + " ".join("%d" % k for k in f.contenders))
+    out.append("")
+    for seat, rnd, dice, rank in fp.log[-5:]:
+        out.append("%d 号 champion %d (第 %d 轮 round %d): %s" % (
+            seat, seat, rnd, rnd, "骰子出碗 spill, void" if dice is None else
+            "".join("%d" % d for d in dice) + " " + zh[rank]))
+    return out
+
+
 def _panel(p, color):
     t = p.table
     out = []
     bold = "\x1b[1m" if color else ""
+    c = p.console
+    if c is not None and c.final is not None:  # the final, not the table game it interrupts
+        return [bold + "博饼碗 Bo Bing bowl" + reset(color)] + final_lines(c.final)
     if t is None:
         return ["(no game)"]
     zh = t.class_zh
@@ -261,7 +286,7 @@ def _compose(p, oled, width, color, help_line, height):
         lines = left + [""] + side
         if len(lines) + 3 > height - 1:  # short: the OLED, the ring, the game's state, the pool, the last roll
             whole = False
-            keep = [x for x in side if x.startswith(("第", "游戏结束", "等待顾客", "摇碗定先手", POOL, "下一局"))]
+            keep = [x for x in side if x.startswith(STATE_HEADS)]
             lines = left + keep + p.history[-1:]
             if len(lines) + 3 > height - 1:  # shorter: the ring in one row, beside the state
                 lines = box + [one_row + "   " + (keep[0] if keep else "")] + keep[1:] + p.history[-1:]

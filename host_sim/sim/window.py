@@ -136,10 +136,13 @@ def panel_rows(p, cjk):
     """The side panel as rows: a text, or a list of cells drawn in aligned
     columns (a proportional font: spaces cannot align them)."""
     t = p.table
+    text = (lambda x: x) if cjk else _ascii  # without a Chinese font: the English half
+    c = p.console
+    if c is not None and c.final is not None:  # the final, not the table game it interrupts
+        return [text("博饼碗 Bo Bing bowl")] + [text(x) for x in textview.final_lines(c.final)]
     if t is None:
         return ["(no game)"]
     name = (lambda k: t.class_zh[k]) if cjk else (lambda k: k)
-    text = (lambda x: x) if cjk else _ascii  # without a Chinese font: the English half
     rows = [text("博饼碗 Bo Bing bowl: " + textview.game_line(t)), text(textview.state_line(t))]
     nxt = textview.next_game_line(p)
     if nxt:
