@@ -5,7 +5,8 @@ longer). --window opens a pygame window with the OLED's pixels scaled up.
 --script FILE (or stdin that is not a terminal) runs script commands.
 
 The bowl's flash (games, settings) is the folder --root, so a game resumes
-where it was, as on a real bowl; --fresh starts from an empty flash.
+where it was, as on a real bowl; --fresh starts from an empty flash. One
+simulator at a time plays on a flash (a second is refused, saying so).
 """
 import os
 import shutil
@@ -37,6 +38,7 @@ def add_arguments(p):
 
 
 MARK = ".bobing-sim-flash"  # says a folder is a simulated bowl's flash, so --fresh may empty it
+LOCK = ".bobing-sim-lock"  # held (flock) by the simulator playing on this flash; it says its pid
 _BOWL_FILES = ("settings.txt", "claim.key", "pin.txt")  # and their .new/.bad/.bad2 copies
 
 
@@ -44,7 +46,7 @@ def _bowl_flash(root):
     """True if emptying root loses nothing but a simulated bowl's flash: it has
     our mark, or holds only files a bowl writes (gNNNNNNNN.bbj/.bad/.tmp, its
     settings files and their copies)."""
-    names = os.listdir(root)
+    names = [n for n in os.listdir(root) if n != LOCK]
     if MARK in names:
         return True
     for n in names:
@@ -61,16 +63,56 @@ def make_player(args):
         import fairness
         urandom = fairness.SeededSource(args.seed)
     try:
-        if args.fresh and os.path.isdir(args.root):
-            if not _bowl_flash(args.root):
-                raise options.InputError("--fresh: %s holds files a bowl does not write; it is not emptied. "
-                                         "Give --root a folder of its own." % args.root)
-            shutil.rmtree(args.root)
+        if args.fresh and os.path.isdir(args.root) and not _bowl_flash(args.root):  # (before a lock is written)
+            raise options.InputError("--fresh: %s holds files a bowl does not write; it is not emptied. "
+                                     "Give --root a folder of its own." % args.root)
         os.makedirs(args.root, exist_ok=True)
-        open(os.path.join(args.root, MARK), "a").close()
+        lock = take_lock(args.root)
     except OSError as e:
         raise options.InputError("--root %s: cannot keep the bowl's flash there: %s" % (args.root, e.strerror or e))
-    return player.Player(args.root, urandom)
+    try:
+        if args.fresh:
+            for n in os.listdir(args.root):
+                if n != LOCK:
+                    path = os.path.join(args.root, n)
+                    if os.path.isdir(path):
+                        shutil.rmtree(path)
+                    else:
+                        os.remove(path)
+        open(os.path.join(args.root, MARK), "a").close()
+        p = player.Player(args.root, urandom)
+    except OSError as e:
+        lock.close()
+        raise options.InputError("--root %s: cannot keep the bowl's flash there: %s" % (args.root, e.strerror or e))
+    except BaseException:
+        lock.close()
+        raise
+    p.lock = lock  # held until the process ends (p.close() lets it go)
+    return p
+
+
+def take_lock(root):
+    """Lock the flash folder root for this simulator -> the open lock file; InputError
+    when another simulator plays on it (two would write the same journal: a corrupt
+    game). An flock: the kernel lets it go when its process ends, however it ends
+    (q, a kill, a crash, the host's power), so no lock is ever left stuck."""
+    import fcntl
+    f = open(os.path.join(root, LOCK), "a+")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        pid = f.read(20).strip()
+        f.close()
+        raise options.InputError(
+            "--root %s: 另一个模拟器正在用这块闪存 another simulator%s is playing on this flash; two at once "
+            "would corrupt its game. 先退出它 quit it first (q), or give this one a flash of its own: --root DIR"
+            % (root, " (pid %s)" % pid if pid.isdigit() else ""))
+    f.seek(0)
+    f.truncate()
+    f.write("%d\n" % os.getpid())
+    f.flush()
+    return f
 
 
 def run(args):
@@ -93,3 +135,4 @@ def run(args):
         return terminal.line_mode(p, options.binary_lines(sys.stdin), echo=not args.quiet)
     finally:
         p.close()
+        p.lock.close()
