@@ -109,3 +109,33 @@ def test_the_side_panel_follows_the_final_not_the_table_game_under_it(tmp_path):
         assert any(r.startswith("状元王中王 final") for r in rows) and any("champion 2 to shake" in r for r in rows)
     finally:
         p.close()
+
+
+def _at_the_pin_entry(p):
+    p._home()
+    p.button("menu")
+    p._choose("admin")
+    assert p.view == "digits"
+
+
+def test_the_long_press_the_pin_entry_asks_for_is_a_key_in_the_terminal(tmp_path):
+    """The digit entry says 下一:+1 长按:-1 (NEXT +1, hold -1): a terminal sees no key
+    held, so N (capital) is the long NEXT, and the keys' line says so."""
+    p = player.Player(str(tmp_path / "flash"))
+    try:
+        p.step(200)
+        _at_the_pin_entry(p)
+        assert "长按:-1" in p.screen_text()
+        digit = lambda: p.console.arg[1][p.console.arg[2]] - 48  # noqa: E731
+        assert digit() == 0
+        terminal.key(p, "n")
+        p.step(300)
+        assert digit() == 1
+        terminal.key(p, "N")
+        p.step(1500)
+        terminal.key(p, "N")
+        p.step(1500)
+        assert digit() == 9  # 1 - 1 - 1, round the ten digits
+        assert "长按" in textview.KEYS_HELP and "长按" in textview.KEYS_SHORT
+    finally:
+        p.close()

@@ -3,7 +3,8 @@ ring, the prize pool and everyone's awards beside it.
 
 Keys (interactive): space shakes — hold it to shake longer (the terminal's
 auto-repeat keeps the shake going; let go and the dice settle); v a violent
-shake; m / n / o (or Enter) the bowl's MENU / NEXT / OK buttons; g a new
+shake; m / n / o (or Enter) the bowl's MENU / NEXT / OK buttons, M / N / O
+the same held long (长按: a terminal sees no key held); g a new
 game; + / - seats for the next game (g starts it; the panel says so); p the
 next rule profile (also from the next game); l Chinese or
 English; x pulls the plug (the bowl resumes from its journal); q quits.
@@ -23,6 +24,10 @@ from fakes import bowl as hal
 from host_sim.cli import options
 from host_sim.sim import player
 from host_sim.sim.textview import compose
+
+BUTTON_KEYS = {"m": "menu", "n": "next", "o": "ok", "\r": "ok", "\n": "ok"}
+LONG_PRESS_MS = 1000  # beyond the console's 0.8 s long press
+
 
 # ---------------------------------------------------------------- interactive
 def interactive(p):
@@ -75,12 +80,10 @@ def key(p, k):
             p.shake_key()
         elif k in "qQ\x03":
             return False
-        elif k in "mM":
-            p.sim.press("menu")
-        elif k in "nN":
-            p.sim.press("next")
-        elif k in "oO\r\n":
-            p.sim.press("ok")
+        elif k in "mno\r\n":
+            p.sim.press(BUTTON_KEYS[k])
+        elif k in "MNO":  # a terminal sees no key held: the capital is the long press (长按)
+            p.sim.press(BUTTON_KEYS[k.lower()], LONG_PRESS_MS)
         elif k in "vV":
             p.trace("model_violent_shake")
         elif k in "gG":

@@ -17,9 +17,10 @@ OLED_RGB = (140, 215, 255)  # a blue-white SSD1306
 LED_GAIN = 4  # the app drives the ring at 64/255: show it as bright as it looks
 
 KEYS_HELP = ("空格 摇碗 space shake (hold = longer)  v 猛摇 violent shake  m/n/o 菜单/下一个/确定 menu/next/ok  "
+             "M/N/O 长按 long press  "
              "g 新局 new game  +/- 下一局人数 seats of the next game (g starts it)  p 规则 profile (next game)  "
              "l 语言 lang  x 断电 power cut  q 退出 quit")
-KEYS_SHORT = "空格 摇 shake  m/n/o 菜单/下一个/确定  g 新局 new  +/- 人数 seats (g)  q 退出 quit"
+KEYS_SHORT = "空格 摇 shake  m/n/o 菜单/下一个/确定  M/N/O 长按 long  g 新局 new  +/- 人数 seats (g)  q 退出 quit"
 SIDE_MIN = 40  # columns the side panel needs beside the OLED (else it goes below)
 POOL = "奖池 pool:  "
 STATE_HEADS = ("第", "游戏结束", "等待顾客", "摇碗定先手", POOL, "下一局", "王中王")  # kept in a short terminal

@@ -378,6 +378,14 @@ class Sim:
         pin.value(0)
         self._releases.append((self.board.ticks_add(self.board.ms, hold_ms), pin))
 
+    def release(self, button, after_ms=0):
+        """Let a held button go after_ms from now (a key let go in the window: the
+        press lasts as long as the key was held)."""
+        i = BUTTONS.index(button) if isinstance(button, str) else button
+        pin = self.board.pins[i]
+        self._releases = [r for r in self._releases if r[1] is not pin]
+        self._releases.append((self.board.ticks_add(self.board.ms, after_ms), pin))
+
     def attendant_key(self, hold_ms=300):
         """The attendant holds the magnet to the reed switch inside the case for hold_ms."""
         pin = self.board.reed
