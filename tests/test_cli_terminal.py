@@ -139,3 +139,33 @@ def test_the_long_press_the_pin_entry_asks_for_is_a_key_in_the_terminal(tmp_path
         assert "长按" in textview.KEYS_HELP and "长按" in textview.KEYS_SHORT
     finally:
         p.close()
+
+
+def test_g_asks_before_a_new_game_and_the_new_game_starts_with_a_clean_history(tmp_path):
+    """g ended the game at once (a stray key lost it) and the last game's lines stayed
+    ("下一局 6 人（按 g 开新局）", its "start: seat N rolls first"): now the bowl asks (MENU:
+    no keeps the game), and a new game's panel starts with its own lines only."""
+    p = player.Player(str(tmp_path / "flash"))
+    try:
+        player.run_command(p, "play 12", lambda s: None)
+        t, rolls = p.table, p.table.events
+        terminal.key(p, "-")
+        assert "下一局 9 人" in p.history[-1]
+        assert terminal.key(p, "g")
+        assert p.view == "confirm" and "确定:是" in p.screen_text() and "菜单:否" in p.screen_text()
+        terminal.key(p, "m")  # no
+        p.step(300)
+        assert p.table is t and t.events == rolls and not t.ended
+        terminal.key(p, "g")
+        terminal.key(p, "o")  # yes
+        p.step(300)
+        assert p.table is not t and p.table.seats == 9 and p.table.events == 0
+        text = "\n".join(textview.compose(p, 200, color=False, height=50))
+        assert "rolls first" not in text and "下一局 9 人" not in text and "按 g" not in text
+        assert p.history == ["-- 新游戏 new game: 9 人 seats --"]
+        player.run_command(p, "shake", lambda s: None)
+        assert p.history[-1].startswith("start: seat")
+        player.run_command(p, "power", lambda s: None)  # the same game after a power cut: its lines stay
+        assert any(h.startswith("start: seat") for h in p.history)
+    finally:
+        p.close()

@@ -183,7 +183,8 @@ class Player:
         self._held = False  # window mode: the key is down
         self._seen = None  # the last outcome reported
         self._seen_boots = self.sim.boots
-        self.history = []  # outcome reports, newest last
+        self.history = []  # outcome reports, newest last (of this game: a new game clears them)
+        self._game = None  # the game id they are of
         self.rolls = 0  # rolls seen since start (this process)
         self.log = []  # the bowl's log lines
 
@@ -353,11 +354,16 @@ class Player:
         self._home()
 
     def new_game(self):
-        self._open_menu()
-        self._choose("new")
+        self.ask_new_game()
         if self.console.view == con.V_CONFIRM:
             self.button("ok")
         self._home()
+
+    def ask_new_game(self):
+        """The menu's new game, up to the bowl's own question (确定:是 菜单:否 OK: yes, MENU:
+        no): the terminal's g, so a stray key never ends a game."""
+        self._open_menu()
+        self._choose("new")
 
     def set_seats(self, n):
         if not 2 <= n <= game.MAX_SEATS:
@@ -448,6 +454,14 @@ class Player:
             self._seen = c.out
             self.history.append("-- the bowl restarted (%s) and resumed from its journal --"
                                 % (self.sim.resets[-1] if self.sim.resets else "power"))
+        gid = c.j.game_id if c.j is not None else None
+        if gid != self._game:
+            if self._game is not None and gid is not None:  # a new game: the last one's lines are stale
+                t = self.table
+                del self.history[:]
+                table = "商场 kiosk" if t.kiosk else "%d 人 seats" % t.seats
+                self.history.append("-- 新游戏 new game: %s --" % table)
+            self._game = gid
         out = c.out
         if out is None or out is self._seen:
             return

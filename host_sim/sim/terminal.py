@@ -5,7 +5,7 @@ Keys (interactive): space shakes — hold it to shake longer (the terminal's
 auto-repeat keeps the shake going; let go and the dice settle); v a violent
 shake; m / n / o (or Enter) the bowl's MENU / NEXT / OK buttons, M / N / O
 the same held long (长按: a terminal sees no key held); g a new
-game; + / - seats for the next game (g starts it; the panel says so); p the
+game (the bowl asks first: o yes, m no); + / - seats for the next game (g starts it; the panel says so); p the
 next rule profile (also from the next game); l Chinese or
 English; x pulls the plug (the bowl resumes from its journal); q quits.
 
@@ -87,7 +87,7 @@ def key(p, k):
         elif k in "vV":
             p.trace("model_violent_shake")
         elif k in "gG":
-            p.new_game()
+            p.ask_new_game()  # the bowl asks: o yes, m no
         elif k in "+=-_":
             n = p.console.settings.seats + (1 if k in "+=" else -1)
             if 2 <= n <= game.MAX_SEATS:
