@@ -1,4 +1,5 @@
 """The terminal simulator's layout (host_sim/sim/textview.py compose)."""
+from bowlrun import Stream
 from host_sim.sim import player
 from host_sim.sim import terminal, textview, window
 
@@ -167,5 +168,46 @@ def test_g_asks_before_a_new_game_and_the_new_game_starts_with_a_clean_history(t
         assert p.history[-1].startswith("start: seat")
         player.run_command(p, "power", lambda s: None)  # the same game after a power cut: its lines stay
         assert any(h.startswith("start: seat") for h in p.history)
+    finally:
+        p.close()
+
+
+def test_a_kiosk_s_prizes_are_shown_per_customer_not_all_under_seat_1(tmp_path):
+    """A kiosk pays every prize to its one "seat": the panel piled every customer's
+    prizes in row "1". Now a row a customer who won, the one shaking marked, the
+    same after a power cut (read again from the journal)."""
+    p = player.Player(str(tmp_path / "flash"), urandom=Stream(7))
+    try:
+        p.step(200)
+        p.set_mode("kiosk")
+        p.new_game()
+        t = p.table
+        won = {}
+        while len(won) < 3:
+            p.ready()
+            before = dict(t.awards[1])
+            k = t.customer
+            p.shake(800)
+            got = {c: t.awards[1][c] - before[c] for c in t.classes if t.awards[1][c] != before[c]}
+            for c, n in got.items():
+                won.setdefault(k, {}).setdefault(c, 0)
+                won[k][c] += n
+            assert t.customer < 40, "three customers won nothing in 40"
+        p.ready()
+        for when in ("playing", "after a power cut"):
+            lines = textview.compose(p, 200, color=False, height=60)
+            head = [x for x in lines if "顾客" in x]
+            assert head, (when, "\n".join(lines))
+            rows = {}
+            for x in lines:
+                r = x[132:].replace("▶", " ").split()
+                if len(r) == 1 + len(t.classes) and r[0].isdigit():
+                    rows[int(r[0])] = {c: int(v) for c, v in zip(t.classes, r[1:]) if v != "·"}
+            assert {k: v for k, v in rows.items() if v} == won, (when, rows, won)
+            assert t.customer in rows and any("▶" in x and x[132:].split()[1] == str(t.customer) for x in lines)
+            wrows = [r for r in window.panel_rows(p, True) if isinstance(r, list)]
+            assert wrows[0][0] == "顾客" and len(wrows) == 2 + len(rows)
+            p.power_cut()
+            p.step(300)
     finally:
         p.close()

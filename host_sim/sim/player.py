@@ -26,7 +26,7 @@ import host_sim  # noqa: F401  (shim)
 import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import console as con
 from bobing import vocab
-from bobing import game, paint, rules
+from bobing import game, journal, paint, rules
 from bobing import screen as scr
 from fakes import mpu6050 as fake_mpu6050
 from fakes import bowl as hal
@@ -185,6 +185,7 @@ class Player:
         self._seen_boots = self.sim.boots
         self.history = []  # outcome reports, newest last (of this game: a new game clears them)
         self._game = None  # the game id they are of
+        self.customers = {}  # kiosk: customer -> {class: prizes won}, of this game
         self.rolls = 0  # rolls seen since start (this process)
         self.log = []  # the bowl's log lines
 
@@ -454,22 +455,53 @@ class Player:
             self._seen = c.out
             self.history.append("-- the bowl restarted (%s) and resumed from its journal --"
                                 % (self.sim.resets[-1] if self.sim.resets else "power"))
+            self._tally()
         gid = c.j.game_id if c.j is not None else None
-        if gid != self._game:
+        tallied = gid != self._game  # (then the journal has counted the outcome on show)
+        if tallied:
             if self._game is not None and gid is not None:  # a new game: the last one's lines are stale
                 t = self.table
                 del self.history[:]
                 table = "商场 kiosk" if t.kiosk else "%d 人 seats" % t.seats
                 self.history.append("-- 新游戏 new game: %s --" % table)
             self._game = gid
+            self._tally()
         out = c.out
         if out is None or out is self._seen:
             return
         self._seen = out
         if out.kind == game.EV_ROLL:
             self.rolls += 1
+            if not tallied:
+                self._count(out)
         self.history.append(describe(out, self.table))
         del self.history[:-200]
+
+    def _count(self, out):
+        """A kiosk roll's prizes to its customer (the game pays them all to "seat" 1)."""
+        t = self.table
+        if t is not None and t.kiosk and out.won:
+            a = self.customers.setdefault(out.customer, {})
+            for cls, _src in out.won:
+                a[cls] = a.get(cls, 0) + 1
+
+    def _tally(self):
+        """The kiosk's prizes per customer, read again from the game's journal (a new
+        game, a restart: the game engine replays it, each roll's Outcome counted)."""
+        self.customers = {}
+        c = self.console
+        t = self.table
+        if t is None or not t.kiosk or c.j is None:
+            return
+        scan = journal.Scan()
+        me = self
+
+        class Keep:
+            def append(self, ev):
+                if ev[0] == game.EV_ROLL:
+                    me._count(scan.last)
+
+        journal.scan(journal.path_of(self.root, c.j.game_id), c.j.game_id, c.secret(), Keep(), into=scan)
 
     def state(self):
         """The bowl as plain data (JSON-ready)."""

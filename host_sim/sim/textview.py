@@ -157,6 +157,25 @@ def next_game_line(p):
     return None
 
 
+KIOSK_ROWS = 8  # a kiosk's prize table: its last customers who won
+
+
+def award_rows(p):
+    """The prize table's rows -> (its first column's head, [(mark, number, star,
+    {class: prizes})]): at a table a seat a row (▶ whose turn, ★ the 状元's); at a
+    kiosk, which pays everything to "seat" 1, a customer a row: the last ones who
+    won (Player.customers, from the journal) and the one shaking (▶)."""
+    t = p.table
+    if not t.kiosk:
+        return "seat", [("▶" if seat == t.turn else " ", "%d" % seat, "★" if seat == t.holder else " ",
+                         t.awards[seat]) for seat in sorted(t.awards)]
+    shown = sorted(p.customers)[-KIOSK_ROWS:]
+    if t.shakes_left and t.customer not in shown:
+        shown = shown[-(KIOSK_ROWS - 1):] + [t.customer]
+    return "顾客", [("▶" if k == t.customer and t.shakes_left else " ", "%d" % k, " ", p.customers.get(k, {}))
+                  for k in shown]
+
+
 def final_lines(fp):
     """The 状元王中王 final on this bowl (firmware/bobing/final_play.py), Chinese first:
     its state, who is still in, its last rolls; the winner once it is won."""
@@ -201,14 +220,12 @@ def _panel(p, color):
     if any(t.grabbed.values()):
         out.append("抢到 grabbed: " + "  ".join("%s %d" % (zh[k], t.grabbed[k]) for k in t.classes if t.grabbed[k]))
     out.append("")
-    head = "seat " + "".join(pad(zh[k], 6) for k in t.classes)
-    out.append(head)
-    for seat in sorted(t.awards):
-        a = t.awards[seat]
-        mark = "▶" if seat == t.turn and not t.kiosk else " "
-        star = "★" if seat == t.holder else " "
-        row = "%s%2d%s " % (mark, seat, star) + "".join(pad("%d" % a[k] if a[k] else "·", 6) for k in t.classes)
-        out.append(row)
+    who, rows = award_rows(p)
+    w = 2 if who == "seat" else 3  # seats 1..12; a kiosk's customers run into the hundreds
+    out.append(pad(who, w + 3) + "".join(pad(zh[k], 6) for k in t.classes))
+    for mark, n, star, a in rows:
+        out.append("%s%*s%s " % (mark, w, n, star) + "".join(pad("%d" % a[k] if a.get(k) else "·", 6)
+                                                           for k in t.classes))
     if t.holder and t.holder_dice:  # on its own line: the table keeps to its columns
         out.append("★ 状元 %d号 seat %d: %s %s" % (t.holder, t.holder, "".join("%d" % d for d in t.holder_dice),
                                                  rules.rank_names("zh")[t.holder_rank]))

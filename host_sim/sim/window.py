@@ -150,13 +150,12 @@ def panel_rows(p, cjk):
     if nxt:
         rows.append(text(nxt))
     rows.append("")
-    rows.append(["seat"] + [name(k) for k in t.classes])
+    who, table = textview.award_rows(p)
+    rows.append([who if cjk else "seat" if who == "seat" else "customer"] + [name(k) for k in t.classes])
     rows.append([text("奖池 pool")] + [R + "%d/%d" % (t.pool[k], t.initial[k]) for k in t.classes])  # (a row: room)
-    for seat in sorted(t.awards):
-        a = t.awards[seat]
-        mark = ">" if seat == t.turn and not t.kiosk else " "
-        star = "*" if seat == t.holder else " "
-        rows.append(["%s%d%s" % (mark, seat, star)] + [R + ("%d" % a[k] if a[k] else ".") for k in t.classes])
+    for mark, n, star, a in table:
+        rows.append(["%s%s%s" % (">" if mark != " " else " ", n, "*" if star != " " else " ")]
+                    + [R + ("%d" % a[k] if a.get(k) else ".") for k in t.classes])
     rows.append("")
     for h in p.history[-4:]:
         rows.append(h if cjk else h.encode("ascii", "replace").decode())
