@@ -122,6 +122,7 @@ class Settings:
         self.stock = {}  # kiosk stock per class, overriding the preset's counts
         self.idle_min = 5  # deep sleep after this many idle minutes (0 = never)
         self.sound = "on"  # sound.LEVELS: on, quiet, off
+        self.names = bytearray(game.MAX_SEATS)  # each seat's name: 1 + vocab.TITLES index, 0 none
 
     def active_profile(self):
         return self.kiosk_profile if self.mode == "kiosk" else self.profile

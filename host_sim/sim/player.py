@@ -101,6 +101,11 @@ class _TextPainter(paint.Painter):
         self.fb.items.append((y + 4 * sy, x, s, 8 * len(s) * sx))
         return super().big(s, x, y, sx, sy, c)
 
+    def big_text(self, s, x, y, c=1):
+        end = super().big_text(s, x, y, c)
+        self.fb.items.append((y + 16, x, s, end - x))
+        return end
+
     def big_number(self, n, x, y, sx, sy, c=1):
         end = super().big_number(n, x, y, sx, sy, c)
         self.fb.items.append((y + 4 * sy, x, "%d" % n, end - x))
