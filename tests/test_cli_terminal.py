@@ -211,3 +211,35 @@ def test_a_kiosk_s_prizes_are_shown_per_customer_not_all_under_seat_1(tmp_path):
             p.step(300)
     finally:
         p.close()
+
+
+def test_play_names_puts_the_family_s_names_on_the_bowl_s_flash_and_the_panel(tmp_path, capsys):
+    """`play --names 爷爷,奶奶,,妈妈` names the seats as the bowl's seats menu does: on the
+    same flash file (the next start without --names keeps them), on the bowl's screen
+    and in the panel; a name the bowl does not have is refused, saying which it has."""
+    from host_sim import cli
+    from host_sim.cli import play
+    root = str(tmp_path / "flash")
+    script = tmp_path / "s.txt"
+    script.write_text("seats 4\nnew\nplay 6\nscreen\n")
+    assert cli.main(["play", "--root", root, "--names", "爷爷,Nainai,,妈妈", "--script", str(script),
+                     "--seed", "names"]) == 0
+    out = capsys.readouterr().out
+    assert "names=Yeye,Nainai,,Mama," in open(root + "/settings.txt").read()
+    assert "1 爷爷 Yeye" in out and "2 奶奶 Nainai" in out and "4 妈妈 Mama" in out
+    assert "seat 1 爷爷:" in out or "seat 2 奶奶:" in out  # the rolls as they happened
+    args = type("A", (), dict(seed=None, fresh=False, root=root, names=None))
+    p = play.make_player(args)
+    try:
+        p.step(200)
+        assert p.console.settings.names[:4] == bytes([1, 2, 0, 6])
+        shown = p.screen_text()
+        assert any(n in shown for n in ("爷爷", "奶奶", "3号", "妈妈"))
+    finally:
+        p.close()
+        p.lock.close()
+    for bad, says in (("爷爷,老王", "seat 2: '老王' 不是碗上的名字"),
+                      (",".join(["爷爷"] * 13), "13 names: at most 12")):
+        assert cli.main(["play", "--root", root, "--names", bad, "--script", str(script)]) == 2
+        err = capsys.readouterr().err
+        assert says in err and "Traceback" not in err, err

@@ -30,6 +30,9 @@ def add_arguments(p):
     p.add_argument("--fresh", action="store_true", help="empty the flash first (a new bowl)")
     p.add_argument("--seed", metavar="TEXT", type=options.text(),
                    help="a fixed random source (reproducible dice) instead of os.urandom")
+    p.add_argument("--names", metavar="NAMES", type=options.seat_names,
+                   help="the seats' names, seat 1 first: 爷爷,奶奶,,爸爸 (an empty one: the seat's number); "
+                        "kept on the bowl's flash as its seats menu keeps them")
     p.add_argument("--quiet", action="store_true", help="scripts: print only what the script asks for")
     p.add_argument("--frames", type=options.whole(0, 10 ** 6), default=0,
                    help="--window: stop after this many frames (tests)")
@@ -88,6 +91,8 @@ def make_player(args):
         lock.close()
         raise
     p.lock = lock  # held until the process ends (p.close() lets it go)
+    if args.names is not None:
+        p.set_names(args.names)
     return p
 
 

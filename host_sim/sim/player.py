@@ -376,6 +376,15 @@ class Player:
             raise ScriptError("seats %d: the bowl takes 2..%d" % (n, game.MAX_SEATS))
         self._set("seats", "%d" % n)
 
+    def set_names(self, names):
+        """The seats' names (Settings.names, as the bowl's seats menu sets them), saved to
+        the bowl's settings.txt as the menu saves them."""
+        from bobing import settings
+        c = self.console
+        c.settings.names[:] = names
+        settings.save(c)
+        c.changed += 1  # (redrawn with the names)
+
     def set_profile(self, name):
         self._set("profile", name)
 
@@ -479,7 +488,7 @@ class Player:
             self.rolls += 1
             if not tallied:
                 self._count(out)
-        self.history.append(describe(out, self.table))
+        self.history.append(describe(out, self.table, c.settings.names))
         del self.history[:-200]
 
     def _count(self, out):
@@ -544,32 +553,37 @@ class Player:
         return out
 
 
-def describe(out, table):
-    """One line about an outcome, for people."""
+def describe(out, table, names=None):
+    """One line about an outcome, for people; names: the seats' (Settings.names), said
+    beside their numbers ("seat 2 奶奶")."""
     zh = table.class_zh if table is not None else {}
+
+    def seat(n):
+        k = names[n - 1] if names is not None and not getattr(table, "kiosk", False) and 0 < n <= len(names) else 0
+        return "%d %s" % (n, vocab.TITLES_ZH[k - 1]) if k else "%d" % n
     if out.kind == game.EV_START_TOTAL or out.kind == game.EV_START_SEAT:
-        s = "start: seat %d rolls first" % out.seat
+        s = "start: seat %s rolls first" % seat(out.seat)
     elif out.kind == game.EV_CUSTOMER:
         s = "customer %d steps up" % out.customer
     elif out.kind == game.EV_SPILL:
-        s = "seat %d: spill! the roll is void" % out.seat
+        s = "seat %s: spill! the roll is void" % seat(out.seat)
         if out.skipped:
-            s += "; seat %s sits out" % ",".join("%d" % k for k in out.skipped)
+            s += "; seat %s sits out" % ",".join(seat(k) for k in out.skipped)
     elif out.kind == game.EV_TIMEUP:
         s = "time is up: this round is the last"
     else:
-        s = "seat %d: %s  %s (%s)" % (out.seat, "".join("%d" % d for d in out.dice), rules.rank_names("zh")[out.rank],
-                                      rules.rank_names("pinyin")[out.rank])
+        s = "seat %s: %s  %s (%s)" % (seat(out.seat), "".join("%d" % d for d in out.dice),
+                                      rules.rank_names("zh")[out.rank], rules.rank_names("pinyin")[out.rank])
         if out.bonus:
             s += " + %s" % rules.rank_names("zh")[out.bonus]
         if out.won:
-            s += " -> " + ", ".join(zh.get(c, c) + (" (from seat %d)" % src if src else "") for c, src in out.won)
+            s += " -> " + ", ".join(zh.get(c, c) + (" (from seat %s)" % seat(src) if src else "") for c, src in out.won)
         if out.holder_after != out.holder_before:
-            s += "; 状元 now seat %d" % out.holder_after if out.holder_after else "; no 状元"
+            s += "; 状元 now seat %s" % seat(out.holder_after) if out.holder_after else "; no 状元"
     if out.ended:
         s += "  == game over (%s)" % out.reason
         if out.zhuangyuan_to:
-            s += ", 状元 prize to seat %d" % out.zhuangyuan_to
+            s += ", 状元 prize to seat %s" % seat(out.zhuangyuan_to)
     return s
 
 

@@ -10,7 +10,7 @@ import shutil
 import textwrap
 import unicodedata
 
-from bobing import rules
+from bobing import rules, vocab
 from fakes import bowl as hal
 
 OLED_RGB = (140, 215, 255)  # a blue-white SSD1306
@@ -147,6 +147,17 @@ def state_line(t):
     return "第 %d 轮，%d 号摇 round %d, seat %d to shake" % (t.round, t.turn, t.round, t.turn)
 
 
+def turn_line(p):
+    """state_line, the seat's name beside its number when it has one."""
+    t = p.table
+    line = state_line(t)
+    if t.started and not t.ended and not t.kiosk and t.turn:
+        label = seat_label(p, t.turn)
+        if label != "%d" % t.turn:
+            line += " (%s)" % label.split(" ", 1)[1]
+    return line
+
+
 def next_game_line(p):
     """What the next game (g) will be, when the settings changed it; else None."""
     t = p.table
@@ -160,6 +171,13 @@ def next_game_line(p):
 KIOSK_ROWS = 8  # a kiosk's prize table: its last customers who won
 
 
+def seat_label(p, seat):
+    """'2 奶奶 Nainai' for a seat with a name (the bowl's Settings.names), else '2'."""
+    c = p.console
+    k = c.settings.names[seat - 1] if c is not None and 0 < seat <= len(c.settings.names) else 0
+    return "%d %s %s" % (seat, vocab.TITLES_ZH[k - 1], vocab.TITLES[k - 1]) if k else "%d" % seat
+
+
 def award_rows(p):
     """The prize table's rows -> (its first column's head, [(mark, number, star,
     {class: prizes})]): at a table a seat a row (▶ whose turn, ★ the 状元's); at a
@@ -167,7 +185,7 @@ def award_rows(p):
     won (Player.customers, from the journal) and the one shaking (▶)."""
     t = p.table
     if not t.kiosk:
-        return "seat", [("▶" if seat == t.turn else " ", "%d" % seat, "★" if seat == t.holder else " ",
+        return "seat", [("▶" if seat == t.turn else " ", seat_label(p, seat), "★" if seat == t.holder else " ",
                          t.awards[seat]) for seat in sorted(t.awards)]
     shown = sorted(p.customers)[-KIOSK_ROWS:]
     if t.shakes_left and t.customer not in shown:
@@ -208,7 +226,7 @@ def _panel(p, color):
         return ["(no game)"]
     zh = t.class_zh
     out.append(bold + "博饼碗 Bo Bing bowl" + reset(color) + "   " + game_line(t))
-    out.append(state_line(t) + "   [%s]" % p.view)
+    out.append(turn_line(p) + "   [%s]" % p.view)
     nxt = next_game_line(p)
     if nxt:
         out.append(nxt)
@@ -222,10 +240,11 @@ def _panel(p, color):
     out.append("")
     who, rows = award_rows(p)
     w = 2 if who == "seat" else 3  # seats 1..12; a kiosk's customers run into the hundreds
-    out.append(pad(who, w + 3) + "".join(pad(zh[k], 6) for k in t.classes))
-    for mark, n, star, a in rows:
-        out.append("%s%*s%s " % (mark, w, n, star) + "".join(pad("%d" % a[k] if a.get(k) else "·", 6)
-                                                           for k in t.classes))
+    first = ["%s%*s%s " % (mark, w, n, star) for mark, n, star, _a in rows]
+    col = max([width_of(x) for x in first] + [w + 3])  # (a seat's name widens the column)
+    out.append(pad(who, col) + "".join(pad(zh[k], 6) for k in t.classes))
+    for x, (_m, _n, _s, a) in zip(first, rows):
+        out.append(pad(x, col) + "".join(pad("%d" % a[k] if a.get(k) else "·", 6) for k in t.classes))
     if t.holder and t.holder_dice:  # on its own line: the table keeps to its columns
         out.append("★ 状元 %d号 seat %d: %s %s" % (t.holder, t.holder, "".join("%d" % d for d in t.holder_dice),
                                                  rules.rank_names("zh")[t.holder_rank]))

@@ -145,7 +145,7 @@ def panel_rows(p, cjk):
     if t is None:
         return ["(no game)"]
     name = (lambda k: t.class_zh[k]) if cjk else (lambda k: k)
-    rows = [text("博饼碗 Bo Bing bowl: " + textview.game_line(t)), text(textview.state_line(t))]
+    rows = [text("博饼碗 Bo Bing bowl: " + textview.game_line(t)), text(textview.turn_line(p))]
     nxt = textview.next_game_line(p)
     if nxt:
         rows.append(text(nxt))
