@@ -33,6 +33,9 @@ def add_arguments(p):
     p.add_argument("--names", metavar="NAMES", type=options.seat_names,
                    help="the seats' names, seat 1 first: 爷爷,奶奶,,爸爸 (an empty one: the seat's number); "
                         "kept on the bowl's flash as its seats menu keeps them")
+    p.add_argument("--say-to", metavar="WAV", type=options.out_file,
+                   help="write what the bowl's voice says (its Mandarin clips, made by espeak-ng into the "
+                        "flash's voice/ folder when missing) to this WAV file when the simulator stops")
     p.add_argument("--quiet", action="store_true", help="scripts: print only what the script asks for")
     p.add_argument("--frames", type=options.whole(0, 10 ** 6), default=0,
                    help="--window: stop after this many frames (tests)")
@@ -93,7 +96,29 @@ def make_player(args):
     p.lock = lock  # held until the process ends (p.close() lets it go)
     if args.names is not None:
         p.set_names(args.names)
+    if getattr(args, "say_to", None):
+        _voice_clips(args.root, p)
+        p.speak()
     return p
+
+
+def _voice_clips(root, p):
+    """The voice's clips in the flash folder, as a deploy puts them on the bowl (made
+    once by host_sim/tools/make_voice.py)."""
+    import sys as _sys
+    from bobing import voice
+    folder = os.path.join(root, voice.FOLDER)
+    if all(os.path.isfile(os.path.join(folder, n + voice.SUFFIX)) for n, _t in voice.clips()):
+        return
+    _sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                     "host_sim", "tools"))
+    import make_voice
+    try:
+        make_voice.make(folder)
+    except make_voice.VoiceToolMissing as e:
+        p.close()
+        p.lock.close()
+        raise options.InputError("--say-to: %s" % e)
 
 
 def take_lock(root):
@@ -139,5 +164,7 @@ def run(args):
               "'help' lists the commands)")
         return terminal.line_mode(p, options.binary_lines(sys.stdin), echo=not args.quiet)
     finally:
+        if args.say_to:
+            p.write_said(args.say_to)
         p.close()
         p.lock.close()

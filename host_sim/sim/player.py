@@ -26,7 +26,7 @@ import host_sim  # noqa: F401  (shim)
 import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import console as con
 from bobing import vocab
-from bobing import game, journal, paint, rules
+from bobing import game, journal, paint, rules, voice
 from bobing import screen as scr
 from fakes import mpu6050 as fake_mpu6050
 from fakes import bowl as hal
@@ -191,11 +191,34 @@ class Player:
         self.history = []  # outcome reports, newest last (of this game: a new game clears them)
         self._game = None  # the game id they are of
         self.customers = {}  # kiosk: customer -> {class: prizes won}, of this game
+        self.voice = None  # bobing.voice.Voice saying each outcome into self.said (speak())
+        self.said = bytearray()
         self.rolls = 0  # rolls seen since start (this process)
         self.log = []  # the bowl's log lines
 
     def close(self):
         shutil.rmtree(self._dir, True)
+
+    def speak(self):
+        """Say every outcome from now on as the bowl's voice would (its clips in the
+        flash folder's voice/, bobing/voice.py), into self.said (16-bit PCM)."""
+        p = self
+
+        class Sink:  # machine.I2S's write, as the voice player drives it
+            def write(self, buf):
+                p.said.extend(buf)
+                return len(buf)
+
+        self.voice = voice.Voice(self.root, Sink())
+
+    def write_said(self, path):
+        """What the voice said, as a WAV file (16-bit mono at voice.RATE)."""
+        import wave
+        with wave.open(path, "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(voice.RATE)
+            w.writeframes(bytes(self.said))
 
     # ------------------------------------------------------------ reading
     @property
@@ -228,6 +251,8 @@ class Player:
             self._feed_shake()
             self.sim.step(hal.TICK_MS)
             self._report()
+            if self.voice is not None:
+                self.voice.step(self.sim.now)
 
     def _feed_shake(self):
         if self._shake_until is None:
@@ -489,6 +514,9 @@ class Player:
             if not tallied:
                 self._count(out)
         self.history.append(describe(out, self.table, c.settings.names))
+        if self.voice is not None and c.settings.sound != "off":  # what the bowl says (bobing/voice.py)
+            t = self.table
+            self.voice.say(voice.say_for(out, 0 if t.kiosk else t.turn, c.settings.names), self.sim.now)
         del self.history[:-200]
 
     def _count(self, out):
