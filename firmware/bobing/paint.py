@@ -19,7 +19,7 @@ import framebuf
 from micropython import const
 
 from bobing import glyphs, rules
-from bobing.vocab import TITLES, TITLES_ZH
+from bobing import vocab
 
 _W = const(128)
 _H = const(64)
@@ -186,7 +186,7 @@ class Painter:
         k = n[seat - 1] if n is not None and 0 < seat <= len(n) else 0
         if not k:
             return None
-        return TITLES_ZH[k - 1] if self.zh else TITLES[k - 1]
+        return vocab.TITLES_ZH[k - 1] if self.zh else vocab.TITLES[k - 1]
 
     def seat(self, seat, x, y, c=1):
         """'3号' (or its name, '奶奶') on a 16-pixel line (zh), or 'Seat 3' ('Nainai') in 8x8 (en)."""

@@ -114,7 +114,7 @@ class Voice:
             self._f.close()
             self._f = None
             return
-        self.out.write(self._mv[:n])
+        self.out.write(self._buf if n == CHUNK else self._mv[:n])  # (a slice only at a clip's end)
         self._sent += n
 
     def _open_next(self):
