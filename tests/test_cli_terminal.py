@@ -243,3 +243,32 @@ def test_play_names_puts_the_family_s_names_on_the_bowl_s_flash_and_the_panel(tm
         assert cli.main(["play", "--root", root, "--names", bad, "--script", str(script)]) == 2
         err = capsys.readouterr().err
         assert says in err and "Traceback" not in err, err
+
+
+def test_the_terminal_rings_its_bell_where_the_piezo_plays_a_prize_s_tune(tmp_path):
+    """The terminal was silent while the window plays the piezo's tunes: its bell now
+    rings once for a roll that wins a prize (a new 状元, the end), never for one that
+    wins nothing, and not at all with the sound off."""
+    p = player.Player(str(tmp_path / "flash"), urandom=Stream(3))
+    try:
+        p.step(200)
+        bell = terminal.Bell(p)
+        rang = {True: 0, False: 0}
+        for _ in range(30):
+            p.play(1)
+            out = p.console.out
+            prize = bool(out.won or out.ended or out.holder_after != out.holder_before)
+            assert bell() == ("\a" if prize else ""), (out.won, out.dice)
+            assert bell() == ""  # once
+            rang[prize] += 1
+        assert rang[True] and rang[False], rang
+        p._set("sound", "off")
+        prizes = 0
+        for _ in range(30):
+            p.play(1)
+            out = p.console.out
+            prizes += bool(out.won or out.ended or out.holder_after != out.holder_before)
+            assert bell() == ""
+        assert prizes
+    finally:
+        p.close()

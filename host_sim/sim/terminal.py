@@ -50,9 +50,31 @@ def interactive(p):
         out.flush()
 
 
+class Bell:
+    """The terminal's share of the bowl's sound: a terminal plays no tune, so the bell
+    (BEL) rings once where the piezo plays a prize's, a new 状元's or the game's end
+    (none with the 声音 sound setting off; the window plays the tunes themselves)."""
+
+    def __init__(self, p):
+        self.p = p
+        self.seen = p.console.out if p.console is not None else None
+
+    def __call__(self):
+        """-> "\a" when the outcome just shown calls for a tune, else ""."""
+        c = self.p.console
+        out = c.out if c is not None else None
+        if out is None or out is self.seen:
+            return ""
+        self.seen = out
+        if c.settings.sound == "off":
+            return ""
+        return "\a" if out.won or out.ended or out.holder_after != out.holder_before else ""
+
+
 def _loop(p, fd, out):
     last = time.monotonic()
     drawn = None
+    bell = Bell(p)
     while True:
         r, _, _ = select.select([fd], [], [], 0.02)
         keys = os.read(fd, 64).decode("utf-8", "replace") if r else ""
@@ -66,7 +88,7 @@ def _loop(p, fd, out):
             p.step(min(ms, 500))  # after a pause (a suspended terminal) do not race
         size = shutil.get_terminal_size((100, 40))
         screen = compose(p, size.columns, height=size.lines)
-        text = "\x1b[H" + "\n".join(line + "\x1b[K" for line in screen) + "\x1b[J"
+        text = "\x1b[H" + "\n".join(line + "\x1b[K" for line in screen) + "\x1b[J" + bell()
         if text != drawn:
             out.write(text)
             out.flush()
