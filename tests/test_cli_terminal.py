@@ -272,3 +272,26 @@ def test_the_terminal_rings_its_bell_where_the_piezo_plays_a_prize_s_tune(tmp_pa
         assert prizes
     finally:
         p.close()
+
+
+def test_at_120_by_40_a_named_family_s_table_is_whole(tmp_path):
+    """With six named seats at 120x40 each row shows its seat, its name and every
+    class's count, none cut by a "…"."""
+    from host_sim.cli import options
+    p = player.Player(str(tmp_path / "flash"), urandom=Stream(5))
+    try:
+        p.step(200)
+        p.set_seats(6)
+        p.set_names(options.seat_names("爷爷,奶奶,外公,外婆,爸爸,妈妈"))
+        p.new_game()
+        p.play(20)
+        lines = textview.compose(p, 120, color=False, height=40)
+        t = p.table
+        names = ("爷爷 Yeye", "奶奶 Nainai", "外公 Waigong", "外婆 Waipo", "爸爸 Baba", "妈妈 Mama")
+        for seat, name in enumerate(names, 1):
+            row = [x for x in lines if "%d %s" % (seat, name) in x]
+            assert row and "…" not in row[0], (seat, row)
+            cells = row[0].split(name)[1].split()
+            assert cells == ["%d" % t.awards[seat][k] if t.awards[seat][k] else "·" for k in t.classes], row
+    finally:
+        p.close()

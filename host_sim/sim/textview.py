@@ -242,9 +242,9 @@ def _panel(p, color):
     w = 2 if who == "seat" else 3  # seats 1..12; a kiosk's customers run into the hundreds
     first = ["%s%*s%s " % (mark, w, n, star) for mark, n, star, _a in rows]
     col = max([width_of(x) for x in first] + [w + 3])  # (a seat's name widens the column)
-    out.append(pad(who, col) + "".join(pad(zh[k], 6) for k in t.classes))
+    out.append((pad(who, col) + "".join(pad(zh[k], 6) for k in t.classes)).rstrip())  # (no padding to cut)
     for x, (_m, _n, _s, a) in zip(first, rows):
-        out.append(pad(x, col) + "".join(pad("%d" % a[k] if a.get(k) else "·", 6) for k in t.classes))
+        out.append((pad(x, col) + "".join(pad("%d" % a[k] if a.get(k) else "·", 6) for k in t.classes)).rstrip())
     if t.holder and t.holder_dice:  # on its own line: the table keeps to its columns
         out.append("★ 状元 %d号 seat %d: %s %s" % (t.holder, t.holder, "".join("%d" % d for d in t.holder_dice),
                                                  rules.rank_names("zh")[t.holder_rank]))
