@@ -186,6 +186,7 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) bench/screen_bench.py
 	$(PY) bench/qr_bench.py
 	$(MP32_FROZEN) bench/qr_bench.py
+	$(PY) bench/voice_bench.py
 	$(MP32_FROZEN) -X heapsize=2M bench/journal_bench.py
 	$(MP32_FROZEN) -X heapsize=2M bench/boot_bench.py
 	$(MP32_FROZEN) -X heapsize=56K bench/timing_boot.py

@@ -188,6 +188,8 @@ def test_menu_sets_seats_for_the_next_game(tmp_path):
     goto(sim, "seats")
     goto(sim, "6")
     assert c.settings.seats == 6 and c.table.seats == 10, "the game on the table keeps its seats"
+    assert c.arg[0] == "names" and c.arg[1] == ("1", "2", "3", "4", "5", "6", "back")  # then their names
+    goto(sim, "back")
     goto(sim, "new")
     assert c.view == C.V_CONFIRM
     press(sim, "ok")

@@ -174,6 +174,9 @@ PROBES = [
     ("play --root {d}/flash --script {d}/empty.txt --screenshot {d}/adir", 2, "folder"),
     ("play --root {d}/flash --script {d}/empty.txt --screenshot {d}/nodir/x.png", 2, "does not exist"),
     ("play --root {d}/other --fresh --script {d}/empty.txt", 2, "--fresh"),
+    ("play --root {d}/flash --script {d}/empty.txt --names 爷爷,老王", 2, "不是碗上的名字"),
+    ("play --root {d}/flash --script {d}/empty.txt --say-to {d}/adir", 2, "folder"),
+    ("play --root {d}/flash --script {d}/empty.txt --names " + ",".join(["Yeye"] * 13), 2, "at most 12"),
     ("play --root {d}/oldflash --fresh --quiet --script {d}/good.txt", 0, "sim_ms"),  # a bowl's files only: emptied
     ("play --root " + U + " --script {d}/empty.txt", 2, "UTF-8"),
     ("play --root {d}/flash --quiet --script {d}/seats_huge.txt", 1, "seats"),

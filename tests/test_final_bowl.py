@@ -53,3 +53,35 @@ def test_a_final_played_by_shaking_survives_a_power_cut(tmp_path):
     f = c.final.final
     assert f.winner and f.winner_dice is not None
     assert len(F.decode(open(str(tmp_path) + "/" + F.FILE, "rb").read())[3]) == c.final.final.events
+
+
+def test_the_next_champion_shakes_while_a_roll_shows_and_it_counts(tmp_path):
+    """As at the table, a shake while the final's roll is on show is the next
+    champion's roll (it was thrown away: every roll took a shake and an OK, or
+    a wait of 3.5 s); once the final is won, a shake counts for nothing."""
+    sim = new_sim(tmp_path, seed=3)
+    press(sim, "menu")
+    goto(sim, "admin")
+    enter(sim, "1234")
+    goto(sim, "final")
+    enter(sim, "03")
+    press(sim, "ok")
+    c = sim.console
+    fp = c.final
+    sim.shake()
+    assert sim.run_until(lambda s: fp.phase == F.P_RESULT, 15000)
+    sim.shake("model_gentle_shake")  # champion 2 at once, no OK: a shake shorter than the result's 3.5 s
+    # the roll gives way to the shake, as the table's pages do
+    assert sim.run_until(lambda s: fp.phase == F.P_SHAKING, F.RESULT_MS - 100)
+    assert sim.run_until(lambda s: len(fp.log) == 2, 15000)
+    assert fp.log[1][0] == 2 and fp.phase == F.P_RESULT
+    while not fp.final.ended:
+        if fp.phase == F.P_RESULT:
+            press(sim, "ok")
+        sim.shake()
+        assert sim.run_until(lambda s: fp.phase == F.P_RESULT or fp.phase == F.P_OVER, 15000)
+        assert len(fp.log) < 500
+    n = len(fp.log)
+    sim.shake()
+    sim.step(6000)
+    assert len(fp.log) == n and fp.phase == F.P_OVER

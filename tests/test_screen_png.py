@@ -69,12 +69,14 @@ def test_screens_covers_every_view_and_notice_the_bowl_can_show():
             views.add(vocab.VIEW_IDS[args[0].view])
             if args[0].view == C.V_NOTICE:
                 notices.add(args[0].arg[0])
+        elif method == "named":  # (a family's named seats: the inner screen's view)
+            views.add(by_method[args[1]])
         else:
             views.add(by_method[method])
     assert views == set(vocab.VIEW_IDS), set(vocab.VIEW_IDS) - views
     assert notices == set(panels.NOTICE_TITLES), set(panels.NOTICE_TITLES) - notices
     for must in ("result_start", "pin_entry", "notice_locked", "confirm_new", "secret", "seat_prizes",
-                 "menu_kiosk", "gate", "claim_qr"):
+                 "menu_kiosk", "gate", "claim_qr", "idle_named", "result_named", "menu_names", "menu_title"):
         assert must in names and must + "_en" in names
 
 

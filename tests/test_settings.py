@@ -86,7 +86,7 @@ def sealed(data):
 
 PIN_4321 = S.pin_record("4321", b"salt of 16 bytes").encode()
 DEFAULTS = {"mode": "family", "profile": "xiamen", "kiosk_profile": "kiosk", "seats": 10, "lang": "zh",
-            "bowl_id": "0001", "stock": {}, "idle_min": 5}
+            "bowl_id": "0001", "stock": {}, "idle_min": 5, "names": bytearray(12)}
 SECRET = "00112233445566778899aabbccddeeff"
 
 # (settings.txt bytes, the values expected after boot, is it bad?)
@@ -136,6 +136,11 @@ SETTINGS = [
     (b"secret=zz\n", {}, True),
     (b"secret=\n", {}, True),
     (b"secret=" + b"ab" * 65 + b"\n", {}, True),
+    (b"names=Yeye,Nainai,,Mama\n", {"names": bytearray(b"\x01\x02\x00\x06" + bytes(8))}, False),
+    (b"names=\n", {}, False),
+    (b"names=Yeye,Laowang\n", {}, True),  # not a name the bowl has
+    (b"names=" + b"Yeye," * 12 + b"Yeye\n", {}, True),  # 13 seats
+    (b"names=\xe7\x88\xb7\xe7\x88\xb7\n", {}, True),  # the Chinese: settings.txt keeps the pinyin
     (b"unknown=1\n", {}, True),
     (b"no equals sign here\n", {}, True),
     (b"=5\n", {}, True),

@@ -243,3 +243,32 @@ def test_window_space_held_down_shakes_that_long(flash, monkeypatch):
         assert 1900 <= p.console.detector.duration <= 2200, p.console.detector.duration
     finally:
         p.close()
+
+
+def test_a_second_simulator_on_the_same_flash_is_refused_and_a_killed_one_leaves_no_lock(flash, capsys):
+    """Two simulators on one flash wrote the same journal (after a power cut: "记录已恢复
+    损坏部分已另存 ... bad_checksum", the turn back at seat 1): the second now refuses to
+    start, saying why and what to do, and leaves the flash as it was; a simulator that
+    was killed leaves no lock behind."""
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    first = subprocess.Popen([sys.executable, "-m", "host_sim", "play", "--root", flash],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    try:
+        first.stdin.write(b"\n")  # one roll; it waits for the next line
+        first.stdin.flush()
+        for line in first.stdout:  # until it says the roll (it has been written first)
+            if line.startswith(b"start: seat"):
+                break
+        assert first.poll() is None, first.stderr.read()
+        before = {n: open(os.path.join(flash, n), "rb").read() for n in os.listdir(flash)}
+        for extra in ([], ["--fresh"], ["--window"]):
+            capsys.readouterr()
+            assert cli.main(_script(flash, "shake\n", *extra)) == 2
+            err = capsys.readouterr().err
+            assert "另一个模拟器正在用这块闪存 another simulator (pid %d) is playing on this flash" % first.pid in err
+            assert "--root DIR" in err and "Traceback" not in err
+            assert {n: open(os.path.join(flash, n), "rb").read() for n in os.listdir(flash)} == before
+    finally:
+        first.kill()  # no clean exit: the lock must not outlive it
+        first.wait()
+    assert cli.main(_script(flash, "shake\nexpect events 2\n")) == 0  # resumes the killed one's game

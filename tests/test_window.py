@@ -43,8 +43,8 @@ def test_prize_table_in_columns_and_the_last_line_whole(pg, tmp_path):
         p.history.append("seat 12: 444411 状元插金花 (Cha Jin Hua) -> 状元 and a very long line " * 3)
         font, cjk = window._font(pg, 16)
         rows = window.panel_rows(p, cjk)
-        w = window.MARGIN + 128 * window.SCALE + window.MARGIN + window.PANEL_W
-        h = window.MARGIN + 64 * window.SCALE + window.RING_H + 40
+        w, h = window.size()
+        assert w <= 1280 and h <= 720 - 60, (w, h)  # a 1,280 x 720 screen, its title bar and a task bar
         screen = Screen(pg, (w, h))
         px = window.MARGIN + 128 * window.SCALE + window.MARGIN
         window.draw_panel(screen, font, rows, px, window.MARGIN, w - px - window.MARGIN, h - 2 * window.MARGIN)
@@ -53,7 +53,7 @@ def test_prize_table_in_columns_and_the_last_line_whole(pg, tmp_path):
         for img, (x, y) in screen.texts:
             by_row.setdefault(y, []).append((x, x + img.get_width()))
         table = [sorted(v) for y, v in sorted(by_row.items()) if len(v) == 7]
-        assert len(table) >= 12 + 1, len(table)  # the header and 12 seats
+        assert len(table) == 1 + 1 + 12, len(table)  # the header, the pool and 12 seats
         for col in range(1, 7):
             rights = set(r[col][1] for r in table[1:])
             assert len(rights) == 1, (col, rights)  # counts end at one x
@@ -105,5 +105,35 @@ def test_a_screen_that_did_not_change_is_not_redrawn(pg, tmp_path):
         assert view.draw(p) is False  # the same frame, ring and panel: nothing to draw
         player.run_command(p, "shake", lambda s: None)
         assert view.draw(p) is True
+    finally:
+        p.close()
+
+
+def test_a_button_is_held_as_long_as_its_key_the_long_press_too(pg, tmp_path):
+    """The digit entry says 长按:-1 (hold NEXT: -1); in the window a key held is the
+    button held (it was always an 80 ms press: no long press at all)."""
+    p = player.Player(str(tmp_path / "flash"))
+    try:
+        p.step(200)
+        p.button("menu")
+        p._choose("admin")
+        assert p.view == "digits" and "长按:-1" in p.screen_text()
+        keys = window.Keys(pg, p)
+        digit = lambda: p.console.arg[1][p.console.arg[2]] - 48  # noqa: E731
+        down = pg.event.Event(pg.KEYDOWN, key=pg.K_n, unicode="n")
+        up = pg.event.Event(pg.KEYUP, key=pg.K_n)
+        assert keys.event(down) and keys.event(up)  # a tap
+        p.step(300)
+        assert digit() == 1
+        keys.event(down)
+        for _ in range(60):  # held 1.2 s, the key repeating
+            p.step(20)
+            keys.event(down)
+        keys.event(up)
+        p.step(300)
+        assert digit() == 0
+        assert "长按" in window.HINT
+        font, cjk = window._font(pg, 16)
+        assert not cjk or font.size(window.HINT)[0] <= window.size()[0] - 2 * window.MARGIN  # whole, not cut
     finally:
         p.close()

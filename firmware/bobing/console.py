@@ -125,6 +125,7 @@ class Settings:
         self.stock = {}  # kiosk stock per class, overriding the preset's counts
         self.idle_min = 5  # deep sleep after this many idle minutes (0 = never)
         self.sound = "on"  # sound.LEVELS: on, quiet, off
+        self.names = bytearray(game.MAX_SEATS)  # each seat's name: 1 + vocab.TITLES index, 0 none
 
     def active_profile(self):
         return self.kiosk_profile if self.mode == "kiosk" else self.profile
@@ -565,6 +566,9 @@ class Console:
     def _after_result(self):
         if self.claims:
             self.show(V_CLAIM, self.claims.pop(0))
+            t = self.table
+            if t.shakes_left and not t.ended:
+                self.rearm()  # his next shake moves on: the code stays in the attendant's list (codes)
             return
         self.next_notice_or(self.home())  # one that came while the result showed (damage found meanwhile)
 
@@ -582,12 +586,13 @@ class Console:
         t = self.table
         # a shake counts on the turn screen, while shaking, from a look at the prizes, and
         # while a result shows (its pages give way to the next shake; not while a claim
-        # waits to be seen), never while a kiosk waits for the attendant
+        # waits to be seen) or a claim code (once shown it is in the attendant's list),
+        # never while a kiosk waits for the attendant
         waiting = t is not None and t.kiosk and not t.shakes_left or self._unseeded()
         playing = (v == V_TURN or v == V_SHAKING or v == V_POOL or v == V_TABLE or
-                   v == V_RESULT and not self.claims) and not waiting
-        if v == V_RESULT and ev == shake.EV_JOLT:
-            return  # a knock while the result shows: it stays
+                   v == V_RESULT and not self.claims or v == V_CLAIM and self.edit != "codes") and not waiting
+        if (v == V_RESULT or v == V_CLAIM) and ev == shake.EV_JOLT:
+            return  # a knock while the result or a code shows: it stays
         if ev == shake.EV_STUCK:
             self.say("accelerometer stuck: rolls by the OK button")
             self.has_sensor = False

@@ -360,6 +360,8 @@ def _event(c, kind, dice):
         c.next_notice_or(c.home())
         return
     _phase(c, P_RESULT)
+    if not fp.final.ended:
+        c.rearm()  # the next champion may shake while the roll shows, as at the table: it counts
     # the table's show and sounds: a 状元 roll has the fanfare, the winner the end's tune
     c.announce(out, kind == game.EV_ROLL and rules.is_zhuangyuan(out.rank), fp.msg == M_WIN)
 
@@ -373,10 +375,12 @@ def _draw(c):
 def shake_event(c, ev):
     """A shake detector event while V_FINAL is on show."""
     fp = c.final
-    if fp.phase != P_TURN and fp.phase != P_SHAKING:
+    if fp.phase == P_OVER or fp.phase == P_RESULT and fp.final.ended:
         if ev == shake.EV_ROLLED or ev == shake.EV_SPILL:
-            c.detector.rearm()  # a shake while a roll is on show counts for nothing
+            c.detector.rearm()  # a shake once the final is won counts for nothing
         return
+    if fp.phase == P_RESULT and ev == shake.EV_JOLT:
+        return  # a knock while the roll shows: it stays
     if ev == shake.EV_SHAKE:
         _phase(c, P_SHAKING)
     elif ev == shake.EV_JOLT:

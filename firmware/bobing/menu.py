@@ -13,7 +13,7 @@ from bobing import game, journal, settings
 from bobing.panels import stock_classes, stock_of
 from bobing.vocab import (B_MENU, B_NEXT, B_OK, LANGS, LONG, MODES, N_DONE, N_FLASH, N_LOCKED, N_PIN,
                           N_PIN_DEFAULT, N_PIN_DIFF, N_PIN_LOST, N_SETTINGS, PIN_LOCK_MS, PIN_TRIES, V_CLAIM,
-                          V_DIGITS, V_MENU, V_SECRET, presets_for)
+                          V_DIGITS, V_MENU, V_SECRET, TITLES, presets_for)
 
 _ADMIN = ("stock", "bowl_id", "secret", "pin", "final", "back")
 CODES = const(20)  # the last claim codes the attendant can show again
@@ -133,9 +133,15 @@ def _menu_key(c, b):
             _close_menu(c, mid)
         else:
             _digits(c, "stock:" + item, "%03d" % min(stock_of(c, item), 999), "stock:" + item)
+    elif mid == "names" or mid == "title":
+        _names_key(c, mid, item, cur)
     else:  # a choice list: seats, profile, mode, lang
         if mid == "seats":
             s.seats = cur + 2
+            settings.save(c)
+            c.say("setting seats = %s (a new game uses it)" % item)
+            _names(c, 0)  # then what each seat is called
+            return
         elif mid == "profile":
             if s.mode == "kiosk":
                 s.kiosk_profile = item
@@ -152,6 +158,29 @@ def _menu_key(c, b):
         settings.save(c)
         c.say("setting %s = %s (a new game uses it)" % (mid, item))
         _main(c, mid)
+
+
+def _names(c, cursor):
+    """The seats' names: a row a seat of the next game ("3号 奶奶"), then back."""
+    _list(c, "names", tuple(["%d" % n for n in range(1, c.settings.seats + 1)]) + ("back",), cursor)
+
+
+def _names_key(c, mid, item, cur):
+    """OK in the names list (a seat: choose its name) or the title list (that name)."""
+    s = c.settings
+    if mid == "names":
+        if item == "back":
+            _main(c, "seats")
+        else:
+            seat = int(item)
+            _list(c, "title", ("none",) + TITLES, s.names[seat - 1])
+            c.menu_list.append(seat)  # (whose name it is: panels.title_of)
+        return
+    seat = c.menu_list[3]
+    s.names[seat - 1] = cur  # 0: none (the seat's number), else 1 + the TITLES index
+    settings.save(c)
+    c.say("setting names: seat %d = %s" % (seat, item))
+    _names(c, seat - 1)
 
 
 def _main(c, item):
@@ -214,8 +243,10 @@ def _close_menu(c, mid):
         _main(c, "codes")
     elif mid == "stock":
         _back_to_admin(c, "stock")
+    elif mid == "title":
+        _names(c, c.menu_list[3] - 1)
     else:
-        _main(c, mid)
+        _main(c, "seats" if mid == "names" else mid)
 
 
 def _back_to_admin(c, item="back"):

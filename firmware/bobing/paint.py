@@ -19,6 +19,7 @@ import framebuf
 from micropython import const
 
 from bobing import glyphs, rules
+from bobing import vocab
 
 _W = const(128)
 _H = const(64)
@@ -46,6 +47,7 @@ class Painter:
         self._s = bytearray(64)  # 8 characters of 8x8 text, to scale up
         self._sfb = framebuf.FrameBuffer(self._s, 64, 8, framebuf.MONO_VLSB)
         self._en_names = {}
+        self.names = None  # the seats' names (Settings.names) while a family table is drawn, else None
         self.lang = "zh"
         self.set_lang(lang)
 
@@ -178,16 +180,60 @@ class Painter:
         return x + k * sx
 
     # ---------------------------------------------------------------- names
+    def name_of(self, seat):
+        """The seat's name ('奶奶', or 'Nainai' in English), or None: it has none."""
+        n = self.names
+        k = n[seat - 1] if n is not None and 0 < seat <= len(n) else 0
+        if not k:
+            return None
+        return vocab.TITLES_ZH[k - 1] if self.zh else vocab.TITLES[k - 1]
+
     def seat(self, seat, x, y, c=1):
-        """'3号' on a 16-pixel line (zh) or 'Seat 3' in 8x8 (en)."""
+        """'3号' (or its name, '奶奶') on a 16-pixel line (zh), or 'Seat 3' ('Nainai') in 8x8 (en)."""
+        name = self.name_of(seat)
+        if name is not None:
+            return self.text(name, x, y, c) if self.zh else self.en(name, x, y, c)
         if self.zh:
             return self.text(self._hao, self.number(seat, x, y + 4, c), y, c)
         return self.number(seat, self.en(self._hao, x, y, c) + 8, y, c)
 
     def seat_width(self, seat):
+        name = self.name_of(seat)
+        if name is not None:
+            return self.text_width(name) if self.zh else 8 * len(name)
         if self.zh:
             return self.number_width(seat) + 16
         return 40 + self.number_width(seat)
+
+    def big_text(self, s, x, y, c=1):
+        """Chinese s on a 32-pixel line, each 16x16 glyph doubled (a seat's name, big) -> x after."""
+        g = self._g
+        fb = self.fb
+        for ch in s:
+            i = glyphs.CHARS.find(ch)
+            if i < 0:
+                fb.rect(x + 2, y + 2, 28, 28, c)
+                x += 32
+                continue
+            d = glyphs.DATA[i >> 4]
+            o = (i & 15) * 32
+            for j in range(32):
+                g[j] = d[o + j]
+            for col in range(16):
+                v = g[col] | g[16 + col] << 8  # the column, top bit first (MONO_VLSB: two bytes)
+                r = 0
+                while v:
+                    if v & 1:
+                        r0 = r
+                        while v & 1:
+                            v >>= 1
+                            r += 1
+                        fb.fill_rect(x + 2 * col, y + 2 * r0, 2, 2 * (r - r0), c)
+                    else:
+                        v >>= 1
+                        r += 1
+            x += 2 * glyphs.WIDTHS[i]
+        return x
 
     def rank(self, code, x, y, c=1):
         """A rank's name: Chinese on one 16-pixel line, else pinyin in 8x8."""

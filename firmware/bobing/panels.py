@@ -66,6 +66,7 @@ LABELS = {
     "pin_lost": ("密码损坏", "PIN damaged"), "pin_default": ("请先改密码", "Change the PIN"),
     "no_codes": ("还没有领奖码", "No codes yet"),
     "sound": ("声音", "Sound"), "on": ("开", "On"), "quiet": ("小声", "Quiet"), "off": ("关", "Off"),
+    "names": ("名字", "Names"), "none": ("只用号码", "Number only"),
 }
 # preset names on the screen (the id itself for visitors)
 PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
@@ -77,13 +78,19 @@ def label(item, lang):
 
 
 def title_of(c, mid):
-    """The title of list `mid` in the current language."""
+    """The title of list `mid` in the current language (the name list's: the seat's)."""
+    if mid == "title":
+        return ("%d号 名字" if c.lang == "zh" else "Seat %d name") % c.menu_list[3]
     return label(mid if mid in LABELS else "main", c.lang)
 
 
 def item_text(c, item, mid=None):
     """A list item as shown: a label, a preset or prize class name, or a number;
     mid: the id of the list it is in (a menu view's arg[0])."""
+    if mid == "names" and item != "back":  # a seat: "3号" / "Seat 3"
+        return ("%s号" if c.lang == "zh" else "Seat %s") % item
+    if mid == "title" and item != "none":
+        return V.TITLES_ZH[V.TITLES.index(item)] if c.lang == "zh" else item
     if item in LABELS:
         return label(item, c.lang)
     if c.lang == "zh" and item in PRESET_ZH:
@@ -105,6 +112,9 @@ def value_of(c, item, mid):
         return "%d" % stock_of(c, item)
     if item == "seats":
         return "%d" % s.seats
+    if mid == "names" and item != "back":  # the seat's name, or none yet
+        k = s.names[int(item) - 1]
+        return "" if not k else V.TITLES_ZH[k - 1] if c.lang == "zh" else V.TITLES[k - 1]
     if item == "profile":
         return item_text(c, s.active_profile())
     if item == "mode":
@@ -284,6 +294,8 @@ def seat_prizes(s, t, seat):
         p.text("奖品", p.seat(seat, 0, 0), 0)
         right = _W - p.number_width(t.seats) - 8
         p.number(t.seats, p.en("/", p.number(seat, right - p.number_width(seat), 4), 4), 4)
+    elif p.name_of(seat) is not None:  # "Nainai prizes"
+        p.en("prizes", p.seat(seat, 0, 0) + 8, 0)
     else:  # "Seat 7/10 prizes"
         x = p.number(seat, p.en("Seat", 0, 0) + 8, 0)
         p.en("prizes", p.number(t.seats, p.en("/", x, 0), 0) + 8, 0)

@@ -153,11 +153,22 @@ class Screen:
             if zh:
                 x = _W - 32 - p.seat_width(t.holder)
                 p.seat(t.holder, p.text(L[_L_ZY], x, 0), 0)
+            elif p.name_of(t.holder) is not None:  # "Champion: Nainai"
+                p.seat(t.holder, p.en(L[_L_ZY], 0, 9) + 8, 9)
             else:  # "Champion: seat 5" (the 状元 so far)
                 x = p.en(L[_L_ZY], 0, 9) + (8 if t.holder < 10 else 0)
                 p.number(t.holder, p.en("seat", x, 9) + 8, 9)
         # middle: the seat to shake, big
-        if zh:
+        name = p.name_of(t.turn)
+        if name is not None:  # "轮到奶奶" / "Nainai / to shake", the name big
+            if zh:
+                lw = p.text_width(L[_L_TURN])
+                x = (_W - lw - 4 - 2 * p.text_width(name)) // 2
+                p.big_text(name, p.text(L[_L_TURN], x, 24) + 4, 16)
+            else:
+                p.big(name, (_W - 16 * len(name)) // 2, 20, 2, 2)
+                p.en_centred("to shake", 40)
+        elif zh:
             w = p.number_width(t.turn) * 3
             lw = p.text_width(L[_L_TURN])
             x = (_W - lw - 4 - w - 4 - 16) // 2
@@ -599,7 +610,10 @@ class Screen:
         if t.holder:
             for k in range(4):
                 p.star(_STARS[2 * k], _STARS[2 * k + 1], (frame + 5 * k) % 12)
-            if zh:
+            if zh and p.name_of(t.holder) is not None:  # "状元 奶奶"
+                w = 32 + 4 + p.seat_width(t.holder)
+                p.seat(t.holder, p.text(L[_L_ZY], (_W - w) // 2, 3) + 4, 3)
+            elif zh:
                 w = 32 + 4 + p.number_width(t.holder) * 2 + 16
                 x = p.text(L[_L_ZY], (_W - w) // 2, 3) + 4
                 x = p.big_number(t.holder, x, 3, 2, 2)

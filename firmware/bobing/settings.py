@@ -2,7 +2,7 @@
 # power-safely (a new file renamed over the old one: atomic on littlefs):
 #   settings.txt  key=value lines (console.Settings): mode, presets, seats,
 #                 language, the PIN's salted hash, bowl id, kiosk stock, sleep,
-#                 sound (on, quiet, off)
+#                 sound (on, quiet, off), the seats' names (names=Yeye,,Baba: vocab.TITLES)
 #   claim.key     the kiosk's claim secret in hex (16-64 bytes), apart from the
 #                 settings so a settings dump does not show it with the PIN
 #   pin.txt       wrong PINs since the last right one (bobing/menu.py's lockout)
@@ -34,7 +34,7 @@ import binascii
 import os
 
 from bobing import game, profiles, store
-from bobing.vocab import LANGS, MODES, N_SETTINGS, presets_for
+from bobing.vocab import LANGS, MODES, N_SETTINGS, TITLES, presets_for
 
 SETTINGS_FILE = "settings.txt"
 SECRET_FILE = "claim.key"
@@ -74,6 +74,8 @@ def text(s):
     body = ("mode=%s\nprofile=%s\nkiosk_profile=%s\nseats=%d\nlang=%s\npin=%s\nbowl_id=%s\n"
             "stock=%s\nidle_min=%d\nsound=%s\n" % (s.mode, s.profile, s.kiosk_profile, s.seats, s.lang, s.pin,
                                                    s.bowl_id, st, s.idle_min, s.sound))
+    if any(s.names):  # (a bowl without names writes the file it always wrote)
+        body += "names=%s\n" % ",".join([TITLES[k - 1] if k else "" for k in s.names])
     return body + "crc=%04x\n" % _crc(body.encode())
 
 
@@ -175,8 +177,26 @@ def _set(s, k, v, old):
         if v not in SOUNDS:
             raise ValueError("sound must be on, quiet or off")
         s.sound = v
+    elif k == "names":
+        s.names[:] = parse_names(v)
     else:
         raise ValueError("no such setting")
+
+
+def parse_names(v):
+    """names=Yeye,Nainai,,Baba (seat 1, 2, ...; empty: no name, the seat's number) ->
+    bytearray(MAX_SEATS) of 1 + vocab.TITLES index; ValueError naming the bad one."""
+    parts = v.split(",")
+    if len(parts) > game.MAX_SEATS:
+        raise ValueError("at most %d names, one a seat" % game.MAX_SEATS)
+    out = bytearray(game.MAX_SEATS)
+    for i in range(len(parts)):
+        n = parts[i].strip()
+        if n:
+            if n not in TITLES:
+                raise ValueError("seat %d: %r is none of %s" % (i + 1, n[:12], " ".join(TITLES)))
+            out[i] = TITLES.index(n) + 1
+    return out
 
 
 # The PIN (the kiosk's menu, a family bowl's admin items) is kept only as a

@@ -63,6 +63,13 @@ J_FINAL_LEFT = "final.txt bad"  # the final damaged and it could not be set asid
 MODES = ("family", "kiosk")
 LANGS = ("zh", "en")
 
+# the names a family calls its seats by (Settings.names: 1 + an index here; 0 is no name:
+# the seat's number), Chinese and, for the English screen and settings.txt, pinyin
+TITLES_ZH = ("爷爷", "奶奶", "外公", "外婆", "爸爸", "妈妈", "叔叔", "阿姨", "舅舅", "姑姑", "伯伯", "婶婶",
+             "哥哥", "姐姐", "弟弟", "妹妹")
+TITLES = ("Yeye", "Nainai", "Waigong", "Waipo", "Baba", "Mama", "Shushu", "Ayi", "Jiujiu", "Gugu", "Bobo",
+          "Shenshen", "Gege", "Jiejie", "Didi", "Meimei")
+
 FRAME_MS = const(100)  # animation frame period (the console's and the final's)
 PIN_TRIES = const(3)  # the PIN's lockout (menu.py): wrong PINs in a row, then a lock
 PIN_LOCK_MS = const(60000)  # the first lock (each next one doubles)

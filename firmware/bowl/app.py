@@ -244,6 +244,7 @@ class App:
     def _draw(self, s, c):
         v = c.view
         tb = c.table
+        s.paint.names = c.settings.names if tb is not None and not tb.kiosk else None  # (the seats' names)
         if v == console.V_TURN:
             if c.fair is not None and c.page % 2 and c.fair.joinable():
                 from bobing import panels

@@ -118,6 +118,30 @@ def table_seats(s):
     return whole(MIN_SEATS, game.MAX_SEATS)(s)
 
 
+def seat_names(s):
+    """The seats' names, seat 1 first, comma-separated: the bowl's own titles (爷爷 or its
+    pinyin Yeye, bobing.vocab.TITLES_ZH / TITLES); an empty one keeps that seat's
+    number -> bytearray(MAX_SEATS) as the bowl keeps them (Settings.names)."""
+    from bobing import game, vocab
+    parts = s.replace("，", ",").split(",")
+    if len(parts) > game.MAX_SEATS:
+        _bad("%d names: at most %d, one a seat (seat 1 first)" % (len(parts), game.MAX_SEATS))
+    out = bytearray(game.MAX_SEATS)
+    for i, n in enumerate(parts):
+        n = n.strip()
+        if not n or n == "%d号" % (i + 1):
+            continue
+        if n in vocab.TITLES_ZH:
+            out[i] = vocab.TITLES_ZH.index(n) + 1
+        elif n.capitalize() in vocab.TITLES:
+            out[i] = vocab.TITLES.index(n.capitalize()) + 1
+        else:
+            _bad("seat %d: %s 不是碗上的名字 is not a name the bowl has: %s (or their pinyin %s; "
+                 "empty for the seat's number)" % (i + 1, _show(n), " ".join(vocab.TITLES_ZH),
+                                                   " ".join(vocab.TITLES)))
+    return out
+
+
 # A turn (shake, look, pass the bowl) takes seconds, not microseconds or days:
 # the bounds keep the planner's roll counts finite and small.
 seconds_per_roll = number(1, 3600)

@@ -5,7 +5,8 @@ longer). --window opens a pygame window with the OLED's pixels scaled up.
 --script FILE (or stdin that is not a terminal) runs script commands.
 
 The bowl's flash (games, settings) is the folder --root, so a game resumes
-where it was, as on a real bowl; --fresh starts from an empty flash.
+where it was, as on a real bowl; --fresh starts from an empty flash. One
+simulator at a time plays on a flash (a second is refused, saying so).
 """
 import os
 import shutil
@@ -29,6 +30,12 @@ def add_arguments(p):
     p.add_argument("--fresh", action="store_true", help="empty the flash first (a new bowl)")
     p.add_argument("--seed", metavar="TEXT", type=options.text(),
                    help="a fixed random source (reproducible dice) instead of os.urandom")
+    p.add_argument("--names", metavar="NAMES", type=options.seat_names,
+                   help="the seats' names, seat 1 first: 爷爷,奶奶,,爸爸 (an empty one: the seat's number); "
+                        "kept on the bowl's flash as its seats menu keeps them")
+    p.add_argument("--say-to", metavar="WAV", type=options.out_file,
+                   help="write what the bowl's voice says (its Mandarin clips, made by espeak-ng into the "
+                        "flash's voice/ folder when missing) to this WAV file when the simulator stops")
     p.add_argument("--quiet", action="store_true", help="scripts: print only what the script asks for")
     p.add_argument("--frames", type=options.whole(0, 10 ** 6), default=0,
                    help="--window: stop after this many frames (tests)")
@@ -37,6 +44,7 @@ def add_arguments(p):
 
 
 MARK = ".bobing-sim-flash"  # says a folder is a simulated bowl's flash, so --fresh may empty it
+LOCK = ".bobing-sim-lock"  # held (flock) by the simulator playing on this flash; it says its pid
 _BOWL_FILES = ("settings.txt", "claim.key", "pin.txt")  # and their .new/.bad/.bad2 copies
 
 
@@ -44,7 +52,7 @@ def _bowl_flash(root):
     """True if emptying root loses nothing but a simulated bowl's flash: it has
     our mark, or holds only files a bowl writes (gNNNNNNNN.bbj/.bad/.tmp, its
     settings files and their copies)."""
-    names = os.listdir(root)
+    names = [n for n in os.listdir(root) if n != LOCK]
     if MARK in names:
         return True
     for n in names:
@@ -61,16 +69,80 @@ def make_player(args):
         import fairness
         urandom = fairness.SeededSource(args.seed)
     try:
-        if args.fresh and os.path.isdir(args.root):
-            if not _bowl_flash(args.root):
-                raise options.InputError("--fresh: %s holds files a bowl does not write; it is not emptied. "
-                                         "Give --root a folder of its own." % args.root)
-            shutil.rmtree(args.root)
+        if args.fresh and os.path.isdir(args.root) and not _bowl_flash(args.root):  # (before a lock is written)
+            raise options.InputError("--fresh: %s holds files a bowl does not write; it is not emptied. "
+                                     "Give --root a folder of its own." % args.root)
         os.makedirs(args.root, exist_ok=True)
-        open(os.path.join(args.root, MARK), "a").close()
+        lock = take_lock(args.root)
     except OSError as e:
         raise options.InputError("--root %s: cannot keep the bowl's flash there: %s" % (args.root, e.strerror or e))
-    return player.Player(args.root, urandom)
+    try:
+        if args.fresh:
+            for n in os.listdir(args.root):
+                if n != LOCK:
+                    path = os.path.join(args.root, n)
+                    if os.path.isdir(path):
+                        shutil.rmtree(path)
+                    else:
+                        os.remove(path)
+        open(os.path.join(args.root, MARK), "a").close()
+        p = player.Player(args.root, urandom)
+    except OSError as e:
+        lock.close()
+        raise options.InputError("--root %s: cannot keep the bowl's flash there: %s" % (args.root, e.strerror or e))
+    except BaseException:
+        lock.close()
+        raise
+    p.lock = lock  # held until the process ends (p.close() lets it go)
+    if args.names is not None:
+        p.set_names(args.names)
+    if getattr(args, "say_to", None):
+        _voice_clips(args.root, p)
+        p.speak()
+    return p
+
+
+def _voice_clips(root, p):
+    """The voice's clips in the flash folder, as a deploy puts them on the bowl (made
+    once by host_sim/tools/make_voice.py)."""
+    import sys as _sys
+    from bobing import voice
+    folder = os.path.join(root, voice.FOLDER)
+    if all(os.path.isfile(os.path.join(folder, n + voice.SUFFIX)) for n, _t in voice.clips()):
+        return
+    _sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                     "host_sim", "tools"))
+    import make_voice
+    try:
+        make_voice.make(folder)
+    except make_voice.VoiceToolMissing as e:
+        p.close()
+        p.lock.close()
+        raise options.InputError("--say-to: %s" % e)
+
+
+def take_lock(root):
+    """Lock the flash folder root for this simulator -> the open lock file; InputError
+    when another simulator plays on it (two would write the same journal: a corrupt
+    game). An flock: the kernel lets it go when its process ends, however it ends
+    (q, a kill, a crash, the host's power), so no lock is ever left stuck."""
+    import fcntl
+    f = open(os.path.join(root, LOCK), "a+")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        pid = f.read(20).strip()
+        f.close()
+        raise options.InputError(
+            "--root %s: 另一个模拟器正在用这块闪存 another simulator%s is playing on this flash; two at once "
+            "would corrupt its game. 先退出它 quit it first (q), or give this one a flash of its own: --root DIR"
+            % (root, " (pid %s)" % pid if pid.isdigit() else ""))
+    f.seek(0)
+    f.truncate()
+    f.write("%d\n" % os.getpid())
+    f.flush()
+    return f
 
 
 def run(args):
@@ -92,4 +164,7 @@ def run(args):
               "'help' lists the commands)")
         return terminal.line_mode(p, options.binary_lines(sys.stdin), echo=not args.quiet)
     finally:
+        if args.say_to:
+            p.write_said(args.say_to)
         p.close()
+        p.lock.close()

@@ -147,12 +147,19 @@ def _panel_cases(kiosk, kiosk_out):
     ref = "%d-%d" % (kiosk.game_no, kiosk.award_no)
     claim = (cls, code, kiosk.game_no, kiosk.award_no, ref, kiosk.bowl_id)
     codes = ["codes", (claim, ("yixiu", "J75G7W19", 17, 1, "17-1", "mall-3"), "back"), 0]
+    named = console.Settings()
+    named.seats = 4
+    named.names[:] = NAMES
+    names = ["names", ("1", "2", "3", "4", "back"), 2]  # seat 3 under the cursor: 奶奶
+    title = ["title", ("none",) + vocab.TITLES, 2, 3]  # seat 3's name: the list, 奶奶 chosen
     out = []
     for name, view, arg, m, sett in (
             ("menu_kiosk", V.V_MENU, main, main, st),
             ("menu_family", V.V_MENU, fam_main, fam_main, fam),
             ("menu_stock", V.V_MENU, stock, stock, st),
             ("menu_codes", V.V_MENU, codes, codes, st),
+            ("menu_names", V.V_MENU, names, names, named),
+            ("menu_title", V.V_MENU, title, title, named),
             ("pin_entry", V.V_DIGITS, ["enter_pin", bytearray(b"1200"), 2], None, st),
             ("pin_new", V.V_DIGITS, ["new_pin2", bytearray(b"5000"), 0], None, st),
             ("stock_entry", V.V_DIGITS, ["stock:sanhong", bytearray(b"010"), 1], stock, st),
@@ -266,7 +273,19 @@ def _cases():
         ("shaking_start", "shaking", (game.Table("xiamen", 4), 3)),
         ("seat_prizes", "seat", (ended, 7)),
         ("seat_prizes_none", "seat", (mid, 3)),
+        # a family that named its seats (Settings.names): the names where the numbers were
+        ("idle_named", "named", (NAMES, "idle", (mid,))),  # seat 3 奶奶's turn, seat 5 爷爷 the 状元
+        ("result_named", "named", (NAMES, "result", after_yixiu + (0,))),
+        ("result_named_p1", "named", (NAMES, "result", after_yixiu + (1,))),
+        ("game_over_named", "named", (NAMES, "game_over", (ended, 0))),
+        ("seat_prizes_named", "named", (NAMES, "seat", (ended, 7))),
     ] + _final_cases() + _panel_cases(kiosk, kiosk_out)
+
+
+# seat 3 奶奶, seat 4 外公, seat 5 爷爷, seat 7 妈妈 (1 + vocab.TITLES index), the others their numbers
+NAMES = bytearray(game.MAX_SEATS)
+for _seat, _title in ((3, "Nainai"), (4, "Waigong"), (5, "Yeye"), (7, "Mama")):
+    NAMES[_seat - 1] = vocab.TITLES.index(_title) + 1
 
 
 def draw(s, method, a):
@@ -294,6 +313,12 @@ def draw(s, method, a):
     elif method == "panel":  # the console's own screens, from the state a console holds
         a[0].lang = s.lang
         panels.draw(s, a[0])
+    elif method == "named":  # a screen of a table whose seats have names (as bowl/app.py sets them)
+        s.paint.names = a[0]
+        try:
+            draw(s, a[1], a[2])
+        finally:
+            s.paint.names = None
     else:
         raise ValueError("no screen method %r" % method)
 

@@ -26,7 +26,7 @@ import host_sim  # noqa: F401  (shim)
 import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import console as con
 from bobing import vocab
-from bobing import game, paint, rules
+from bobing import game, journal, paint, rules, voice
 from bobing import screen as scr
 from fakes import mpu6050 as fake_mpu6050
 from fakes import bowl as hal
@@ -101,6 +101,11 @@ class _TextPainter(paint.Painter):
     def big(self, s, x, y, sx, sy, c=1):
         self.fb.items.append((y + 4 * sy, x, s, 8 * len(s) * sx))
         return super().big(s, x, y, sx, sy, c)
+
+    def big_text(self, s, x, y, c=1):
+        end = super().big_text(s, x, y, c)
+        self.fb.items.append((y + 16, x, s, end - x))
+        return end
 
     def big_number(self, n, x, y, sx, sy, c=1):
         end = super().big_number(n, x, y, sx, sy, c)
@@ -184,12 +189,37 @@ class Player:
         self._held = False  # window mode: the key is down
         self._seen = None  # the last outcome reported
         self._seen_boots = self.sim.boots
-        self.history = []  # outcome reports, newest last
+        self.history = []  # outcome reports, newest last (of this game: a new game clears them)
+        self._game = None  # the game id they are of
+        self.customers = {}  # kiosk: customer -> {class: prizes won}, of this game
+        self.voice = None  # bobing.voice.Voice saying each outcome into self.said (speak())
+        self.said = bytearray()
         self.rolls = 0  # rolls seen since start (this process)
         self.log = []  # the bowl's log lines
 
     def close(self):
         shutil.rmtree(self._dir, True)
+
+    def speak(self):
+        """Say every outcome from now on as the bowl's voice would (its clips in the
+        flash folder's voice/, bobing/voice.py), into self.said (16-bit PCM)."""
+        p = self
+
+        class Sink:  # machine.I2S's write, as the voice player drives it
+            def write(self, buf):
+                p.said.extend(buf)
+                return len(buf)
+
+        self.voice = voice.Voice(self.root, Sink())
+
+    def write_said(self, path):
+        """What the voice said, as a WAV file (16-bit mono at voice.RATE)."""
+        import wave
+        with wave.open(path, "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(voice.RATE)
+            w.writeframes(bytes(self.said))
 
     # ------------------------------------------------------------ reading
     @property
@@ -222,6 +252,8 @@ class Player:
             self._feed_shake()
             self.sim.step(hal.TICK_MS)
             self._report()
+            if self.voice is not None:
+                self.voice.step(self.sim.now)
 
     def _feed_shake(self):
         if self._shake_until is None:
@@ -354,16 +386,30 @@ class Player:
         self._home()
 
     def new_game(self):
-        self._open_menu()
-        self._choose("new")
+        self.ask_new_game()
         if self.console.view == con.V_CONFIRM:
             self.button("ok")
         self._home()
+
+    def ask_new_game(self):
+        """The menu's new game, up to the bowl's own question (确定:是 菜单:否 OK: yes, MENU:
+        no): the terminal's g, so a stray key never ends a game."""
+        self._open_menu()
+        self._choose("new")
 
     def set_seats(self, n):
         if not 2 <= n <= game.MAX_SEATS:
             raise ScriptError("seats %d: the bowl takes 2..%d" % (n, game.MAX_SEATS))
         self._set("seats", "%d" % n)
+
+    def set_names(self, names):
+        """The seats' names (Settings.names, as the bowl's seats menu sets them), saved to
+        the bowl's settings.txt as the menu saves them."""
+        from bobing import settings
+        c = self.console
+        c.settings.names[:] = names
+        settings.save(c)
+        c.changed += 1  # (redrawn with the names)
 
     def set_profile(self, name):
         self._set("profile", name)
@@ -473,14 +519,56 @@ class Player:
             self._seen = c.out
             self.history.append("-- the bowl restarted (%s) and resumed from its journal --"
                                 % (self.sim.resets[-1] if self.sim.resets else "power"))
+            self._tally()
+        gid = c.j.game_id if c.j is not None else None
+        tallied = gid != self._game  # (then the journal has counted the outcome on show)
+        if tallied:
+            if self._game is not None and gid is not None:  # a new game: the last one's lines are stale
+                t = self.table
+                del self.history[:]
+                table = "商场 kiosk" if t.kiosk else "%d 人 seats" % t.seats
+                self.history.append("-- 新游戏 new game: %s --" % table)
+            self._game = gid
+            self._tally()
         out = c.out
         if out is None or out is self._seen:
             return
         self._seen = out
         if out.kind == game.EV_ROLL:
             self.rolls += 1
-        self.history.append(describe(out, self.table))
+            if not tallied:
+                self._count(out)
+        self.history.append(describe(out, self.table, c.settings.names))
+        if self.voice is not None and c.settings.sound != "off":  # what the bowl says (bobing/voice.py)
+            t = self.table
+            self.voice.say(voice.say_for(out, 0 if t.kiosk else t.turn, c.settings.names), self.sim.now)
         del self.history[:-200]
+
+    def _count(self, out):
+        """A kiosk roll's prizes to its customer (the game pays them all to "seat" 1)."""
+        t = self.table
+        if t is not None and t.kiosk and out.won:
+            a = self.customers.setdefault(out.customer, {})
+            for cls, _src in out.won:
+                a[cls] = a.get(cls, 0) + 1
+
+    def _tally(self):
+        """The kiosk's prizes per customer, read again from the game's journal (a new
+        game, a restart: the game engine replays it, each roll's Outcome counted)."""
+        self.customers = {}
+        c = self.console
+        t = self.table
+        if t is None or not t.kiosk or c.j is None:
+            return
+        scan = journal.Scan()
+        me = self
+
+        class Keep:
+            def append(self, ev):
+                if ev[0] == game.EV_ROLL:
+                    me._count(scan.last)
+
+        journal.scan(journal.path_of(self.root, c.j.game_id), c.j.game_id, c.secret(), Keep(), into=scan)
 
     def state(self):
         """The bowl as plain data (JSON-ready)."""
@@ -518,32 +606,37 @@ class Player:
         return out
 
 
-def describe(out, table):
-    """One line about an outcome, for people."""
+def describe(out, table, names=None):
+    """One line about an outcome, for people; names: the seats' (Settings.names), said
+    beside their numbers ("seat 2 奶奶")."""
     zh = table.class_zh if table is not None else {}
+
+    def seat(n):
+        k = names[n - 1] if names is not None and not getattr(table, "kiosk", False) and 0 < n <= len(names) else 0
+        return "%d %s" % (n, vocab.TITLES_ZH[k - 1]) if k else "%d" % n
     if out.kind == game.EV_START_TOTAL or out.kind == game.EV_START_SEAT:
-        s = "start: seat %d rolls first" % out.seat
+        s = "start: seat %s rolls first" % seat(out.seat)
     elif out.kind == game.EV_CUSTOMER:
         s = "customer %d steps up" % out.customer
     elif out.kind == game.EV_SPILL:
-        s = "seat %d: spill! the roll is void" % out.seat
+        s = "seat %s: spill! the roll is void" % seat(out.seat)
         if out.skipped:
-            s += "; seat %s sits out" % ",".join("%d" % k for k in out.skipped)
+            s += "; seat %s sits out" % ",".join(seat(k) for k in out.skipped)
     elif out.kind == game.EV_TIMEUP:
         s = "time is up: this round is the last"
     else:
-        s = "seat %d: %s  %s (%s)" % (out.seat, "".join("%d" % d for d in out.dice), rules.rank_names("zh")[out.rank],
-                                      rules.rank_names("pinyin")[out.rank])
+        s = "seat %s: %s  %s (%s)" % (seat(out.seat), "".join("%d" % d for d in out.dice),
+                                      rules.rank_names("zh")[out.rank], rules.rank_names("pinyin")[out.rank])
         if out.bonus:
             s += " + %s" % rules.rank_names("zh")[out.bonus]
         if out.won:
-            s += " -> " + ", ".join(zh.get(c, c) + (" (from seat %d)" % src if src else "") for c, src in out.won)
+            s += " -> " + ", ".join(zh.get(c, c) + (" (from seat %s)" % seat(src) if src else "") for c, src in out.won)
         if out.holder_after != out.holder_before:
-            s += "; 状元 now seat %d" % out.holder_after if out.holder_after else "; no 状元"
+            s += "; 状元 now seat %s" % seat(out.holder_after) if out.holder_after else "; no 状元"
     if out.ended:
         s += "  == game over (%s)" % out.reason
         if out.zhuangyuan_to:
-            s += ", 状元 prize to seat %d" % out.zhuangyuan_to
+            s += ", 状元 prize to seat %s" % seat(out.zhuangyuan_to)
     return s
 
 

@@ -3,8 +3,9 @@ ring, the prize pool and everyone's awards beside it.
 
 Keys (interactive): space shakes — hold it to shake longer (the terminal's
 auto-repeat keeps the shake going; let go and the dice settle); v a violent
-shake; m / n / o (or Enter) the bowl's MENU / NEXT / OK buttons; g a new
-game; + / - seats for the next game (g starts it; the panel says so); p the
+shake; m / n / o (or Enter) the bowl's MENU / NEXT / OK buttons, M / N / O
+the same held long (长按: a terminal sees no key held); g a new
+game (the bowl asks first: o yes, m no); + / - seats for the next game (g starts it; the panel says so); p the
 next rule profile (also from the next game); l Chinese or
 English; x pulls the plug (the bowl resumes from its journal); q quits.
 
@@ -23,6 +24,10 @@ from fakes import bowl as hal
 from host_sim.cli import options
 from host_sim.sim import player
 from host_sim.sim.textview import compose
+
+BUTTON_KEYS = {"m": "menu", "n": "next", "o": "ok", "\r": "ok", "\n": "ok"}
+LONG_PRESS_MS = 1000  # beyond the console's 0.8 s long press
+
 
 # ---------------------------------------------------------------- interactive
 def interactive(p):
@@ -45,9 +50,31 @@ def interactive(p):
         out.flush()
 
 
+class Bell:
+    """The terminal's share of the bowl's sound: a terminal plays no tune, so the bell
+    (BEL) rings once where the piezo plays a prize's, a new 状元's or the game's end
+    (none with the 声音 sound setting off; the window plays the tunes themselves)."""
+
+    def __init__(self, p):
+        self.p = p
+        self.seen = p.console.out if p.console is not None else None
+
+    def __call__(self):
+        """-> "\a" when the outcome just shown calls for a tune, else ""."""
+        c = self.p.console
+        out = c.out if c is not None else None
+        if out is None or out is self.seen:
+            return ""
+        self.seen = out
+        if c.settings.sound == "off":
+            return ""
+        return "\a" if out.won or out.ended or out.holder_after != out.holder_before else ""
+
+
 def _loop(p, fd, out):
     last = time.monotonic()
     drawn = None
+    bell = Bell(p)
     while True:
         r, _, _ = select.select([fd], [], [], 0.02)
         keys = os.read(fd, 64).decode("utf-8", "replace") if r else ""
@@ -61,7 +88,7 @@ def _loop(p, fd, out):
             p.step(min(ms, 500))  # after a pause (a suspended terminal) do not race
         size = shutil.get_terminal_size((100, 40))
         screen = compose(p, size.columns, height=size.lines)
-        text = "\x1b[H" + "\n".join(line + "\x1b[K" for line in screen) + "\x1b[J"
+        text = "\x1b[H" + "\n".join(line + "\x1b[K" for line in screen) + "\x1b[J" + bell()
         if text != drawn:
             out.write(text)
             out.flush()
@@ -75,16 +102,14 @@ def key(p, k):
             p.shake_key()
         elif k in "qQ\x03":
             return False
-        elif k in "mM":
-            p.sim.press("menu")
-        elif k in "nN":
-            p.sim.press("next")
-        elif k in "oO\r\n":
-            p.sim.press("ok")
+        elif k in "mno\r\n":
+            p.sim.press(BUTTON_KEYS[k])
+        elif k in "MNO":  # a terminal sees no key held: the capital is the long press (长按)
+            p.sim.press(BUTTON_KEYS[k.lower()], LONG_PRESS_MS)
         elif k in "vV":
             p.trace("model_violent_shake")
         elif k in "gG":
-            p.new_game()
+            p.ask_new_game()  # the bowl asks: o yes, m no
         elif k in "+=-_":
             n = p.console.settings.seats + (1 if k in "+=" else -1)
             if 2 <= n <= game.MAX_SEATS:

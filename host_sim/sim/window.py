@@ -17,9 +17,9 @@ from host_sim.sim import player
 from host_sim.sim import terminal
 from host_sim.sim import textview
 
-SCALE = 6
+SCALE = 5  # the whole window fits a 1,280 x 720 screen with its title bar (size())
 MARGIN = 20
-PANEL_W = 520
+PANEL_W = 560
 RING_H = 200
 FPS = 50
 BG = (24, 24, 28)
@@ -27,6 +27,8 @@ OFF = (0, 0, 0)
 ON = textview.OLED_RGB
 UNLIT = (40, 40, 44)  # an LED that is off: a dark disc
 R = "\x01"  # a table cell starting with it is right-aligned (panel_rows)
+HINT = ("空格 摇碗 space: hold to shake  m/n/o 按键 buttons (按住 长按 hold: long)  v 猛摇 violent  "
+        "g 新局 new  +/- 人数 seats  p 规则 rules  l 语言 lang  x 断电 power  q 退出 quit")
 CJK_FONTS = ("notosanscjksc", "notosanscjk", "wenquanyimicrohei", "wenquanyizenhei", "unifont")
 
 
@@ -136,25 +138,24 @@ def panel_rows(p, cjk):
     """The side panel as rows: a text, or a list of cells drawn in aligned
     columns (a proportional font: spaces cannot align them)."""
     t = p.table
+    text = (lambda x: x) if cjk else _ascii  # without a Chinese font: the English half
+    c = p.console
+    if c is not None and c.final is not None:  # the final, not the table game it interrupts
+        return [text("博饼碗 Bo Bing bowl")] + [text(x) for x in textview.final_lines(c.final)]
     if t is None:
         return ["(no game)"]
     name = (lambda k: t.class_zh[k]) if cjk else (lambda k: k)
-    text = (lambda x: x) if cjk else _ascii  # without a Chinese font: the English half
-    rows = [text("博饼碗 Bo Bing bowl: " + textview.game_line(t)), text(textview.state_line(t))]
+    rows = [text("博饼碗 Bo Bing bowl: " + textview.game_line(t)), text(textview.turn_line(p))]
     nxt = textview.next_game_line(p)
     if nxt:
         rows.append(text(nxt))
     rows.append("")
-    rows.append(text("奖池 pool:"))
-    for k in t.classes:
-        rows.append(["", name(k), R + "%d" % t.pool[k], "/ %d" % t.initial[k]])
-    rows.append("")
-    rows.append(["seat"] + [name(k) for k in t.classes])
-    for seat in sorted(t.awards):
-        a = t.awards[seat]
-        mark = ">" if seat == t.turn and not t.kiosk else " "
-        star = "*" if seat == t.holder else " "
-        rows.append(["%s%d%s" % (mark, seat, star)] + [R + ("%d" % a[k] if a[k] else ".") for k in t.classes])
+    who, table = textview.award_rows(p)
+    rows.append([who if cjk else "seat" if who == "seat" else "customer"] + [name(k) for k in t.classes])
+    rows.append([text("奖池 pool")] + [R + "%d/%d" % (t.pool[k], t.initial[k]) for k in t.classes])  # (a row: room)
+    for mark, n, star, a in table:
+        rows.append(["%s%s%s" % (">" if mark != " " else " ", n, "*" if star != " " else " ")]
+                    + [R + ("%d" % a[k] if a.get(k) else ".") for k in t.classes])
     rows.append("")
     for h in p.history[-4:]:
         rows.append(h if cjk else h.encode("ascii", "replace").decode())
@@ -260,13 +261,52 @@ class View:
         sw, sh = screen.get_size()
         px = x0 + w + MARGIN
         draw_panel(screen, self.font, rows, px, MARGIN, sw - px - MARGIN, sh - 2 * MARGIN)
-        hint = ("空格 摇碗 space: hold to shake   v 猛摇 violent   m/n/o 按键 buttons   g 新局 new game   "
-                "+/- 下一局人数 seats (next game)   p 规则 profile   l 语言 lang   x 断电 power   q 退出 quit")
+        hint = HINT
         if not self.cjk:
             hint = _ascii(hint)
         screen.blit(self.font.render(_clip(self.font, hint, sw - 2 * MARGIN), True, (150, 150, 150)),
                     (MARGIN, y0 + h + RING_H + 5))
         return True
+
+
+class Keys:
+    """The window's keyboard: space shakes as long as it is held, m / n / o (and
+    Enter) are the bowl's buttons pressed as long as the key is held (held 0.8 s:
+    the long press the screen asks for, e.g. 长按:-1), other keys as in the terminal."""
+
+    def __init__(self, pygame, p):
+        self.pg = pygame
+        self.p = p
+        self.buttons = {pygame.K_m: "menu", pygame.K_n: "next", pygame.K_o: "ok", pygame.K_RETURN: "ok"}
+        self.down = {}  # button -> the sim's ms when its key went down
+
+    def event(self, ev):
+        """One pygame event. -> False to quit."""
+        pg, p = self.pg, self.p
+        if ev.type == pg.QUIT:
+            return False
+        if ev.type == pg.KEYDOWN:
+            b = self.buttons.get(ev.key)
+            if ev.key == pg.K_SPACE:
+                p.shake_down()
+            elif b is not None:
+                if b not in self.down:  # (not the key's auto-repeat)
+                    self.down[b] = p.now
+                    p.sim.press(b, player.MAX_SHAKE_MS)  # until the key is let go
+            elif ev.unicode:
+                return terminal.key(p, ev.unicode)
+        elif ev.type == pg.KEYUP:
+            b = self.buttons.get(ev.key)
+            if ev.key == pg.K_SPACE:
+                p.shake_up()
+            elif b in self.down:  # a tap still lasts a press's time: the buttons' debounce sees it
+                p.sim.release(b, max(0, player.PRESS_MS - (p.now - self.down.pop(b))))
+        return True
+
+
+def size():
+    """The window's (width, height) in pixels: the OLED, the ring and the hint line beside the panel."""
+    return MARGIN + hal.WIDTH * SCALE + MARGIN + PANEL_W, MARGIN + hal.HEIGHT * SCALE + RING_H + 40
 
 
 def draw(pygame, screen, p, font, cjk):
@@ -279,8 +319,7 @@ def run(p, script=None, frames=0, screenshot=None):
     unless frames is given). -> exit status."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
-    w = MARGIN + hal.WIDTH * SCALE + MARGIN + PANEL_W
-    h = MARGIN + hal.HEIGHT * SCALE + RING_H + 40
+    w, h = size()
     try:  # (a video driver named in SDL_VIDEODRIVER that cannot start fails already here)
         pygame.display.init()  # not pygame.init(): no sound card needed
         pygame.font.init()
@@ -302,22 +341,12 @@ def run(p, script=None, frames=0, screenshot=None):
     lines = list(script) if script is not None else None
     status = 0
     n = 0
-    keys = {pygame.K_m: "menu", pygame.K_n: "next", pygame.K_o: "ok", pygame.K_RETURN: "ok"}
+    keys = Keys(pygame, p)
     try:
         running = True
         while running:
             for ev in pygame.event.get():
-                if ev.type == pygame.QUIT:
-                    running = False
-                elif ev.type == pygame.KEYDOWN:
-                    if ev.key == pygame.K_SPACE:
-                        p.shake_down()
-                    elif ev.key in keys:
-                        p.sim.press(keys[ev.key])
-                    elif ev.unicode and not terminal.key(p, ev.unicode):
-                        running = False
-                elif ev.type == pygame.KEYUP and ev.key == pygame.K_SPACE:
-                    p.shake_up()
+                running = keys.event(ev) and running
             if lines:
                 try:
                     if not player.run_command(p, lines.pop(0), print):

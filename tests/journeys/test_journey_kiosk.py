@@ -102,3 +102,33 @@ def test_a_fresh_kiosk_is_set_up_and_serves_three_customers(lang):
     p.button("menu")
     assert p.view == "gate"
     never(p, "OK:")
+
+
+def test_a_customer_who_wins_with_shakes_left_shakes_on_from_the_claim_screen():
+    """A customer sees his claim code and shakes again: the shake is his next roll
+    (the claim screen ignored it: he stood shaking at "2 shake(s) left" until
+    someone said OK), and the code stays in the attendant's list."""
+    p = bowl(seed=5)
+    p.set_mode("kiosk")
+    p.new_game()
+    c = p.console
+    t = p.table
+    for _ in range(40):  # customers until one wins with shakes left
+        p.ready()
+        left = t.shakes_left
+        p.shake(800)
+        while p.view == "result":
+            p.button("ok")
+        if p.view == "claim" and t.shakes_left:
+            break
+    else:
+        raise AssertionError("no claim with shakes left in 40 rolls")
+    code = c.arg[1]
+    assert left - 1 == t.shakes_left
+    rolled = c.rolled
+    p.shake(800)  # on the claim screen, no OK
+    assert c.rolled == rolled + 1 and t.shakes_left == left - 2, (p.view, t.shakes_left)
+    p.ready()
+    p.key()
+    p._choose("codes")
+    sees(p, code)

@@ -379,6 +379,14 @@ class Sim:
         pin.value(0)
         self._releases.append((self.board.ticks_add(self.board.ms, hold_ms), pin))
 
+    def release(self, button, after_ms=0):
+        """Let a held button go after_ms from now (a key let go in the window: the
+        press lasts as long as the key was held)."""
+        i = BUTTONS.index(button) if isinstance(button, str) else button
+        pin = self.board.pins[i]
+        self._releases = [r for r in self._releases if r[1] is not pin]
+        self._releases.append((self.board.ticks_add(self.board.ms, after_ms), pin))
+
     def attendant_key(self, hold_ms=300, key_no=LOCK_NO):
         """The attendant turns key key_no in the case's lock and lets it spring back after
         hold_ms -> True if it turned (the lock's own key; another one does not)."""
