@@ -107,9 +107,10 @@ def test_a_fresh_kiosk_is_set_up_and_serves_three_customers(lang):
 def test_a_customer_who_wins_with_shakes_left_shakes_on_from_the_claim_screen():
     """A customer sees his claim code and shakes again: the shake is his next roll
     (the claim screen ignored it: he stood shaking at "2 shake(s) left" until
-    someone said OK), and the code stays in the attendant's list."""
+    someone said OK), and the code stays in the PIN menu's list of codes."""
     p = bowl(seed=5)
     p.set_mode("kiosk")
+    p.set_pin("2468")  # a kiosk with the default PIN lets nobody in
     p.new_game()
     c = p.console
     t = p.table
@@ -129,6 +130,7 @@ def test_a_customer_who_wins_with_shakes_left_shakes_on_from_the_claim_screen():
     p.shake(800)  # on the claim screen, no OK
     assert c.rolled == rolled + 1 and t.shakes_left == left - 2, (p.view, t.shakes_left)
     p.ready()
-    p.key()
+    p.button("menu")  # the codes sit behind the PIN (the key only lets the next customer in)
+    p._enter_digits(p.pin)
     p._choose("codes")
     sees(p, code)
