@@ -204,6 +204,12 @@ PROBES = [
     ("verify-fair {d}", 2, "no fair game"),
     ("verify-fair --desk {d}/nothing.json", 2, "cannot read"),
     ("verify-fair --desk {d}/events.txt", 2, "not the desk's export"),
+    # special files: a FIFO hung the command, /dev/zero ran it out of memory, deep JSON a RecursionError
+    ("verify-fair --desk {d}/pipe.json", 2, "not a plain file"),
+    ("verify-fair --desk /dev/zero", 2, "not a plain file"),
+    ("verify-fair --desk {d}/adir", 2, "not a plain file"),
+    ("verify-fair --desk {d}/deep.json", 2, "nests too deep"),
+    ("verify-fair --desk {d}/ex_awards.json --receipt {d}/pipe.json", 2, "not a plain file"),
     ("verify-fair {d} --desk {d}/events.txt --bowl 1", 2, "not the desk's export"),
     ("verify-fair {d} --game x", 2, "--game"),
     ("verify-fair --desk {d}/ex_bowl.json", 2, "commitment 1: bowl=1"),
@@ -328,6 +334,8 @@ def d(tmp_path_factory):
     w("latin1.txt", "412355\n# caf\u00e9\n".encode("latin-1"))
     w("afile", b"x")
     os.mkdir(str(root / "adir"))
+    os.mkfifo(str(root / "pipe.json"))  # nobody ever writes to it
+    w("deep.json", b"[" * 100000)
     w("short.csv", b"t_ms,ax,ay,az\n0,1,2\n")
     w("words.csv", b"t_ms,ax,ay,az\n0,a,b,c\n")
     w("binary.csv", b"t_ms,ax,ay,az\n\xff\xfe\n")

@@ -199,6 +199,45 @@ def in_file(s):
     return s
 
 
+def read_plain(path, what, limit):
+    """The bytes of a plain file of at most `limit` bytes; InputError saying what is wrong
+    otherwise. Opened without blocking, so a FIFO named here never hangs the command, and
+    never read past the limit (a device such as /dev/zero reports no size). what: "a receipt",
+    "the desk's export"..."""
+    the = "the " + what.split(" ", 1)[1] if what.split(" ", 1)[0] in ("a", "an") else what
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as e:
+        raise InputError("cannot read %s %s: %s" % (the, path, e.strerror or e))
+    except ValueError:  # a NUL in it
+        raise InputError("%r is not a file name: give %s as a file" % (path[:80], what))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError("%s: not a plain file (a folder, a device or a pipe): give %s as a file"
+                             % (path, what))
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise InputError("cannot read %s %s: %s" % (the, path, e.strerror or e))
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise InputError("%s: more than %d bytes: not %s" % (path, limit, what))
+    return data
+
+
+def read_json(path, what, limit):
+    """read_plain's bytes as JSON; InputError for text that is not JSON or nests too deep."""
+    import json
+    data = read_plain(path, what, limit)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (ValueError, UnicodeError) as e:
+        raise InputError("%s is not %s (JSON): %s" % (path, what, e))
+    except RecursionError:
+        raise InputError("%s is not %s: its JSON nests too deep" % (path, what))
+
+
 def _writable_parent(path):
     """The nearest existing folder above path (or path itself) must be writable."""
     p = os.path.abspath(path)

@@ -15,7 +15,11 @@ import json
 import os
 
 from host_sim.analysis import fair_check
-from host_sim.cli.options import InputError
+from host_sim.cli.options import InputError, read_json
+
+# an event's export: ~300 B a commitment and its log entries; 256 MB is ~800,000 customers
+MAX_EXPORT = 256 * 1024 * 1024
+MAX_RECEIPT = 4096
 
 
 def add_arguments(p):
@@ -31,13 +35,7 @@ def add_arguments(p):
 
 
 def _load(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            d = json.load(f)
-    except OSError as e:
-        raise InputError("cannot read the desk's export %s: %s" % (path, e.strerror or e))
-    except (ValueError, UnicodeError) as e:
-        raise InputError("%s is not the desk's export (JSON): %s" % (path, e))
+    d = read_json(path, "the desk's export", MAX_EXPORT)
     if not isinstance(d, dict) or d.get("v") != 1 or not isinstance(d.get("commitments"), list):
         raise InputError("%s is not the desk's export: a JSON object with \"v\":1 and \"commitments\" expected"
                          % path)
@@ -58,13 +56,7 @@ def _load(path):
 
 
 def _receipt(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            d = json.load(f)
-    except OSError as e:
-        raise InputError("cannot read the receipt %s: %s" % (path, e.strerror or e))
-    except (ValueError, UnicodeError) as e:
-        raise InputError("%s is not a receipt (JSON): %s" % (path, e))
+    d = read_json(path, "a receipt", MAX_RECEIPT)
     if not isinstance(d, dict) or not _int(d.get("n")) or not _hex(64)(d.get("head")):
         raise InputError("%s is not a receipt: {\"n\": the desk log's entry (a whole number), \"head\": 64 hex "
                          "digits} expected" % path)
