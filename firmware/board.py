@@ -111,6 +111,10 @@ class Board(Hardware):
         import machine
         machine.freq(CPU_HZ)
 
+    def restart(self):
+        import machine
+        machine.reset()  # esp_restart(): reset_cause() is then HARD_RESET (ports/esp32/modmachine.c)
+
     def battery_mv(self):
         """The cell's voltage in mV, or None when the board cannot tell (no ADC, or an
         uncalibrated divider reading below any cell that still runs the bowl)."""

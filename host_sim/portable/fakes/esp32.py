@@ -21,6 +21,11 @@ class DeepSleep(Exception):
     """The app put the bowl into deep sleep (on the bowl, deepsleep() never returns)."""
 
 
+class HardReset(Exception):
+    """machine.reset(): esp_restart(), never returns; the next boot's reset_cause() is
+    HARD_RESET (ports/esp32/modmachine.c: ESP_RST_SW)."""
+
+
 # What board.py's bring_up() and deepsleep() talk to: `machine`, `esp32`,
 # `neopixel` and `ssd1306` as MicroPython's ESP32 port has them, over the same
 # fake parts. The bowl's wiring comes from board.py; what the board adds around
@@ -209,9 +214,9 @@ class FakeESP32:
         self.Pin = _Part(self.pin, IN=_IN, OUT=_OUT, OPEN_DRAIN=7, PULL_UP=_PULL_UP, PULL_DOWN=_PULL_DOWN,
                          IRQ_RISING=1, IRQ_FALLING=2)
         self.ADC = _Part(self._adc, ATTN_0DB=0, ATTN_2_5DB=1, ATTN_6DB=2, ATTN_11DB=3)
-        self.reset("power")
+        self.chip_reset("power")
 
-    def reset(self, why):
+    def chip_reset(self, why):
         """A reset: every pad back to its reset state, nothing armed."""
         self.cause, self.wake = self._WHY[why]
         for p in self.pads.values():
@@ -243,6 +248,9 @@ class FakeESP32:
 
     def reset_cause(self):
         return self.cause
+
+    def reset(self):
+        raise HardReset()  # machine.reset(): Sim reboots the chip with cause "reset"
 
     def wake_reason(self):
         return self.wake
