@@ -1,4 +1,4 @@
-# Out of memory never stops the bowl (issue 32): a MemoryError in a round of the app is
+# Out of memory never stops the bowl: a MemoryError in a round of the app is
 # said in the log and the bowl restarts into the same game (machine.reset(): the journal
 # holds it); a frame that finds no memory is drawn again; the network that cannot start for
 # memory leaves the game offline, not stopped; the random source read short of memory is read
