@@ -195,7 +195,10 @@ class Board(Hardware):
                 self.say("wake on shake not armed (%s): waking in %d s to try again" % (e, SLEEP_RETRY_MS // 1000))
                 timed = SLEEP_RETRY_MS
         esp32.wake_on_ext1((self._ok,), esp32.WAKEUP_ALL_LOW)
-        machine.deepsleep(timed)
+        if timed:
+            machine.deepsleep(timed)
+        else:
+            machine.deepsleep()  # no argument, no timer: deepsleep(0) would arm one that wakes at once
 
 
 def menu_held_at_boot():

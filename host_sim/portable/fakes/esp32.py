@@ -279,13 +279,14 @@ class FakeESP32:
     def WDT(self, id=0, timeout=5000):
         return WDT(self.sim, id, timeout)
 
-    def deepsleep(self, ms=0):
-        """machine.deepsleep(ms): the wake sources armed by esp32.wake_on_ext0/ext1,
-        and the RTC timer when ms > 0 (ESP_SLEEP_WAKEUP_TIMER, wake_reason() 4),
-        are all that can end it; on the bowl it never returns."""
+    def deepsleep(self, *ms):
+        """machine.deepsleep([ms]): the wake sources armed by esp32.wake_on_ext0/ext1,
+        and the RTC timer whenever ms is given (ESP_SLEEP_WAKEUP_TIMER, wake_reason() 4),
+        are all that can end it; on the bowl it never returns. ports/esp32/modmachine.c
+        machine_sleep_helper arms the timer when any argument is given: deepsleep(0) wakes at once."""
         sim = self.sim
-        if ms > 0:
-            self.timer_at = sim.ticks_add(sim.ms, ms)
+        if ms:
+            self.timer_at = sim.ticks_add(sim.ms, ms[0])
         if self.ext0 is not None and self.ext0[0].source is not None and sim.accel is not None:
             sim.armed = sim.chip.wake_armed()
             if sim.armed is not None:
