@@ -111,6 +111,10 @@ class Board(Hardware):
         import machine
         machine.freq(CPU_HZ)
 
+    def restart(self):
+        import machine
+        machine.reset()  # esp_restart(): reset_cause() is then HARD_RESET (ports/esp32/modmachine.c)
+
     def battery_mv(self):
         """The cell's voltage in mV, or None when the board cannot tell (no ADC, or an
         uncalibrated divider reading below any cell that still runs the bowl)."""
@@ -191,7 +195,10 @@ class Board(Hardware):
                 self.say("wake on shake not armed (%s): waking in %d s to try again" % (e, SLEEP_RETRY_MS // 1000))
                 timed = SLEEP_RETRY_MS
         esp32.wake_on_ext1((self._ok,), esp32.WAKEUP_ALL_LOW)
-        machine.deepsleep(timed)
+        if timed:
+            machine.deepsleep(timed)
+        else:
+            machine.deepsleep()  # no argument, no timer: deepsleep(0) would arm one that wakes at once
 
 
 def menu_held_at_boot():

@@ -143,6 +143,7 @@ MARK_BY_FILE = {
 # of those boot a simulated bowl many times or set up the desk with Argon2 hashing);
 # `make test --durations=15` and `make test-fast --durations=10` show when this list wants updating
 SLOW = {
+    "test_oom_heaps.py": ("test_a_game_plays_on_at_every_heap_from_the_smallest_that_boots",),
     "test_board.py": (
         "test_a_gy521_with_a_clone_chip_plays_and_wakes_on_a_shake",
         "test_an_empty_battery_sleeps_before_a_brown_out_and_starts_no_roll",

@@ -112,7 +112,7 @@ def test_deep_sleep_lasts_until_ok_is_pressed(tmp_path):
 def test_the_ring_is_dark_while_its_switch_pin_is_at_reset(tmp_path):
     sim = new_sim(tmp_path)
     assert sim.board.led_power_pin.value() == 1 and any(sim.leds)
-    sim.board.esp.reset("reset")  # GPIO26 back to its reset state: the 100k pull-down holds the FET off
+    sim.board.esp.chip_reset("reset")  # GPIO26 back to its reset state: the 100k pull-down holds the FET off
     assert sim.board.led_power_pin.value() == 0
 
 

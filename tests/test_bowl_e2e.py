@@ -9,7 +9,7 @@
 # the report in the test's output).
 #
 # Heap: on the frozen build (firmware and simulated hardware frozen in, as the
-# bowl holds its code in flash) the game passes in 58K (64K for a margin). About
+# bowl holds its code in flash) the game passes in 57K (64K for a margin). About
 # 16K of that is the test's own, which a bowl does not carry: the simulated ESP32
 # (host_sim/portable/fakes: bowl.py and the chiptime, esp32, parts and battery modules it
 # imports, 9.5K imported, plus its pads, parts and clocks at boot), the fake MPU6050, this

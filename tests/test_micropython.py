@@ -29,10 +29,10 @@ STOCK_SKIPPED = {"test_rules", "test_fairness", "test_journal_powercut", "test_g
 
 # Modules built into MicroPython v1.28.0's ESP32 port (C modules, not frozen):
 # ports/esp32/mpconfigport.h (MICROPY_CONFIG_ROM_LEVEL_EXTRA_FEATURES, MICROPY_PY_MACHINE,
-# _NETWORK, _ESPNOW, _BLUETOOTH, _THREAD, _ONEWIRE), ports/esp32/modesp.c (esp),
+# _NETWORK, _ESPNOW, _THREAD, _ONEWIRE; not _BLUETOOTH, which the bowl's board turns off), ports/esp32/modesp.c (esp),
 # modesp32.c (esp32), extmod/modframebuf.c, modhashlib.c, modbinascii.c, ...
 ESP32_BUILTIN = {
-    "array", "binascii", "bluetooth", "builtins", "cmath", "collections", "cryptolib", "deflate",
+    "array", "binascii", "builtins", "cmath", "collections", "cryptolib", "deflate",
     "errno", "esp", "esp32", "espnow", "framebuf", "gc", "hashlib", "heapq", "io", "json", "machine",
     "math", "micropython", "network", "onewire", "os", "platform", "random", "re", "select",
     "socket", "struct", "sys", "time", "tls", "uctypes", "vfs", "_thread", "_onewire", "_espnow",

@@ -211,7 +211,8 @@ class Console:
         except dicemod.EntropyError as e:
             self.dice = None
             self.rng_error = e
-            self._notices.append((N_RNG, e.test))
+            if e.test != "memory":  # no memory is no failed source: the first roll reads it again
+                self._notices.append((N_RNG, e.test))
             self.say("dice: %s" % e)
         self.detector = None
         self._resume(woke_by)
@@ -477,6 +478,8 @@ class Console:
                 self.detector.rearm()
             self._battery_empty()
             return None
+        if self.rng_error is not None and self.rng_error.test == "memory":
+            self._dice_again()
         if self.dice is None or (self.dice.failed is not None):
             self._notices.append((N_RNG, self.rng_error.test if self.rng_error else "source"))
             self.next_notice_or(self.home())
@@ -489,11 +492,30 @@ class Console:
         except dicemod.EntropyError as e:
             self.rng_error = e
             self.say("dice: %s" % e)
+            if e.test == "memory":  # no roll made, none recorded: bowl.app restarts into the game
+                self.dice = None
+                raise MemoryError("dice: %s" % e)
             self._notices.append((N_RNG, e.test))
             self.next_notice_or(self.home())
             return None
         self.rolled += 1
         return d
+
+    def _dice_again(self):
+        """The random source could not be read for want of memory (no health test
+        failed): a fresh Dice after a collection; short of memory again -> MemoryError
+        (bowl.app restarts into the same game); a failed health test is latched as ever."""
+        import gc
+        gc.collect()
+        try:
+            self.dice = dicemod.Dice(self.urandom)
+            self.rng_error = None
+        except dicemod.EntropyError as e:
+            self.dice = None
+            self.rng_error = e
+            self.say("dice: %s" % e)
+            if e.test == "memory":
+                raise MemoryError("dice: %s" % e)
 
     def _roll(self, t_us):
         """Draw six dice for the seat whose turn it is (or seat 1's start total)."""

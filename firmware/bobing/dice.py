@@ -247,8 +247,10 @@ class Dice:
         self._apt_i = 0
         self.rolls = 0
         self.failed = None  # the latched EntropyError, if any
-        raw = self._read(STARTUP_BYTES)
-        self._health(raw)
+        # the start-up test's 1,024 bytes a roll's 32 at a time (the tests run byte by byte):
+        # no 1 KB block to find in a fragmented heap
+        for _ in range(STARTUP_BYTES // RAW_BYTES):
+            self._health(self._read(RAW_BYTES))
         self._apt_i = 0  # the first roll starts a fresh window
         self._h = hashlib.sha256(_TAG)
 

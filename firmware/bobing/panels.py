@@ -45,43 +45,53 @@ _JOURNAL_SAYS = (
 )
 
 
-# menu items, titles and notices: id -> (zh, en)
-LABELS = {
-    "new": ("新游戏", "New game"), "seats": ("人数", "Seats"), "profile": ("规则", "Rules"),
-    "mode": ("模式", "Mode"), "lang": ("语言", "Language"), "admin": ("管理", "Admin"),
-    "back": ("返回", "Back"), "stock": ("奖品库存", "Prize stock"), "bowl_id": ("碗号", "Bowl id"),
-    "secret": ("领奖密钥", "Claim secret"), "pin": ("改密码", "Change PIN"), "family": ("家庭", "Family"),
-    "kiosk": ("商场", "Kiosk"), "zh": ("中文", "Chinese"), "en": ("英文", "English"),
-    "enter_pin": ("输入密码", "Enter PIN"), "confirm_new": ("开新局?", "Start a new game?"),
-    "new_secret": ("换新密钥?", "New secret?"), "wrong_pin": ("密码错误", "Wrong PIN"),
-    "locked": ("密码已锁定", "PIN locked"), "flash": ("存储失败", "Flash write failed"),
-    "main": ("菜单", "Menu"), "settings_bad": ("设置有误", "Settings damaged"),
-    "battery": ("电量低", "Battery low"),
-    "final": ("王中王", "Champion final"), "champions": ("人数", "Champions"),
-    "start_final": ("开始王中王?", "Start the final?"), "end_final": ("结束王中王?", "End the final?"),
-    "customer": ("下一位顾客", "Next customer"), "codes": ("领奖码", "Claim codes"),
-    "attendant": ("服务员", "Attendant"), "old_pin": ("输入旧密码", "Old PIN"),
-    "new_pin": ("输入新密码", "New PIN"), "new_pin2": ("再输一次", "New PIN again"),
-    "pin_done": ("密码已改", "PIN changed"), "pin_diff": ("两次不一致", "PINs differ"),
-    "pin_lost": ("密码损坏", "PIN damaged"), "pin_default": ("请先改密码", "Change the PIN"),
-    "no_codes": ("还没有领奖码", "No codes yet"),
-    "sound": ("声音", "Sound"), "on": ("开", "On"), "quiet": ("小声", "Quiet"), "off": ("关", "Off"),
-    "names": ("名字", "Names"), "none": ("只用号码", "Number only"),
-}
+# menu items, titles and notices: id, zh, en in threes. A flat tuple of constants, not a dict:
+# frozen, it stays in flash (a dict would be built in the heap at import and need one 336-byte block)
+_LABELS = (
+    "new", "新游戏", "New game", "seats", "人数", "Seats", "profile", "规则", "Rules",
+    "mode", "模式", "Mode", "lang", "语言", "Language", "admin", "管理", "Admin", "back", "返回", "Back",
+    "stock", "奖品库存", "Prize stock", "bowl_id", "碗号", "Bowl id", "secret", "领奖密钥", "Claim secret",
+    "pin", "改密码", "Change PIN", "family", "家庭", "Family", "kiosk", "商场", "Kiosk",
+    "zh", "中文", "Chinese", "en", "英文", "English", "enter_pin", "输入密码", "Enter PIN",
+    "confirm_new", "开新局?", "Start a new game?", "new_secret", "换新密钥?", "New secret?",
+    "wrong_pin", "密码错误", "Wrong PIN", "locked", "密码已锁定", "PIN locked",
+    "flash", "存储失败", "Flash write failed", "main", "菜单", "Menu",
+    "settings_bad", "设置有误", "Settings damaged", "battery", "电量低", "Battery low",
+    "final", "王中王", "Champion final", "champions", "人数", "Champions",
+    "start_final", "开始王中王?", "Start the final?", "end_final", "结束王中王?", "End the final?",
+    "customer", "下一位顾客", "Next customer", "codes", "领奖码", "Claim codes",
+    "attendant", "服务员", "Attendant", "old_pin", "输入旧密码", "Old PIN", "new_pin", "输入新密码", "New PIN",
+    "new_pin2", "再输一次", "New PIN again", "pin_done", "密码已改", "PIN changed",
+    "pin_diff", "两次不一致", "PINs differ", "pin_lost", "密码损坏", "PIN damaged",
+    "no_codes", "还没有领奖码", "No codes yet", "sound", "声音", "Sound", "on", "开", "On",
+    "quiet", "小声", "Quiet", "off", "关", "Off", "pin_default", "请先改密码", "Change the PIN",
+    "names", "名字", "Names", "none", "只用号码", "Number only",
+)
 # preset names on the screen (the id itself for visitors)
 PRESET_ZH = {"xiamen": "厦门", "tongan": "同安", "friendly": "友好", "zhangzhou": "漳州",
              "corporate_simple": "公司", "capped_classes": "限额", "kiosk": "商场"}
 
 
+def _label_at(item):
+    """Where item's id is in _LABELS, or -1."""
+    for i in range(0, len(_LABELS), 3):
+        if _LABELS[i] == item:
+            return i
+    return -1
+
+
 def label(item, lang):
-    return LABELS[item][0 if lang == "zh" else 1]
+    i = _label_at(item)
+    if i < 0:
+        raise ValueError("no label %r" % (item,))
+    return _LABELS[i + (1 if lang == "zh" else 2)]
 
 
 def title_of(c, mid):
     """The title of list `mid` in the current language (the name list's: the seat's)."""
     if mid == "title":
         return ("%d号 名字" if c.lang == "zh" else "Seat %d name") % c.menu_list[3]
-    return label(mid if mid in LABELS else "main", c.lang)
+    return label(mid if _label_at(mid) >= 0 else "main", c.lang)
 
 
 def item_text(c, item, mid=None):
@@ -91,7 +101,7 @@ def item_text(c, item, mid=None):
         return ("%s号" if c.lang == "zh" else "Seat %s") % item
     if mid == "title" and item != "none":
         return V.TITLES_ZH[V.TITLES.index(item)] if c.lang == "zh" else item
-    if item in LABELS:
+    if _label_at(item) >= 0:
         return label(item, c.lang)
     if c.lang == "zh" and item in PRESET_ZH:
         return PRESET_ZH[item]

@@ -50,6 +50,7 @@ BATTERY_MS = const(5000)  # the battery is read this often (and at boot)
 # them; and on a stuck bus the ESP32's legacy driver gives up on one after 100 ms x (1 + 32) = 3.3 s
 # (ports/esp32/machine_i2c.c), not 102 s for a whole frame: well within the watchdog
 DATA_BYTES = const(32)
+NO_FRAME_ROUNDS = const(50)  # a second of UI rounds with no frame drawn for want of memory: restart
 
 
 def _event(hw):
@@ -113,6 +114,7 @@ class App:
         self._alive = 0
         self.running = True
         self.shown = 0  # frames sent to the display
+        self._no_frame = 0  # frames in a row that found no memory to be drawn
         self._bad = [None, None]  # since when the accelerometer / display has failed (ms), or None
         # lost while playing, or missing at boot: looked for every PROBE_MS
         on_bus = hw.i2c is not None and hw._i2c_parts is not None
@@ -320,7 +322,18 @@ class App:
             self.con.battery(t, self.hw.battery_mv())
         self.con.tick(t)
         self.probe_lost(t)
-        self.render(t)
+        try:
+            self.render(t)
+            self._no_frame = 0
+        except MemoryError:
+            self._drawn = -1  # drawn again at the next round, after a collection
+            self._no_frame += 1
+            gc.collect()
+            if self._no_frame == 1:
+                self.hw.say("screen: out of memory drawing a frame; drawn again")
+            elif self._no_frame >= NO_FRAME_ROUNDS:
+                self.out_of_memory("%d frames in a row" % self._no_frame)
+                return
         self.drive_leds(t)
         self.sound(t)
         self._flush_log()
@@ -336,9 +349,24 @@ class App:
 
     def step(self, t):
         """One round of every task at time t (simulated time: tests, simulator)."""
-        self.sensor_round(t)
-        self.ui_round(t)
+        try:
+            self.sensor_round(t)
+            self.ui_round(t)
+        except MemoryError:
+            self.out_of_memory("a round")
         self.watchdog_round()
+
+    def out_of_memory(self, where):
+        """Out of memory (a heap too fragmented for one more block) stops nothing. A frame
+        that cannot be drawn is drawn again at the next round (ui_round); anywhere else the
+        round may have left the console half way through an event, so the bowl says so and
+        restarts into the same game, which the journal holds to its last recorded event."""
+        gc.collect()
+        self._flush_log()
+        self.hw.say("out of memory in %s (%d B free after a collection): restarting into the same game"
+                    % (where, gc.mem_free() if hasattr(gc, "mem_free") else 0))
+        self.running = False
+        self.hw.restart()
 
     def sleep(self):
         """Deep sleep until a shake or the OK button; waking is a reset, and the
@@ -362,13 +390,20 @@ class App:
             self.net = net.start(self)
         except OSError as e:  # the game never waits for the network: play on, say why
             self.hw.say("net: %r; playing offline" % (e,))
+        except MemoryError:  # reading net.txt or the outbox's first step: the game goes on without
+            self.net = None
+            gc.collect()
+            self.hw.say("net: out of memory starting the network; playing offline (the next boot tries again)")
         return self.net
 
     # ---------------------------------------------------------------- asyncio
     async def _every(self, ms, work):
         import asyncio
         while self.running:
-            work(self.hw.ticks_ms())
+            try:
+                work(self.hw.ticks_ms())
+            except MemoryError:
+                self.out_of_memory("a task's round")
             await asyncio.sleep(ms / 1000)
 
     async def run(self, stop_after_ms=0):

@@ -18,6 +18,7 @@
 #   woke_by    why the app starts: "power", "shake", "button", "watchdog", "reset"
 #   urandom    the random source of the dice: urandom(n) -> n bytes (os.urandom)
 #   strong_random(n)  bytes with real entropy, for secrets (bobing.dice's threat model)
+#   restart()  a hard reset into the same game (the app, out of memory mid-round)
 import os
 import time
 
@@ -75,6 +76,11 @@ class Hardware:
         """Arm the wake sources (a shake, the OK button) and sleep; on the bowl it
         never returns (waking is a reset). Boards without deep sleep say so."""
         raise OSError("this board has no deep sleep")
+
+    def restart(self):
+        """Reset the chip (a hard reset): the app boots again into the game the journal
+        holds. Boards that cannot restart say so."""
+        raise OSError("this board cannot restart")
 
     def strong_random(self, n):
         """n bytes for a secret from a source with real entropy (bobing.dice

@@ -126,6 +126,18 @@ def render(chars, font, version):
         end = "," if i % CHUNK == CHUNK - 1 or i == len(chars) - 1 else ""
         lines.append("    b'%s'%s  # %s U+%04X" % ("".join("\\x%02x" % b for b in data), end, c, ord(c)))
     lines.append(")")
+    # MicroPython makes each character of a str it iterates (paint's text and text_width) a
+    # qstr (py/objstrunicode.c str_it_iternext -> mp_obj_new_str_via_qstr): one not known yet
+    # is interned in the heap for good, mid-game, in qstr pools that need one block each. As
+    # its own literal each character is a qstr frozen in flash, found there: drawing interns nothing.
+    lines += [
+        "# Each character again as its own constant, so that on a bowl with this module frozen",
+        "# drawing text interns no character in the heap (bobing/paint.py; make_glyphs.py says why).",
+        "INTERNED = (",
+    ]
+    for i in range(0, len(chars), 16):
+        lines.append("    " + " ".join("%s," % _str_literal(c) for c in chars[i:i + 16]))
+    lines.append(")")
     return "\n".join(lines) + "\n"
 
 

@@ -3,9 +3,11 @@
 #   make -C ports/esp32 BOARD_DIR=/path/to/this/repo/firmware/boards/BOBING_ESP32
 # BOARD_VARIANT=SPIRAM builds the same for a board with PSRAM (WROVER, FireBeetle N16R2).
 # SDKCONFIG_DEFAULTS paths are relative to ports/esp32 (its CMakeLists reads them there).
+# No boards/sdkconfig.ble (ESP32_GENERIC has it): the bowl never uses Bluetooth, and with the
+# controller off its RAM stays free for the heap, Wi-Fi and TLS (mpconfigboard.h turns the
+# bluetooth module off to match, as the port's boards without Bluetooth do).
 set(SDKCONFIG_DEFAULTS
     boards/sdkconfig.base
-    boards/sdkconfig.ble
 )
 
 # The bowl's own partition table (partitions.csv here: a larger app partition). ESP-IDF reads

@@ -7,3 +7,7 @@
 #ifndef MICROPY_HW_MCU_NAME
 #define MICROPY_HW_MCU_NAME "ESP32"
 #endif
+
+// No Bluetooth (no boards/sdkconfig.ble in mpconfigboard.cmake): the port's mpconfigport.h
+// turns the bluetooth module on unless a board says otherwise (as its LOLIN_S2_MINI does).
+#define MICROPY_PY_BLUETOOTH (0)

@@ -37,7 +37,7 @@ from fakes import mpu6050 as fake_mpu6050
 from fakes import chiptime
 from fakes.chiptime import TICKS_PERIOD
 from fakes.parts import ADDR_OLED, Button, FakeDisplay, FakeNeoPixel, FakePWM, KeySwitch, NoLog
-from fakes.esp32 import DeepSleep, FakeESP32
+from fakes.esp32 import DeepSleep, FakeESP32, HardReset
 from fakes.battery import Battery, Divider
 
 import board
@@ -128,7 +128,7 @@ class SimBoard(board.Board):
         self.urandom = self.esp.urandom  # os.urandom as the ESP32 port has it
         self.asleep = False
         self.twdt = None  # a reset stops the watchdog; the app starts it after the boot
-        self.esp.reset(woke_by)
+        self.esp.chip_reset(woke_by)
         if self.ring is not None:
             self.ring.write()  # the ring's supply follows its switch pin, now back at reset
         self.reset_at = self.ms
@@ -280,6 +280,10 @@ class SimBoard(board.Board):
     def deepsleep(self):
         """board.Board.deepsleep on the simulated chip: ends in DeepSleep."""
         self.esp.run(board.Board.deepsleep, self)
+
+    def restart(self):
+        """board.Board.restart on the simulated chip: ends in HardReset."""
+        self.esp.run(board.Board.restart, self)
 
     def strong_random(self, n):
         """board.Board.strong_random on the simulated chip (the radio on while it draws)."""
@@ -446,6 +450,9 @@ class Sim:
             except DeepSleep:
                 self.sleeps += 1  # the ESP32 is off until the MPU6050's INT or OK wakes it
                 continue
+            except HardReset:
+                self._reboot("reset")  # machine.reset(): the app restarts into the same game
+                continue
             finally:
                 b.cpu_on(False)
                 self._unmeter(meter)
@@ -573,8 +580,7 @@ class Sim:
             saved = mods.get("asyncio")
             mods["asyncio"] = aio
             try:
-                from bowl import net
-                self.net = net.start(self.app)
+                self.net = self.app.start_net()  # as App.run starts it (its guards included)
             finally:
                 if saved is None:
                     mods.pop("asyncio", None)

@@ -21,6 +21,11 @@ class DeepSleep(Exception):
     """The app put the bowl into deep sleep (on the bowl, deepsleep() never returns)."""
 
 
+class HardReset(Exception):
+    """machine.reset(): esp_restart(), never returns; the next boot's reset_cause() is
+    HARD_RESET (ports/esp32/modmachine.c: ESP_RST_SW)."""
+
+
 # What board.py's bring_up() and deepsleep() talk to: `machine`, `esp32`,
 # `neopixel` and `ssd1306` as MicroPython's ESP32 port has them, over the same
 # fake parts. The bowl's wiring comes from board.py; what the board adds around
@@ -210,9 +215,9 @@ class FakeESP32:
         self.Pin = _Part(self.pin, IN=_IN, OUT=_OUT, OPEN_DRAIN=7, PULL_UP=_PULL_UP, PULL_DOWN=_PULL_DOWN,
                          IRQ_RISING=1, IRQ_FALLING=2)
         self.ADC = _Part(self._adc, ATTN_0DB=0, ATTN_2_5DB=1, ATTN_6DB=2, ATTN_11DB=3)
-        self.reset("power")
+        self.chip_reset("power")
 
-    def reset(self, why):
+    def chip_reset(self, why):
         """A reset: every pad back to its reset state, nothing armed."""
         self.cause, self.wake = self._WHY[why]
         for p in self.pads.values():
@@ -245,6 +250,9 @@ class FakeESP32:
     def reset_cause(self):
         return self.cause
 
+    def reset(self):
+        raise HardReset()  # machine.reset(): Sim reboots the chip with cause "reset"
+
     def wake_reason(self):
         return self.wake
 
@@ -272,13 +280,14 @@ class FakeESP32:
     def WDT(self, id=0, timeout=5000):
         return WDT(self.sim, id, timeout)
 
-    def deepsleep(self, ms=0):
-        """machine.deepsleep(ms): the wake sources armed by esp32.wake_on_ext0/ext1,
-        and the RTC timer when ms > 0 (ESP_SLEEP_WAKEUP_TIMER, wake_reason() 4),
-        are all that can end it; on the bowl it never returns."""
+    def deepsleep(self, *ms):
+        """machine.deepsleep([ms]): the wake sources armed by esp32.wake_on_ext0/ext1,
+        and the RTC timer whenever ms is given (ESP_SLEEP_WAKEUP_TIMER, wake_reason() 4),
+        are all that can end it; on the bowl it never returns. ports/esp32/modmachine.c
+        machine_sleep_helper arms the timer when any argument is given: deepsleep(0) wakes at once."""
         sim = self.sim
-        if ms > 0:
-            self.timer_at = sim.ticks_add(sim.ms, ms)
+        if ms:
+            self.timer_at = sim.ticks_add(sim.ms, ms[0])
         if self.ext0 is not None and self.ext0[0].source is not None and sim.accel is not None:
             sim.armed = sim.chip.wake_armed()
             if sim.armed is not None:

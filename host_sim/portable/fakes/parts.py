@@ -79,6 +79,21 @@ class FakeDisplay(framebuf.FrameBuffer):
         self.write_cmd(0xAF)
 
     # --- the panel (the device at ADDR_OLED on the fake bus)
+    def writev(self, vector):
+        """A vector write (the driver's write_data: [b"\\x40", frame]): after a data control byte
+        every byte of the buffers is data, read in place."""
+        i = 0
+        while i < len(vector) and not len(vector[i]):
+            i += 1
+        if i == len(vector):
+            return
+        if vector[i][0] != 0x40:
+            self.write(b"".join(vector))  # commands: a few bytes
+            return
+        self._data(vector[i], 1)
+        for j in range(i + 1, len(vector)):
+            self._data(vector[j], 0)
+
     def write(self, buf):
         if not len(buf):
             return
@@ -115,7 +130,7 @@ class FakeDisplay(framebuf.FrameBuffer):
         while i < end:
             n = min(w[1] - col + 1, end - i)  # along the page, up to the window's last column
             at = page * WIDTH + col
-            self.shown[at:at + n] = buf[i:i + n]
+            self.shown[at:at + n] = memoryview(buf)[i:i + n]  # no copy of the data on the way
             i += n
             col += n
             if col > w[1]:

@@ -1,0 +1,56 @@
+# Played by tests/test_oom_heaps.py on the frozen unix build at one -X heapsize: a fresh bowl
+# boots and plays ROLLS rolls of one game by shakes. Out of memory anywhere in a round makes
+# the app say so and restart into the same game (fakes' machine.reset: the same heap here,
+# harder than the bowl's fresh one); a boot that finds no memory is the watchdog's reset
+# (bowl.app.main), redone here. Prints "booted 0|1", then "events N game G restarts R".
+#   micropython -X heapsize=56K tests/oom_game.py ROOT ROLLS
+import gc
+import sys
+
+sys.path.insert(0, "tests")
+sys.path.append("host_sim/portable")
+
+from bowlrun import Stream, hal
+
+from bobing import console as C
+
+
+def main(root, rolls):
+    try:
+        sim = hal.Sim(root, urandom=Stream(7))
+    except MemoryError:
+        print("booted 0")
+        return
+    print("booted 1")
+    boots = 0
+    game = sim.console.j.path
+    for _ in range(rolls * 3):
+        try:
+            if sim.console.table.events >= rolls or sim.console.table.ended:
+                break
+            while sim.console.view in (C.V_RESULT, C.V_CLAIM):
+                sim.press("ok")
+                sim.step(150)
+            sim.shake()
+            sim.run_until(lambda s: s.console.view == C.V_RESULT, 15000)
+        except MemoryError:  # a boot short of memory: the watchdog resets the bowl
+            boots += 1
+            if boots > 20:
+                break
+            sim.app = None
+            gc.collect()
+            try:
+                sim._start()
+            except MemoryError:
+                pass
+    for line in sim.log():
+        if "out of memory" in line:
+            print("said:", line)
+    c = sim.console
+    print("view %d ended %s" % (c.view, c.table.ended))
+    print("events %d game %s restarts %d" % (c.table.events if c else -1,
+                                             "same" if c and c.j.path == game else "other",
+                                             sim.resets.count("reset") + boots))
+
+
+main(sys.argv[1], int(sys.argv[2]))

@@ -1,0 +1,38 @@
+# Out of memory never stops the bowl, on the real interpreter: the frozen 32-bit unix build
+# plays tests/oom_game.py (a fresh bowl, one game by shakes) at every -X heapsize from the
+# smallest in which the bowl boots to 3K above it; each plays on to ROLLS recorded rolls (or the
+# game's end) in the same game, whatever ran short of memory on the way (said in the log, a
+# restart into the game), and nothing escapes as a traceback.
+import os
+import subprocess
+
+import portable
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROLLS = 60
+
+
+def _play(tmp_path, kib):
+    root = tmp_path / ("heap%d" % kib)
+    root.mkdir()
+    p = subprocess.run([portable.MP32_FROZEN, "-X", "heapsize=%dK" % kib, "tests/oom_game.py", str(root), str(ROLLS)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return p.stdout + p.stderr
+
+
+def test_a_game_plays_on_at_every_heap_from_the_smallest_that_boots(mp_built, tmp_path):
+    smallest = None
+    for kib in range(48, 65):
+        out = _play(tmp_path, kib)
+        if out.startswith("booted 1"):
+            smallest = kib
+            break
+        assert out.startswith("booted 0"), "at %dK:\n%s" % (kib, out[-2000:])
+    assert smallest is not None, "the bowl boots in no heap up to 64K"
+    for kib in range(smallest, smallest + 4):
+        out = out if kib == smallest else _play(tmp_path, kib)
+        assert "Traceback" not in out, "at %dK:\n%s" % (kib, out[-3000:])
+        last = out.strip().splitlines()[-1].split()
+        assert last[0] == "events" and last[3] == "same", "at %dK:\n%s" % (kib, out[-3000:])
+        assert int(last[1]) >= ROLLS or "ended True" in out, "at %dK:\n%s" % (kib, out[-3000:])
+        print("%dK: %s" % (kib, " ".join(last)))
