@@ -97,7 +97,13 @@ _REASON_EN = "All prizes won|Liu Bo Hong|Lights off, grab|Time is up|Out of stoc
 
 class Screen:
     """Draws the bowl's screens on `fb` (128x64, MONO_VLSB FrameBuffer-like)
-    through its painter, `paint` (paint.Painter on fb unless one is given)."""
+    through its painter, `paint` (paint.Painter on fb unless one is given).
+    pause: None, or called between the pieces of the shaking screen (drawn while the
+    accelerometer must be read every 10 ms: bowl/app.py samples there when due);
+    it returns True when the frame is no longer wanted (the shake settled meanwhile),
+    and the drawing stops there."""
+
+    pause = None
 
     def __init__(self, fb, lang="zh", painter=None):
         self.fb = fb
@@ -242,6 +248,9 @@ class Screen:
             p.en(self._l[_L_SHAKING], x + 8, y)
         if unverified:
             self.mark_unverified(_W, 0 if p.zh else 9)
+        pause = self.pause
+        if pause is not None and pause():
+            return
         # the bowl: a rim and a rounded bottom
         fb.line(2, 18, 12, 52, 1)
         fb.line(12, 52, 28, 62, 1)
@@ -256,6 +265,8 @@ class Screen:
             step = (frame + i) * (1 + (i & 1))
             face = (frame // 3 + i * 5) % 6 + 1
             p.tumbling_die(cx, cy, step, face)
+            if pause is not None and pause():
+                return
 
     def result(self, t, out, page=0, unverified=False):
         """A roll's outcome: the six dice (1s and 4s lit), the rank, then one

@@ -107,6 +107,7 @@ class App:
             self.ring = leds.Ring(hw.pixels.n, LED_BRIGHTNESS)
         self._xyz = [0, 0, 0]  # one sample, milli-g
         self._drawn = -1  # console.changed at the last frame shown
+        self._stale = False  # a sample taken while a frame was drawn or sent changed the console
         self._led_key = -1  # (pattern, frame) last written to the ring
         self._beep_end = 0
         self._beeping = False
@@ -208,14 +209,21 @@ class App:
         s = self.screen
         if s is None or c.changed == self._drawn:
             return
-        self._drawn = c.changed
-        if s.lang != c.lang:
-            s.set_lang(c.lang)
+        if s.pause is None:
+            s.pause = self._due  # the shaking screen is drawn in pieces, sampling between them
         try:
-            self._draw(s, c)
-            self._send(self.hw.display)
-            self.shown += 1
-            self._bad[1] = None
+            # a frame that a sample taken while it was drawn or sent made stale (the shake
+            # settled: its result is due) gives way at once to the next
+            for _ in range(3):
+                self._drawn = c.changed
+                self._stale = False
+                if s.lang != c.lang:
+                    s.set_lang(c.lang)
+                self._draw(s, c)
+                if not self._stale and self._send(self.hw.display):
+                    self.shown += 1
+                    self._bad[1] = None
+                    return
         except OSError as e:
             self._drawn = -1  # draw it again at the next round
             if self._failing(t, 1, "display"):
@@ -225,18 +233,32 @@ class App:
 
     def _send(self, d):
         """The frame to the display in DATA_BYTES transfers, sampling between them
-        when due."""
+        when due -> True (sent whole: a frame begun on the panel is finished)."""
         hw = self.hw
         if hw.i2c is None or not hasattr(d, "write_data"):  # not an SSD1306 on our bus: its own show()
             d.show()
-            return
+            return True
         hw.i2c.writeto(d.addr, self._cmd)  # the whole panel: columns 0..127, pages 0..7
         mv = memoryview(d.buffer)
         for at in range(0, len(d.buffer), DATA_BYTES):
             d.write_data(mv[at:at + DATA_BYTES])  # the panel's address moves on by itself
-            t = hw.ticks_ms()
-            if hw.ticks_diff(t, self._sample_t) >= SAMPLE_MS:
-                self.sensor_round(t)
+            self._due()
+        return True
+
+    def _due(self):
+        """Between the pieces of a long step (a frame's drawing, its transfers): a sensor
+        round when a sample is due, so no two samples are more than SAMPLE_MS and one
+        piece apart -> True when such a sample has changed the console since the frame
+        was begun (it is stale)."""
+        hw = self.hw
+        t = hw.ticks_ms()
+        if hw.ticks_diff(t, self._sample_t) >= SAMPLE_MS:
+            c = self.con
+            before = c.changed
+            self.sensor_round(t)
+            if c.changed != before:
+                self._stale = True
+        return self._stale
 
     # control byte 0x00: a command stream (SSD1306 datasheet 8.1.5.2); horizontal addressing
     _cmd = b"\x00\x21\x00\x7f\x22\x00\x07"
@@ -316,7 +338,11 @@ class App:
         self.con.tick(t)
         self.probe_lost(t)
         self.render(t)
+        self._stale = False
+        if self._due():  # a sample between the frame's last transfer and the ring's (long) work
+            self.render(t)  # it settled the shake: its result at once
         self.drive_leds(t)
+        self._due()  # and between the ring's work and what follows (the network's round)
         self.sound(t)
         self._flush_log()
         self._alive |= 2
