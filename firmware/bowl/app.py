@@ -31,7 +31,11 @@
 # A frame goes to the display in DATA_BYTES transfers with a sensor round
 # between them whenever one is due: the whole frame (1,044 bytes at 400 kHz,
 # >= 23.5 ms) in one transfer would hold 100 Hz sampling for two or three
-# periods while the dice are shaken.
+# periods while the dice are shaken. The shaking screen's drawing (tens of ms
+# of the ESP32's CPU) is cut the same way: screen.Screen.pause, called between
+# its pieces, takes a sensor round when one is due; a frame that such a sample
+# made stale (the shake settled) is given up and the next drawn at once, and a
+# sample is also taken between the frame and the LED ring's work, and after it.
 import gc
 
 from micropython import const
