@@ -187,28 +187,38 @@ def enter(sim, digits):
 
 def roll(sim, settle):
     """One shake to its result; settle: [worst settle-to-screen ms]: from the
-    round whose sample settled the shake to the end of the round that sent the
-    result's frame."""
+    accelerometer read whose sample settled the shake (the app reads it between
+    the pieces of a frame too, not only at a round's start) to the end of the round
+    that sent the result's frame."""
     c = sim.console
     b = sim.board
     rolled = c.rolled
-    st = [None, b.disp.shows]  # the settling round's start, frames before this round
+    st = [None, b.disp.shows]  # the settling read's time (us), frames shown before it
     prev = sim.on_round
+    real = c._roll
+
+    def rolls(t_us):
+        if st[0] is None:
+            st[0] = b._last_read  # (the fake board's record of its last accelerometer read)
+            st[1] = b.disp.shows
+        return real(t_us)
+    c._roll = rolls
 
     def rnd(t0, t1):
         if prev is not None:
             prev(t0, t1)
-        if st[0] is None and c.rolled != rolled:
-            st[0] = t0
         if st[0] is not None and st[0] is not False and b.disp.shows > st[1]:
             settle[0] = max(settle[0], (t1 - st[0] + 999) // 1000)
             st[0] = False
-        st[1] = b.disp.shows
     sim.on_round = rnd
     sim.shake()
-    sim.run_until(lambda s: s.console.view in (C.V_RESULT, C.V_NOTICE, C.V_CLAIM) and c.rolled != rolled, 20000)
-    sim.step(100)
-    sim.on_round = prev
+    try:
+        sim.run_until(lambda s: s.console.view in (C.V_RESULT, C.V_NOTICE, C.V_CLAIM) and c.rolled != rolled, 20000)
+        sim.step(100)
+    finally:
+        sim.on_round = prev
+        if sim.console is c:
+            del c._roll
 
 
 def skip_pages(sim):

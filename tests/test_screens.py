@@ -133,3 +133,20 @@ def test_bad_arguments_say_what_is_allowed():
         except ValueError as e:
             ok = len(str(e)) > 10
         assert ok
+
+
+def test_a_shaking_frame_drawn_after_the_last_is_the_frame_drawn_afresh():
+    # the next frame of a shake redraws only the bowl (the header's text is kept): the
+    # frame must still be exactly what the whole screen drawn anew gives
+    for lang in ("zh", "en"):
+        for first in (1, 3, 10):
+            t, _ = screen_cases.table(first=first)
+            for unverified in (False, True):
+                buf, s = _screen()
+                s.set_lang(lang)
+                for f in range(40):
+                    s.shaking(t, f, unverified)
+                    fresh, s2 = _screen()
+                    s2.set_lang(lang)
+                    s2.shaking(t, f, unverified)
+                    assert bytes(buf) == bytes(fresh), (lang, first, unverified, f)

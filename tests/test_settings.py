@@ -292,6 +292,48 @@ def test_pin_records():
             raise AssertionError("PIN %r accepted" % bad)
 
 
+def test_the_default_pin_record_is_the_default_pin_hashed_as_any_other():
+    n, rounds, salt, h = S.pin_parse(S.DEFAULT_PIN_RECORD)
+    assert (n, rounds, len(salt)) == (len(S.DEFAULT_PIN), S.PIN_ROUNDS, 16)
+    assert h == claim.pbkdf2_sha256(S.DEFAULT_PIN, salt, S.PIN_ROUNDS)  # (claim's: checked against CPython's)
+    assert S.pin_check(S.DEFAULT_PIN_RECORD, "1234")
+    for wrong in ("1235", "0000", "12340", "4321"):
+        assert not S.pin_check(S.DEFAULT_PIN_RECORD, wrong), wrong
+
+
+def test_a_new_bowl_hashes_no_pin_at_its_first_boot():
+    # the rounds of PBKDF2 are the first power-on's costliest work: a new bowl takes the
+    # record made in advance; the PIN is hashed when one is entered or set, not at boot
+    calls = []
+    real = claim.pbkdf2_sha256
+
+    def counted(*a):
+        calls.append(a)
+        return real(*a)
+    claim.pbkdf2_sha256 = counted
+
+    def loaded():  # the console drops claim after its boot: this one is what an import finds
+        import sys
+        import bobing
+        sys.modules["bobing.claim"] = claim
+        bobing.claim = claim
+    try:
+        root = new_root()
+        loaded()
+        c = boot(root)
+        assert calls == [], calls
+        assert c.settings.pin == S.DEFAULT_PIN_RECORD and not c.pin_lost
+        c.j.close()
+        loaded()
+        again = boot(root, 5000)  # as saved: the same record, still the default PIN
+        assert again.settings.pin == S.DEFAULT_PIN_RECORD and calls == []
+        again.j.close()
+        loaded()
+        assert S.pin_check(again.settings.pin, S.DEFAULT_PIN) and len(calls) == 1  # (the count sees a hash)
+    finally:
+        claim.pbkdf2_sha256 = real
+
+
 def test_a_second_bad_file_does_not_overwrite_the_first():
     root = new_root()
     write(root, S.SETTINGS_FILE, b"seats=1\n")

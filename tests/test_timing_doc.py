@@ -26,7 +26,8 @@ def test_the_sources_table_is_the_one_the_budget_charges():
         "hardware/timing.md's table of charged figures is stale: run make timing"
 
 
-def test_the_printed_figures_are_what_the_command_prints_now():
+def test_the_printed_figures_are_what_the_command_prints_now(mp_built):
+    # (mp_built: the budget's network paths import micropython-lib's umqtt as `make mp` builds it)
     block = doc_block()
     p = subprocess.run([sys.executable, os.path.join("bench", "budget.py"), "--first"], cwd=ROOT,
                        capture_output=True, text=True, timeout=300)

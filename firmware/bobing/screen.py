@@ -95,9 +95,18 @@ _REASON_ZH = "奖品发完|六勃红|关灯抢饼|时间到|库存已空|状元�
 _REASON_EN = "All prizes won|Liu Bo Hong|Lights off, grab|Time is up|Out of stock|Champion final"
 
 
+_BOWL_Y = const(17)  # the shaking screen's bowl and dice: rows 17-63 (its header above)
+
+
 class Screen:
     """Draws the bowl's screens on `fb` (128x64, MONO_VLSB FrameBuffer-like)
-    through its painter, `paint` (paint.Painter on fb unless one is given)."""
+    through its painter, `paint` (paint.Painter on fb unless one is given).
+    pause: None, or called between the pieces of the shaking screen (drawn while the
+    accelerometer must be read every 10 ms: bowl/app.py samples there when due);
+    it returns True when the frame is no longer wanted (the shake settled meanwhile),
+    and the drawing stops there."""
+
+    pause = None
 
     def __init__(self, fb, lang="zh", painter=None):
         self.fb = fb
@@ -238,7 +247,25 @@ class Screen:
         as idle's, marked at the top right."""
         p = self.paint
         fb = self.fb
-        fb.fill(0)
+        # the frame after the one drawn last, for the same seat: only the bowl is drawn again
+        # (the header above it, text costly on the ESP32, is as it was)
+        key = (t.turn, bool(unverified), p.zh)
+        again = frame == self._shook[0] + 1 and key == self._shook[1]
+        self._shook = (frame, key)
+        if again:
+            fb.fill_rect(0, _BOWL_Y, _W, 64 - _BOWL_Y, 0)
+        else:
+            fb.fill(0)
+            self._shaking_header(t, unverified)
+        pause = self.pause
+        if pause is not None and pause():
+            return
+        self._bowl(frame)
+
+    _shook = (-2, None)  # (frame, its header's key) of the last shaking frame drawn
+
+    def _shaking_header(self, t, unverified):
+        p = self.paint
         y = 0 if unverified else 4  # (in English the mark takes the line under it)
         if not t.turn:  # the start roll: no seat's turn yet
             if p.zh:
@@ -253,6 +280,11 @@ class Screen:
             p.en(self._l[_L_SHAKING], x + 8, y)
         if unverified:
             self.mark_unverified(_W, 0 if p.zh else 9)
+
+    def _bowl(self, frame):
+        p = self.paint
+        fb = self.fb
+        pause = self.pause
         # the bowl: a rim and a rounded bottom
         fb.line(2, 18, 12, 52, 1)
         fb.line(12, 52, 28, 62, 1)
@@ -267,6 +299,8 @@ class Screen:
             step = (frame + i) * (1 + (i & 1))
             face = (frame // 3 + i * 5) % 6 + 1
             p.tumbling_die(cx, cy, step, face)
+            if pause is not None and pause():
+                return
 
     def result(self, t, out, page=0, unverified=False):
         """A roll's outcome: the six dice (1s and 4s lit), the rank, then one

@@ -209,6 +209,14 @@ def parse_names(v):
 # the bowl, once per PIN entered). claim.py (the HMAC) is imported only to hash.
 PIN_SCHEME = "pbkdf2-sha256"
 PIN_ROUNDS = const(1000)
+# A new bowl's record of DEFAULT_PIN, hashed once here rather than at its first boot (the
+# rounds cost the ESP32 a few hundred ms, and the first power-on has 1 s to its first screen):
+# the same scheme and rounds as pin_record's, checked by pin_check as any other. Its salt is
+# fixed (16 bytes), not random: the PIN it hides is the one printed in the manual, so the
+# record gives away nothing; a PIN set in the menu gets a random salt as before.
+# tests/test_settings.py recomputes it with CPython's hashlib.pbkdf2_hmac.
+DEFAULT_PIN_RECORD = ("pbkdf2-sha256:4:1000:99e26b12a5b8a41a728a83849a306faa:"
+                      "40bd067f46f75007ad2d4616f715b6576553a966969cde847c4ce02e7f51b885")
 
 
 def check_pin(pin):
@@ -390,7 +398,7 @@ def boot(c):
         if damaged:
             bad.append("pin: lost: set a new one in maintenance mode (make pin)")
     elif not s.pin:
-        s.pin = pin_record(DEFAULT_PIN, c.urandom(16))  # a new bowl
+        s.pin = DEFAULT_PIN_RECORD  # a new bowl
         try:  # its count of wrong PINs from the start: a missing count later is a lock (menu.py)
             os.stat(store.join(root, PIN_FILE))
         except OSError:

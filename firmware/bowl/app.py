@@ -31,7 +31,11 @@
 # A frame goes to the display in DATA_BYTES transfers with a sensor round
 # between them whenever one is due: the whole frame (1,044 bytes at 400 kHz,
 # >= 23.5 ms) in one transfer would hold 100 Hz sampling for two or three
-# periods while the dice are shaken.
+# periods while the dice are shaken. The shaking screen's drawing (tens of ms
+# of the ESP32's CPU) is cut the same way: screen.Screen.pause, called between
+# its pieces, takes a sensor round when one is due; a frame that such a sample
+# made stale (the shake settled) is given up and the next drawn at once, and a
+# sample is also taken between the frame and the LED ring's work, and after it.
 import gc
 
 from micropython import const
@@ -108,6 +112,7 @@ class App:
             self.ring = leds.Ring(hw.pixels.n, LED_BRIGHTNESS)
         self._xyz = [0, 0, 0]  # one sample, milli-g
         self._drawn = -1  # console.changed at the last frame shown
+        self._stale = False  # a sample taken while a frame was drawn or sent changed the console
         self._led_key = -1  # (pattern, frame) last written to the ring
         self._beep_end = 0
         self._beeping = False
@@ -210,14 +215,21 @@ class App:
         s = self.screen
         if s is None or c.changed == self._drawn:
             return
-        self._drawn = c.changed
-        if s.lang != c.lang:
-            s.set_lang(c.lang)
+        if s.pause is None:
+            s.pause = self._due  # the shaking screen is drawn in pieces, sampling between them
         try:
-            self._draw(s, c)
-            self._send(self.hw.display)
-            self.shown += 1
-            self._bad[1] = None
+            # a frame that a sample taken while it was drawn or sent made stale (the shake
+            # settled: its result is due) gives way at once to the next
+            for _ in range(3):
+                self._drawn = c.changed
+                self._stale = False
+                if s.lang != c.lang:
+                    s.set_lang(c.lang)
+                self._draw(s, c)
+                if not self._stale and self._send(self.hw.display):
+                    self.shown += 1
+                    self._bad[1] = None
+                    return
         except OSError as e:
             self._drawn = -1  # draw it again at the next round
             if self._failing(t, 1, "display"):
@@ -227,18 +239,32 @@ class App:
 
     def _send(self, d):
         """The frame to the display in DATA_BYTES transfers, sampling between them
-        when due."""
+        when due -> True (sent whole: a frame begun on the panel is finished)."""
         hw = self.hw
         if hw.i2c is None or not hasattr(d, "write_data"):  # not an SSD1306 on our bus: its own show()
             d.show()
-            return
+            return True
         hw.i2c.writeto(d.addr, self._cmd)  # the whole panel: columns 0..127, pages 0..7
         mv = memoryview(d.buffer)
         for at in range(0, len(d.buffer), DATA_BYTES):
             d.write_data(mv[at:at + DATA_BYTES])  # the panel's address moves on by itself
-            t = hw.ticks_ms()
-            if hw.ticks_diff(t, self._sample_t) >= SAMPLE_MS:
-                self.sensor_round(t)
+            self._due()
+        return True
+
+    def _due(self):
+        """Between the pieces of a long step (a frame's drawing, its transfers): a sensor
+        round when a sample is due, so no two samples are more than SAMPLE_MS and one
+        piece apart -> True when such a sample has changed the console since the frame
+        was begun (it is stale)."""
+        hw = self.hw
+        t = hw.ticks_ms()
+        if hw.ticks_diff(t, self._sample_t) >= SAMPLE_MS:
+            c = self.con
+            before = c.changed
+            self.sensor_round(t)
+            if c.changed != before:
+                self._stale = True
+        return self._stale
 
     # control byte 0x00: a command stream (SSD1306 datasheet 8.1.5.2); horizontal addressing
     _cmd = b"\x00\x21\x00\x7f\x22\x00\x07"
@@ -324,6 +350,9 @@ class App:
         self.probe_lost(t)
         try:
             self.render(t)
+            self._stale = False
+            if self._due():  # a sample between the frame's last transfer and the ring's (long) work
+                self.render(t)  # it settled the shake: its result at once
             self._no_frame = 0
         except MemoryError:
             self._drawn = -1  # drawn again at the next round, after a collection
@@ -335,6 +364,7 @@ class App:
                 self.out_of_memory("%d frames in a row" % self._no_frame)
                 return
         self.drive_leds(t)
+        self._due()  # and between the ring's work and what follows (the network's round)
         self.sound(t)
         self._flush_log()
         self._alive |= 2
