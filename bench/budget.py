@@ -201,7 +201,7 @@ def skip_pages(sim):
 
 def event_air():
     br = fake_wlan.FakeBroker()
-    br.retain(DESK, b'{"v":1,"on":1}')
+    br.retain(DESK, b'{"v":2,"on":1}')
     return fake_wlan.Air({"hall": "mooncake88"}, broker=br), br
 
 

@@ -25,11 +25,12 @@ import portable
 import mqttkit
 from deskkit import free_port
 from mqtt_broker import Broker, Sub, need_broker
-from mqttkit import EVENT, SECRET, Listener, awards_of, bowl_cmd, make_users, passwords, play_kiosk, run_bowl
+from mqttkit import (EVENT, SECRET, Listener, awards_of, bowl_cmd, make_users, opened, passwords, play_kiosk, run_bowl,
+                     sealed)
 
 deskkit.setup()
 
-from bobing import claim, journal, outbox  # noqa: E402
+from bobing import journal, outbox  # noqa: E402
 from host_sim.cli import broker as cmd_broker  # noqa: E402
 from host_sim.desk import bus  # noqa: E402
 from host_sim.desk.models import Award, Import  # noqa: E402
@@ -117,11 +118,11 @@ def test_a_bowl_writes_only_its_own_topics_and_reads_only_its_own_grant(event_br
     desk = Sub(b, tmp_path, "bobing/%s/#" % EVENT, "desk-%s" % EVENT, "desk", pw["desk"])
     desk.start()
     foreign = [(outbox.topic(EVENT, B, "award"), b"forged award"),  # bowl A as bowl B
-               (outbox.topic(EVENT, B, "status"), b'{"v":1,"on":0}'),
+               (outbox.topic(EVENT, B, "status"), b'{"v":2,"on":0}'),
                (outbox.topic(EVENT, B, "ask"), b"forged ask"),
                (outbox.topic(EVENT, B, "allot"), b"A grants B"),  # only the desk grants
                (outbox.topic(EVENT, A, "allot"), b"A grants itself"),
-               ("bobing/%s/desk/status" % EVENT, b'{"v":1,"on":0}'),
+               ("bobing/%s/desk/status" % EVENT, b'{"v":2,"on":0}'),
                ("bobing/other-event/%s/award" % A, b"another event"),
                (outbox.topic(EVENT, B, "champion"), b"forged champion"),  # the 状元王中王's
                (outbox.topic(EVENT, B, "final"), b"forged final"),
@@ -140,7 +141,7 @@ def test_a_bowl_writes_only_its_own_topics_and_reads_only_its_own_grant(event_br
     b_sees = Sub(b, tmp_path, outbox.topic(EVENT, B, "allot"), "bowl-" + B, B, pw[B])
     b_sees.start()
     grants = [(outbox.topic(EVENT, A, "allot"), b"grant A"), (outbox.topic(EVENT, B, "allot"), b"grant B"),
-              ("bobing/%s/desk/status" % EVENT, b'{"v":1,"on":1}')]
+              ("bobing/%s/desk/status" % EVENT, b'{"v":2,"on":1}')]
     for t, payload in grants:
         assert b.publish(t, payload, "desk", pw["desk"], retain=True).returncode == 0
     # nor can the desk write a bowl's award
@@ -212,13 +213,14 @@ def test_the_bowl_logs_in_with_its_user_and_says_a_wrong_password(mp_built, even
     assert "sent 0" in p.stdout and "refused user ''" in p.stdout, p.stdout
     p = run_bowl(root, b.port, bowl=A, user=A, password=pw[A])
     assert p.returncode == 0 and "sent 3 cursor 1 3" in p.stdout, p.stdout + p.stderr
-    got = [outbox.decode_award(EVENT, ln.split()[0], binascii.unhexlify(ln.split()[1]), lambda _b: SECRET)
-           for ln in desk.lines(3)]
+    got = [outbox.decode_award(EVENT, ln.split()[0], opened(SECRET, ln.split()[0], binascii.unhexlify(ln.split()[1])),
+                               lambda _b: SECRET) for ln in desk.lines(3)]
     assert {a.key(): (a.cls, a.code) for a in got} == want
 
 
 def _award(bowl, g, n, cls="yixiu", k=1, secret=SECRET):
-    return outbox.award_payload(g, n, cls, k, claim.code(secret, bowl, g, n, cls))
+    t = outbox.topic(EVENT, bowl, "award")
+    return sealed(secret, t, outbox.award_payload(g, n, cls, k))
 
 
 @need_broker
@@ -232,9 +234,10 @@ def test_the_desk_refuses_a_flood_of_bad_messages_and_goes_on(mp_built, event_br
     try:
         t = outbox.topic(EVENT, A, "award")
         good = _award(A, 90, 1)
-        bad = ([b"not json", b"[1,2]", b'{"v":2}', b"{" + b" " * 300 + b"}",  # malformed, over 256 bytes
+        bad = ([b"not json", b"[1,2]", sealed(SECRET, t, b'{"v":3}'),  # malformed
+                sealed(SECRET, t, b"{" + b" " * 300 + b"}"),  # over 256 bytes
                 _award(A, 90, 2, secret=bytes(16)),  # a bowl with a wrong secret
-                _award(A, 90, 3).replace(b"yixiu", b"duitang")]  # the class changed after the code was made
+                _award(A, 90, 3).replace(b"yixiu", b"duitang")]  # the class changed after it was sealed
                * 30)
         # one connection, one message a line (mosquitto_pub -l): the flood comes fast
         flood = subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(b.port), "-q", "1", "-t", t, "-l",
@@ -249,7 +252,7 @@ def test_the_desk_refuses_a_flood_of_bad_messages_and_goes_on(mp_built, event_br
         results = listener.wait(len(bad) + 5, timeout=60)
         assert results == ["refused"] * len(bad) + ["award"] + ["known"] * 4, results  # the replays counted once
         reasons = [i.message for i in Import.objects.filter(source="mqtt", ok=False).order_by("-id")[:len(bad)]]
-        for why in ("not JSON", "not a JSON object", "format 2", "at most 256", "does not match"):
+        for why in ("not sealed", "format 3", "bytes: at most", "seal does not match"):
             assert any(why in r for r in reasons), why
         # the desk goes on: the bowl's own publisher, right after the flood
         root = tmp_path / "flash"
@@ -344,7 +347,7 @@ def test_make_broker_runs_the_event_s_broker(tmp_path):
     try:
         b = Broker(tmp_path, conf=str(d / "mosquitto.conf"), port=port)  # to publish through it
         for _ in range(100):
-            if b.publish(outbox.topic(EVENT, A, "status"), b'{"v":1,"on":0}', A, pw[A], retain=True).returncode == 0:
+            if b.publish(outbox.topic(EVENT, A, "status"), b'{"v":2,"on":0}', A, pw[A], retain=True).returncode == 0:
                 break
             time.sleep(0.1)
         assert b.publish("x", b"{}").returncode != 0  # anonymous: refused
@@ -367,13 +370,13 @@ def test_only_the_desk_grants_stock_to_a_bowl(mp_built, event_broker, tmp_path):
     (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   "user=%s\nmqtt_password=%s\n" % (b.port, EVENT, A, pw[A]))
     allot = outbox.topic(EVENT, A, "allot")
-    forged = outbox.allot_payload(9, [("yixiu", 99)])
-    assert b.publish(allot, outbox.allot_payload(2, [("duitang", 1), ("yixiu", 1)]), "desk", pw["desk"],
-                     retain=True).returncode == 0
+    forged = sealed(SECRET, allot, outbox.allot_payload(9, [("yixiu", 99)]), "d")  # sealed right, even
+    assert b.publish(allot, sealed(SECRET, allot, outbox.allot_payload(2, [("duitang", 1), ("yixiu", 1)]), "d"),
+                     "desk", pw["desk"], retain=True).returncode == 0
     # then, retained over it if the broker let them: a bowl's own grants, one too big
     assert b.publish(allot, forged, B, pw[B], retain=True).returncode == 0  # dropped by the ACL
     assert b.publish(allot, forged, A, pw[A], retain=True).returncode == 0  # so is this
-    huge = b.publish(allot, b'{"v":1,"s":8,"grant":[["yixiu",1]],"x":"' + b"x" * 2000 + b'"}', "desk", pw["desk"],
+    huge = b.publish(allot, b'{"v":2,"s":8,"grant":[["yixiu",1]],"x":"' + b"x" * 2000 + b'"}', "desk", pw["desk"],
                      retain=True)
     assert huge.returncode != 0 and b"lost" in huge.stderr  # over max_packet_size: the desk's connection closed
     asks = Sub(b, tmp_path, outbox.topic(EVENT, A, "ask"), "desk-asks", "desk", pw["desk"])
@@ -384,7 +387,8 @@ def test_only_the_desk_grants_stock_to_a_bowl(mp_built, event_broker, tmp_path):
     assert "net: connected" in out and "net: allot 2 received" in out and "stock: grant 2 applied" in out, out
     assert "allot 9" not in out and "allot 8" not in out and "allot refused" not in out, out
     got = asks.lines(1)
-    assert got and outbox.decode_ask(EVENT, got[0].split()[0], binascii.unhexlify(got[0].split()[1]))[0] == A, got
+    t, hexp = got[0].split() if got else ("", "")
+    assert got and outbox.decode_ask(EVENT, t, opened(SECRET, t, binascii.unhexlify(hexp)))[0] == A, got
     r = journal.recover(str(root))
     assert r.journal.table.grant_s == 2 and r.journal.table.granted["yixiu"] == 1
     r.journal.close()

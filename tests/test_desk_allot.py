@@ -78,7 +78,7 @@ def test_policy_first_status_ask_low_mark_stale_and_future_asks():
     for b in ("PO-1", "PO-2"):
         deskkit.bowl(b, SECRET)
     raised, what, p = allot.answer("po-1", "PO-1", 0, {}, first=True)
-    assert raised and payload(p) == {"v": 1, "s": 1, "grant": [["zhuangyuan", 1], ["duitang", 4], ["yixiu", 20]]}
+    assert raised and payload(p) == {"v": 2, "s": 1, "grant": [["zhuangyuan", 1], ["duitang", 4], ["yixiu", 20]]}
     assert allot.answer("po-1", "PO-1", 0, {}, first=True)[:2] == (False, "already granted s=1")  # a 2nd status
     # not low (yixiu 6 > 20 // 4): nothing raised, the current allot republished
     raised, what, p = allot.answer("po-1", "PO-1", 1, {"zhuangyuan": 1, "duitang": 2, "yixiu": 6})
@@ -86,7 +86,7 @@ def test_policy_first_status_ask_low_mark_stale_and_future_asks():
     # yixiu at a quarter of its step, duitang 1 of 4 (step // 4 = 1): both raised, the 状元 (step 1) is not empty
     pay("PO-1", duitang=3, yixiu=15)
     raised, what, p = allot.answer("po-1", "PO-1", 1, {"zhuangyuan": 1, "duitang": 1, "yixiu": 5})
-    assert raised and payload(p) == {"v": 1, "s": 2, "grant": [["zhuangyuan", 1], ["duitang", 8], ["yixiu", 40]]}
+    assert raised and payload(p) == {"v": 2, "s": 2, "grant": [["zhuangyuan", 1], ["duitang", 8], ["yixiu", 40]]}
     # the same ask again (replayed, or sent before s=2 arrived): the grant on its way counts, nothing new
     raised, what, p = allot.answer("po-1", "PO-1", 1, {"zhuangyuan": 1, "duitang": 1, "yixiu": 5})
     assert not raised and payload(p)["s"] == 2

@@ -18,7 +18,7 @@ from bowl import net
 from fakes import wlan as fake_wlan
 import portable
 from mqtt_broker import Sub, need_broker
-from mqttkit import BAD, EVENT, OTHER_SECRET, SECRET, Desk, bowl_cmd, decode, play_kiosk, run_bowl
+from mqttkit import BAD, EVENT, OTHER_SECRET, SECRET, Desk, bowl_cmd, decode, opened, play_kiosk, run_bowl
 
 @need_broker
 def test_every_award_reaches_the_desk_once_through_power_cut_and_broker_restart(mp_built, broker, tmp_path):
@@ -77,7 +77,7 @@ def test_a_bowl_holds_its_awards_until_a_desk_has_listened(mp_built, broker, tmp
     assert "no desk has listened on this broker yet" in p.stdout, p.stdout
     assert outbox.read_cursor(str(root)) == (0, 0) and watcher.lines(1, timeout=1) == []
     # the desk's will counts too: its durable session exists, the broker keeps the awards for it
-    assert broker.publish("bobing/%s/desk/status" % EVENT, b'{"v":1,"on":0}', retain=True).returncode == 0
+    assert broker.publish("bobing/%s/desk/status" % EVENT, b'{"v":2,"on":0}', retain=True).returncode == 0
     p = run_bowl(root, broker.port)
     assert "sent 3 cursor 1 3" in p.stdout, p.stdout + p.stderr
     got, refused, _ = decode(watcher.lines(3))
@@ -97,7 +97,7 @@ def test_a_bowl_with_the_wrong_secret_is_refused(mp_built, broker, tmp_path):
     got, refused, dups = decode(desk.lines(2))
     desk.stop()
     assert not got and len(refused) == 2
-    assert all("does not match the bowl's secret" in r for r in refused), refused
+    assert all("seal does not match" in r for r in refused), refused
 
 
 @need_broker
@@ -114,12 +114,18 @@ def test_bad_messages_through_the_broker_are_refused_with_a_reason(broker, tmp_p
         assert why in text, (why, text)
 
 
-def test_award_payload_round_trip_and_identity():
+def test_award_payload_round_trip_and_identity_and_it_carries_no_claim_code():
     code = claim.code(SECRET, "万达-3", 17, 3, "duitang")
-    p = outbox.award_payload(17, 3, "duitang", 5, code)
-    assert len(p) <= outbox.MAX_PAYLOAD
+    p = outbox.award_payload(17, 3, "duitang", 5)
+    assert len(p) <= outbox.MAX_PAYLOAD and code.encode() not in p and b"code" not in p
     a = outbox.decode_award(EVENT, outbox.topic(EVENT, "万达-3", "award").encode(), p, lambda b: SECRET)
+    # the desk computes the code the bowl showed from the bowl's secret
     assert a.key() == ("万达-3", 17, 3) and (a.cls, a.customer, a.code) == ("duitang", 5, code)
+    with pytest.raises(ValueError, match="carries no claim code"):  # format 1's field
+        outbox.decode_award(EVENT, "bobing/%s/x/award" % EVENT, p[:-1] + b',"code":"%s"}' % code.encode(),
+                            lambda b: SECRET)
+    with pytest.raises(ValueError, match="format 1 .unsealed, older firmware"):
+        outbox.decode_award(EVENT, "bobing/%s/x/award" % EVENT, b'{"v":1' + p[6:], lambda b: SECRET)
     for bad in ("", "a/b", "a+b", "#", "$SYS", "a b", 'a"b', "x" * 33, None):
         with pytest.raises(ValueError):
             outbox.topic(EVENT, bad, "award")
@@ -144,7 +150,7 @@ def test_outbox_sends_in_order_across_games_and_skips_table_games(tmp_path):
     journal.start(root, "xiamen", None, 4).close()  # a table game: no claims, nothing to send
     j, want3 = play_kiosk(root, 2, seed=5)
     j.close()
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     seen = []
     while True:
         item = box.next()
@@ -159,7 +165,7 @@ def test_outbox_sends_in_order_across_games_and_skips_table_games(tmp_path):
     want = sorted(list(want1.items()) + list(want3.items()))
     assert seen == want
     assert [k[1] for k, _ in seen] == [1, 1, 1, 3, 3]
-    box = outbox.Outbox(root, EVENT, SECRET)  # the cursor survives a reboot
+    box = outbox.Outbox(root, EVENT)  # the cursor survives a reboot
     while box.next() is None and box.busy:
         pass
     assert box.next() is None and not box.busy
@@ -243,15 +249,17 @@ def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_built, broker,
     # the game's tasks and the watchdog ran throughout: ~250 sensor rounds in 2.5 s, as without a
     # network (a PUBACK held back by Nagle's algorithm, 40 ms a send, left ~115)
     assert samples > 180 and feeds >= 2, p.stdout
-    statuses = [json.loads(binascii.unhexlify(line.split()[1])) for line in watch.lines(2)]
+    statuses = [json.loads(opened(SECRET, line.split()[0], binascii.unhexlify(line.split()[1])))
+                for line in watch.lines(2)]
     watch.stop()
     # retained status at connect (a desk that subscribes later still sees it), then the will
     # ("on":0) the broker published when the bowl vanished without a goodbye
-    assert statuses[0] == {"v": 1, "on": 1, "fw": net.FW_VERSION, "g": 1, "faults": [],
+    boot = statuses[0]["b"]  # outbox/boot: 1 on a bowl's first start
+    assert statuses[0] == {"v": 2, "on": 1, "b": boot, "c": 1, "i": 1, "fw": net.FW_VERSION, "g": 1, "faults": [],
                            "left": [[c, j.table.pool[c]] for c in j.table.classes],
                            "bat": statuses[0]["bat"]}, statuses
     assert 3000 < statuses[0]["bat"] < 4300, statuses  # the simulated cell's reading, mV
-    assert statuses[-1] == {"v": 1, "on": 0}, statuses
+    assert statuses[-1] == {"v": 2, "on": 0, "b": boot, "c": 1}, statuses  # the will: that connection's last word
     got, refused, dups = decode(desk.lines(len(want)), bowl="0005")
     desk.stop()
     assert not refused and not dups and {k: (a.cls, a.code) for k, a in got.items()} == want

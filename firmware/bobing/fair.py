@@ -37,7 +37,7 @@ import time
 
 from bobing import dice, journal, store
 
-VERSION = const(1)  # the fair messages' "v"
+VERSION = const(2)  # the fair messages' "v": outbox.VERSION (event messages, sealed; test_wire checks it)
 LOG = journal.FAIR  # pruned with the game's journal (journal.prune)
 MAX_Q = const(16777215)
 MAX_PENDING = const(16)  # messages held in RAM for the broker; older ones go (their lines stay on flash)

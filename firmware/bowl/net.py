@@ -61,9 +61,17 @@
 # 8000, the desk's `serve`: a fair kiosk's claim QR links there, bobing/claim.py's
 # link).
 # No file: the bowl plays offline and says so once.
+#
+# Sealed end to end (PROTOCOL.md "Sealed messages", bobing/wire.py): _publish seals every
+# message the bowl sends (and the will, at connect) with the bowl's key; _on_msg opens
+# every message of the desk before a decoder reads it. A message that fails its seal is
+# logged and dropped: the broker, or a login with the bowl's stolen password, can write
+# nothing this bowl takes. The desk's status (bobing/<event>/desk/status) is one topic
+# for every bowl and so cannot carry a bowl's seal: it says only that the desk's
+# subscription exists, and only the desk's login may write it (the broker's ACL).
 from micropython import const
 
-from bobing import outbox
+from bobing import outbox, wire
 
 SOCK_TIMEOUT_S = const(2)
 CONNECT_S = 0.4  # TCP connect, then CONNACK: each a few ms on a LAN with power save off
@@ -92,6 +100,9 @@ STAT_WRONG_PASSWORD = const(202)  # AUTH_FAIL and CONNECTION_FAIL (205): the por
 _HANDSHAKE_REASONS = (15, 204)
 _KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock", "fair", "desk",
          "fair_wait")
+# the desk's status: unsealed (one topic for all bowls), only the desk's login writes it
+DESK_ON = b'{"v":2,"on":1}'
+DESK_OFF = b'{"v":2,"on":0}'
 DESK_PORT = const(8000)  # the desk's `serve --listen` port by default
 # characters of desk=: the claim's link must fit a version 3 QR code (bobing/claim.py's link, with
 # an 8-digit bowl id and game number, a 3-digit award number and the longest class id)
@@ -157,18 +168,20 @@ def parse_config(text):
     return c
 
 
-def status_payload(online, con=None, faults=()):
+def status_payload(online, con=None, faults=(), at=(1, 1, 1)):
     """The retained status: what the desk shows for a bowl. faults: the board's
     [(part, message)] (hw.errors); bat: the battery's last reading in mV (0: the
-    board cannot tell); the desk stamps "last seen" on arrival."""
+    board cannot tell); the desk stamps "last seen" on arrival. at: (boot, connection,
+    status number) of the bowl's order (outbox.decode_status); the will (not online)
+    has no status number."""
     if not online:
-        return b'{"v":1,"on":0}'
+        return ('{"v":%d,"on":0,"b":%d,"c":%d}' % (outbox.VERSION, at[0], at[1])).encode()
     t = con.table
     left = ",".join(['["%s",%d]' % (c, t.pool[c]) for c in t.classes]) if t is not None else ""
     g = con.j.game_id if con.j is not None else 0
     f = ",".join(['"%s"' % part for part, _msg in faults])
-    return ('{"v":1,"on":1,"fw":"%s","g":%d,"left":[%s],"faults":[%s],"bat":%d}'
-            % (FW_VERSION, g, left, f, con.battery_mv or 0)).encode()
+    return ('{"v":%d,"on":1,"b":%d,"c":%d,"i":%d,"fw":"%s","g":%d,"left":[%s],"faults":[%s],"bat":%d}'
+            % (outbox.VERSION, at[0], at[1], at[2], FW_VERSION, g, left, f, con.battery_mv or 0)).encode()
 
 
 class _Bounded:
@@ -224,14 +237,20 @@ def _spawn(fn, args, done):
 
 
 class Net:
-    """The publisher. mqtt_class: umqtt.simple.MQTTClient (or a test's);
-    may_send() -> False while a shake is in progress. stock: the console (allot(),
-    grant_s(), stock_low(), table): grants in, asks out; None: awards only."""
+    """The publisher. key: the bowl's message key (wire.key of its claim secret);
+    status((boot, connection, i)) -> the status's body; mqtt_class:
+    umqtt.simple.MQTTClient (or a test's); may_send() -> False while a shake is in
+    progress. stock: the console (allot(), grant_s(), stock_low(), table): grants in,
+    asks out; None: awards only."""
 
-    def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, mqtt_class=None, stock=None,
+    def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, key, mqtt_class=None, stock=None,
                  sockets=None, spawn=None):
         self.cfg = cfg
         self.box = box
+        self.key = key
+        self._boot = 0  # outbox.next_boot, read at the first connect
+        self._conn = 0  # connections since (a status's "c")
+        self._i = 0  # statuses on this connection ("i")
         self.bowl_id = outbox.check_name("bowl id", bowl_id)
         self.wlan = wlan
         self.say = say
@@ -246,7 +265,7 @@ class Net:
         self.running = True
         self._status_topic = outbox.topic(cfg["event"], bowl_id, "status")
         self.stock = stock
-        self._allot_topic = outbox.topic(cfg["event"], bowl_id, "allot")
+        self._allot_topic = outbox.topic(cfg["event"], bowl_id, "allot").encode()
         self._ask_topic = outbox.topic(cfg["event"], bowl_id, "ask")
         self._asked = None  # ticks_ms of the last ask, or None
         self.gate = None  # the console, taking the desk's shake grants (None: not subscribed)
@@ -331,7 +350,14 @@ class Net:
         c = self.cfg
         m = self.mqtt_class("bowl-" + self.bowl_id, addr, c["port"], c["user"] or None,
                             c["mqtt_password"] or None, KEEPALIVE_S)
-        m.set_last_will(self._status_topic, status_payload(False), True, 1)
+        if not self._boot or self._conn >= outbox.MAX_CONN:
+            self._boot = outbox.next_boot(self.box.root)  # on flash before any status says it
+            self._conn = 0
+        self._conn += 1
+        self._i = 0
+        will = status_payload(False, at=(self._boot, self._conn))
+        m.set_last_will(self._status_topic, wire.seal(self.key, wire.FROM_BOWL, c["event"], self.bowl_id, "status",
+                                                      will), True, 1)
         m.connect(True, CONNECT_S)
         m.sock = _Bounded(m.sock)
         self.client = m
@@ -355,16 +381,23 @@ class Net:
             news = self.gate.grant_news()
             if news is not None and news not in self.gate.acks:
                 self.gate.acks.append(news)  # where the last grant stands: an answer lost to a cut is sent again
-        self._publish(self._status_topic, self.status(), True, "status", None)
+        self._send_status()
+
+    def _send_status(self):
+        self._i += 1
+        self._publish(self._status_topic, self.status((self._boot, self._conn, self._i)), True, "status", None)
 
     def _publish(self, topic, msg, retain, kind, key):
-        """Write a QoS 1 PUBLISH (as umqtt.simple's publish does) and do not wait:
-        its PUBACK is taken in by take_in()."""
+        """Seal msg (a message body of one of this bowl's topics) and write it as a QoS 1
+        PUBLISH (as umqtt.simple's publish does); do not wait: its PUBACK is taken in by
+        take_in()."""
         m = self.client
         self._pid = self._pid % 65535 + 1
         pid = self._pid
         if isinstance(topic, str):
             topic = topic.encode()
+        msg = wire.seal(self.key, wire.FROM_BOWL, self.cfg["event"], self.bowl_id,
+                        topic[topic.rfind(b"/") + 1:].decode(), msg)
         pkt = bytearray(b"\x32\0\0\0\0")
         if retain:
             pkt[0] |= 1
@@ -425,20 +458,36 @@ class Net:
                 p.pop(0)
 
     def _on_msg(self, topic_b, msg):
-        """A message from the broker (umqtt's callback): the desk's status or allot."""
+        """A message from the broker (umqtt's callback): the desk's status, an allot,
+        shakes or a seed, each opened (its seal checked) before it is decoded."""
         if topic_b == self._desk_topic:
-            # any status the desk wrote ({"v":1,"on":0|1}: its will too) means its session exists
-            if msg in (b'{"v":1,"on":1}', b'{"v":1,"on":0}'):
+            # any status the desk wrote ({"v":2,"on":0|1}: its will too) means its session exists
+            if msg in (DESK_ON, DESK_OFF):
                 if not self.desk_seen:
                     self.say("net: the desk has listened on this broker; sending")
                 self.desk_seen = True
             else:
-                self.say("net: desk status refused: %r is not {\"v\":1,\"on\":0|1}" % (msg[:40],))
+                self.say("net: desk status refused: %r is not {\"v\":%d,\"on\":0|1}" % (msg[:40], outbox.VERSION))
             return
         if topic_b == self._shakes_topic:
+            leaf = "shakes"
+            if self.gate is None or not msg:
+                return  # an empty retained message: the desk cleared the topic
+        elif topic_b == self._seed_topic:
+            leaf = "seed"
+        elif topic_b == self._allot_topic:
+            leaf = "allot"
+        else:
+            return
+        try:
+            msg = wire.open_sealed(self.key, wire.FROM_DESK, self.cfg["event"], self.bowl_id, leaf, msg)
+        except ValueError as e:
+            self.say("net: %s refused: %s" % (leaf, e))
+            return
+        if leaf == "shakes":
             self._shakes(topic_b, msg)
             return
-        if topic_b == self._seed_topic:
+        if leaf == "seed":
             if self.fair is not None:
                 from bobing import fair
                 try:
@@ -462,8 +511,6 @@ class Net:
             self.say("net: allot %d ignored: not newer than grant %d" % (s, self.stock.grant_s()))
 
     def _shakes(self, topic_b, msg):
-        if self.gate is None or not msg:
-            return  # an empty retained message: the desk cleared the topic
         from bobing import shakes
         try:
             gid, n, ref = shakes.decode(self.cfg["event"], topic_b, msg, self.bowl_id, self.gate.secret())
@@ -607,7 +654,7 @@ class Net:
                     await asyncio.sleep(SEND_GAP_MS / 1000)
                     continue
                 if self._inflight is None and ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
-                    self._publish(self._status_topic, self.status(), True, "status", None)
+                    self._send_status()
                     last_status = ticks_ms()
                 self.poll(ticks_ms(), ticks_diff)
                 await asyncio.sleep((SEND_GAP_MS if self._inflight is not None or self._seeding() else IDLE_MS) / 1000)
@@ -644,9 +691,9 @@ def start(app):
             return None
         wlan = network.WLAN(network.STA_IF)
     from bobing import champions
-    box = outbox.Outbox(hw.root, cfg["event"], con.secret())
-    net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda: status_payload(True, con, hw.errors),
-              lambda: not champions.busy(con), stock=con if cfg["stock"] == "desk" else None,
+    box = outbox.Outbox(hw.root, cfg["event"])
+    net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda at: status_payload(True, con, hw.errors, at),
+              lambda: not champions.busy(con), wire.key(con.secret()), stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     net.gate = con

@@ -1,0 +1,16 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('desk', '0014_commitment_unseeded'),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name='bowlstatus',
+            name='status_order',
+            field=models.BigIntegerField(default=0),
+        ),
+    ]
