@@ -392,3 +392,96 @@ def test_only_the_desk_grants_stock_to_a_bowl(mp_built, event_broker, tmp_path):
     r = journal.recover(str(root))
     assert r.journal.table.grant_s == 2 and r.journal.table.granted["yixiu"] == 1
     r.journal.close()
+
+
+@need_broker
+def test_a_stolen_bowl_password_injects_nothing_and_a_capture_of_the_event_holds_no_code_password_or_secret(
+        mp_built, event_broker, tmp_path, monkeypatch):
+    """Issue 30: a capture of one bowl logging in and sending one award held the 状元's claim code
+    four times (typed at the counter it was accepted at once), and a sniffed bowl password let
+    anyone speak for the bowl. Now every payload is sealed with the bowl's key and carries no code;
+    a login with the bowl's stolen password can push the bowl off, and nothing it writes is taken."""
+    import paho.mqtt.client as paho
+    from host_sim.desk.models import BowlStatus
+    b, pw = event_broker
+    deskkit.bowl(A, SECRET)
+    Award.objects.filter(bowl__bowl_id=A).delete()
+    BowlStatus.objects.filter(bowl__bowl_id=A).delete()
+    # the capture: every message the broker carries to the desk, as it comes off the socket (a second
+    # login as the desk would take the listener's client id: use_username_as_clientid)
+    carried = []
+    one = bus._one
+
+    async def sniffed(event, own, client, m, secrets, seen):
+        carried.append((m.topic.value, bytes(m.payload)))
+        return await one(event, own, client, m, secrets, seen)
+    monkeypatch.setattr(bus, "_one", sniffed)
+    listener = Listener(b.port, "desk", pw["desk"])
+    listener.start()
+    try:
+        root = tmp_path / "flash"
+        root.mkdir()
+        j, want = play_kiosk(str(root), 5, seed=30, bowl=A)
+        j.close()
+        assert "sent 5 cursor" in run_bowl(root, b.port, bowl=A, user=A, password=pw[A]).stdout
+        listener.wait(5, skip=("status",))
+        assert awards_of(A) == want
+        status = BowlStatus.objects.get(bowl__bowl_id=A)
+        run = list(carried)  # the event run: the bowl's awards and status (before the attacker's messages)
+        captured = ["%s %s" % (tp, binascii.hexlify(p).decode()) for tp, p in run]
+        # the attacker logs in with bowl A's stolen password (its client id is forced to "A")
+        thief = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="anything", clean_session=True)
+        thief.username_pw_set(A, pw[A])
+        thief.connect("127.0.0.1", b.port, 30)
+        thief.loop_start()
+        t = lambda leaf: outbox.topic(EVENT, A, leaf)  # noqa: E731
+        code = claim_of(want)  # a code the sniffer saw before this change (format 1 carried it)
+        old = [ln for ln in captured if ln.split()[0] == t("status")]
+        attacks = [
+            (t("award"), b'{"v":1,"g":7,"n":1,"c":"zhuangyuan","k":1,"code":"%s"}' % code.encode()),  # format 1
+            (t("award"), outbox.award_payload(7, 1, "zhuangyuan", 1)),  # unsealed
+            (t("award"), sealed(bytes(16), t("award"), outbox.award_payload(7, 2, "zhuangyuan", 1))),  # guessed key
+            (t("status"), sealed(bytes(16), t("status"), b'{"v":2,"on":1,"b":99,"c":1,"i":1,"fw":"1","g":7,'
+                                                         b'"left":[],"faults":[]}')),
+            (t("ask"), outbox.ask_payload(0, [("zhuangyuan", 0)])),
+            (t("status"), binascii.unhexlify(old[0].split()[1])),  # the bowl's first status, replayed
+        ]
+        for topic, payload in attacks:
+            thief.publish(topic, payload, qos=1).wait_for_publish(10)
+        replay = [ln for ln in captured if ln.split()[0] == t("award")][0]  # a captured award, replayed
+        thief.publish(t("award"), binascii.unhexlify(replay.split()[1]), qos=1).wait_for_publish(10)
+        for leaf in ("allot", "shakes", "seed"):  # the desk's topics: the broker drops them (its ACL)
+            body = b'{"v":2,"s":9,"grant":[["zhuangyuan",9]]}'
+            thief.publish(t(leaf), sealed(bytes(16), t(leaf), body, "d"), qos=1, retain=True).wait_for_publish(10)
+        thief.loop_stop()
+        thief.disconnect()
+        n = len(listener.results)
+        got = listener.wait(n + len(attacks) + 1, timeout=20)
+        assert got[-(len(attacks) + 1):] == ["refused"] * len(attacks) + ["known"], got  # the replayed award
+        assert awards_of(A) == want  # nothing injected
+        status.refresh_from_db()
+        assert BowlStatus.objects.get(bowl__bowl_id=A).status_order == status.status_order
+        reasons = " | ".join(i.message for i in Import.objects.filter(source="mqtt", ok=False, name__contains=A))
+        for why in ("format 1 (unsealed", "not sealed", "its seal is not bowl %s" % A, "older than the last one"):
+            assert why in reasons, (why, reasons)
+        r = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(b.port), "-u", "desk", "-P", pw["desk"],
+                            "-t", "bobing/%s/%s/+" % (EVENT, A), "--retained-only", "-W", "2", "-F", "%t"],
+                           capture_output=True, text=True)
+        assert not [x for x in r.stdout.split() if x.rsplit("/", 1)[-1] in ("allot", "shakes", "seed")], r.stdout
+    finally:
+        listener.stop()
+    # the capture of the whole run: no claim code, no password, no secret (nor the message key)
+    from bobing import wire
+    carried = [p for _t, p in run]
+    assert len(carried) >= 6
+    secrets = [c.encode() for _cls, c in want.values()] + [pw[A].encode(), pw["desk"].encode(),
+                                                           binascii.hexlify(SECRET), SECRET,
+                                                           binascii.hexlify(wire.key(SECRET)), wire.key(SECRET)]
+    leaked = [(s, p) for p in carried for s in secrets if s in p]
+    assert not leaked, leaked
+    print("capture: %d payloads, %d bytes; claim codes, passwords, secret found in them: %d"
+          % (len(carried), sum(map(len, carried)), len(leaked)))
+
+
+def claim_of(want):
+    return next(iter(want.values()))[1]
