@@ -397,7 +397,7 @@ def test_only_the_desk_grants_stock_to_a_bowl(mp_built, event_broker, tmp_path):
 @need_broker
 def test_a_stolen_bowl_password_injects_nothing_and_a_capture_of_the_event_holds_no_code_password_or_secret(
         mp_built, event_broker, tmp_path, monkeypatch):
-    """Issue 30: a capture of one bowl logging in and sending one award held the 状元's claim code
+    """Before: a capture of one bowl logging in and sending one award held the 状元's claim code
     four times (typed at the counter it was accepted at once), and a sniffed bowl password let
     anyone speak for the bowl. Now every payload is sealed with the bowl's key and carries no code;
     a login with the bowl's stolen password can push the bowl off, and nothing it writes is taken."""
