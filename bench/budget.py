@@ -42,7 +42,7 @@ SETTLE_LIMIT_MS = 150
 BOOT_LIMIT_MS = 1000
 EVENT = "midautumn"
 DESK = "bobing/midautumn/desk/status"
-NET = "ssid=hall\npassword=mooncake88\nbroker=10.0.0.2\nevent=midautumn\nstock=%s\n"
+NET = "ssid=hall\npassword=mooncake88\ntls=off\nbroker=10.0.0.2\nevent=midautumn\nstock=%s\n"
 
 _n = [0]
 _BASE = []  # the run's own folder, made at the first new_root()

@@ -108,7 +108,7 @@ def main(argv):
     user, password = argv[8:10] if len(argv) > 9 else ("", "")
     air = fake_wlan.Air({"mall-5F": "mooncake88"})
     wlan = fake_wlan.WLAN(fake_wlan.STA_IF, air)
-    cfg = net.parse_config("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%s\nevent=%s\n"
+    cfg = net.parse_config("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%s\nevent=%s\n"
                            "user=%s\nmqtt_password=%s\n" % (port, event, user, password))
     box = outbox.Outbox(root, event)
     if cut:

@@ -90,7 +90,7 @@ def app_flash(tmp_path, name, bowl_id, port, secret=SECRET):
     root.mkdir()
     (root / "settings.txt").write_text("mode=family\nbowl_id=%s\n" % bowl_id)
     (root / "claim.key").write_text(binascii.hexlify(secret).decode() + "\n")
-    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   % (port, EVENT))
     return root
 
@@ -140,9 +140,10 @@ BAD = [
 class Listener:
     """bus.listen() on its own thread and event loop, as `python -m host_sim.desk listen` runs it."""
 
-    def __init__(self, port, user=None, password=None, event=EVENT):
+    def __init__(self, port, user=None, password=None, event=EVENT, ca=None):
         self.port = port
         self.user, self.password = user, password
+        self.ca = ca  # the broker's certificate file: by TLS
         self.event = event
         self.results = []
         self.ready = threading.Event()
@@ -158,7 +159,7 @@ class Listener:
         self.loop = asyncio.get_running_loop()
         ev = asyncio.Event()
         self.task = asyncio.create_task(bus.listen("127.0.0.1", self.port, self.event, self.user, self.password,
-                                                    ready=ev, seen=self.results.append))
+                                                    ready=ev, seen=self.results.append, ca=self.ca))
         await ev.wait()
         self.ready.set()
         try:

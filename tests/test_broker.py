@@ -367,7 +367,7 @@ def test_only_the_desk_grants_stock_to_a_bowl(mp_built, event_broker, tmp_path):
     root = tmp_path / "flash"
     root.mkdir()
     (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\nsecret=%s\n" % (A, binascii.hexlify(SECRET).decode()))
-    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   "user=%s\nmqtt_password=%s\n" % (b.port, EVENT, A, pw[A]))
     allot = outbox.topic(EVENT, A, "allot")
     forged = sealed(SECRET, allot, outbox.allot_payload(9, [("yixiu", 99)]), "d")  # sealed right, even

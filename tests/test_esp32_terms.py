@@ -13,7 +13,7 @@ from bowlkit import roll, to_kiosk
 from bowlrun import Stream
 
 EVENT = "midautumn"
-NET = "ssid=mall\npassword=secret123\nbroker=%s\nevent=midautumn\nstock=bowl\n"
+NET = "ssid=mall\npassword=secret123\ntls=off\nbroker=%s\nevent=midautumn\nstock=bowl\n"
 DESK = "bobing/midautumn/desk/status"
 
 

@@ -19,7 +19,7 @@ from host_sim.sim import player
 from bowlkit import desk_value, key, new_sim, press, roll, to_kiosk
 
 EVENT = "midautumn"
-NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=%s\nfair=on\n" % EVENT
+NET = "ssid=mall\npassword=secret123\ntls=off\nbroker=127.0.0.1\nevent=%s\nfair=on\n" % EVENT
 SECRET = b"0123456789abcdef"
 COUNTS = {"zhuangyuan": 5, "duitang": 10, "sanhong": 20, "sijin": 40, "erju": 80, "yixiu": 200}
 

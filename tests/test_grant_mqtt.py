@@ -32,7 +32,7 @@ def test_the_bowl_takes_its_grants_from_the_retained_allot_and_asks_when_low(mp_
     root.mkdir()
     (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\nsecret=%s\n"
                                        % (BOWL, binascii.hexlify(SECRET).decode()))
-    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   % (broker.port, EVENT))
     allot = outbox.topic(EVENT, BOWL, "allot")
     # the desk granted before the bowl came up: the retained allot waits in the broker

@@ -172,7 +172,7 @@ def test_outbox_sends_in_order_across_games_and_skips_table_games(tmp_path):
 
 
 def test_net_config_refuses_what_the_bowl_cannot_use():
-    good = "ssid=mall-5F\npassword=mooncake88\nbroker=10.0.0.2\nevent=midautumn\n"
+    good = "ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=10.0.0.2\nevent=midautumn\n"
     c = net.parse_config(good)
     assert (c["ssid"], c["port"], c["event"]) == ("mall-5F", 1883, "midautumn")
     # an event kiosk's dice are verifiable unless net.txt says fair=off; its claim QR links to the desk
@@ -190,6 +190,26 @@ def test_net_config_refuses_what_the_bowl_cannot_use():
                      (good.replace("broker=10.0.0.2\n", ""), "broker= is missing")):
         with pytest.raises(ValueError, match=why):
             net.parse_config(bad)
+
+
+def test_net_config_takes_tls_by_default_and_refuses_a_missing_or_damaged_certificate(tmp_path):
+    import base64
+    import ssl
+    from host_sim.cli import broker as cmd_broker
+    cmd_broker.make_certificate(str(tmp_path))  # the event's certificate, as `python -m host_sim broker` makes it
+    der = ssl.PEM_cert_to_DER_cert((tmp_path / cmd_broker.CERT).read_text())
+    ca = base64.b64encode(der).decode()
+    base = "ssid=mall-5F\npassword=mooncake88\nbroker=10.0.0.2\nevent=midautumn\n"
+    c = net.parse_config(base + "tls_ca=%s\n" % ca)
+    assert (c["tls"], c["tls_ca"], c["port"]) == ("on", der, 8883)  # TLS unless net.txt says tls=off
+    assert net.parse_config(base + "tls=off\n")["tls_ca"] is None  # only by an explicit choice
+    damaged = ca[:40] + ("A" if ca[40] != "A" else "B") * 3 + ca[43:]
+    for bad, why in ((base, "tls_ca= is missing"), (base + "tls=maybe\n", "on .* or off"),
+                     (base + "tls_ca=%s\n" % ca[:-8], "tls_ca= is damaged"), (base + "tls_ca=@@@\n", "damaged"),
+                     (base + "tls_ca=%s\n" % ca.replace("M", "*", 1), "damaged")):
+        with pytest.raises(ValueError, match=why):
+            net.parse_config(bad)
+    assert net.parse_config(base + "tls_ca=%s\n" % damaged)["tls_ca"] != der  # a changed byte: the handshake says
 
 
 def test_fake_wlan_behaves_as_the_esp32_port():
@@ -232,7 +252,7 @@ def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_built, broker,
     root = tmp_path / "flash"
     root.mkdir()
     (root / "settings.txt").write_text("mode=kiosk\nbowl_id=0005\nsecret=%s\n" % binascii.hexlify(SECRET).decode())
-    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   % (broker.port, EVENT))
     j, want = play_kiosk(str(root), 30, seed=6, bowl="0005")
     j.close()
@@ -276,20 +296,32 @@ def _provision(tmp_path, *args, env=None):
 
 
 def test_provision_writes_what_the_bowl_reads_and_refuses_the_rest(tmp_path):
-    p = _provision(tmp_path, "--ssid", "万达 5F", "--broker", "10.0.0.2", "--event", "midautumn",
+    import ssl
+    from host_sim.cli import broker as cmd_broker
+    cmd_broker.make_certificate(str(tmp_path))  # the event broker's, as `python -m host_sim broker` makes it
+    crt = str(tmp_path / cmd_broker.CERT)
+    p = _provision(tmp_path, "--ssid", "万达 5F", "--broker", "10.0.0.2", "--event", "midautumn", "--tls-ca", crt,
                    env={"PASSWORD": "mooncake88"})
     assert p.returncode == 0, p.stderr
     c = net.read_config(str(tmp_path))
     assert (c["ssid"], c["password"], c["broker"], c["port"], c["event"]) == ("万达 5F", "mooncake88", "10.0.0.2",
-                                                                             1883, "midautumn")
+                                                                             8883, "midautumn")
+    assert c["tls_ca"] == ssl.PEM_cert_to_DER_cert(open(crt).read())  # the broker's certificate: TLS by default
+    p = _provision(tmp_path, "--ssid", "s", "--broker", "h", "--event", "e", "--tls", "off", "--port", "1883",
+                   env={"PASSWORD": ""})
+    assert p.returncode == 0 and net.read_config(str(tmp_path))["tls_ca"] is None, p.stderr  # by explicit choice
     assert "mooncake88" not in p.stdout
     assert (c["fair"], c["desk"]) == ("on", "10.0.0.2:8000")  # verifiable dice unless FAIR=off
-    for args, env, why in ((["--ssid", "s", "--broker", "h", "--event", "e", "--desk", "x" * 30], {}, "desk="),
-                           (["--ssid", "x" * 33, "--broker", "h", "--event", "e"], {}, "ssid is 1..32"),
-                           (["--ssid", "s", "--broker", "h", "--event", "a/b"], {}, "event"),
-                           (["--ssid", "s", "--broker", "h", "--event", "e", "--port", "0"], {}, "1..65535"),
-                           (["--ssid", "s", "--broker", "h", "--event", "e"], {"PASSWORD": "a\nport=1"},
-                            "line breaks")):
+    off = ["--tls", "off"]
+    for args, env, why in ((["--ssid", "s", "--broker", "h", "--event", "e", "--desk", "x" * 30] + off, {}, "desk="),
+                           (["--ssid", "x" * 33, "--broker", "h", "--event", "e"] + off, {}, "ssid is 1..32"),
+                           (["--ssid", "s", "--broker", "h", "--event", "a/b"] + off, {}, "event"),
+                           (["--ssid", "s", "--broker", "h", "--event", "e", "--port", "0"] + off, {}, "1..65535"),
+                           (["--ssid", "s", "--broker", "h", "--event", "e"], {}, "TLS_CA= is missing"),
+                           (["--ssid", "s", "--broker", "h", "--event", "e", "--tls-ca", str(tmp_path / "x")], {},
+                            "not a PEM certificate"),
+                           (["--ssid", "s", "--broker", "h", "--event", "e", "--tls", "off"],
+                            {"PASSWORD": "a\nport=1"}, "line breaks")):
         (tmp_path / "net.txt").unlink(missing_ok=True)
         p = _provision(tmp_path, *args, env=dict({"PASSWORD": ""}, **env))
         assert p.returncode == 2 and why in p.stderr and "Traceback" not in p.stderr, (args, p.stderr)
@@ -302,7 +334,8 @@ def test_a_network_that_cannot_start_is_said_and_the_bowl_plays_offline(tmp_path
     import asyncio
     from fakes import bowl as hal
     from bowl import app as bowl_app
-    (tmp_path / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nevent=%s\n" % EVENT)
+    (tmp_path / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nevent=%s\n"
+                                      % EVENT)
 
     def no_room(app):
         raise OSError(12)

@@ -9,7 +9,7 @@ from bobing import shakes
 from bobing import console as C
 from bowlkit import key, new_sim, press, roll, to_kiosk
 
-NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=midautumn\nstock=bowl\n"
+NET = "ssid=mall\npassword=secret123\ntls=off\nbroker=127.0.0.1\nevent=midautumn\nstock=bowl\n"
 
 
 def _kiosk(tmp_path):

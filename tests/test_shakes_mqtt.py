@@ -59,8 +59,8 @@ def test_a_counter_grant_lets_exactly_its_shakes_once_through_replays_forgeries_
     root.mkdir()
     (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\nsecret=%s\n"
                                        % (BOWL, binascii.hexlify(SECRET).decode()))
-    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\nstock=bowl\n"
-                                  % (broker.port, EVENT))
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+                                  "stock=bowl\n" % (broker.port, EVENT))
     listener.start()
     topic = "bobing/%s/%s/shakes" % (EVENT, BOWL)
     g1 = shakegrants.grant("wang", EVENT, BOWL, 3, "R-1001")

@@ -59,7 +59,10 @@
 # he plays unverified, bobing/fair.py: 60 by default, 10..3600), desk (HOST:PORT
 # where phones reach the desk's public pages, default the broker's host and port
 # 8000, the desk's `serve`: a fair kiosk's claim QR links there, bobing/claim.py's
-# link).
+# link), tls (on, the default: the connection to the broker is TLS and the broker must prove
+# itself with the event's certificate; off only by an explicit choice), tls_ca (the event broker's
+# certificate, DER in base64, as `python -m host_sim broker` makes it and `make provision` writes it:
+# the one trust anchor; the port defaults to 8883 with TLS, 1883 without).
 # No file: the bowl plays offline and says so once.
 #
 # Sealed end to end (PROTOCOL.md "Sealed messages", bobing/wire.py): _publish seals every
@@ -99,7 +102,8 @@ STAT_WRONG_PASSWORD = const(202)  # AUTH_FAIL and CONNECTION_FAIL (205): the por
 # HANDSHAKE_TIMEOUT), which the port passes through once the reconnects are used up
 _HANDSHAKE_REASONS = (15, 204)
 _KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock", "fair", "desk",
-         "fair_wait")
+         "fair_wait", "tls", "tls_ca")
+MAX_NET_FILE = const(2048)  # bytes of net.txt read: a broker certificate in base64 is ~600
 # the desk's status: unsealed (one topic for all bowls), only the desk's login writes it
 DESK_ON = b'{"v":2,"on":1}'
 DESK_OFF = b'{"v":2,"on":0}'
@@ -117,15 +121,15 @@ def read_config(root):
     except OSError:
         return None
     try:
-        text = f.read(1024)
+        text = f.read(MAX_NET_FILE)
     finally:
         f.close()
     return parse_config(text)
 
 
 def parse_config(text):
-    c = {"port": 1883, "user": "", "mqtt_password": "", "password": "", "stock": "desk", "fair": "on",
-         "fair_wait": "60"}
+    c = {"user": "", "mqtt_password": "", "password": "", "stock": "desk", "fair": "on",
+         "fair_wait": "60", "tls": "on"}
     for i, line in enumerate(text.split("\n")):
         line = line.strip()
         if not line or line[0] == "#":
@@ -138,6 +142,14 @@ def parse_config(text):
     for k in ("ssid", "broker", "event"):
         if not c.get(k):
             raise ValueError("net.txt: %s= is missing" % k)
+    if c["tls"] == "on":
+        c["tls_ca"] = _ca(c.get("tls_ca"))
+    elif c["tls"] != "off":
+        raise ValueError("net.txt: tls=%r: on (the broker proves itself with the event's certificate, tls_ca=) or off "
+                         "(no TLS: passwords and messages readable on the Wi-Fi)" % c["tls"][:20])
+    else:
+        c["tls_ca"] = None
+    c.setdefault("port", 8883 if c["tls_ca"] else 1883)
     if not 1 <= len(c["ssid"].encode()) <= 32 or len(c["password"].encode()) > 64:
         raise ValueError("net.txt: ssid is 1..32 bytes and password at most 64 (IEEE 802.11, WPA2)")
     try:
@@ -168,6 +180,69 @@ def parse_config(text):
     return c
 
 
+def _ca(b64):
+    """net.txt's tls_ca= -> the broker certificate's DER bytes (ValueError saying what is wrong)."""
+    if not b64:
+        raise ValueError("net.txt: tls_ca= is missing: the event broker's certificate (make provision writes it), "
+                         "or tls=off for a broker without TLS")
+    import binascii
+    try:
+        der = binascii.a2b_base64(b64)
+    except ValueError:
+        der = b""
+    # a DER certificate is one SEQUENCE: 0x30, then its length in two bytes (0x82) for 256..65535
+    if len(der) < 128 or der[0] != 0x30 or der[1] != 0x82 or (der[2] << 8 | der[3]) + 4 != len(der):
+        raise ValueError("net.txt: tls_ca= is damaged: not a certificate in base64 (make provision again with the "
+                         "broker folder's broker.crt)")
+    return der
+
+
+_PLAIN_HINT = ": a TLS port? (net.txt says tls=off)"
+TLS_NAME = "broker.bobing"  # the name in the event's certificate (host_sim/cli/broker.py's CERT_NAME)
+
+
+class BrokerNotProven(Exception):
+    """The broker did not prove itself with the event's certificate (or offered no TLS)."""
+
+
+class _Tls:
+    """umqtt.simple's ssl= for the event broker: its certificate is the one trust anchor (tls_ca);
+    a broker that cannot prove it holds that certificate's key never sees the password."""
+
+    def __init__(self, der, where):
+        self.der = der
+        self.where = where
+
+    def wrap_socket(self, sock, server_hostname=None):
+        import ssl
+        try:
+            sock.setsockopt(6, 1, 1)  # TCP_NODELAY on the TCP socket (the SSL one has no setsockopt)
+        except (OSError, AttributeError):
+            pass
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        ctx.verify_mode = ssl.CERT_REQUIRED
+        try:
+            ctx.load_verify_locations(cadata=self.der)
+        except (ValueError, OSError) as e:
+            raise BrokerNotProven("net.txt's tls_ca= is not a certificate this port can use (%s)" % (e,))
+        try:
+            # the name checked is the event certificate's own (the bowl reaches the broker by net.txt's
+            # broker=, whatever its name): the certificate itself is the one trust anchor
+            s = ctx.wrap_socket(sock, server_hostname=TLS_NAME)
+        except ValueError as e:  # extmod/modtls_mbedtls.c: a certificate that fails verification, said by Mbed TLS
+            raise BrokerNotProven("%s did not prove it is the event's broker: its certificate is not net.txt's "
+                                  "tls_ca= (%s); not sending the password" % (self.where, str(e).strip()))
+        except OSError as e:
+            why = e.args[1] if len(e.args) > 1 else e.args[0] if e.args else e
+            if "VERIFY" in str(why) or "CERT" in str(why):
+                raise BrokerNotProven("%s did not prove it is the event's broker: its certificate is not net.txt's "
+                                      "tls_ca= (%s); not sending the password" % (self.where, why))
+            raise BrokerNotProven("%s did not complete a TLS handshake (%s): no TLS on that port? (net.txt's port= "
+                                  "and tls=)" % (self.where, why))
+        self.raw = sock
+        return s
+
+
 def status_payload(online, con=None, faults=(), at=(1, 1, 1)):
     """The retained status: what the desk shows for a bowl. faults: the board's
     [(part, message)] (hw.errors); bat: the battery's last reading in mV (0: the
@@ -186,16 +261,18 @@ def status_payload(online, con=None, faults=(), at=(1, 1, 1)):
 
 class _Bounded:
     """The client's socket, whose setblocking(True) waits SOCK_TIMEOUT_S at most
-    (on the ESP32 port it would wait for ever: modsocket.c, socket_setblocking)."""
+    (on the ESP32 port it would wait for ever: modsocket.c, socket_setblocking). raw: the
+    TCP socket under a TLS one (an SSLSocket has no settimeout; its reads wait on raw's)."""
 
-    def __init__(self, sock):
+    def __init__(self, sock, raw=None):
         self.sock = sock
+        self.raw = raw or sock
 
     def setblocking(self, flag):
-        self.sock.settimeout(SOCK_TIMEOUT_S if flag else 0)
+        self.raw.settimeout(SOCK_TIMEOUT_S if flag else 0)
 
     def settimeout(self, t):
-        self.sock.settimeout(SOCK_TIMEOUT_S if t is None else t)
+        self.raw.settimeout(SOCK_TIMEOUT_S if t is None else t)
 
     def read(self, n):
         return self.sock.read(n)
@@ -348,8 +425,9 @@ class Net:
 
     def _connect(self, addr):
         c = self.cfg
+        tls = _Tls(c["tls_ca"], "%s:%d" % (c["broker"], c["port"])) if c["tls_ca"] else None
         m = self.mqtt_class("bowl-" + self.bowl_id, addr, c["port"], c["user"] or None,
-                            c["mqtt_password"] or None, KEEPALIVE_S)
+                            c["mqtt_password"] or None, KEEPALIVE_S, ssl=tls)
         if not self._boot or self._conn >= outbox.MAX_CONN:
             self._boot = outbox.next_boot(self.box.root)  # on flash before any status says it
             self._conn = 0
@@ -359,17 +437,18 @@ class Net:
         m.set_last_will(self._status_topic, wire.seal(self.key, wire.FROM_BOWL, c["event"], self.bowl_id, "status",
                                                       will), True, 1)
         m.connect(True, CONNECT_S)
-        m.sock = _Bounded(m.sock)
+        m.sock = _Bounded(m.sock, tls.raw if tls is not None else None)
         self.client = m
         self._inflight = None
         # umqtt writes a PUBLISH in four small writes: with Nagle's algorithm on, the later ones
         # wait for the broker's delayed ACK (40 ms on Linux). IPPROTO_TCP 6 and TCP_NODELAY 1 are
         # the values of Linux and of lwIP (extmod/modlwip.c); the unix port's socket module does
         # not name them.
-        try:
-            m.sock.setsockopt(6, 1, 1)
-        except OSError:
-            pass
+        if tls is None:
+            try:
+                m.sock.setsockopt(6, 1, 1)
+            except OSError:
+                pass
         m.set_callback(self._on_msg)
         m.subscribe(self._desk_topic, 1)  # retained: comes now (or during a later call)
         if self.stock is not None:
@@ -547,9 +626,14 @@ class Net:
         if type(e).__name__ == "MQTTException" and e.args and e.args[0] in (4, 5):
             return "the broker refused user %r (CONNACK %d): check net.txt's user= and mqtt_password=" % (
                 self.cfg["user"], e.args[0])
+        if isinstance(e, BrokerNotProven):
+            return str(e)
         if isinstance(e, (AssertionError, IndexError)):  # umqtt's checks of a reply; b"" read from a closed socket
-            return "%s:%d closed the connection or answered something that is not MQTT (%s)" % (
-                self.cfg["broker"], self.cfg["port"], type(e).__name__)
+            return "%s:%d closed the connection or answered something that is not MQTT (%s)%s" % (
+                self.cfg["broker"], self.cfg["port"], type(e).__name__,
+                "" if self.cfg["tls_ca"] else _PLAIN_HINT)
+        if isinstance(e, OSError) and e.args and e.args[0] == 104 and not self.cfg["tls_ca"]:  # ECONNRESET
+            return "%s:%d reset the connection%s" % (self.cfg["broker"], self.cfg["port"], _PLAIN_HINT)
         return "%s %s" % (type(e).__name__, e)
 
     def close(self):

@@ -273,17 +273,18 @@ def _nodelay(opened):
     return on_open
 
 
-async def listen(host, port, event, username=None, password=None, ready=None, seen=None):
+async def listen(host, port, event, username=None, password=None, ready=None, seen=None, ca=None):
     """Run until cancelled: connect, subscribe, hand each message to handle() in a
     thread (the ORM is synchronous), acknowledge it; on a lost broker or a
     database error, reconnect after RETRY_S. ready: an asyncio.Event set once
-    subscribed; seen(result) is called after each message (tests)."""
+    subscribed; seen(result) is called after each message (tests). ca: the event
+    broker's certificate file: connect by TLS, trusting only it."""
     topics = [(outbox.every_bowl(event, leaf), 1)
               for leaf in ("award", "status", "ask", "shaken") + finals.LEAVES + fair.LEAVES]
     own = outbox.topic(event, "desk", "status")
     flusher = asyncio.create_task(_flusher())
     try:
-        await _listen(host, port, event, username, password, ready, seen, topics, own)
+        await _listen(host, port, event, username, password, ready, seen, topics, own, ca)
     finally:
         flusher.cancel()
         await asyncio.to_thread(_flush)
@@ -344,13 +345,16 @@ async def _one(event, own, client, m, secrets, seen):
         seen(r)
 
 
-async def _listen(host, port, event, username, password, ready, seen, topics, own):
+async def _listen(host, port, event, username, password, ready, seen, topics, own, ca=None):
     secrets = Secrets()
     shaker = None
     while True:
         client = aiomqtt.Client(host, port, identifier="desk-" + event, clean_session=False,
                                 username=username, password=password,
-                                will=aiomqtt.Will(own, DESK_OFF, qos=1, retain=True))
+                                will=aiomqtt.Will(own, DESK_OFF, qos=1, retain=True),
+                                # the event's own certificate is the one trust anchor: its name is not checked
+                                tls_params=aiomqtt.TLSParameters(ca_certs=ca) if ca else None,
+                                tls_insecure=True if ca else None)
         client._client.manual_ack_set(True)  # before connecting: queued messages arrive at once
         client._client.on_socket_open = _nodelay(client._client.on_socket_open)
         try:
