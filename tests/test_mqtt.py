@@ -180,10 +180,14 @@ def test_net_config_refuses_what_the_bowl_cannot_use():
     assert net.parse_config(good + "fair=off\ndesk=desk.local:80\n")["fair"] == "off"
     assert net.parse_config(good + "fair_wait=600\n")["fair_wait"] == 600
     assert net.parse_config(good + "desk=desk.local:80\n")["desk"] == "desk.local:80"
+    c = net.parse_config(good + "desk=https://desk.local:443\n")  # the desk serves its pages by HTTPS
+    assert (c["desk"], c["desk_scheme"]) == ("desk.local:443", "HTTPS") and c["desk_scheme"] != net.parse_config(
+        good)["desk_scheme"]
     assert net.parse_config(good.replace("10.0.0.2", "b" * 40))["desk"] == ""  # too long for the link: none
     for bad, why in ((good + "colour=red\n", "KEY=VALUE"), (good + "fair=yes\n", "on .* or off"),
                      (good + "fair_wait=5\n", "10..3600"), (good + "fair_wait=x\n", "10..3600"),
                      (good + "desk=" + "d" * 22 + "\n", "at most 21"), (good + "desk=a/b\n", "desk="),
+                     (good + "desk=https://" + "d" * 21 + "\n", "20 with https"),
                      (good + "port=x\n", "not a number"),
                      (good + "port=70000\n", "1..65535"), (good.replace("ssid=mall-5F", "ssid=" + "x" * 33), "ssid"),
                      (good.replace("event=midautumn", "event=a/b"), "event"),
@@ -277,7 +281,7 @@ def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_built, broker,
     boot = statuses[0]["b"]  # outbox/boot: 1 on a bowl's first start
     assert statuses[0] == {"v": 2, "on": 1, "b": boot, "c": 1, "i": 1, "fw": net.FW_VERSION, "g": 1, "faults": [],
                            "left": [[c, j.table.pool[c]] for c in j.table.classes],
-                           "bat": statuses[0]["bat"]}, statuses
+                           "bat": statuses[0]["bat"], "tls": 0}, statuses  # its net.txt: tls=off
     assert 3000 < statuses[0]["bat"] < 4300, statuses  # the simulated cell's reading, mV
     assert statuses[-1] == {"v": 2, "on": 0, "b": boot, "c": 1}, statuses  # the will: that connection's last word
     got, refused, dups = decode(desk.lines(len(want)), bowl="0005")

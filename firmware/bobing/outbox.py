@@ -172,6 +172,7 @@ def decode_status(event, topic_b, payload):
             raise ValueError("field 'faults': a list of part names")
         out["faults"] = [check_name("part", x) for x in faults]
         out["bat"] = int_field(d, "bat", 0, 0xFFFF) if "bat" in d else 0  # mV; 0 = unknown (or older firmware)
+        out["tls"] = int_field(d, "tls", 0, 1) if "tls" in d else None  # 0: net.txt's tls=off; None: not said
     return bowl_id, out
 
 

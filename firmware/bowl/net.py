@@ -171,12 +171,21 @@ def parse_config(text):
                          "plays unverified, 10..3600" % w[:20])
     c["fair_wait"] = int(w)
     d = c.get("desk") or "%s:%d" % (c["broker"], DESK_PORT)
-    if len(d) > MAX_DESK or any(not ("a" <= ch.lower() <= "z" or "0" <= ch <= "9" or ch in ".-:") for ch in d):
+    # the claim link's scheme is the desk's: https://HOST:PORT when it serves its pages by HTTPS
+    scheme, low = "HTTP", d.lower()
+    if low.startswith("https://"):
+        scheme, d = "HTTPS", d[8:]
+    elif low.startswith("http://"):
+        d = d[7:]
+    most = MAX_DESK - len(scheme) + 4  # HTTPS takes one character more of the link
+    if len(d) > most or any(not ("a" <= ch.lower() <= "z" or "0" <= ch <= "9" or ch in ".-:") for ch in d):
         if c.get("desk"):
-            raise ValueError("net.txt: desk=%r: HOST:PORT where phones reach the desk, at most %d characters "
-                             "of letters, digits, . - :" % (d[:40], MAX_DESK))
+            raise ValueError("net.txt: desk=%r: [https://]HOST:PORT where phones reach the desk, at most %d "
+                             "characters of letters, digits, . - : (%d with https://)" % (c["desk"][:40], MAX_DESK,
+                                                                                          MAX_DESK - 1))
         d = ""  # (a broker's name too long for the claim's link: the claim QR keeps its counter text)
     c["desk"] = d
+    c["desk_scheme"] = scheme
     return c
 
 
@@ -243,20 +252,21 @@ class _Tls:
         return s
 
 
-def status_payload(online, con=None, faults=(), at=(1, 1, 1)):
+def status_payload(online, con=None, faults=(), at=(1, 1, 1), tls=1):
     """The retained status: what the desk shows for a bowl. faults: the board's
     [(part, message)] (hw.errors); bat: the battery's last reading in mV (0: the
     board cannot tell); the desk stamps "last seen" on arrival. at: (boot, connection,
     status number) of the bowl's order (outbox.decode_status); the will (not online)
-    has no status number."""
+    has no status number. tls: 1 when the bowl talks TLS, 0 for net.txt's tls=off (the desk's
+    Bowls page shows it)."""
     if not online:
         return ('{"v":%d,"on":0,"b":%d,"c":%d}' % (outbox.VERSION, at[0], at[1])).encode()
     t = con.table
     left = ",".join(['["%s",%d]' % (c, t.pool[c]) for c in t.classes]) if t is not None else ""
     g = con.j.game_id if con.j is not None else 0
     f = ",".join(['"%s"' % part for part, _msg in faults])
-    return ('{"v":%d,"on":1,"b":%d,"c":%d,"i":%d,"fw":"%s","g":%d,"left":[%s],"faults":[%s],"bat":%d}'
-            % (outbox.VERSION, at[0], at[1], at[2], FW_VERSION, g, left, f, con.battery_mv or 0)).encode()
+    return ('{"v":%d,"on":1,"b":%d,"c":%d,"i":%d,"fw":"%s","g":%d,"left":[%s],"faults":[%s],"bat":%d,"tls":%d}'
+            % (outbox.VERSION, at[0], at[1], at[2], FW_VERSION, g, left, f, con.battery_mv or 0, tls)).encode()
 
 
 class _Bounded:
@@ -776,7 +786,8 @@ def start(app):
         wlan = network.WLAN(network.STA_IF)
     from bobing import champions
     box = outbox.Outbox(hw.root, cfg["event"])
-    net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda at: status_payload(True, con, hw.errors, at),
+    tls = 1 if cfg["tls_ca"] else 0
+    net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda at: status_payload(True, con, hw.errors, at, tls),
               lambda: not champions.busy(con), wire.key(con.secret()), stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)

@@ -184,6 +184,7 @@ def handle(event, topic, payload):
         if st["on"]:
             row.game_no, row.fw, row.left, row.faults = st["g"], st["fw"], st["left"], st["faults"]
             row.bat = st.get("bat", 0)
+            row.tls = None if st.get("tls") is None else bool(st["tls"])
         row.save()
         if (st["on"] and Event.objects.filter(name=event).exists()
                 and not Allot.objects.filter(event__name=event, bowl=bowl).exists()):  # its first grant

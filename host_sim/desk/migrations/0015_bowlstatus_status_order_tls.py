@@ -13,4 +13,9 @@ class Migration(migrations.Migration):
             name='status_order',
             field=models.BigIntegerField(default=0),
         ),
+        migrations.AddField(
+            model_name='bowlstatus',
+            name='tls',
+            field=models.BooleanField(null=True),
+        ),
     ]
