@@ -203,6 +203,7 @@ bench: $(STAMP) mp
 	$(MP32_STOCK) bench/hmac_heap.py
 	$(MP32_FROZEN) -X heapsize=2M bench/outbox_bench.py
 	$(PY) bench/net_app_heap.py
+	$(PY) bench/tls_handshake.py
 	$(PY) bench/sim_bench.py
 	$(PY) bench/window_idle.py
 	$(PY) bench/plan_bench.py
