@@ -5,18 +5,21 @@
 # Targets (`make help` prints this list; the comment above each rule says more):
 #   sim            play a game in the simulator (terminal; host_sim play --window: pygame)
 #   run ARGS=...   any host_sim command in .venv: make run ARGS="plan --seats 10"
-#   desk           the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for the counter's phones)
+#   desk           the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 HTTPS=1 for the counter's phones)
 #   test           every test, the gate (builds MicroPython first; two workers, then the serial tests alone)
 #   test-fast      the edit loop: every test but the slow, MicroPython, broker and browser ones
 #   bench          speed and memory figures (MicroPython ones on the 32-bit frozen build)
+#   timing         hardware/timing.md's generated block from bench/budget.py (the time budget)
 #   mp             MicroPython v1.28.0 from pinned source: mpy-cross, the 32-bit unix builds
 #   mpy            the firmware compiled to .mpy in build/mpy by the pinned mpy-cross
 #   flash          MicroPython onto the ESP32: PORT=/dev/ttyUSB0 FIRMWARE=firmware.bin [ERASE=1]
 #   deploy         the app onto a bowl: PORT=/dev/ttyUSB0 (maintenance mode first)
 #   provision      a bowl's network settings: PORT= SSID= PASSWORD= BROKER= EVENT= ...
 #   vbat-cal       the battery gauge calibrated: PORT=/dev/ttyUSB0 MV=4123
+#   pin            a lost PIN set again (maintenance mode, the case open): PORT=/dev/ttyUSB0
 #   broker         an event's mosquitto: EVENT=NAME [BROKER_DIR=data/broker/NAME]
 #   glyphs         firmware/bobing/glyphs.py from Debian's unifont
+#   case           the electronics' case: build/case/bowl_case.stl and .png (Debian's openscad, xvfb)
 #   package-json   firmware/package.json for mip
 #   desk-messages  the desk's Chinese: django.po and django.mo
 #   deps           the Debian packages the tests need (as root)
@@ -34,7 +37,7 @@ DEV := $(VENV)/.installed-dev
 DESK := $(VENV)/.installed-desk
 STAMP := $(VENV)/.installed-test
 
-.PHONY: help sim test test-fast bench glyphs mpy deploy package-json clean mp desk desk-messages provision deps broker vbat-cal flash run
+.PHONY: help sim test test-fast bench timing glyphs mpy deploy package-json clean mp desk desk-messages provision pin case deps broker vbat-cal flash run
 
 # ---- MicroPython v1.28.0 built from pinned source (hardware/README.md) ----------------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -141,11 +144,11 @@ sim: $(PLAY)
 run: $(PLAY) $(PLAN)
 	$(PY) -m host_sim $(ARGS)
 
-# the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 for phones on the counter's network);
+# the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 HTTPS=1 for phones on the counter's network);
 # its database and key live in data/desk (BOBING_DESK_DIR). host_sim/desk/README.md: the first attendant, a bowl's secret.
 LISTEN ?= 127.0.0.1:8000
 desk: $(DESK)
-	$(PY) -m host_sim.desk serve --listen $(LISTEN)
+	$(PY) -m host_sim.desk serve --listen $(LISTEN) $(if $(HTTPS),--https)
 
 # the desk's Chinese: new texts from the code into django.po, then django.mo (both committed;
 # needs Debian's gettext, `make deps`)
@@ -211,11 +214,17 @@ bench: $(STAMP) mp
 	$(PY) bench/allot_bench.py
 	$(PY) bench/desk_flood.py
 	$(PY) bench/desk_guess.py
+	$(PY) bench/desk_login_flood.py
 	$(PY) bench/cli_start.py
 	$(PY) bench/app_heap.py
 	$(PY) bench/event_load.py
 	$(PY) bench/image_size.py
 	$(PY) bench/budget.py
+
+# hardware/timing.md's generated block (the figures the budget charges, with their sources, and
+# what bench/budget.py prints); tests/test_timing_doc.py checks the file against the command
+timing: $(STAMP)
+	$(PY) bench/budget.py --write
 
 # firmware/bobing/glyphs.py: the Unifont bitmaps of every character the firmware's text uses
 # (needs Debian's unifont: apt-get install -y unifont). Commit the result; tests do not need unifont.
@@ -295,6 +304,29 @@ provision: $(DEV)
 	  --stock '$(or $(STOCK),desk)' --fair '$(or $(FAIR),on)' --desk '$(DESK)' \
 	  --tls '$(or $(TLS),on)' --tls-ca '$(TLS_CA)'
 	$(MPREMOTE) cp build/net.txt :/data/net.txt + reset; rc=$$?; rm -f build/net.txt; exit $$rc
+
+# make pin PORT=/dev/ttyUSB0 : a new PIN for a bowl whose PIN is lost (its settings.txt damaged or
+#   missing: the bowl says so), asked twice here (or $PIN). The recovery needs more than the attendant's
+#   key: the case opened by tool (USB and RESET are inside) and maintenance mode (hold MENU while pressing
+#   RESET). The script holding the PIN is removed after the run.
+pin: $(DEV)
+	@test -n "$(PORT)" || { echo "usage: make pin PORT=/dev/ttyUSB0 (asks the new PIN twice; maintenance mode first)"; \
+	  exit 2; }
+	@mkdir -p build && $(PY) host_sim/tools/make_pin_script.py --out build/pin_set.py --root '$(or $(DATA),/data)'
+	$(MPREMOTE) run build/pin_set.py + reset; rc=$$?; rm -f build/pin_set.py; exit $$rc
+
+# make case: hardware/case/bowl_case.scad rendered by Debian's openscad to build/case/bowl_case.stl (base and
+#   lid laid out to print) and build/case/bowl_case.png (assembled; openscad draws it with OpenGL, on a
+#   virtual X display from xvfb-run when there is no screen).
+CASE_SCAD := hardware/case/bowl_case.scad
+case: build/case/bowl_case.stl build/case/bowl_case.png
+build/case/bowl_case.stl: $(CASE_SCAD)
+	@command -v openscad >/dev/null || { echo "make case needs Debian's openscad: apt-get install -y openscad"; exit 2; }
+	@mkdir -p build/case && openscad -q -o $@.tmp.stl $< && mv $@.tmp.stl $@
+build/case/bowl_case.png: $(CASE_SCAD)
+	@command -v openscad >/dev/null || { echo "make case needs Debian's openscad: apt-get install -y openscad"; exit 2; }
+	@mkdir -p build/case && $(if $(DISPLAY),,xvfb-run -a) openscad -q -o $@.tmp.png -D 'part="assembly"' \
+	  --imgsize=1024,768 --viewall --autocenter --camera=0,0,0,55,0,-35,0 $< && mv $@.tmp.png $@
 
 # make broker EVENT=NAME [BROKER_DIR=data/broker/NAME]: the event's mosquitto with its users and ACL
 # (firmware/PROTOCOL.md). Make them first: python -m host_sim broker --out DIR --event NAME --bowl ID ...

@@ -24,8 +24,8 @@ ASKS = 200
 
 
 def _sealed(leaf, body):
-    """A message of bowl AB-5 as it seals it (tests/deskkit.sealed)."""
-    return deskkit.sealed(SECRET, "bobing/bench/AB-5/" + leaf, body if isinstance(body, bytes) else body.encode())
+    """A message of bowl 0965 as it seals it (tests/deskkit.sealed)."""
+    return deskkit.sealed(SECRET, "bobing/bench/0965/" + leaf, body if isinstance(body, bytes) else body.encode())
 
 # one process granting: N asks of its bowl, always empty (the bowl paid its grant: the desk has those
 # awards first, as a bowl's awards arrive before its ask), each raising 1; prints the seconds taken by the asks
@@ -53,7 +53,7 @@ def main():
     folder = tempfile.mkdtemp(prefix="allot-bench-")
     s = deskkit.Server(folder)
     env = s.env()
-    bowls = ["AB-%d" % i for i in range(6)]  # AB-5: the round trip's
+    bowls = ["%04d" % (960 + i) for i in range(6)]  # 0965: the round trip's
     for b in bowls:
         s.manage("addbowl", b, "--secret-hex", SECRET.hex())
     s.manage("stock", "--event", "bench", "yixiu=100000", "--step", "yixiu=1")
@@ -89,11 +89,11 @@ def round_trip(env, extra):
     c.on_socket_open = lambda _c, _u, sock: sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as a bowl
     c.connect("127.0.0.1", broker.port)
     c.loop_start()
-    c.subscribe("bobing/bench/AB-5/allot", 1)
+    c.subscribe("bobing/bench/0965/allot", 1)
     from bobing import outbox
     try:
-        for _ in range(60):  # the listener's retained status; AB-5's first ask then gets its allot
-            c.publish("bobing/bench/AB-5/ask",
+        for _ in range(60):  # the listener's retained status; 0965's first ask then gets its allot
+            c.publish("bobing/bench/0965/ask",
                       _sealed("ask", json.dumps({"v": 2, "s": max(got, default=0), "left": []})), qos=1)
             with arrived:
                 if arrived.wait_for(lambda: got, 1):
@@ -105,10 +105,10 @@ def round_trip(env, extra):
         rtt = []
         for s in range(s0, s0 + ASKS):
             n += 1  # the bowl pays its one prize left, then asks (each round its own game number)
-            c.publish("bobing/bench/AB-5/award", _sealed("award", outbox.award_payload(1 + len(extra), n, "yixiu", n)),
+            c.publish("bobing/bench/0965/award", _sealed("award", outbox.award_payload(1 + len(extra), n, "yixiu", n)),
                       qos=1)
             t = time.perf_counter()
-            c.publish("bobing/bench/AB-5/ask", _sealed("ask", json.dumps({"v": 2, "s": s, "left": []})), qos=1)
+            c.publish("bobing/bench/0965/ask", _sealed("ask", json.dumps({"v": 2, "s": s, "left": []})), qos=1)
             with arrived:
                 if not arrived.wait_for(lambda: s + 1 in got, 30):
                     raise SystemExit("no allot s=%d within 30 s" % (s + 1))

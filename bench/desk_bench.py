@@ -45,10 +45,10 @@ def main():
     folder = tempfile.mkdtemp(prefix="desk-bench-")
     s = deskkit.Server(folder)
     s.manage("attendant", "bench", "--password-stdin", stdin=deskkit.PASSWORD + "\n")
-    s.manage("addbowl", "B", "--secret-hex", SECRET.hex())
+    s.manage("addbowl", "0970", "--secret-hex", SECRET.hex())
     shown = []
     for g in range(4):  # four games' worth of awards
-        path, got = deskkit.kiosk_game(os.path.join(folder, "flash"), "B", SECRET, 200, g)
+        path, got = deskkit.kiosk_game(os.path.join(folder, "flash"), "0970", SECRET, 200, g)
         s.manage("importjournal", path)
         shown += got
     s.start()
@@ -60,7 +60,7 @@ def main():
 
             def run(c, part):
                 for g, n, cls, code in part:
-                    st, _ = c.post("/redeem", {"code": code, "bowl": "B", "game": g, "award": n, "cls": cls})
+                    st, _ = c.post("/redeem", {"code": code, "bowl": "0970", "game": g, "award": n, "cls": cls})
                     assert st == 200, st
 
             t0 = time.perf_counter()

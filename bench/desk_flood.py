@@ -1,5 +1,5 @@
 """The desk under a flood (loopback, bounded): one client publishes RATE invalid
-awards a second (a wrong claim code: each one refused) for SECONDS seconds
+awards a second (sealed with a wrong key: each one refused) for SECONDS seconds
 through a real mosquitto while a real bowl publishes a valid award every 100 ms;
 the desk's `listen` process stores them. Prints each real award's delay from its
 publish to its row in the desk's database (p50, p99, max: the issue's target is
@@ -36,7 +36,7 @@ def run(rate=1000, seconds=10, folder=None, wait_s=60):
     desk_dir = os.path.join(folder, "desk")
     env = dict(os.environ, BOBING_DESK_DIR=desk_dir)
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    for b in ("FL-REAL", "FL-BAD"):
+    for b in ("0951", "0952"):
         subprocess.run([sys.executable, "-m", "host_sim.desk", "addbowl", b, "--secret-hex", SECRET.hex()],
                        cwd=ROOT, env=env, check=True, capture_output=True, timeout=120)
     from host_sim.cli import broker as cmd_broker
@@ -76,14 +76,14 @@ def run(rate=1000, seconds=10, folder=None, wait_s=60):
             # the flood: rate a second, in 10 ms slices; a code that does not match
             for _ in range(max(1, rate // 100)):
                 flood += 1
-                bad.publish(outbox.topic(EVENT, "FL-BAD", "award"),
-                            wire.seal(forged, "b", EVENT, "FL-BAD", "award",
+                bad.publish(outbox.topic(EVENT, "0952", "award"),
+                            wire.seal(forged, "b", EVENT, "0952", "award",
                                       outbox.award_payload(1, flood, "yixiu", 1)), qos=1)
             if tick >= next_real:
                 n += 1
                 sent[n] = time.time()
-                real.publish(outbox.topic(EVENT, "FL-REAL", "award"),
-                             wire.seal(key, "b", EVENT, "FL-REAL", "award", outbox.award_payload(1, n, "yixiu", n)),
+                real.publish(outbox.topic(EVENT, "0951", "award"),
+                             wire.seal(key, "b", EVENT, "0951", "award", outbox.award_payload(1, n, "yixiu", n)),
                              qos=1)
                 next_real += REAL_EVERY_S
             time.sleep(max(0, 0.01 - (time.monotonic() - tick)))
@@ -129,7 +129,7 @@ def _stored(db):
     con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=20)
     try:
         rows = con.execute("SELECT a.award_no, a.seen FROM desk_award a JOIN desk_bowl b ON a.bowl_id = b.id "
-                           "WHERE b.bowl_id = 'FL-REAL'").fetchall()
+                           "WHERE b.bowl_id = '0951'").fetchall()
     finally:
         con.close()
     from datetime import datetime

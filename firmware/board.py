@@ -19,8 +19,8 @@
 # WS2812 ring       DIN        D7          13    PIN_LED_DATA    through 330 R
 # ring supply FET   2N7002 G   D3          26    PIN_LED_POWER   high = ring powered; 100k pull-down: off in sleep
 # piezo buzzer      +          MOSI        23    PIN_BUZZER      PWM; the other leg to GND
-# reed switch (key) leg 1      A3          35    PIN_KEY         RTC_GPIO5, input only (no internal pull): 100k pull-up
-#                                                                to 3V3; a magnet held to the case closes it to GND
+# key switch        NO         A3          35    PIN_KEY         RTC_GPIO5, input only (no internal pull): 100k pull-up
+#                                                                to 3V3; its key turned in the lock closes it to GND
 # battery sense     -          A2          34    PIN_VBAT        on-board divider, VBAT / 2
 # No strapping pin (0, 2, 5, 12, 15) and no flash pin (6-11) is used, nor 16/17: SPIRAM
 # builds of MicroPython have no GPIO16/17 (ports/esp32/machine_pin.h), WROVER modules wire
@@ -47,7 +47,7 @@ PIN_BTN_NEXT = const(19)
 PIN_LED_DATA = const(13)
 PIN_LED_POWER = const(26)
 PIN_BUZZER = const(23)
-PIN_KEY = const(35)  # the attendant's key: a reed switch inside the case (reads 0 while the magnet is there)
+PIN_KEY = const(35)  # the attendant's key: a momentary keylock switch (reads 0 while the key is turned)
 PIN_VBAT = const(34)
 VBAT_DIVIDER = const(2)  # the on-board 1M + 1M divider, nominally
 # The gauge: VBAT_SAMPLES readings, the lowest and highest dropped, the rest averaged (the ESP32's

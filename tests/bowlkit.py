@@ -31,8 +31,11 @@ def press(sim, *buttons):
         sim.step(150)
 
 
+PIN = "2468"  # the PIN to_kiosk gives a kiosk (one with the default 1234 lets nobody in)
+
+
 def key(sim):
-    """The attendant holds the magnet to the case for a moment."""
+    """The attendant turns the key in the case's lock for a moment (spring return)."""
     sim.attendant_key()
     sim.step(450)
 
@@ -59,13 +62,25 @@ def enter(sim, digits):
         press(sim, "ok")
 
 
-def to_kiosk(sim):
+def to_kiosk(sim, pin=PIN):
+    """A family bowl made a kiosk from its menu, then its PIN changed from the
+    default, as the operator must before a customer can play."""
     press(sim, "menu")
     goto(sim, "mode")
     goto(sim, "kiosk")
     goto(sim, "new")
     press(sim, "ok")
     assert sim.console.table.kiosk
+    press(sim, "menu")
+    enter(sim, "1234")
+    goto(sim, "admin")
+    goto(sim, "pin")
+    enter(sim, "1234")
+    enter(sim, pin)
+    enter(sim, pin)
+    assert sim.console.arg[0] == vocab.N_DONE
+    press(sim, "ok", "menu", "menu")  # the admin list, the main list, out
+    assert sim.console.view in (C.V_GATE, C.V_WAIT)  # (an event kiosk: waiting for its first stock)
 
 
 def battery_at(sim, mv):

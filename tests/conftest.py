@@ -137,6 +137,7 @@ MARK_BY_FIXTURE = {"mp_built": "micropython",
                    "chromium_installed": "browser", "browser": "browser"}
 MARK_BY_FILE = {
     "test_desk_server.py": ("slow",),  # every test there waits for a real desk server to start
+    "test_case.py": ("slow",),  # openscad renders the case (CGAL) for each cut
 }
 # slow: the tests (any parameters) that took 5 s or more in a serial `make test-fast` run on the busy
 # 2-core machine (load 5-8), then those of 4 s or more in a run on two workers at load 9-11 (most
@@ -195,6 +196,7 @@ SLOW = {
         "test_wrong_codes_slow_the_attendant_down_and_the_wait_survives_a_new_session",
     ),
     "test_desk_allot.py": ("test_racing_desks_and_stock_commands_never_grant_beyond_a_total",),
+    "test_desk_fuzz.py": ("test_every_desk_command_refuses_bad_input_clearly",),
     "test_desk_counter_ui.py": (
         "test_a_second_hand_over_by_the_same_attendant_says_you",
         "test_the_estimate_agrees_with_the_exact_planner",
@@ -203,6 +205,7 @@ SLOW = {
     "test_desk_i18n.py": (
         "test_an_attendant_s_language_follows_them_to_any_browser_from_the_login_on",
         "test_chinese_is_the_default_and_english_is_beside_it",
+        "test_chinese_pages_use_chinese_punctuation_and_one_name_for_the_counter",
         "test_every_page_is_chinese_with_no_english_sentence_left",
         "test_mqtt_refusals_and_the_bowls_note_are_said_in_the_page_language",
         "test_the_import_log_says_refusals_and_damage_in_chinese",

@@ -160,10 +160,11 @@ def free_port():
 class Server:
     """`python -m host_sim.desk serve` in a subprocess on its own folder."""
 
-    def __init__(self, folder, threads=8):
+    def __init__(self, folder, threads=8, args=()):
         self.folder = folder
         self.port = free_port()
-        self.url = "http://127.0.0.1:%d" % self.port
+        self.args = list(args)  # more of serve's options
+        self.url = "%s://127.0.0.1:%d" % ("https" if "--https" in self.args else "http", self.port)
         self.threads = threads
         self.proc = None
 
@@ -180,7 +181,7 @@ class Server:
     def start(self):
         self.log = open(os.path.join(self.folder, "server.log"), "a")
         self.proc = subprocess.Popen([sys.executable, "-m", "host_sim.desk", "serve", "--listen",
-                                      "127.0.0.1:%d" % self.port, "--threads", str(self.threads)],
+                                      "127.0.0.1:%d" % self.port, "--threads", str(self.threads)] + self.args,
                                      cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -188,11 +189,21 @@ class Server:
                 raise RuntimeError("the desk server exited with %s: see %s/server.log" % (self.proc.returncode,
                                                                                           self.folder))
             try:
-                urllib.request.urlopen(self.url + "/login", timeout=2).read()
+                urllib.request.urlopen(self.url + "/login", timeout=2, context=self.tls()).read()
                 return self
             except OSError:
                 time.sleep(0.2)
         raise RuntimeError("the desk server did not answer within 60 s")
+
+    def tls(self):
+        """An SSL context trusting the desk's own certificate (None for plain HTTP, or before it exists)."""
+        import ssl
+        cert = os.path.join(self.folder, "tls.crt")
+        if not self.url.startswith("https") or not os.path.exists(cert):
+            return None
+        ctx = ssl.create_default_context(cafile=cert)
+        ctx.check_hostname = False  # the tests reach it as 127.0.0.1: in the certificate, and checked below
+        return ctx
 
     def kill(self):
         if self.proc is not None and self.proc.poll() is None:
@@ -214,11 +225,12 @@ class Server:
 class Browserless:
     """An attendant's session over real HTTP (cookies, CSRF token from the page)."""
 
-    def __init__(self, url):
+    def __init__(self, url, context=None):
         import http.cookiejar
         self.url = url
         self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar),
+                                                  urllib.request.HTTPSHandler(context=context))
         self.opener.addheaders = [("Accept-Language", "en")]  # the tests read the English pages
 
     def _token(self, path):

@@ -3,11 +3,38 @@
 # mounted at one folder; a flash image made once; a run on a copy of it whose
 # power goes at flash operation k (a write or an erase, torn or not); and the
 # flash as it was at that instant, mounted again for the checks, as the next
-# boot would find it.
+# boot would find it. sweep() checks every cut point of a long run in ONE uncut
+# run: before each operation k it mounts a copy of the flash as a cut there would
+# leave it (the bytes so far, half of operation k's when torn) at a second folder
+# and checks it, so the cost grows with the operations, not with their square
+# (replaying the run from its start for each cut, as cut() does).
 import gc
 
 import vfs
 from ramflash import RamFlash
+
+
+class _Window:
+    """One check's view of the shared copy of the flash: once the check is over its
+    filesystem's files may still be closed by finalisers at a later collection; their
+    writes must not land in the next check's copy, so a closed window drops them."""
+
+    def __init__(self, dev):
+        self.dev = dev
+        self.live = True
+
+    def readblocks(self, block, buf, off=0):
+        if self.live:
+            self.dev.readblocks(block, buf, off)
+
+    def writeblocks(self, block, buf, off=None):
+        if self.live:
+            self.dev.writeblocks(block, buf, off)
+
+    def ioctl(self, op, arg):
+        if op == 6 and not self.live:
+            return 0
+        return self.dev.ioctl(op, arg)
 
 
 class Flash:
@@ -69,6 +96,52 @@ class Flash:
             return check(*args)
         finally:
             self.umount()
+
+    def sweep(self, base, action, check, torn=None, want=None):
+        """action(dev) once, uncut, on a flash from `base`; before each of its operations k
+        (with want(k) true; every one by default) check(root, k, is_torn) on the flash as a
+        cut at k would leave it (torn(k): half of k's bytes landed), mounted at `root` (the
+        second folder, self.mnt + "x"). A check runs inside the run's flash operation, so
+        the flash as it stood is all it sees. -> (operations of the run, cuts checked)."""
+        gc.collect()
+        dev = RamFlash(self.blocks, base)
+        # one buffer for every cut's copy; its reads allocate nothing (a finaliser may read in a collection)
+        at_cut = RamFlash(self.blocks, base, quiet_read=True)
+        root = self.mnt + "x"
+        checked = [0]
+        busy = [False]
+
+        def probe(k, a, buf):
+            if busy[0]:  # a collection inside a check closed a file the run had left open
+                raise AssertionError("operation %d of the run came from inside a check: the run "
+                                     "must close its files (a finaliser wrote to its flash)" % k)
+            if want is not None and not want(k):
+                return
+            busy[0] = True
+            try:
+                is_torn = torn is not None and torn(k)
+                at_cut.data[:] = dev.data
+                if is_torn:
+                    h = len(buf) // 2
+                    at_cut.data[a:a + h] = memoryview(buf)[:h]
+                w = _Window(at_cut)
+                vfs.mount(vfs.VfsLfs2(w), root)
+                try:
+                    check(root, k, is_torn)
+                finally:
+                    vfs.umount(root)
+                    w.live = False
+                checked[0] += 1
+            finally:
+                busy[0] = False
+
+        dev.probe = probe
+        self.mount(dev)
+        try:
+            action(dev)
+        finally:
+            self.umount()
+        return dev.ops, checked[0]
 
     def every_cut(self, base, action, check, torn=False):
         """action(dev) cut at operation k, then check(k) on the flash at the cut, for

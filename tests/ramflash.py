@@ -23,6 +23,7 @@ class RamFlash:
         self.torn = torn
         self.quiet_read = quiet_read
         self.image = None
+        self.probe = None
         self.ops = 0  # writes + erases
         self.writes = 0  # writeblocks calls (flash programs)
         self.bytes = 0  # bytes programmed
@@ -42,6 +43,8 @@ class RamFlash:
     def _power_fails(self, a, buf):
         n = self.ops
         self.ops += 1
+        if self.probe is not None:
+            self.probe(n, a, buf)
         if n != self.cut:
             return False
         if self.torn:

@@ -56,7 +56,8 @@ def cmake(tmp_path, board_dir, variant=""):
     args = ["cmake", "-DMICROPY_BOARD=" + os.path.basename(board_dir), "-DMICROPY_BOARD_DIR=" + board_dir]
     if variant:
         args.append("-DMICROPY_BOARD_VARIANT=" + variant)
-    p = subprocess.run(args + ["-P", str(script)], capture_output=True, text=True, timeout=60)
+    # cwd: the build folder (CMAKE_BINARY_DIR in script mode), where the board writes its fragment
+    p = subprocess.run(args + ["-P", str(script)], capture_output=True, text=True, timeout=60, cwd=str(tmp_path))
     out = {}
     for m in re.finditer(r"-- (\w+)=(.*)", p.stdout + p.stderr):
         out[m.group(1)] = m.group(2).strip()
@@ -70,8 +71,15 @@ def test_the_ports_cmake_accepts_the_board_dir(tmp_path, variant):
     assert p.returncode == 0, p.stdout + p.stderr
     configs = out["SDKCONFIG_DEFAULTS"].split(";")
     assert configs[:2] == ["boards/sdkconfig.base", "boards/sdkconfig.ble"], configs  # as ESP32_GENERIC
+    ours = str(tmp_path / "sdkconfig.bobing_partitions")
+    assert configs[2] == ours, configs  # after sdkconfig.base, whose partition table it replaces
     for c in configs:
-        assert c.startswith("boards/") and c[len("boards/"):] in PORT_SDKCONFIGS, c
+        assert c == ours or (c.startswith("boards/") and c[len("boards/"):] in PORT_SDKCONFIGS), c
+    with open(ours) as f:
+        frag = f.read()
+    assert frag == ('CONFIG_PARTITION_TABLE_CUSTOM=y\n'
+                    'CONFIG_PARTITION_TABLE_CUSTOM_FILENAME="%s/partitions.csv"\n' % BOARD)
+    assert os.path.isfile(os.path.join(BOARD, "partitions.csv"))
     assert ("boards/sdkconfig.spiram" in configs) == (variant == "SPIRAM")
     assert out["MICROPY_FROZEN_MANIFEST"] == BOARD + "/manifest.py"  # the bowl's, not the port's
     assert os.path.isfile(out["MICROPY_FROZEN_MANIFEST"])
@@ -99,3 +107,31 @@ def test_the_readme_builds_with_board_dir():
     with open(os.path.join(ROOT, "hardware", "README.md"), encoding="utf-8") as f:
         readme = f.read()
     assert "BOARD_DIR=" in readme and "firmware/boards/BOBING_ESP32" in readme
+
+
+def partitions():
+    rows = []
+    with open(os.path.join(BOARD, "partitions.csv")) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                name, kind, sub, offset, size = [x.strip() for x in line.split(",")[:5]]
+                rows.append((name, kind, sub, int(offset, 16), int(size, 16)))
+    return rows
+
+
+def test_the_partition_table_fits_4mib_and_leaves_the_filesystem_its_room():
+    rows = partitions()
+    assert [r[:3] for r in rows] == [("nvs", "data", "nvs"), ("phy_init", "data", "phy"),
+                                     ("factory", "app", "factory")]
+    end = 0x9000  # after the partition table (ESP-IDF's CONFIG_PARTITION_TABLE_OFFSET 0x8000, 4 KB)
+    for name, kind, _sub, offset, size in rows:
+        assert offset >= end, "%s overlaps the partition before it" % name
+        assert offset % (0x10000 if kind == "app" else 0x1000) == 0, "%s is not aligned" % name
+        end = offset + size
+    # the port's main.c makes "vfs" (littlefs) from there to the end of the 4 MiB flash
+    assert 0x400000 - end >= 0x180000, "the filesystem would have %d bytes" % (0x400000 - end)
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import image_size
+    assert image_size.app_partition() == rows[2][4]  # the bench reads the same table

@@ -228,6 +228,51 @@ def test_a_code_not_yet_imported_is_checked_with_the_secret_and_recorded_when_th
     assert 'id="refused"' in r.content.decode()  # found by code now, and already handed over
 
 
+def test_an_offline_counter_pays_genuine_codes_without_slowing_down():
+    """No bowl's journal imported yet: each customer's code is "not yet", then checked in
+    full with what the bowl's screen shows. Before, each "not yet" counted as a wrong code:
+    from the sixth customer on the attendant waited 2, 4, 8 ... s and the right code was refused."""
+    c = login("offline")
+    _path, shown = game_of("0031", 60, 31)
+    assert len(shown) > 2 * counter.FREE_FAILURES
+    for g, n, cls, code in shown[:2 * counter.FREE_FAILURES + 2]:
+        r = c.post("/check", {"code": code})
+        assert r.status_code == 404 and "no award with this code yet" in r.content.decode()
+        full = {"code": code, "bowl": "0031", "game": g, "award": n, "cls": cls}
+        r = c.post("/check", full)
+        assert r.status_code == 200, r.content.decode()[:300]
+        r = c.post("/redeem", full)
+        assert r.status_code == 200 and 'id="handed"' in r.content.decode()
+    assert CheckLimit.objects.get(user__username="offline").failures == 0
+    # codes no bowl's secret made still count: the first five are free, the sixth sets the wait
+    for i in range(counter.FREE_FAILURES + 1):
+        assert c.post("/check", {"code": "7777777%d" % i}).status_code == 404
+    assert c.post("/check", {"code": "77777779"}).status_code == 429
+
+
+def test_a_miss_then_a_wrong_full_form_stays_a_failure_and_the_pending_code_is_one_use():
+    """A cheating attendant: the full form of a guessed code, or of another code than the one
+    missed, takes nothing back; a genuine code typed after five real failures is checked in
+    full during the wait its own miss set (it is no failure)."""
+    user = deskkit.attendant("pending")
+    _path, shown = game_of("0032", 30, 32)
+    (g, n, cls, code), (g2, n2, cls2, code2) = shown[:2]
+    assert counter.find(user, "88888880") is None
+    assert counter.check(user, "88888880", "0032", g, n, cls) is None  # a guess in full: a second failure
+    assert counter.find(user, code) is None
+    assert counter.check(user, code2, "0032", g2, n2, cls2) is not None  # another code: the miss stands
+    assert CheckLimit.objects.get(user=user).failures == 3
+    for i in range(counter.FREE_FAILURES - 3):
+        assert counter.find(user, "8888888%d" % (i + 1)) is None
+    assert counter.find(user, code) is None  # the sixth miss: a wait starts
+    assert CheckLimit.objects.get(user=user).wait_until is not None
+    with pytest.raises(counter.Slow):
+        counter.find(user, "88888889")  # another code waits
+    assert counter.check(user, code, "0032", g, n, cls) is not None  # the missed code in full does not
+    lim = CheckLimit.objects.get(user=user)
+    assert lim.failures == counter.FREE_FAILURES and lim.wait_until is None and lim.pending_code == ""
+
+
 def test_bad_form_values_get_clear_messages():
     c = login()
     r = c.post("/check", {"code": "ABCU1234"})
@@ -267,7 +312,7 @@ def test_wrong_codes_slow_the_attendant_down_and_the_wait_survives_a_new_session
     from django.utils import timezone
     for k in range(2, 12):
         CheckLimit.objects.filter(pk=lim.pk).update(wait_until=None)
-        c.post("/check", {"code": "0000000C"})
+        c.post("/check", {"code": "0000C%03d" % k})  # a new code each time (the same one again is no new guess)
         lim.refresh_from_db()
         want = min(counter.MAX_WAIT, 2 ** k)  # 2 s, 4 s, ... (host_sim/desk/README.md)
         assert abs((lim.wait_until - timezone.now()).total_seconds() - want) < 2
@@ -395,3 +440,36 @@ def test_a_locked_database_is_a_clear_message_and_records_nothing():
     assert not Redemption.objects.filter(bowl__bowl_id="L1").exists()
     r = c.post("/redeem", data)
     assert r.status_code == 200 and 'id="handed"' in r.content.decode()
+
+
+def test_the_hourly_chart_counts_whole_prizes():
+    """Before: one prize handed out in an hour put 0.5 on the axis."""
+    from host_sim.desk import chart
+    for top in (1, 2, 3, 7, 40):
+        ticks = re.findall(r'class="tick">([^<]*)<', chart.bars([top] + [0] * 23, "t"))
+        assert all(t.isdigit() for t in ticks) and int(ticks[-1]) >= top, (top, ticks)
+        assert len(ticks) < 3 or int(ticks[1]) * 2 == int(ticks[2])  # evenly spaced
+    c = login("chart")
+    _path, shown = game_of("0033", 10, 33)
+    g, n, cls, code = shown[0]
+    c.post("/redeem", {"code": code, "bowl": "0033", "game": g, "award": n, "cls": cls})
+    svg = c.get("/stock").content.decode()
+    assert re.findall(r'class="tick">([^<]*)<', svg) and ">0.5<" not in svg
+
+
+def test_bowl_1_is_bowl_0001_at_the_counter_and_at_import():
+    """Before: `addbowl 1` was not bowl 0001 at import (the journal names 0001), although
+    verify-claim treats them as one; the counter's full form took only the exact spelling."""
+    from host_sim.desk.models import Bowl
+    Bowl.objects.filter(bowl_id__in=["34", "0034"]).delete()
+    deskkit.bowl("34", SECRET)  # an older desk's addbowl kept what was typed
+    path, shown = deskkit.kiosk_game(os.path.join(FOLDER, "flash-0034"), "0034", SECRET, 12, 34)
+    c = login("ids")
+    g, n, cls, code = shown[0]
+    for typed in ("００３４", "34", "0034"):  # as the screen shows it, full-width; short; as the desk has it
+        r = c.post("/check", {"code": code, "bowl": typed, "game": g, "award": n, "cls": cls})
+        assert r.status_code == 200, (typed, r.content.decode()[-600:])
+    r = upload(c, path)
+    assert "new award" in msgs(r)[0], msgs(r)
+    assert Award.objects.filter(bowl__bowl_id="34").count() == len(shown)
+    assert c.post("/check", {"code": shown[1][3]}).status_code == 200  # its codes, made with the bowl's 0034

@@ -149,7 +149,7 @@ def test_racing_desks_and_stock_commands_never_grant_beyond_a_total(tmp_path):
         r = subprocess.run([sys.executable, "-m", "host_sim.desk"] + list(args), cwd=deskkit.ROOT, env=env,
                            capture_output=True, text=True, timeout=120)
         return r
-    bowls = ["R-%d" % i for i in range(6)]
+    bowls = ["%04d" % (800 + i) for i in range(6)]
     for b in bowls:
         assert desk("addbowl", b, "--secret-hex", SECRET.hex()).returncode == 0
     assert desk("stock", "--event", "race", "zhuangyuan=3", "duitang=17", "yixiu=50",

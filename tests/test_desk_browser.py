@@ -24,8 +24,8 @@ def desk(tmp_path_factory):
     folder = str(tmp_path_factory.mktemp("desk-browser"))
     s = deskkit.Server(folder)
     assert s.manage("attendant", "amy", "--password-stdin", stdin=deskkit.PASSWORD + "\n").returncode == 0
-    assert s.manage("addbowl", "MALL-1", "--secret-hex", SECRET.hex()).returncode == 0
-    path, shown = deskkit.kiosk_game(os.path.join(folder, "flash"), "MALL-1", SECRET, 40, 8)
+    assert s.manage("addbowl", "0301", "--secret-hex", SECRET.hex()).returncode == 0
+    path, shown = deskkit.kiosk_game(os.path.join(folder, "flash"), "0301", SECRET, 40, 8)
     s.start()
     yield s, path, shown
     s.stop()
@@ -88,7 +88,7 @@ def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):
     assert lines[0] == "\ufefftime,bowl,game,award,class,class id,attendant"  # a BOM: Excel reads UTF-8
     deskkit.setup()  # the desk's forms need Django configured (run alone, no other test has)
     from host_sim.desk.forms import class_names
-    assert lines[1].endswith(",MALL-1,%d,%d,%s,%s,amy" % (g, n, class_names()[cls], cls))
+    assert lines[1].endswith(",0301,%d,%d,%s,%s,amy" % (g, n, class_names()[cls], cls))
     shutil.rmtree(d.downloads, ignore_errors=True)
 
 
@@ -109,7 +109,7 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
     broker.start()
     s = deskkit.Server(folder)
     assert s.manage("attendant", "pat", "--password-stdin", stdin=deskkit.PASSWORD + "\n").returncode == 0
-    for b in ("F1-1", "F2-1"):
+    for b in ("0211", "0212"):
         assert s.manage("addbowl", b, "--secret-hex", SECRET.hex()).returncode == 0
     assert s.manage("stock", "--event", "fair", "zhuangyuan=2", "duitang=30", "yixiu=200").returncode == 0
     s.start()
@@ -135,7 +135,7 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
                 except StaleElementReferenceException:
                     time.sleep(0.1)
             return d.find_element(By.ID, element_id).text
-        row = lambda: live("bowl-F2-1")  # noqa: E731
+        row = lambda: live("bowl-0212")  # noqa: E731
         assert "never seen" in row()
         stock = live("event-stock")
         assert "对堂 duitang 30 8 0 0 0 30" in stock, stock
@@ -145,7 +145,7 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
                 ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-t", "bobing/fair/desk/status",
                  "--retained-only", "-W", "2"], capture_output=True, text=True).stdout:
             time.sleep(0.5)
-        pub("bobing/fair/F2-1/status", '{"v":2,"on":1,"b":1,"c":1,"i":1,"fw":"1","g":3,"left":[["duitang",0]],'
+        pub("bobing/fair/0212/status", '{"v":2,"on":1,"b":1,"c":1,"i":1,"fw":"1","g":3,"left":[["duitang",0]],'
             '"faults":["accel"],"bat":3712}')
         # the status, then the first grant the listener answers it with: two commits, and the page's
         # poll may come between them (a loaded machine's run saw "online" with no grant yet)
@@ -154,7 +154,23 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
         assert "accel" in text and "s=1" in text and "duitang 8" in text, text  # its first grant (30 / (2 * 2))
         assert "对堂 duitang 30 8 8 0 0 22" in live("event-stock")
         shot(d, "bowls.png", str(tmp_path_factory.mktemp("shots")))
-        pub("bobing/fair/F2-1/status", '{"v":2,"on":0,"b":1,"c":1}')  # the broker's will for a bowl that vanished
+        # on a 375 px phone: a card per bowl, each value on its own labelled line (before, nine
+        # columns squeezed Chinese to one character a line)
+        d.set_window_size(375, 900)
+        try:
+            widths = lambda: d.execute_script(  # noqa: E731  (one call: the part is swapped every 2 s)
+                "var w = document.documentElement.clientWidth; return [w, document.documentElement.scrollWidth]"
+                ".concat([...document.querySelectorAll('#bowl-0212 td')].filter(function (e) {"
+                "return e.offsetParent; }).map(function (e) { return e.getBoundingClientRect().width; }))")
+            WebDriverWait(d, 10, 0.2).until(lambda _d: widths()[0] <= 380)
+            w = widths()
+            assert w[1] <= w[0] + 1, w  # nothing wider than the screen
+            assert len(w) > 5 and min(w[2:]) >= 0.8 * w[0] - 40, w  # every value a line of the card's width
+            assert "电量" in live("bowl-0212") or "battery" in d.page_source
+            shot(d, "bowls-375.png", str(tmp_path_factory.mktemp("shots")))
+        finally:
+            d.set_window_size(412, 915)
+        pub("bobing/fair/0212/status", '{"v":2,"on":0,"b":1,"c":1}')  # the broker's will for a bowl that vanished
         WebDriverWait(d, 30, 0.2).until(lambda _d: "offline" in row())
         assert d.execute_script("return window.notReloaded") is True  # the same page all along
     finally:
@@ -182,7 +198,7 @@ def _login(d, s, name="amy"):
 
 def _qr_text(shown_one):
     g, n, cls, code = shown_one
-    return "BB1:MALL-1:%d-%d:%s:%s" % (g, n, cls.upper(), code)
+    return "BB1:0301:%d-%d:%s:%s" % (g, n, cls.upper(), code)
 
 
 FULL = {ord(ch): ord(ch) - 0x21 + 0xFF01 for ch in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
@@ -238,7 +254,7 @@ def test_the_desk_in_chinese_and_english_with_a_full_width_code_a_qr_photo_and_a
             assert d.find_element(By.ID, "cls").text.endswith(" " + shown[3][2])
             assert "%d-%d" % shown[3][:2] in d.find_element(By.ID, "award").text
         for url, name, marker in (("/import", "import", "id_journal"), ("/stock", "stock", "totals"),
-                                  ("/forecast?bowl=MALL-1", "forecast", "forecast-words"),
+                                  ("/forecast?bowl=0301", "forecast", "forecast-words"),
                                   ("/bowls", "bowls", "live"), ("/final", "final", "champions"),
                                   ("/shakes", "shakes", "shakes-form"), ("/mqtt", "mqtt", "mqtt"),
                                   ("/fair", "fair", "fair"),

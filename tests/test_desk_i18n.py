@@ -170,7 +170,7 @@ def test_mqtt_refusals_and_the_bowls_note_are_said_in_the_page_language():
     _some_data()
     _mqtt_refusals()
     zh = client().get("/mqtt").content.decode()
-    for said in ("封印不是碗 Z1 的", "同样的还有 1 条", "不是有效的中奖消息", "服务台不认识碗 NOPE",
+    for said in ("封印不是碗 Z1 的", "同样的还有 1 条", "不是有效的中奖消息", "兑奖台不认识碗 NOPE",
                  "不是有效的状态消息", "奖项 bogus 不是固件的奖项", "补货请求被拒绝", "不是决赛用的碗",
                  "不是有效的状元消息"):
         assert said in zh, said
@@ -281,7 +281,7 @@ def test_the_import_log_says_refusals_and_damage_in_chinese():
     c = client()
     r = c.post("/import", {"journal": SimpleUploadedFile("g00000001.bbj", bytes(data))}, follow=True)
     page = r.content.decode()
-    assert "服务台不认识碗 'nobody-zh'" in text_of(page) and "之后的封印不符：已损坏" in text_of(page)
+    assert "兑奖台不认识碗 'nobody-zh'" in text_of(page) and "之后的封印不符：已损坏" in text_of(page)
     assert "<code>python -m host_sim.desk addbowl nobody-zh" in page
     assert not english_left(page), english_left(page)
     # a journal cut short: the kind of damage in the page's language (the host's tools' table)
@@ -290,3 +290,35 @@ def test_the_import_log_says_refusals_and_damage_in_chinese():
     en = text_of(client("en").get("/import").content.decode())
     assert "bowl 'nobody-zh' is not known to the desk" in en and "fails its seal" in en
     assert "(a record cut short)" in en and "记录不完整" not in en
+
+
+def ascii_marks_in_chinese(page):
+    """ASCII commas, full stops, colons or semicolons touching Chinese text a page shows."""
+    return [m.group(0) for m in re.finditer(r"[\u4e00-\u9fff][,.;:!?]|[,.;:!?] ?[\u4e00-\u9fff]", text_of(page))]
+
+
+def test_chinese_pages_use_chinese_punctuation_and_one_name_for_the_counter():
+    """Before: "已导入 3 份日志, 1 份被拒绝." and the like, where the page joined its
+    translated parts with English marks; and 兑奖台 / 服务台 / 奖台 for one counter."""
+    from host_sim.desk import shakegrants
+    _some_data()
+    _mqtt_refusals()
+    st = GameState("kiosk", [["zhuangyuan", 2], ["yixiu", 9]], [["zhuangyuan", 1], ["yixiu", 4]], 8, 30, False)
+    ingest("Z1", 7, [], st)
+    c = client()
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    c.post("/import", {"journal": SimpleUploadedFile("g00000009.bbj", b"not a journal")})
+    g = shakegrants.grant("li", "punct", "Z1", 2, "R-77")
+    shakegrants.acked("punct", "bobing/punct/Z1/shaken", __import__("bobing.shakes").shakes.ack_payload(
+        g.gid, "no", "not in a kiosk game"))
+    for url in ("/", "/import", "/mqtt", "/stock", "/forecast?bowl=Z1", "/bowls", "/final", "/shakes", "/fair",
+                "/nothing-here"):
+        page = c.get(url).content.decode()
+        assert not ascii_marks_in_chinese(page), (url, ascii_marks_in_chinese(page))
+        assert "服务台" not in text_of(page) and not re.search(r"(?<!兑)奖台", text_of(page)), url
+    with open(PO, encoding="utf-8") as f:
+        po = f.read()
+    po = po.replace('"\n"', "")  # a msgstr's lines joined
+    assert "服务台" not in po and not re.search(r"(?<!兑)奖台", po)
+    en = client("en").get("/import").content.decode()
+    assert re.search(r"journal uploads? so far, \d+ refused\.", text_of(en).replace("\n", " ")), text_of(en)[:2000]

@@ -214,3 +214,22 @@ def test_an_unsealed_journal_from_a_bowl_seen_sealed_is_a_downgrade_even_for_a_s
     old, oname, _ = played(os.path.join(FOLDER, "bowl-E"), "SEAL-E", None, 3, 14)
     m = msgs(upload(boss, old, oname, unsealed="on"))[0]
     assert "not authenticated" in m and "downgrade" not in m, m
+
+
+def test_a_bowl_heard_only_over_the_network_with_fair_dice_takes_no_unsealed_journal():
+    """The attack: a bowl the desk knows only from MQTT (its fair dice's commitments), no
+    journal imported; a forged journal in the older format, no seal, 129 awards, ticked through
+    by a supervisor. Before: "129 new awards ... not authenticated"."""
+    from bobing import fair
+    from host_sim.desk import fair as desk_fair
+    deskkit.bowl("0771", SECRET)
+    topic = "bobing/fairnet/0771/commit"
+    got, _out = desk_fair.handle("fairnet", topic, fair.commit_payload(3, 1, 1, bytes(32)))
+    assert got == "commit", got
+    boss = login("seal-netboss", staff=True)
+    data, name = forged("0771", 4, None, {"yixiu": 99999}, 21)
+    m = msgs(upload(boss, data, name, unsealed="on"))[0]
+    assert "fair-dice messages over the network since its game 3" in m and "Nothing was imported" in m, m
+    assert not Award.objects.filter(bowl__bowl_id="0771").exists()
+    zh = login("seal-netboss", lang="zh-hans", staff=True)
+    assert "公平骰子" in msgs(upload(zh, data, name, unsealed="on"))[0]

@@ -151,6 +151,9 @@ def test_the_first_wait_is_the_documented_two_seconds():
 def test_password_guessing_is_locked_out_logged_and_the_lock_outlives_a_restart(caplog):
     """Before: ~300 wrong passwords and the right one still worked; nothing was logged."""
     deskkit.attendant("sec-lou")
+    other = Client(REMOTE_ADDR="10.9.0.8")  # the attendant's own counter, logged in there before
+    assert other.post("/login", {"username": "sec-lou", "password": deskkit.PASSWORD}).status_code == 302
+    assert other.post("/logout").status_code == 302
     guesser = Client(REMOTE_ADDR="10.9.0.7")
     for i in range(settings.AXES_FAILURE_LIMIT):
         r = guesser.post("/login", {"username": "sec-lou", "password": "guess-%d" % i})
@@ -158,8 +161,7 @@ def test_password_guessing_is_locked_out_logged_and_the_lock_outlives_a_restart(
     r = guesser.post("/login", {"username": "sec-lou", "password": deskkit.PASSWORD})
     assert r.status_code == 429 and "_auth_user_id" not in guesser.session  # the right password: locked
     assert "sec-lou" in caplog.text and "10.9.0.7" in caplog.text  # each failure in the log
-    # another device logs in as usual; the guesser's address stays locked in the database
-    other = Client(REMOTE_ADDR="10.9.0.8")
+    # the attendant's own device logs in as usual; the guesser's address stays locked in the database
     assert other.post("/login", {"username": "sec-lou", "password": deskkit.PASSWORD}).status_code == 302
     from axes.models import AccessAttempt
     assert AccessAttempt.objects.get(ip_address="10.9.0.7").failures_since_start >= settings.AXES_FAILURE_LIMIT
@@ -175,6 +177,49 @@ def test_password_guessing_is_locked_out_logged_and_the_lock_outlives_a_restart(
     p = subprocess.run([sys.executable, "-c", code], cwd=deskkit.ROOT, capture_output=True, text=True, timeout=120,
                        env=dict(os.environ, BOBING_DESK_DIR=FOLDER))
     assert p.stdout.strip().splitlines()[-1] == "429", p.stdout + p.stderr
+
+
+def test_a_name_guessed_from_many_addresses_is_locked_on_new_devices_only():
+    """Before: 54 wrong passwords for one name from 6 addresses in 30 s, all hashed, never
+    locked (the lock was per address). Now the name's failures count across addresses, for
+    devices it never logged in on: a stranger cannot lock the attendant out of her own counter."""
+    deskkit.attendant("sec-many-ip")
+    mine = Client(REMOTE_ADDR="10.9.1.1")
+    assert mine.post("/login", {"username": "sec-many-ip", "password": deskkit.PASSWORD}).status_code == 302
+    assert mine.post("/logout").status_code == 302
+    statuses = []
+    for a in range(6):
+        guesser = Client(REMOTE_ADDR="10.9.2.%d" % a)
+        for i in range(settings.AXES_FAILURE_LIMIT - 1):  # under each address's own limit
+            statuses.append(guesser.post("/login", {"username": "sec-many-ip", "password": "g%d-%d" % (a, i)})
+                            .status_code)
+    assert statuses.count(429) >= len(statuses) - settings.AXES_FAILURE_LIMIT  # locked after the name's 10th
+    fresh = Client(REMOTE_ADDR="10.9.3.1")  # a new device, even with the right password: locked for now
+    r = fresh.post("/login", {"username": "sec-many-ip", "password": deskkit.PASSWORD})
+    assert r.status_code == 429 and "_auth_user_id" not in fresh.session
+    r = mine.post("/login", {"username": "sec-many-ip", "password": deskkit.PASSWORD})  # her own counter
+    assert r.status_code == 302
+    # a forged device cookie is no device
+    forged = Client(REMOTE_ADDR="10.9.3.2")
+    forged.cookies["desk_device"] = "sec-many-ip"
+    assert forged.post("/login", {"username": "sec-many-ip", "password": deskkit.PASSWORD}).status_code == 429
+
+
+def test_a_login_flood_never_hashes_more_than_its_slot():
+    """Logins arriving while a password is being hashed are answered busy at once, unhashed."""
+    from host_sim.desk import logins
+    deskkit.attendant("sec-busy")
+    slot = logins._SLOTS[False]
+    assert slot.acquire(blocking=False)  # a hash under way (a stranger's login)
+    try:
+        r = Client(REMOTE_ADDR="10.9.4.1").post("/login", {"username": "sec-busy", "password": deskkit.PASSWORD})
+        assert r.status_code == 429 and "正在核对其他登录" in r.content.decode()
+        mine = Client(REMOTE_ADDR="10.9.4.2")  # a known device has its own slot
+        from django.core import signing
+        mine.cookies["desk_device"] = signing.dumps(["sec-busy"], salt=logins._SALT)
+        assert mine.post("/login", {"username": "sec-busy", "password": deskkit.PASSWORD}).status_code == 302
+    finally:
+        slot.release()
 
 
 # ---- what a bowl's messages and journals may claim --------------------------------------------

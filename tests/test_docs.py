@@ -11,7 +11,7 @@ from conftest import ROOT
 GUIDES = ["README.md", "firmware/README.md", "host_sim/README.md", "host_sim/desk/README.md",
           "hardware/README.md", "tests/README.md"]
 TOPS = ("firmware", "host_sim", "hardware", "tests", "bench", "requirements")
-DESK_THIRD_PARTY = {"axes_reset_ip"}  # django-axes' own management command
+DESK_THIRD_PARTY = {"axes_reset_ip", "axes_reset_username", "check", "migrate"}  # axes' and Django's own commands
 
 
 def read(rel):
@@ -117,3 +117,24 @@ def test_only_board_py_imports_machine_as_the_docs_say():
                         found.add(os.path.relpath(path, ROOT))
     assert found == {"firmware/board.py"}, found
     assert "only firmware/board.py imports `machine`" in " ".join(read("README.md").split())
+
+
+def _markdown_files():
+    out = []
+    for d, dirs, files in os.walk(ROOT):
+        dirs[:] = [x for x in dirs if not x.startswith(".") and x not in ("build", "node_modules", "data", "out")]
+        out += [os.path.relpath(os.path.join(d, f), ROOT) for f in files if f.endswith(".md")]
+    return sorted(out)
+
+
+def unclosed_spans(text):
+    """The paragraphs of a markdown text (outside fenced blocks) with an odd number of
+    backticks: a code span opened and never closed swallows the rest of the paragraph."""
+    text = re.sub(r"^(\s*)```.*?^\s*```", "", text, flags=re.S | re.M)
+    return [p.strip()[:80] for p in re.split(r"\n\s*\n", text) if p.count("`") % 2]
+
+
+def test_no_code_span_is_left_open():
+    assert unclosed_spans("run `make x\n7. next") and not unclosed_spans("run `make x`\n\n```\n`\n```\n")
+    bad = ["%s: %s" % (rel, p) for rel in _markdown_files() for p in unclosed_spans(read(rel))]
+    assert not bad, "\n".join(bad)

@@ -91,7 +91,6 @@ class Desk:
 
 def _customer(sim):
     key(sim)
-    press(sim, "ok")
     assert sim.console.table.shakes_left == 3
 
 

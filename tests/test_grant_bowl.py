@@ -38,7 +38,6 @@ def test_an_event_kiosk_waits_for_stock_then_plays_on_its_grant(tmp_path):
     press(sim, "ok")  # OK alone starts no customer
     assert c.view == C.V_GATE and t.customer == 0
     key(sim)  # the attendant's key: the next customer
-    press(sim, "ok")
     # an event kiosk plays verifiable dice by default: the customer shakes once the desk answered
     assert c.view == C.V_SEED and t.customer == 1
     assert desk_answers(sim) == 1

@@ -186,12 +186,17 @@ def test_the_simulated_board_has_the_documented_resistors():
     assert set(fake_esp32.EXTERNAL) == {board.PIN_BTN_OK, board.PIN_LED_POWER, board.PIN_KEY}
 
 
-def test_the_attendant_key_is_a_reed_switch_on_a_free_rtc_input():
+def test_the_attendant_key_is_a_keylock_switch_on_a_free_rtc_input():
     # the waiting kiosk's only way to the next customer's shakes: not a strapping pin, not
-    # GPIO16/17 (the PSRAM's on WROVER modules), an RTC GPIO; read as the app reads the buttons
+    # GPIO16/17 (the PSRAM's on WROVER modules), an RTC GPIO; read as the app reads the buttons.
+    # A keylock, not the reed switch any magnet closed: no doc names a magnet as the key
     p = pins()
     assert p["PIN_KEY"] in RTC_GPIO and p["PIN_KEY"] not in STRAPPING and p["PIN_KEY"] not in (16, 17)
-    assert "reed" in _read("bom.md").lower() and "PIN_KEY" in _read("wiring.md")
+    bom = _read("bom.md")
+    assert "keylock switch" in bom and "momentary" in bom and "PIN_KEY" in _read("wiring.md")
+    for doc in ("bom.md", "wiring.md", "pinmap.csv", "schematic.svg"):
+        text = _read(doc).lower()
+        assert "reed switch" not in text.replace("the reed switch and magnet it replaces", ""), doc
 
 
 def test_every_part_in_the_bom_is_one_board_py_builds():

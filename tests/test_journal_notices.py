@@ -31,6 +31,16 @@ def _said(c):
 
 
 def _console(root):
+    """The kiosk whose game is on flash, booted with the settings it wrote (a kiosk
+    journal beside no settings.txt would be a damaged kiosk: test_settings_cuts.py)."""
+    from bobing import settings
+    s = C.Settings()
+    s.mode = "kiosk"
+    s.pin = settings.pin_record("2468", b"salt of 16 bytes")
+    with open(root + "/" + settings.SETTINGS_FILE, "w") as f:
+        f.write(settings.text(s))
+    with open(root + "/" + settings.SECRET_FILE, "w") as f:
+        f.write("00112233445566778899aabbccddeeff")
     return C.Console(root, 1000, os.urandom, has_sensor=False)
 
 

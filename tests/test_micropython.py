@@ -69,30 +69,25 @@ def test_mpy_cross_compiles(mpy_build, rel):
     assert rc == 0, "mpy-cross failed on firmware/%s:\n%s" % (rel, err)
 
 
-def run_on(binary, flags, fw, directory, name, shard=None):
-    env = dict(os.environ, MP_SHARD=shard) if shard else None
+def run_on(binary, flags, fw, directory, name):
     return subprocess.run([binary] + flags + [os.path.join(portable.TESTS, "mp_runner.py"), fw, directory, name],
-                          capture_output=True, text=True, timeout=1200, cwd=ROOT, env=env)
+                          capture_output=True, text=True, timeout=1200, cwd=ROOT)
 
 
-# The longest run split into interleaved parts, a process each (the module reads MP_SHARD=i/n),
-# so that `make test`'s two workers share it: together the parts try every cut point
-SHARDS = {"test_grant_powercut": 4}
-RUNS = [pytest.param(build, *m, shard, id="%s-%s" % (build, m[0]) + ("-%s" % shard.replace("/", "of") if shard else ""))
+RUNS = [pytest.param(build, *m, id="%s-%s" % (build, m[0]))
         for build in ("frozen", "stock") for m in portable.modules()
-        if not (build == "stock" and m[0] in STOCK_SKIPPED)
-        for shard in (["%d/%d" % (i, SHARDS[m[0]]) for i in range(SHARDS[m[0]])] if m[0] in SHARDS else [None])]
+        if not (build == "stock" and m[0] in STOCK_SKIPPED)]
 
 
-@pytest.mark.parametrize("build,name,directory,flags,shard", RUNS)
-def test_on_unix_port(built, mpy_build, build, name, directory, flags, shard):
+@pytest.mark.parametrize("build,name,directory,flags", RUNS)
+def test_on_unix_port(built, mpy_build, build, name, directory, flags):
     if build == "frozen":
         fw = "frozen"
     else:
         fw, results = mpy_build
         bad = [r for r, (rc, _) in results.items() if rc]
         assert not bad, "firmware did not compile: %s" % bad
-    p = run_on(built[build], flags.get(build, flags[""]), fw, directory, name, shard)
+    p = run_on(built[build], flags.get(build, flags[""]), fw, directory, name)
     print(p.stdout[-4000:], p.stderr[-4000:])
     assert p.returncode == 0, "unix32-%s run of %s failed:\n%s\n%s" % (build, name, p.stdout[-6000:], p.stderr[-3000:])
     assert " 0 failed" in p.stdout

@@ -255,7 +255,8 @@ def test_fake_wlan_behaves_as_the_esp32_port():
 def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_built, broker, tmp_path):
     root = tmp_path / "flash"
     root.mkdir()
-    (root / "settings.txt").write_text("mode=kiosk\nbowl_id=0005\nsecret=%s\n" % binascii.hexlify(SECRET).decode())
+    (root / "settings.txt").write_text("mode=kiosk\nbowl_id=0005\npin=2468\nsecret=%s\n"
+                                       % binascii.hexlify(SECRET).decode())
     (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   % (broker.port, EVENT))
     j, want = play_kiosk(str(root), 30, seed=6, bowl="0005")

@@ -73,6 +73,7 @@ def test_kiosk_pin_menu_and_power_cut(flash, capsys):
     text = """
     mode kiosk       # the kiosk menu asks for the PIN: the macro types it
     expect settings.mode kiosk
+    pin 2468         # a kiosk lets nobody in with the default PIN
     expect mode family
     new
     expect mode kiosk

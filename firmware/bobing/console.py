@@ -29,10 +29,13 @@
 # the roll and writes it durably -> only then does the view change to the
 # result. A failed write shows nothing and resumes from the journal.
 #
-# Buttons: MENU, NEXT, OK, and the attendant's key (a reed switch inside the
-# case, worked by a magnet: nothing a customer can reach with the case shut).
+# Buttons: MENU, NEXT, OK, and the attendant's key (a lock-and-key switch
+# through the case wall, spring return: a turn is one press; no magnet or
+# phone works it). The key starts the next kiosk customer and nothing else.
 # Playing: OK skips a result page; MENU opens the menu (in kiosk mode only
-# after the PIN; every admin item, in both modes, is behind the PIN). Menu:
+# after the PIN; every admin item, in both modes, is behind the PIN; a kiosk
+# lets no customer in while its PIN is the default; any menu closes after
+# MENU_LOCK_MS without a button, whatever idle_min says). Menu:
 # NEXT moves, OK chooses, MENU goes back. A number (PIN, stock, bowl id) is
 # entered digit by digit: NEXT counts the digit up, a long NEXT down, OK goes
 # to the next digit, MENU back one. In kiosk mode only the attendant starts
@@ -45,10 +48,10 @@ from micropython import const
 
 from bobing import dice as dicemod
 from bobing import game, journal, leds, profiles, shake, sound
-from bobing.vocab import (B_KEY, B_MENU, B_NEXT, B_OK, FRAME_MS, J_IN_PLAY, LONG, N_BATTERY, N_DISPLAY, N_FLASH,
-                          N_JOURNAL, N_LOCKED, N_RNG, N_SENSOR, PRESS, V_CLAIM, V_CONFIRM, V_DIGITS, V_FINAL, V_GATE,
-                          V_MENU, V_NOTICE, V_OVER, V_POOL, V_RESULT, V_SECRET, V_SEED, V_SHAKING, V_SLEEP, V_TABLE,
-                          V_TURN, V_WAIT)
+from bobing.vocab import (B_KEY, B_MENU, B_NEXT, B_OK, FRAME_MS, J_IN_PLAY, LONG, MENU_LOCK_MS, N_BATTERY, N_DISPLAY,
+                          N_FLASH, N_JOURNAL, N_LOCKED, N_PIN_DEFAULT, N_RNG, N_SENSOR, PRESS, V_CLAIM, V_CONFIRM,
+                          V_DIGITS, V_FINAL, V_GATE, V_MENU, V_NOTICE, V_OVER, V_POOL, V_RESULT, V_SECRET, V_SEED,
+                          V_SHAKING, V_SLEEP, V_TABLE, V_TURN, V_WAIT)
 
 # The battery (mV at the cell, read by the app every few seconds, under
 # whatever load the bowl has then). hardware/power.md: the LDO loses
@@ -390,6 +393,7 @@ class Console:
             self.new_game()
             return
         self.j = r.journal
+        self._clock0 = (self.j.minute, self.now)  # the game's minutes go on from its last customer's
         self.say("resumed game %d at event %d" % (self.j.game_id, self.j.count))
         self.make_detector()
         if woke_by in ("power", "watchdog", "reset") and self.j.count:
@@ -433,6 +437,7 @@ class Console:
         self.say("new game %d: %s, %d seats%s" % (self.j.game_id, s.active_profile(), s.seats,
                                                    ", event %s" % self.event if plays else ""))
         self._play_ms = 0
+        self._clock0 = (0, self.now)
         self.out = None
         self.claims = []
         self.make_detector()
@@ -447,11 +452,11 @@ class Console:
                 self.say("shakes: grant %d lost with the old game: flash write failed: %s" % (g[0], e))
             _unload("shakes")
 
-    def _play(self, kind, arg):
+    def _play(self, kind, arg, meta=0):
         """Apply and journal one event; -> Outcome, or None when it could not be
         made durable (then the game resumes from flash and nothing is shown)."""
         try:
-            return self.j.play(kind, arg)
+            return self.j.play(kind, arg, meta)
         except OSError as e:
             self.say("journal write failed: %s; resuming from flash" % e)
             if self.fair is not None:
@@ -687,6 +692,7 @@ class Console:
     def press(self, b, kind, t_us=0):
         """A debounced press (PRESS or LONG) of button b; also for the simulator."""
         v = self.view
+        self._pressed = self.now
         if v == V_SLEEP:
             return
         if v == V_NOTICE:
@@ -759,12 +765,17 @@ class Console:
         self.edit = action
         self.show(V_CONFIRM, title)
 
-    def next_customer(self, n=None):
-        """The attendant starts the next customer's shakes (the key's or the PIN's
-        menu, or n shakes granted at the prize desk: never OK alone). -> True if a
-        customer now shakes."""
+    def next_customer(self, n=None, who=journal.BY_PIN):
+        """The attendant starts the next customer's shakes (who: the key, the PIN's
+        menu, or n shakes granted at the prize desk: never OK alone); journaled
+        with who and the game's minute. -> True if a customer now shakes."""
         t = self.table
         if t is None or not t.kiosk or t.ended or t.shakes_left:
+            return False
+        if self.pin_default():
+            self.say("kiosk: no customer while the PIN is the default 1234: change it (menu, admin, PIN)")
+            self._notices.append((N_PIN_DEFAULT, ""))
+            self.next_notice_or(self.home())
             return False
         if t.event and not t.stocked():
             self.show(V_WAIT)  # the stock ran out under this screen
@@ -772,7 +783,9 @@ class Console:
         g = self._grant  # a grant on flash is for the next customer, whoever lets him in
         if g is not None and n is None and t.customer + 1 == g[3]:
             n = g[1]
-        out = self._play(game.EV_CUSTOMER, n)
+        m, t0 = self._clock0
+        out = self._play(game.EV_CUSTOMER, n, journal.customer_meta(
+            journal.BY_DESK if n else who, m + time.ticks_diff(self.now, t0) // 60000))
         if out is None:
             return False
         if g is not None and t.customer == g[3]:
@@ -780,16 +793,35 @@ class Console:
             self.acks.append((g[0], "used", ""))
             self.say("shakes: grant %d used by customer %d" % (g[0], t.customer))
             n = g[1]
-        self.say("customer %d: %s started %d shakes" % (t.customer, "the prize desk" if n else "the attendant",
-                                                        t.shakes_left))
+        self.say("customer %d: %s started %d shakes" % (t.customer, "the prize desk" if n else "the attendant's key"
+                                                        if who == journal.BY_KEY else "the attendant", t.shakes_left))
         self.show(V_TURN)
         self._fair_step()
         return True
+
+    _pin_plain = None  # a kiosk's PIN is still the default (None: not checked since boot or a change)
+
+    def pin_default(self):
+        """-> True while the PIN is the default 1234 (checked once: a PBKDF2)."""
+        if self._pin_plain is None:
+            from bobing import settings
+            self._pin_plain = bool(self.settings.pin) and settings.pin_check(self.settings.pin,
+                                                                             settings.DEFAULT_PIN)
+            _unload("settings")
+        return self._pin_plain
+
+    _pressed = 0  # when a button was last pressed (any menu closes MENU_LOCK_MS after it)
 
     def tick(self, t_ms):
         """Time passes (call it often: every 10-50 ms)."""
         self.now = t_ms
         v = self.view
+        if (V_MENU <= v <= V_SECRET or v == V_CLAIM and self.edit == "codes") and \
+                time.ticks_diff(t_ms, self._pressed) >= MENU_LOCK_MS:
+            self.edit = self.then = None
+            self.say("menu closed: %d s without a button (the PIN asked again)" % (MENU_LOCK_MS // 1000))
+            self.show(self.home())  # (the PIN's opening ends with the menus)
+            v = self.view
         since = time.ticks_diff(t_ms, self.since)
         st = self.stage  # (the final's phase too)
         if st == V_SHAKING:
@@ -932,6 +964,8 @@ class Console:
     def _use_grant(self):
         g = self._grant
         if self.table.customer + 1 == g[3]:
+            if self._pin_plain:
+                return  # (said when the key or the menu tried: the grant waits for a PIN of the kiosk's own)
             self.next_customer()
         elif self.table.customer >= g[3]:  # its customer is on flash (a write that failed after all)
             self._grant = None

@@ -24,6 +24,13 @@
 #           SEAL.. holding an HMAC with the claim secret over everything before
 #           them, for the prize desk to check (bobing/seal.py). A seal takes
 #           record places (indices), not events: the game never sees it.
+#           Format 4 (every kiosk game with a claim secret now) is format 3
+#           where an EV_CUSTOMER record also says who let the customer in and
+#           when: its argument's bits 8-9 are BY_PIN (0: the PIN's menu),
+#           BY_KEY (1: the attendant's key) or BY_DESK (2: shakes the desk
+#           granted against a receipt), bits 10-23 the game's minute (the
+#           bowl's awake minutes since the game began: no clock runs while it is
+#           off or asleep, so a boot goes on from the last customer's minute).
 #   records RECORD (6) bytes per event: kind (1 byte), argument (24 bits LE:
 #           a seat or a total as is; a roll as six 3-bit faces, die i at bit
 #           3*i; a grant number s (EV_STOCK) as is; a grant (EV_GRANT) as class
@@ -90,10 +97,15 @@ import os
 
 from bobing import game, profiles, rules, store
 
-FORMAT = const(3)  # the newest format this firmware reads and writes; newer ones are set aside, never guessed at
+FORMAT = const(4)  # the newest format this firmware reads and writes; newer ones are set aside, never guessed at
 _PLAIN = const(1)  # the format of a game without an event's stock (older firmware reads it)
 _STOCKED = const(2)  # a game with an event's stock, without seals
 SEALED = const(3)  # a game with a claim secret: sealed for the desk (bobing/seal.py)
+KEYED = const(4)  # sealed, and each customer's record says who let him in, and when (the header)
+BY_PIN = const(0)  # EV_CUSTOMER started from the PIN's menu (format 4)
+BY_KEY = const(1)  # ... by the attendant's key
+BY_DESK = const(2)  # ... by shakes the desk granted against a receipt
+MAX_MINUTE = const(16383)  # the game's minute in 14 bits (11 days awake)
 SEAL = const(0x10)  # a seal's record slots have kinds SEAL, SEAL + 1, SEAL + 2 (events are 1..8)
 SEAL_SLOTS = const(3)
 # A sealed journal leaves at most this many records after its last seal (a seal's
@@ -248,8 +260,16 @@ def arg_code(kind, arg):
     raise ValueError("unknown event kind %r; kinds are 1..8 (game.EV_*)" % (kind,))
 
 
-def arg_value(kind, v):
-    """The 24-bit field of a record back to the event's argument; ValueError if impossible."""
+def customer_meta(who, minute):
+    """A format-4 EV_CUSTOMER's who (BY_*) and minute, for Journal.play."""
+    if not BY_PIN <= who <= BY_DESK:
+        raise ValueError("who let the customer in: BY_PIN, BY_KEY or BY_DESK, got %r" % (who,))
+    return who | (minute if 0 <= minute <= MAX_MINUTE else MAX_MINUTE) << 2
+
+
+def arg_value(kind, v, keyed=False):
+    """The 24-bit field of a record back to the event's argument; ValueError if impossible.
+    keyed: a format-4 journal's (an EV_CUSTOMER's bits above 8 are who and when)."""
     if kind in _DICE_KINDS:
         return game.dice_of(v)
     if kind in _INT_KINDS:
@@ -261,6 +281,8 @@ def arg_value(kind, v):
             raise ValueError("argument %d where none belongs" % v)
         return None
     if kind == game.EV_CUSTOMER:
+        if keyed and (v >> 8) & 3 <= BY_DESK:
+            v &= 255
         if v > 255:
             raise ValueError("a customer of %d shakes" % v)
         return v or None
@@ -470,6 +492,11 @@ class Scan:
         self.problem = None
         self.more = False  # stopped at its limit: records after .end not read yet
         self.mended = None  # scan(mend=True): indexes of records read through one flipped bit
+        # format 4: the last customer's minute; customers the key let in (of those replayed:
+        # all, unless a checkpoint was used), and with scan(keep=...) their minutes
+        self.minute = 0
+        self.keyed = 0
+        self.key_minutes = []
 
 
 def scan(path, game_id=0, secret=None, keep=None, checkpoint=False, into=None, limit=-1, mend=False):
@@ -587,7 +614,7 @@ def mend_record(w, c0, i, rec, at=0):
             w[8 + j] = rec[at + j]
         if record_crc(w, c0, i) == rec[at + 4] | (rec[at + 5] << 8):
             try:
-                arg_value(rec[at], rec[at + 1] | (rec[at + 2] << 8) | (rec[at + 3] << 16))
+                arg_value(rec[at], rec[at + 1] | (rec[at + 2] << 8) | (rec[at + 3] << 16), True)
                 return True
             except ValueError:
                 pass
@@ -635,6 +662,7 @@ def _replay(f, s, who, keep, limit=-1, mend=False):
     put32(w, 0, gid)
     c0 = crc16(w, 0, 4)
     table = s.table
+    keyed = s.config.version >= KEYED
     while True:
         got = store.fill(f, mv)
         at = 0
@@ -662,7 +690,8 @@ def _replay(f, s, who, keep, limit=-1, mend=False):
                 at += RECORD
                 continue
             try:
-                arg = arg_value(kind, buf[at + 1] | (buf[at + 2] << 8) | (buf[at + 3] << 16))
+                v = buf[at + 1] | (buf[at + 2] << 8) | (buf[at + 3] << 16)
+                arg = arg_value(kind, v, keyed)
             except ValueError as e:
                 raise _Bad(Problem(BAD_EVENT, "%s: record %d cannot be read (%s)" % (who, i, e), gid, i))
             try:
@@ -674,6 +703,12 @@ def _replay(f, s, who, keep, limit=-1, mend=False):
                                    % (who, i, _describe(kind, arg), e), gid, i))
             if keep is not None:
                 keep.append((kind, arg))
+            if keyed and kind == game.EV_CUSTOMER:
+                s.minute = v >> 10
+                if (v >> 8) & 3 == BY_KEY:
+                    s.keyed += 1
+                    if keep is not None:
+                        s.key_minutes.append(s.minute)
             s.count = i + 1
             s.end += RECORD
             at += RECORD
@@ -950,14 +985,19 @@ class Journal:
     def game_id(self):
         return self.config.game_id
 
-    def append(self, kind, arg, seal=False):
+    minute = 0  # format 4: the last customer's minute on flash (a boot's clock goes on from it)
+
+    def append(self, kind, arg, seal=False, meta=0):
         """Write one event durably: returns only after the flash commit. Does not
         touch the table (see play). ValueError for an event that cannot be stored;
         OSError from the filesystem (the journal is then marked failed). seal: a
-        sealed journal's seal follows it, in the same commit."""
+        sealed journal's seal follows it, in the same commit. meta: a format-4
+        EV_CUSTOMER's who | minute << 2 (customer_meta)."""
         if self.failed is not None:
             raise OSError("journal write failed earlier (%s); recover() to resume" % (self.failed,))
         v = arg_code(kind, arg)
+        if kind == game.EV_CUSTOMER and self.config.version >= KEYED:
+            v |= meta << 8
         b = self._buf
         b[8] = kind
         b[9] = v & 255
@@ -1041,10 +1081,11 @@ class Journal:
                        "fails its checksum: the game goes on from the checkpoint, which holds it as it stood; "
                        "that record's event cannot be read back" % (gid, i, self._chk_end), gid, i)
 
-    def play(self, kind, arg):
+    def play(self, kind, arg, meta=0):
         """Apply an event to the table, then journal it; -> the game.Outcome, safe to
         show. A refused event (ValueError) writes nothing. If the write fails, the
-        table is ahead of the flash: don't show the outcome; recover() instead."""
+        table is ahead of the flash: don't show the outcome; recover() instead.
+        meta: an EV_CUSTOMER's who and when (customer_meta; format 4 keeps it)."""
         t = self.table
         if self._state is not None:
             self._checkpoint()  # before anything of this event: an OSError leaves no trace of it
@@ -1058,7 +1099,9 @@ class Journal:
         seal = self._sealer is not None and (
             t.ended or kind == game.EV_STOCK or (t.kiosk and not t.shakes_left)
             or self.count + 1 - self._sealed >= SEAL_EVERY)
-        self.append(kind, arg, seal)
+        self.append(kind, arg, seal, meta)
+        if kind == game.EV_CUSTOMER:
+            self.minute = meta >> 2
         self.last = out
         return out
 
@@ -1112,7 +1155,7 @@ def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, count
     elif game_id <= top:
         raise ValueError("game id %d is taken: ids here go up to %d" % (game_id, top))
     cfg = Config(profile, overrides, seats, counts, bowl_id, game_id, stock=stock, plays=plays,
-                 version=SEALED if secret is not None else None)
+                 version=KEYED if secret is not None else None)
     cfg.check()
     table = new_table(cfg, secret)
     prune(root, keep_bytes)
@@ -1191,6 +1234,7 @@ def _recover(root, secret):
                 if sl is None:
                     r.notes.append("game %d: no seal found: its next records go unsealed" % gid)
             r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base, sl, sealed)
+            r.journal.minute = s.minute
             r.journal.failed = stuck  # read-only until the repair can be done
     except MemoryError:
         if r.journal is not None:

@@ -9,10 +9,10 @@ import time
 
 from micropython import const
 
-from bobing import game, settings
+from bobing import game, journal, settings
 from bobing.panels import stock_classes, stock_of
 from bobing.vocab import (B_MENU, B_NEXT, B_OK, LANGS, LONG, MODES, N_DONE, N_FLASH, N_LOCKED, N_PIN,
-                          N_PIN_DIFF, N_PIN_LOST, N_SETTINGS, PIN_LOCK_MS, PIN_TRIES, V_CLAIM,
+                          N_PIN_DEFAULT, N_PIN_DIFF, N_PIN_LOST, N_SETTINGS, PIN_LOCK_MS, PIN_TRIES, V_CLAIM,
                           V_DIGITS, V_MENU, V_SECRET, presets_for)
 
 _ADMIN = ("stock", "bowl_id", "secret", "pin", "final", "back")
@@ -53,25 +53,16 @@ def open_menu(c):
 
 
 def attendant(c):
-    """The attendant's key (a magnet at the reed switch inside the case): on a kiosk,
-    the attendant's list (the next customer, the last codes; a new PIN when the
-    PIN's record is damaged). The key opens nothing else: the admin items keep
-    their PIN."""
-    lost = not c.settings.pin or c.pin_doubt
-    if c.settings.mode != "kiosk" and not lost:
-        c.say("attendant's key: a family bowl has no attendant")
-        return
+    """The attendant's key (the lock-and-key switch through the case wall, turned):
+    on a kiosk waiting for its next customer, that customer's shakes (journaled as
+    the key's, with the game's minute). Nothing else, ever: the codes, the admin
+    items and a new PIN are the PIN's menu's (a lost PIN: maintenance mode's
+    `make pin`), so a key lost or copied starts customers and nothing more."""
     t = c.table
-    items = ()
-    if t is not None and t.kiosk and not t.ended and not t.shakes_left:
-        items = ("customer",)
-    if c.settings.mode == "kiosk":
-        items += ("codes",)
-    if lost:
-        items += ("pin",)  # the PIN is lost (or in doubt): whoever holds the key may set one
-    c.edit = None
-    c.authed = False
-    _list(c, "attendant", items + ("back",), 0)
+    if c.settings.mode != "kiosk" or t is None or not t.kiosk or t.ended or t.shakes_left:
+        c.say("attendant's key: nothing to start (it lets the next kiosk customer in, and nothing else)")
+        return
+    c.next_customer(who=journal.BY_KEY)
 
 
 def ask_new_game(c):
@@ -112,12 +103,6 @@ def _menu_key(c, b):
         return
     if item == "codes":
         _codes(c, 0)
-        return
-    if mid == "attendant":
-        if item == "pin":
-            _digits(c, "new_pin", "0000", "pin_new")
-        else:
-            c.show(c.home())
         return
     if mid == "main":
         if item == "back":
@@ -223,13 +208,10 @@ def _admin_item(c, item):
 
 def _close_menu(c, mid):
     """MENU (back) from list `mid`."""
-    if mid == "main" or mid == "attendant":
+    if mid == "main":
         c.show(c.home())
     elif mid == "codes":
-        if c.authed:
-            _main(c, "codes")
-        else:
-            attendant(c)
+        _main(c, "codes")
     elif mid == "stock":
         _back_to_admin(c, "stock")
     else:
@@ -265,6 +247,8 @@ def _fails(c):
             data = settings.read(c.root, settings.PIN_FILE)
             if data is not None:
                 n = settings.number(data.decode().strip(), 0, 999999)
+            elif settings.played(c.root):  # a bowl set up writes its count first: deleted, not new
+                raise OSError("missing")
         except (OSError, ValueError) as e:
             c.say("%s unreadable (%s): the PIN is locked" % (settings.PIN_FILE, e))
             n = PIN_TRIES
@@ -376,8 +360,6 @@ def _digits_key(c, b, kind=1):
             c.show(c.home())
         elif target.startswith("stock:"):
             _list(c, "stock", _stock_items(c), _stock_items(c).index(target[6:]))
-        elif target.startswith("pin_new") and not c.authed:
-            attendant(c)
         else:
             _back_to_admin(c, "pin" if target.startswith("pin") else target if target in _ADMIN else "back")
         return
@@ -414,6 +396,11 @@ def _digits_done(c, value):
         _digits(c, "new_pin2", "0000", "pin_new2:" + value)
         return
     if target.startswith("pin_new2:"):
+        if value == settings.DEFAULT_PIN:  # a kiosk plays only once it is changed from it
+            c.notify(N_PIN_DEFAULT, "")
+            c.then = "list:admin" if c.authed else None
+            c.next_notice_or(c.home())
+            return
         if value != target[9:]:
             c.notify(N_PIN_DIFF, "")
             c.then = "list:admin" if c.authed else None
@@ -421,6 +408,7 @@ def _digits_done(c, value):
             return
         s.pin = settings.pin_record(value, c.urandom(16))
         c.pin_lost = c.pin_doubt = False
+        c._pin_plain = False
         settings.save(c)
         _count_try(c, 0)
         c.say("PIN changed")

@@ -63,7 +63,8 @@ LABELS = {
     "attendant": ("服务员", "Attendant"), "old_pin": ("输入旧密码", "Old PIN"),
     "new_pin": ("输入新密码", "New PIN"), "new_pin2": ("再输一次", "New PIN again"),
     "pin_done": ("密码已改", "PIN changed"), "pin_diff": ("两次不一致", "PINs differ"),
-    "pin_lost": ("密码损坏", "PIN damaged"), "no_codes": ("还没有领奖码", "No codes yet"),
+    "pin_lost": ("密码损坏", "PIN damaged"), "pin_default": ("请先改密码", "Change the PIN"),
+    "no_codes": ("还没有领奖码", "No codes yet"),
     "sound": ("声音", "Sound"), "on": ("开", "On"), "quiet": ("小声", "Quiet"), "off": ("关", "Off"),
 }
 # preset names on the screen (the id itself for visitors)
@@ -518,7 +519,7 @@ def _secret(s, c):
 # console's text notices has one
 NOTICE_TITLES = {V.N_PIN: "wrong_pin", V.N_LOCKED: "locked", V.N_FLASH: "flash",
                  V.N_SETTINGS: "settings_bad", V.N_BATTERY: "battery", V.N_DONE: "pin_done",
-                 V.N_PIN_DIFF: "pin_diff", V.N_PIN_LOST: "pin_lost"}
+                 V.N_PIN_DIFF: "pin_diff", V.N_PIN_LOST: "pin_lost", V.N_PIN_DEFAULT: "pin_default"}
 
 
 def _notice(s, c):
@@ -562,14 +563,21 @@ def _notice(s, c):
         else:
             p.en_centred("PIN not changed", 30)
         return
-    if kind == V.N_PIN_LOST:
+    if kind == V.N_PIN_LOST:  # the recovery needs the case opened and a computer, not the key
         if zh:
-            p.text_centred("请用服务员钥匙", 22)
-            p.text_centred("设新密码", 42)
+            p.text_centred("请管理员", 22)
+            p.text_centred("重设密码", 42)
         else:
-            p.en_centred("Set a new one", 26)
-            p.en_centred("with the", 36)
-            p.en_centred("attendant's key", 46)
+            p.en_centred("Open the case:", 26)
+            p.en_centred("make pin", 36)
+            p.en_centred("(maintenance)", 46)
+        return
+    if kind == V.N_PIN_DEFAULT:  # a kiosk lets nobody in with 1234
+        if zh:
+            p.text_centred("菜单>管理>改密码", 28)
+        else:
+            p.en_centred("Menu > Admin >", 26)
+            p.en_centred("Change PIN", 38)
         return
     if detail and kind != V.N_DONE:
         fb.text(detail[:16], 0, 28, 1)

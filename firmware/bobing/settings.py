@@ -19,10 +19,15 @@
 # open one: a mode that cannot be read is a kiosk's unless the game on flash is
 # a family table's (console.py decides after the journal's recovery); a PIN
 # record that is damaged is never replaced by the default 1234: the PIN is
-# lost (said), and only the attendant's key inside the case sets a new one
-# (the key's list also offers it while a checksum failure puts the PIN in
-# doubt). A missing or damaged claim.key is said: codes made with a new secret
-# fail at the counter until the counter has it.
+# lost (said). Only a new bowl gets the defaults: on a bowl that was set up
+# (claim.key or a kiosk game's journal on flash, `played`) a settings.txt that
+# is missing, empty, cut (a last line not whole, no checksum line) or without
+# a pin line is damage too. A lost PIN is set again only by the recovery
+# (`set_pin`, run by `make pin` in maintenance mode: the case opened by tool
+# for USB and RESET, and a computer), never by the attendant's key. A missing or
+# damaged claim.key is said: codes made with a new secret fail at the counter
+# until the counter has it. A new bowl writes pin.txt (0 wrong PINs) at once,
+# so a missing one later is a lock, not a fresh count (menu.py).
 from micropython import const
 
 import binascii
@@ -281,6 +286,28 @@ def keep_aside(root, name):
     return aside
 
 
+def journal_on(root):
+    """-> True when some game file is on the flash."""
+    from bobing import journal
+    return journal.inventory(root)[1] > 0
+
+
+def played(root):
+    """-> True when the flash shows a bowl that has been set up: claim.key is there
+    (written at the first boot, after settings.txt) or a kiosk game's journal (its
+    header names the bowl). Asked only when settings.txt is missing or cut."""
+    try:
+        os.stat(store.join(root, SECRET_FILE))
+        return True
+    except OSError:
+        pass
+    from bobing import journal
+    for gid in journal.inventory(root)[0]:
+        if journal.bowl_of(journal.path_of(root, gid)):
+            return True
+    return False
+
+
 def boot(c):
     """Console c's boot: settings.txt, claim.key and the PIN into c.settings.
     Sets c.mode_lost (the mode could not be read: a kiosk's until the journal says
@@ -295,11 +322,28 @@ def boot(c):
     except (OSError, ValueError) as e:
         bad.append("%s: %s" % (SETTINGS_FILE, e))
         data = b""  # (kept aside below)
+    crc = None
     if data:
-        bad, old = parse(s, data)
-        if check_crc(data) is False:
+        crc = check_crc(data)
+        body = data
+        if crc is None and data[-1] != 10:
+            body = data[:data.rfind(b"\n") + 1]  # a cut last line is never read (a PIN cut short)
+        bad, old = parse(s, body)
+        if body is not data:
+            bad.append("%s: cut: its last line is not whole" % SETTINGS_FILE)
+        if crc is False:
             bad.append("crc: the checksum does not match: a value may be wrong")
             c.pin_doubt = True
+    if not bad and (crc is None or not old[2]) and played(root):
+        # missing, empty or cut at a line's end on a bowl that was set up: damaged, never a
+        # new bowl's defaults (family, PIN 1234). Only an older firmware's file (its PIN in
+        # digits: before checksums) is taken without one; the bowl always writes a pin line.
+        if not data:
+            bad.append("%s: %s on a bowl that was set up" % (SETTINGS_FILE, "missing" if data is None else "empty"))
+        elif crc is None and old[0] is None:
+            bad.append("%s: cut (no checksum line)" % SETTINGS_FILE)
+        elif not old[2]:
+            bad.append("pin: no pin line")
     old_pin, old_secret = old[0], old[1]
     damaged = bool(bad)
     if damaged and not old[3]:
@@ -313,30 +357,40 @@ def boot(c):
         key = read(root, SECRET_FILE)
         if key is not None:
             s.secret = secret_hex(key.decode().strip())
-        elif data and not old_secret:  # a bowl that had settings had its key
+        elif data and not old_secret and journal_on(root):  # a bowl that played had its key
             bad.append("%s: missing (a new secret is made: tell the counter)" % SECRET_FILE)
     except (OSError, ValueError) as e:  # (UnicodeError is a ValueError)
         bad.append("%s: %s (a new secret is made: tell the counter)" % (SECRET_FILE, e))
         _aside(c, SECRET_FILE)
         key = None
-    if key is None:
-        s.secret = old_secret or new_secret(c)
-        save_secret(c)
     if old_pin:
         s.pin = pin_record(old_pin, c.urandom(16))
     elif not s.pin and (old[2] or damaged):
-        c.pin_lost = True  # never the default: the attendant's key sets a new one
+        c.pin_lost = True  # never the default: the recovery in maintenance mode sets a new one
         if damaged:
-            bad.append("pin: damaged: the attendant's key sets a new one")
+            bad.append("pin: lost: set a new one in maintenance mode (make pin)")
     elif not s.pin:
         s.pin = pin_record(DEFAULT_PIN, c.urandom(16))  # a new bowl
+        try:  # its count of wrong PINs from the start: a missing count later is a lock (menu.py)
+            os.stat(store.join(root, PIN_FILE))
+        except OSError:
+            try:
+                write(root, PIN_FILE, "0\n")
+            except OSError as e:
+                c.say("PIN tries not saved: %s" % e)
     if bad:
         for line in bad:
             c.say("settings: %s (default kept)" % line)
         names = " ".join([line.split(":")[0] for line in bad])  # which ones; the log says why
         c.notify(N_SETTINGS, names[:32])
+    if key is None:  # an older firmware's secret goes to claim.key before its settings.txt loses it
+        s.secret = old_secret or new_secret(c)
+        if old_secret:
+            save_secret(c)
     if dirty:
         save(c)
+    if key is None and not old_secret:
+        save_secret(c)  # after settings.txt: a bowl cut between them is still a new bowl
 
 
 def _aside(c, name):
@@ -358,3 +412,34 @@ def save_secret(c):
         write(c.root, SECRET_FILE, c.settings.secret)
     except OSError as e:
         c.say("claim secret not saved: %s" % e)
+
+
+def set_pin(root, pin):
+    """The recovery of a lost PIN, in maintenance mode (`make pin`): `pin` into the
+    settings.txt the bowl's last boot wrote back whole, the wrong PINs back to 0.
+    -> the line to print (a refusal says why and what is allowed; nothing raises)."""
+    try:
+        check_pin(pin)
+        if pin == DEFAULT_PIN:
+            raise ValueError("not the default %s" % DEFAULT_PIN)
+    except ValueError as e:
+        return "PIN not set: %s (4 to 8 digits 0-9, not %s)" % (e, DEFAULT_PIN)
+    from bobing.console import Settings
+    s = Settings()
+    try:
+        data = read(root, SETTINGS_FILE)
+    except (OSError, ValueError):
+        data = None
+    if not data or check_crc(data) is not True:
+        return "PIN not set: %s is missing or damaged: let the bowl boot once (it writes it back), then again" \
+            % SETTINGS_FILE
+    bad, _old = parse(s, data)
+    if bad:
+        return "PIN not set: %s: %s" % (SETTINGS_FILE, bad[0])
+    s.pin = pin_record(pin, os.urandom(16))  # (the ESP32's hardware random source)
+    try:
+        write(root, SETTINGS_FILE, text(s))
+        write(root, PIN_FILE, "0\n")
+    except OSError as e:
+        return "PIN not set: flash write failed: %s" % e
+    return "PIN set (%s mode): reset the bowl to play" % s.mode

@@ -50,7 +50,9 @@ N_SETTINGS = const(8)  # a bad setting (or file) fell back to its default
 N_BATTERY = const(9)  # battery low (detail: the voltage) or empty ("empty": deep sleep follows)
 N_DONE = const(10)  # a setting was changed (detail: which: "pin")
 N_PIN_DIFF = const(11)  # the new PIN and its repetition differ
-N_PIN_LOST = const(12)  # the PIN's record is damaged: only the attendant's key can set a new one
+N_PIN_LOST = const(12)  # the PIN's record is lost: only maintenance mode's `make pin` sets a new one
+N_PIN_DEFAULT = const(13)  # a kiosk's PIN is still the default: no customer until it is changed
+MENU_LOCK_MS = const(120000)  # any menu closes (and locks) after this long without a button
 # N_JOURNAL's details other than a boot's journal.Problem codes: each has its own words on the screen
 # (panels.error), so none says a bad part was set aside when nothing was
 J_IN_PLAY = "found in play"  # damage found after the boot (Journal.check_step): nothing moved, the game goes on

@@ -200,7 +200,7 @@ class App:
             if b[i].value() == 0:  # pulled up: pressed reads 0
                 mask |= 1 << i
         if self.hw.key is not None and self.hw.key.value() == 0:
-            mask |= 1 << console.B_KEY  # the attendant's magnet at the reed switch
+            mask |= 1 << console.B_KEY  # the attendant's key turned in the case's lock
         self.con.buttons(t, mask, self.hw.ticks_us())
 
     # ---------------------------------------------------------------- outputs

@@ -10,8 +10,8 @@
 #   pixels     NeoPixel-like: n, pixels[i] = (r, g, b), write()
 #   led_power  Pin-like switch of the ring's supply (value(1) = on) or None
 #   buttons    (MENU, NEXT, OK) Pin-like, value() == 0 while pressed
-#   key        the attendant's key (a reed switch), Pin-like, value() == 0 while
-#              the magnet is held to it; None on a board without one
+#   key        the attendant's key (a momentary keylock switch), Pin-like,
+#              value() == 0 while the key is turned; None on a board without one
 #   buzzer     PWM-like: freq(hz), duty_u16(d)
 #   wdt        has feed(); None until the app calls start_watchdog()
 #   root       folder of the bowl's files (journal, settings)

@@ -109,14 +109,14 @@ def missing_package(e):
     return PACKAGES.get(name) if isinstance(e, ModuleNotFoundError) else None
 
 
-def missing_message(e):
+def missing_message(e, module="host_sim"):
     pkg, role = missing_package(e)
     venv = os.path.join(ROOT, ".venv", "bin", "python")
-    cmd = "python -m host_sim " + " ".join(sys.argv[1:]) if sys.argv[1:] else "python -m host_sim ..."
+    cmd = "python -m %s %s" % (module, " ".join(sys.argv[1:])) if sys.argv[1:] else "python -m %s ..." % module
     if os.path.abspath(sys.executable) == os.path.abspath(venv):
         where = "it is not installed in .venv"
     else:
-        where = "this is %s, not the project's .venv: run host_sim as .venv/bin/%s" % (sys.executable, cmd)
+        where = "this is %s, not the project's .venv: run %s as .venv/bin/%s" % (sys.executable, module, cmd)
     return ("error: 缺少 Python 包 %s (missing the Python package %s): %s.\n"
             "  安装 install (in %s): %s.venv/bin/python -m pip install -r requirements/%s.txt"
             % (pkg, pkg, where, ROOT, "make sim (creates .venv), then " if not os.path.exists(venv) else "", role))

@@ -9,16 +9,18 @@ def bars(values, title):
     """values[i] = the bar at hour i (0..23) -> SVG markup (safe to embed)."""
     n = len(values)
     top = max(max(values), 1)
+    if top > 1 and top % 2:
+        top += 1  # whole prizes on the axis: 0, top/2 and top are all whole (1 prize showed 0.5)
     plot_w = W - _LEFT - 4
     plot_h = H - _BOTTOM - _TOP
     bw = plot_w / n
     out = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" role="img" aria-label="%s" '
            'class="chart">' % (W, H, escape(title)), "<title>%s</title>" % escape(title)]
-    for frac in (0, 0.5, 1):
-        y = _TOP + plot_h * (1 - frac)
+    for tick in sorted({0, top // 2, top}):
+        y = _TOP + plot_h * (1 - tick / top)
         out.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ccc"/>' % (_LEFT, W - 4, y, y))
-        out.append('<text x="%d" y="%.1f" font-size="10" text-anchor="end">%g</text>'
-                   % (_LEFT - 3, y + 3, round(top * frac, 1)))
+        out.append('<text x="%d" y="%.1f" font-size="10" text-anchor="end" class="tick">%d</text>'
+                   % (_LEFT - 3, y + 3, tick))
     for i, v in enumerate(values):
         h = plot_h * v / top
         x = _LEFT + i * bw

@@ -43,7 +43,8 @@ def parse_qr(text, known_classes=None):
                          % {"text": t[:80], "n": len(parts)})
     _v, bowl, ga, cls, code = parts
     game, dash, award = ga.partition("-")
-    if not (dash and game.isdigit() and award.isdigit()):
+    if not (dash and game.isascii() and game.isdigit() and award.isascii() and award.isdigit()
+            and len(game) <= 9 and len(award) <= 9):
         raise ValueError(_("The scanned QR code's game and award %(ga)r are not two numbers like 17-3. "
                            "Scan it again or type the code.") % {"ga": ga[:20]})
     cls = cls.strip().lower()

@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from bobing import claim
 
-from .models import Award, Bowl, CheckLimit, Redemption
+from . import inputs
+from .models import Award, CheckLimit, Redemption
 
 FREE_FAILURES = 5  # wrong codes an attendant may type before the desk slows down
 MAX_WAIT = 60  # seconds: then one guess a minute, 2^40 codes take two million years
@@ -55,18 +56,26 @@ class Slow(Exception):
     """Too many wrong codes: str() says how long to wait."""
 
 
-def _guard(user):
+def _guard(user, code=None, follow_up=False):
     """Take the attendant's next check, in one transaction (BEGIN IMMEDIATE: two
     counters queue here): Slow while a wait runs; else the check is counted as a
     failure until it succeeds, and, past the free ones, the wait starts now, so a
     check sent at the same moment from another page is refused, not let through.
-    -> (the wait set, the last failure before: both taken back by a success)."""
+    `code` is the check's code (None if it is not one). A code the desk found no
+    award for stays pending (CheckLimit.pending_code): the full form's check of
+    that code (follow_up) may run during the wait that miss set, and any other
+    code ends it as a plain failure.
+    -> (the wait set, the last failure before, whether it is the pending code)."""
     now = timezone.now()
     with transaction.atomic():
         lim, _ = CheckLimit.objects.get_or_create(user=user)
-        if lim.wait_until is not None and lim.wait_until > now:
+        pending = code is not None and code == lim.pending_code
+        if lim.wait_until is not None and lim.wait_until > now and not (
+                pending and follow_up and lim.wait_until == lim.pending_wait):
             w = int((lim.wait_until - now).total_seconds() + 0.999)
             raise Slow("Too many wrong codes from this attendant: wait %d s before the next check." % w)
+        if not pending:
+            lim.pending_code, lim.pending_wait = "", None
         before = lim.last_failed
         if before is None or now - before > FORGIVE:
             lim.failures = 0
@@ -75,23 +84,28 @@ def _guard(user):
         w = _wait(lim.failures)
         lim.wait_until = now + w if w else None
         lim.save()
-        return lim.wait_until, before
+        return lim.wait_until, before, pending
 
 
-def _failed(user):
-    """A wrong code: it was counted by _guard; its wait runs from now."""
+def _failed(user, missed=None):
+    """A wrong code: it was counted by _guard; its wait runs from now. `missed`:
+    the code find() had no award for, now pending."""
     with transaction.atomic():
         lim = CheckLimit.objects.get(user=user)
         w = _wait(lim.failures)
         if w:
             lim.wait_until = timezone.now() + w
-            lim.save(update_fields=["wait_until"])
+        if missed is not None:
+            lim.pending_code, lim.pending_wait = missed, lim.wait_until
+        lim.save(update_fields=["wait_until", "pending_code", "pending_wait"])
 
 
-def _succeeded(user, reserved):
+def _succeeded(user, reserved, pending_too=False):
     """A right code: not a failure after all. The count is not reset (checking a
-    code that exists does not buy more guesses); only this check's own wait goes."""
-    wait, before = reserved
+    code that exists does not buy more guesses); only this check's own wait goes.
+    pending_too: the code was the pending miss, now checked in full and right: a
+    genuine code whose journal had not arrived, so that miss goes too (once)."""
+    wait, before, _pending = reserved
     with transaction.atomic():
         lim = CheckLimit.objects.get(user=user)
         lim.failures = max(0, lim.failures - 1)
@@ -99,23 +113,40 @@ def _succeeded(user, reserved):
             lim.wait_until = None
         if lim.last_failed is not None and before is not None and lim.failures:
             lim.last_failed = before
-        lim.save(update_fields=["failures", "wait_until", "last_failed"])
+        if pending_too and lim.pending_code:
+            lim.failures = max(0, lim.failures - 1)
+            if lim.wait_until is not None and lim.wait_until == lim.pending_wait:
+                lim.wait_until = None
+            if lim.failures == 0:
+                lim.last_failed = None  # else its time stays: the quiet half hour counts from later
+            lim.pending_code, lim.pending_wait = "", None
+        lim.save(update_fields=["failures", "wait_until", "last_failed", "pending_code", "pending_wait"])
+
+
+def _normal(text):
+    try:
+        return claim.normalize(text), None
+    except ValueError as e:
+        return None, e
 
 
 def find(user, text):
     """A code as typed -> Claim of an imported award (its code was computed with
-    the bowl's secret at the import), or None (counted as a failed check).
+    the bowl's secret at the import), or None (counted as a failed check until
+    the full form shows it genuine: its journal may not be here yet).
     ValueError for text that is not a code (counted too). Slow if the attendant
     must wait."""
-    reserved = _guard(user)
-    try:
-        code = claim.normalize(text)
-    except ValueError as e:
+    code, bad = _normal(text)
+    reserved = _guard(user, code)
+    if bad is not None:
         _failed(user)
-        raise ValueError("%s." % e)
+        raise ValueError("%s." % bad)
     a = Award.objects.filter(code=code).select_related("bowl").first()
     if a is None:
-        _failed(user)
+        if reserved[2]:
+            _succeeded(user, reserved)  # the pending code typed again: still the one miss
+        else:
+            _failed(user, missed=code)
         return None
     _succeeded(user, reserved)
     return Claim(a.bowl, a.game_no, a.award_no, a.cls, code, a)
@@ -125,11 +156,14 @@ def check(user, text, bowl_id, game_no, award_no, cls):
     """A code with the award it is for, as the bowl's screen shows them ->
     Claim if the bowl's secret says the code is right, else None (a failed
     check). Slow if the attendant must wait; ValueError for a malformed code
-    or an unknown bowl (counted as failed checks)."""
-    reserved = _guard(user)
+    or an unknown bowl (counted as failed checks). A right code that find() had
+    just missed is no failure at all: its miss is taken back."""
+    code, bad = _normal(text)
+    reserved = _guard(user, code, follow_up=True)
     try:
-        code = claim.normalize(text)
-        bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
+        if bad is not None:
+            raise bad
+        bowl = inputs.find_bowl(bowl_id)  # 1 is 0001
         if bowl is None:
             raise ValueError("Bowl %r is not known to the desk." % bowl_id)
         award = Award.objects.filter(bowl=bowl, game_no=game_no, award_no=award_no).first()
@@ -137,14 +171,18 @@ def check(user, text, bowl_id, game_no, award_no, cls):
             # imported: its code was made with the secret of its day (a bowl may have a new one since)
             ok = award.cls == cls and hmac.compare_digest(award.code, code)
         else:
-            ok = claim.verify(bytes(bowl.secret), bowl.bowl_id, game_no, award_no, cls, code)
+            # the bowl signs its id as it stores it, and its screen shows that: the desk's form,
+            # the one typed off the screen, or the factory width (an older desk kept `1` for the
+            # bowl's 0001); three forms at most, so a guess is never worth more than three
+            ok = any(claim.verify(bytes(bowl.secret), b, game_no, award_no, cls, code)
+                     for b in dict.fromkeys([bowl.bowl_id, inputs.fold(bowl_id), inputs.canonical(bowl.bowl_id)]))
     except ValueError as e:
         _failed(user)
         raise ValueError(str(e))
     if not ok:
         _failed(user)
         return None
-    _succeeded(user, reserved)
+    _succeeded(user, reserved, pending_too=reserved[2])
     return Claim(bowl, game_no, award_no, cls, code, award)
 
 

@@ -18,10 +18,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 
-from bobing import fair, outbox
+from bobing import fair, journal, outbox
 from host_sim.analysis import fair_check
 
-from . import mqttlog
+from . import inputs, mqttlog
 from .models import Award, Bowl, Commitment
 
 log = logging.getLogger("desk")
@@ -109,21 +109,37 @@ def export_of(rows, with_awards=True):
 
 
 def _rows(request):
+    """The commitments ?bowl= and ?game= name (inputs.Bad for values no bowl can have)."""
     qs = Commitment.objects.select_related("bowl").order_by("bowl__bowl_id", "game_no", "q")
     bowl = request.GET.get("bowl")
     if bowl:
-        qs = qs.filter(bowl__bowl_id=bowl[:32])
+        inputs.bowl_id(bowl)
+        qs = qs.filter(bowl__bowl_id__in=inputs.bowl_forms(bowl))
     game = request.GET.get("game", "")
-    if game.isdigit():
-        qs = qs.filter(game_no=int(game))
+    if game:
+        qs = qs.filter(game_no=inputs.whole(game, "game", hi=journal.MAX_GAME_ID))
     return qs
+
+
+def _award(bowl, game, award):
+    """The Award a claim's bowl, game and award name, or None; inputs.Bad for values
+    no bowl can show."""
+    inputs.bowl_id(bowl)
+    g = inputs.whole(game, "game", hi=journal.MAX_GAME_ID)
+    n = inputs.whole(award, "award")
+    return Award.objects.filter(bowl__bowl_id__in=inputs.bowl_forms(bowl), game_no=g, award_no=n) \
+        .select_related("bowl").first()
 
 
 @login_not_required
 @require_GET
 def export(request):
     """GET /fair/export.json: every commitment (or ?bowl=&game=), public."""
-    return JsonResponse(export_of(list(_rows(request))), json_dumps_params={"ensure_ascii": False})
+    try:
+        rows = list(_rows(request))
+    except inputs.Bad as e:
+        return JsonResponse({"error": str(e)}, status=400, json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(export_of(rows), json_dumps_params={"ensure_ascii": False})
 
 
 @login_not_required
@@ -131,20 +147,22 @@ def export(request):
 def page(request):
     """GET /fair: the public page, a row per commitment, newest games first. ?claim= the
     claim screen's QR text (BB1:bowl:game-award:CLASS:code) shows that award's customer."""
-    rows = _rows(request)
-    note = None
-    claim = (request.GET.get("claim") or "").strip()[:80]
-    award = request.GET.get("award", "")
-    if claim or award:
-        p = claim.split(":")
+    try:
+        rows = _rows(request)
+        claim = (request.GET.get("claim") or "").strip()[:80]
+        award = request.GET.get("award", "")
         a = None
-        if len(p) == 5 and p[0].upper() == "BB1" and "-" in p[2]:
-            g, _d, n = p[2].partition("-")
-            if g.isdigit() and n.isdigit():
-                a = Award.objects.filter(bowl__bowl_id=p[1], game_no=int(g), award_no=int(n)).first()
-        elif award.isdigit() and request.GET.get("game", "").isdigit():  # the counter's link (claim.html)
-            a = Award.objects.filter(bowl__bowl_id=request.GET.get("bowl", "")[:32],
-                                     game_no=int(request.GET["game"]), award_no=int(award)).first()
+        if claim:
+            p = claim.split(":")
+            if len(p) == 5 and p[0].upper() == "BB1" and "-" in p[2]:
+                g, _d, n = p[2].partition("-")
+                a = _award(p[1], g, n)
+        elif award:  # the counter's link (claim.html)
+            a = _award(request.GET.get("bowl", ""), request.GET.get("game", ""), award)
+    except inputs.Bad as e:
+        return inputs.bad_request(request, e, back="/fair")
+    note = None
+    if claim or award:
         if a is None:
             note = _("No award of that claim is known here (yet): the desk shows it once the bowl has sent it.")
             rows = rows.none()
@@ -161,9 +179,12 @@ def claim_page(request, bowl, ga, cls):
     desk): that award's customer's commitments and verdict, Chinese first, English
     beside. Nothing of a code is shown or taken; other customers are not listed."""
     g, dash, n = ga.partition("-")
-    a = None
-    if dash and g.isdigit() and n.isdigit() and len(bowl) <= 32:
-        a = Award.objects.filter(bowl__bowl_id=bowl, game_no=int(g), award_no=int(n)).select_related("bowl").first()
+    try:
+        if not dash:
+            raise inputs.Bad("%r: 局号-奖号 game-award, e.g. 17-3" % ga[:20])
+        a = _award(bowl, g, n)
+    except inputs.Bad as e:
+        return inputs.bad_request(request, e, back="/fair")
     rows = []
     if a is not None:
         rows = list(Commitment.objects.filter(bowl=a.bowl, game_no=a.game_no, customer=a.customer)

@@ -84,5 +84,9 @@ class ShakeForm(forms.Form):
     event = forms.RegexField(regex=r'^[^/+#"\\\s$][^/+#"\\\s]{0,31}$', label=_("Event"))
     bowl = forms.ChoiceField(choices=bowl_choices, label=_("Bowl id"))
     shakes = forms.IntegerField(min_value=1, max_value=99, label=_("Shakes"))
+    # required: a receipt is granted once per event (shakegrants.grant); without one only on the tick
     ref = forms.RegexField(regex=r'^[ !#-\[\]-{}~]*$', max_length=24, required=False, label=_("Receipt or reference"),
                            error_messages={"invalid": _("Letters, digits and signs only (no | or quotes).")})
+    # shown to supervisors only; the view believes it only from one (ingest.supervisor)
+    again = forms.BooleanField(required=False, label=_("Supervisor: grant again on a receipt already granted "
+                                                       "(or without a receipt)"))

@@ -13,10 +13,11 @@ written (except the line in the import log that says why)."""
 import hashlib
 import logging
 import os
+import stat
 import tempfile
 
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, Min
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -24,7 +25,7 @@ from bobing import claim, journal, outbox, seal
 from host_sim.cli.replay_journal import game_id_of
 from host_sim.analysis import journal_text
 
-from . import allot
+from . import allot, inputs
 from .models import Award, Bowl, Event, Game, Import, Redemption, render_parts
 
 log = logging.getLogger("desk")
@@ -60,9 +61,10 @@ OVER_TOTAL = gettext_noop("bowl %(bowl)s: %(n)d more %(cls)s would make %(sum)d 
 
 class GameState:
     """Where a bowl's game stands: stock and left as [[class, n], ...] (highest
-    class first), customers served, events, ended."""
+    class first), customers served, events, ended; by_key: of the customers, those the
+    attendant's key let in, key_minutes the game's minute of each (journal format 4)."""
 
-    def __init__(self, profile, stock, left, customers, events, ended, options=None):
+    def __init__(self, profile, stock, left, customers, events, ended, options=None, by_key=0, key_minutes=()):
         self.profile = profile
         self.options = dict(options or {})
         self.stock = stock
@@ -70,6 +72,8 @@ class GameState:
         self.customers = customers
         self.events = events
         self.ended = ended
+        self.by_key = by_key
+        self.key_minutes = list(key_minutes)
 
 
 class Result:
@@ -118,8 +122,8 @@ def ingest(bowl_id, game_no, awards, state=None, source="journal", name="", sha2
         entry.message, entry.parts = str(e), e.parts
         entry.save()
         if isinstance(e, OverStock):
-            Bowl.objects.filter(bowl_id=bowl_id).update(refused_over=F("refused_over") + 1,
-                                                        refused_note=str(e)[:200])
+            Bowl.objects.filter(pk=getattr(inputs.find_bowl(bowl_id), "pk", None)).update(
+                refused_over=F("refused_over") + 1, refused_note=str(e)[:200])
         log.warning("import refused: %s: %s", name or source, e)
         raise
     (log.warning if note or notes else log.info)("import %s: %s", name or source, r.message)
@@ -158,9 +162,8 @@ def _ingest(bowl_id, game_no, awards, state, source, now, event=None, journal_fo
     if not isinstance(game_no, int) or not 1 <= game_no <= journal.MAX_GAME_ID:
         raise Refused(gettext_noop("game number %(game)s: must be 1..%(max)d"),
                       game=repr(game_no), max=journal.MAX_GAME_ID)
-    try:
-        bowl = Bowl.objects.get(bowl_id=bowl_id)
-    except Bowl.DoesNotExist:
+    bowl = inputs.find_bowl(bowl_id)  # the bowl's 0001 is the desk's 1 (addbowl of an older desk)
+    if bowl is None:
         raise Refused(gettext_noop("bowl %(bowl)s is not known to the desk: add it with its secret first "
                                    "(%(command)s)"), bowl=repr(bowl_id),
                       command={"code": "python -m host_sim.desk addbowl %s --secret-hex HEX" % (bowl_id or "ID")})
@@ -189,7 +192,7 @@ def _ingest(bowl_id, game_no, awards, state, source, now, event=None, journal_fo
             raise Refused(gettext_noop("award %(award)s: prize class %(cls)s is not one of the firmware's classes; "
                              "nothing was imported"), award=repr(award_no), cls=repr(str(cls)[:40]))
         try:
-            code = claim.code(secret, bowl.bowl_id, game_no, award_no, cls)
+            code = claim.code(secret, bowl_id, game_no, award_no, cls)  # as the bowl signs it
         except ValueError as e:
             raise Refused(gettext_noop("award %(award)s of class %(cls)s%(why)s"), award=repr(award_no), cls=repr(cls),
                           why={"en": ": " + str(e)})
@@ -206,6 +209,7 @@ def _ingest(bowl_id, game_no, awards, state, source, now, event=None, journal_fo
         if g.pk is None or state.events >= g.events:  # an older copy never rolls the state back
             g.profile, g.options, g.stock, g.left = state.profile, state.options, state.stock, state.left
             g.customers, g.events, g.ended, g.updated = state.customers, state.events, state.ended, now
+            g.by_key, g.key_minutes = state.by_key, state.key_minutes
             g.save()
     msg = (gettext_noop("bowl %(bowl)s game %(game)d: %(new)d new award, %(known)d already known") if len(new) == 1 else
            gettext_noop("bowl %(bowl)s game %(game)d: %(new)d new awards, %(known)d already known"))
@@ -245,7 +249,7 @@ def read_journal(path, name=None):
                       events=", ".join(Event.objects.order_by("name").values_list("name", flat=True)) or "-")
     stock = [[c, t.initial[c]] for c in t.classes]
     left = [[c, t.pool[c]] for c in t.classes]
-    state = GameState(cfg.profile, stock, left, t.customer, s.count, t.ended, cfg.overrides)
+    state = GameState(cfg.profile, stock, left, t.customer, s.count, t.ended, cfg.overrides, s.keyed, s.key_minutes)
     problem = None
     if s.problem is not None:
         problem = [gettext_noop("(the journal is damaged (%(kind)s)%(detail)s; "
@@ -274,10 +278,26 @@ DOWNGRADE_OLDER = gettext_noop(
     "checks them")
 
 
+DOWNGRADE_NET = gettext_noop(
+    "bowl %(bowl)s has sent the desk fair-dice messages over the network since its game %(since)d, which only "
+    "firmware that seals its journals sends: a journal of it without the bowl's seal (this one, of game "
+    "%(game)d) is a downgrade or forged, and is refused, also on a supervisor's tick. Import the bowl's sealed "
+    "journal (%(command)s), or check its customers' codes at the counter in the full form")
+
+
 def downgrade(bowl, game_no):
-    """Refused if the desk has accepted a sealed journal of the bowl: its firmware seals, so a
-    journal of it without seals was not written by it (or not by a firmware the desk should trust)."""
-    if bowl is not None and bowl.sealed_game:
+    """Refused if the desk knows the bowl's firmware seals: it accepted a sealed journal of
+    it, or heard the bowl's fair dice over the network (bobing/fair.py came after seal.py:
+    a firmware that commits to its dice seals its journals). A journal of it without seals
+    was then not written by it (or not by a firmware the desk should trust)."""
+    if bowl is None:
+        return
+    from .models import Commitment
+    fair_since = Commitment.objects.filter(bowl=bowl).aggregate(g=Min("game_no"))["g"]
+    if fair_since is not None and (not bowl.sealed_game or fair_since < bowl.sealed_game):
+        raise Refused(DOWNGRADE_NET, bowl=bowl.bowl_id, since=fair_since, game=game_no,
+                      command={"code": "mpremote cp :/data/g%08d.bbj ." % game_no})
+    if bowl.sealed_game:
         if game_no < bowl.sealed_game:  # perhaps an older firmware's game, imported late
             raise Refused(DOWNGRADE_OLDER, bowl=bowl.bowl_id, since=bowl.sealed_game, game=game_no)
         raise Refused(DOWNGRADE, bowl=bowl.bowl_id, since=bowl.sealed_game, game=game_no,
@@ -296,7 +316,7 @@ def _authentic(path, base, unsealed_ok, user):
     if fmt > journal.FORMAT:
         return []  # a newer firmware's: refused as such by the reading
     if fmt < journal.SEALED:
-        downgrade(Bowl.objects.filter(bowl_id=bowl_id).first(), gid)  # no tick lets it through
+        downgrade(inputs.find_bowl(bowl_id), gid)  # no tick lets it through
         if not unsealed_ok:
             read_journal(path, base)  # only to refuse with the firmware's reason first (a table game...)
             raise Refused(gettext_noop("this journal is in an old format (%(format)d) without the bowl's seal, so "
@@ -305,7 +325,7 @@ def _authentic(path, base, unsealed_ok, user):
         who = user.get_username() if user is not None and user.is_authenticated else "command line"
         return [[gettext_noop("(not authenticated: an old-format journal without the bowl's seal, accepted by "
                               "supervisor %(who)s)"), {"who": who}]]
-    bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
+    bowl = inputs.find_bowl(bowl_id)
     if bowl is None:
         raise Refused(gettext_noop("bowl %(bowl)s is not known to the desk: add it with its secret first "
                                    "(%(command)s)"), bowl=repr(bowl_id),
@@ -361,16 +381,25 @@ def ingest_journal(data, name, source="upload", user=None, unsealed_ok=False):
 
 def ingest_file(path, user=None, source="command", unsealed_ok=False):
     """The command line's way in: a journal file on disk."""
+    from django.conf import settings
     try:
-        size = os.path.getsize(path)
+        # O_NONBLOCK: a FIFO named here must not hang the command; then only a plain file
+        # is read (a folder, /dev/zero, a FIFO are refused), and never more than the limit
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise OSError(0, "not a plain file (a folder, a device or a pipe)")
+            with os.fdopen(os.dup(fd), "rb") as f:
+                data = f.read(settings.MAX_JOURNAL_BYTES + 1)
+        finally:
+            os.close(fd)
     except OSError as e:
         raise Refused(gettext_noop("%(path)s cannot be read%(why)s"),
                       path=path, why={"en": ": " + str(e.strerror or e)})
-    from django.conf import settings
-    if size > settings.MAX_JOURNAL_BYTES:
+    if len(data) > settings.MAX_JOURNAL_BYTES:
         raise Refused(gettext_noop("%(path)s is %(size)d bytes; a journal is at most %(max)d (is it a journal?)"),
-                      path=path, size=size, max=settings.MAX_JOURNAL_BYTES)
-    with open(path, "rb") as f:
-        return ingest_journal(f.read(), path, source, user, unsealed_ok)
+                      path=path, size=max(len(data), st.st_size), max=settings.MAX_JOURNAL_BYTES)
+    return ingest_journal(data, path, source, user, unsealed_ok)
 
 

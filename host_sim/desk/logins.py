@@ -4,8 +4,27 @@ settings.AXES_FAILURE_LIMIT failures from one address (10) it is locked out
 until settings.AXES_COOLOFF_TIME (15 min) has passed since its last try. The lockout is decided by
 axes' backend before Django's backend hashes the password, so a locked-out
 guesser costs no Argon2 work and cannot slow the code checks of the others.
-A supervisor lifts a lockout early: `python -m host_sim.desk axes_reset_ip ADDRESS`."""
+
+Per user name too, across every address (a guesser with a whole IPv6 /64 or a LAN
+of free addresses has one budget per name), but only on devices that name has
+not logged in on: a successful login leaves a signed cookie (DEVICE_COOKIE, a
+year) naming who logged in on this browser, and a login under a name the
+browser's cookie holds is limited per address only. So a stranger flooding
+"amy" locks "amy" out of new devices for 15 min, never out of amy's own counter.
+A supervisor lifts a lockout early: `python -m host_sim.desk axes_reset_ip ADDRESS`
+or `axes_reset_username NAME`.
+
+Hashing is bounded: one password hash at a time for names this browser knows,
+one for the rest; a login arriving while its slot hashes is answered "busy" at
+once (no hash, no thread held), so a flood makes the desk hash at most two
+passwords at a time, whatever its size, and the counters' code checks keep
+their threads and cores."""
 import logging
+import threading
+
+from django.contrib.auth import views as auth_views
+from django.core import signing
+from django.http import HttpRequest
 
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
@@ -40,3 +59,68 @@ class Backend(AxesStandaloneBackend):
         if request is None:
             return None
         return super().authenticate(request, username, password, **kw)
+
+
+DEVICE_COOKIE = "desk_device"
+DEVICE_AGE = 365 * 24 * 3600
+_SALT = "host_sim.desk.logins.device"
+MAX_NAMES = 20  # a shared counter's browser: the attendants who logged in on it
+_SLOTS = {True: threading.BoundedSemaphore(1), False: threading.BoundedSemaphore(1)}
+
+
+def device_names(request):
+    """The names that logged in on this browser (its signed cookie; nothing if forged or old)."""
+    try:
+        names = signing.loads(request.COOKIES.get(DEVICE_COOKIE, ""), salt=_SALT, max_age=DEVICE_AGE)
+    except (signing.BadSignature, ValueError, TypeError):
+        return []
+    return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
+
+
+def lockout_parameters(request, credentials=None):
+    """axes' lockout parameters for this login (settings.AXES_LOCKOUT_PARAMETERS): the
+    address always; the user name too unless this browser has logged in under it."""
+    name = (credentials or {}).get("username")
+    if isinstance(request, HttpRequest) and name and name in device_names(request):
+        return ["ip_address"]
+    return ["ip_address", "username"]
+
+
+_busy = {"since": 0.0, "n": 0}
+
+
+def busy(request):
+    """A login refused unhashed: 429 (not a 5xx, which Django would log as an error each
+    time); the log says it at most once a second, with the count (a flood's size)."""
+    import time
+    now = time.monotonic()
+    _busy["n"] += 1
+    if now - _busy["since"] >= 1.0:
+        log.warning("login busy: %d refused unhashed in %.0f s (the latest from %s, user %r)", _busy["n"],
+                    min(now - _busy["since"], 999), client_ip(request), request.POST.get("username", "")[:40])
+        _busy["since"], _busy["n"] = now, 0
+    return render(request, "desk/message.html", {
+        "title": _("Busy"),
+        "text": _("The desk is busy checking other logins: try again in a few seconds."), "back": "/login",
+    }, status=429)
+
+
+class Login(auth_views.LoginView):
+    """Django's login page, with the hashing bound and the device cookie."""
+    template_name = "desk/login.html"
+
+    def post(self, request, *args, **kwargs):
+        known = request.POST.get("username", "") in device_names(request)
+        slot = _SLOTS[known]
+        if not slot.acquire(blocking=False):
+            return busy(request)
+        try:
+            response = super().post(request, *args, **kwargs)
+        finally:
+            slot.release()
+        if request.user.is_authenticated:
+            name = request.user.get_username()
+            names = [name] + [n for n in device_names(request) if n != name][:MAX_NAMES - 1]
+            response.set_cookie(DEVICE_COOKIE, signing.dumps(names, salt=_SALT), max_age=DEVICE_AGE,
+                                httponly=True, samesite="Strict", secure=request.is_secure())
+        return response

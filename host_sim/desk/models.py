@@ -39,6 +39,10 @@ class Game(models.Model):
     stock = models.JSONField()
     left = models.JSONField()
     customers = models.PositiveIntegerField(default=0)
+    # of them, those the attendant's key let in (journal format 4), and the game's minute of each
+    # (the bowl's awake minutes since the game began: it has no clock of the day)
+    by_key = models.PositiveIntegerField(default=0)
+    key_minutes = models.JSONField(default=list)
     events = models.PositiveIntegerField(default=0)
     ended = models.BooleanField(default=False)
     updated = models.DateTimeField()
@@ -137,6 +141,10 @@ class CheckLimit(models.Model):
     failures = models.PositiveIntegerField(default=0)
     wait_until = models.DateTimeField(null=True, blank=True)
     last_failed = models.DateTimeField(null=True, blank=True)  # a quiet spell after it forgives the count
+    # the last code the desk found no award for (counter.find): counted as a failure, and taken
+    # back when that code then checks out in full (its journal had not been imported yet)
+    pending_code = models.CharField(max_length=8, blank=True)
+    pending_wait = models.DateTimeField(null=True, blank=True)  # the wait that miss set (None: none)
 
 
 class BowlStatus(models.Model):
@@ -252,9 +260,15 @@ class ShakeGrant(models.Model):
     state = models.CharField(max_length=4, default="new")
     why = models.CharField(max_length=200, blank=True)
     acked = models.DateTimeField(null=True)
+    # the receipt as compared (shakegrants.receipt_key): one grant per receipt and event, the
+    # database's constraint deciding between counters; a second only on a supervisor's tick
+    receipt = models.CharField(max_length=24, blank=True)
+    again_by = models.CharField(max_length=150, blank=True)  # the supervisor who allowed a second grant
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["bowl", "gid"], name="one_shake_grant")]
+        constraints = [models.UniqueConstraint(fields=["bowl", "gid"], name="one_shake_grant"),
+                       models.UniqueConstraint(fields=["event", "receipt"], name="one_grant_per_receipt",
+                                               condition=~models.Q(receipt="") & models.Q(again_by=""))]
 
 
 class AttendantLanguage(models.Model):

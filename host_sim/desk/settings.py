@@ -13,12 +13,7 @@ the counter and a test comes from the environment:
 import os
 import secrets
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def data_dir(environ):
-    """The desk's folder: outside build/, which `make clean` removes with the database in it."""
-    return os.path.abspath(environ.get("BOBING_DESK_DIR") or os.path.join(ROOT, "data", "desk"))
+from host_sim.desk.paths import data_dir
 
 
 DATA_DIR = data_dir(os.environ)
@@ -97,7 +92,7 @@ MIDDLEWARE = [
 AUTHENTICATION_BACKENDS = ["host_sim.desk.logins.Backend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_LOCKOUT_PARAMETERS = "host_sim.desk.logins.lockout_parameters"  # per address, and per name (logins.py)
 AXES_CLIENT_IP_CALLABLE = "host_sim.desk.logins.client_ip"
 AXES_LOCKOUT_CALLABLE = "host_sim.desk.logins.locked_out"
 AXES_RESET_ON_SUCCESS = False  # one's own login must not buy guesses at another's password
@@ -153,6 +148,23 @@ CSRF_COOKIE_SAMESITE = "Strict"
 CSRF_FAILURE_VIEW = "host_sim.desk.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 
+
+def https_settings():
+    """What serving over HTTPS changes (`serve --https`, or BOBING_DESK_HTTPS=1 for
+    `check --deploy`): cookies only over TLS, HSTS (a browser that saw the desk over HTTPS
+    never tries it in plain HTTP again), any plain request redirected."""
+    return {"SESSION_COOKIE_SECURE": True, "CSRF_COOKIE_SECURE": True, "LANGUAGE_COOKIE_SECURE": True,
+            "SECURE_HSTS_SECONDS": 365 * 24 * 3600, "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
+            "SECURE_SSL_REDIRECT": True}
+
+
+HTTPS = os.environ.get("BOBING_DESK_HTTPS", "") == "1"
+if HTTPS:
+    globals().update(https_settings())
+# HSTS preload asks browsers' makers to hard-wire a public domain: a counter's laptop on a LAN
+# address never is one
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
 # A journal is a few KB (11 + config + 6 bytes an event); anything far larger is refused.
 MAX_JOURNAL_BYTES = 1 << 20
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_JOURNAL_BYTES + 65536
@@ -178,8 +190,10 @@ TIME_ZONE = os.environ.get("BOBING_DESK_TZ", "Asia/Shanghai")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # what users typed is escaped: one record, one line (logs.py)
+    "formatters": {"plain": {"()": "host_sim.desk.logs.OneLine",
+                             "format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"stderr": {"class": "host_sim.desk.logs.Stderr", "formatter": "plain"}},
     # each line once: one handler, the root's (so waitress's logging.basicConfig() adds none);
     # our loggers pass their lines up to it and have none of their own
     "root": {"handlers": ["stderr"], "level": "WARNING"},

@@ -5,8 +5,8 @@ publishes each bowl's oldest open grant, retained and signed with the bowl's
 claim secret (bobing/shakes.py: the bowl's own codec), one at a time: the
 next only once the bowl has answered "used" or "no" (the bowl holds one
 grant at a time). The bowl's answers (shaken) move the row's state."""
-from django.db import transaction
-from django.db.models import Max
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from bobing import outbox, shakes
@@ -16,19 +16,54 @@ from .models import Bowl, ShakeGrant
 OPEN = ("new", "sent", "got")
 
 
-def grant(by, event, bowl_id, n, ref=""):
-    """Record a grant -> the ShakeGrant (ValueError saying what was wrong)."""
+class AlreadyGranted(ValueError):
+    """The receipt was granted shakes in this event before: `first` is that grant."""
+
+    def __init__(self, first):
+        super().__init__("receipt %r was granted %d shakes on bowl %s by %s at %s"
+                         % (first.ref, first.n, first.bowl.bowl_id, first.by, first.at.isoformat(timespec="seconds")))
+        self.first = first
+
+
+def receipt_key(ref):
+    """A receipt as compared: R-88, r-88 and ' R-88 ' are one receipt."""
+    return ref.strip().upper()
+
+
+def _first(event, key):
+    # rows of an older desk have no receipt key: their ref, compared the same way
+    return (ShakeGrant.objects.filter(event=event).filter(Q(receipt=key) | Q(receipt="", ref__iexact=key))
+            .select_related("bowl").order_by("at", "pk").first())
+
+
+def grant(by, event, bowl_id, n, ref="", again_by=""):
+    """Record a grant -> the ShakeGrant (ValueError saying what was wrong). A receipt
+    is granted once per event, whichever counter and bowl: AlreadyGranted names the
+    first grant, unless again_by names the supervisor who allows a second. One
+    transaction (BEGIN IMMEDIATE: counters queue), and the table's constraint
+    (one_grant_per_receipt) decides if two ever met anyway."""
     outbox.check_name("event", event)
     if not isinstance(n, int) or not 1 <= n <= shakes.MAX_SHAKES:
         raise ValueError("shakes: a whole number 1..%d" % shakes.MAX_SHAKES)
     shakes._ref(ref)
-    with transaction.atomic():
-        bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
-        if bowl is None:
-            raise ValueError("bowl %r is not known here" % bowl_id)
-        last = ShakeGrant.objects.filter(bowl=bowl).aggregate(m=Max("gid"))["m"] or 0
-        return ShakeGrant.objects.create(event=event, bowl=bowl, gid=last + 1, n=n, ref=ref, by=str(by),
-                                         at=timezone.now())
+    key = receipt_key(ref)
+    try:
+        with transaction.atomic():
+            bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
+            if bowl is None:
+                raise ValueError("bowl %r is not known here" % bowl_id)
+            first = _first(event, key) if key else None
+            if first is not None and not again_by:
+                raise AlreadyGranted(first)
+            last = ShakeGrant.objects.filter(bowl=bowl).aggregate(m=Max("gid"))["m"] or 0
+            return ShakeGrant.objects.create(event=event, bowl=bowl, gid=last + 1, n=n, ref=ref, by=str(by),
+                                             at=timezone.now(), receipt=key,
+                                             again_by=str(again_by) if first is not None else "")
+    except IntegrityError:
+        first = _first(event, key) if key else None
+        if first is None:
+            raise
+        raise AlreadyGranted(first)
 
 
 def _current(event):

@@ -1,11 +1,10 @@
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.urls import path
 from django.views.static import serve
 
 from host_sim.desk.settings import STATIC_DIR
 
-from . import fair, finals, mqttlog, views
+from . import fair, finals, logins, mqttlog, views
 
 urlpatterns = [
     path("", views.home, name="counter"),
@@ -24,7 +23,7 @@ urlpatterns = [
     path("fair/export.json", fair.export, name="fair_export"),
     # a fair kiosk's claim QR (bobing/claim.py's link), upper case: that award's verdict, public
     path("F/<str:bowl>/<str:ga>/<str:cls>", fair.claim_page, name="fair_claim"),
-    path("login", auth_views.LoginView.as_view(template_name="desk/login.html"), name="login"),
+    path("login", logins.Login.as_view(), name="login"),
     path("logout", views.logout_page, name="logout"),
     # the language switch on every page (the login page's too): Django's view, by POST
     path("language", login_not_required(views.language), name="set_language"),

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.core.paginator import Paginator
 from django.db import OperationalError
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, Sum
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -18,10 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 
-from . import allot, chart, codes, counter, forecast as fc
+from . import allot, chart, codes, counter, forecast as fc, inputs
 from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names
 from .ingest import OVER_GRANT, OVER_TOTAL, Refused, ingest_journal, supervisor
-from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption, render_parts
+from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption, ShakeGrant, render_parts
 
 log = logging.getLogger("desk")
 
@@ -170,12 +170,7 @@ def import_journal(request):
     form = JournalForm()
     status = 200
     if request.method == "POST":
-        size = int(request.META.get("CONTENT_LENGTH") or 0)
-        if size > settings.MAX_JOURNAL_BYTES + 65536:
-            # refused before Django reads the body into a file
-            messages.error(request, _("That upload is %(size)d bytes; a journal is at most %(max)d. "
-                                      "Nothing was imported.") % {"size": size, "max": settings.MAX_JOURNAL_BYTES})
-            return redirect("import")
+        # (a body over the limit never gets here: waitress and middleware.too_large refuse it unread)
         form = JournalForm(request.POST, request.FILES)
         if form.is_valid():
             f = form.cleaned_data["journal"]
@@ -206,7 +201,8 @@ def import_journal(request):
     return render(request, "desk/import.html", {
         "form": form, "page": page, "refused": imports.filter(ok=False).count(),
         "supervisor": supervisor(request.user),
-        "max_kb": settings.MAX_JOURNAL_BYTES // 1024, "mqtt_url": _url_or_none("mqtt")}, status=status)
+        "max_kb": settings.MAX_JOURNAL_BYTES // 1024, "max_bytes": settings.MAX_JOURNAL_BYTES,
+        "mqtt_url": _url_or_none("mqtt")}, status=status)
 
 
 IMPORTS_PER_PAGE = 20
@@ -224,9 +220,9 @@ def _day(request):
     text = request.GET.get("day", "")
     if text:
         try:
-            return datetime.date.fromisoformat(text), None
-        except ValueError:
-            return timezone.localdate(), _("%r is not a date (YYYY-MM-DD): showing today.") % text
+            return inputs.day(text), None
+        except inputs.Bad:
+            return timezone.localdate(), _("%r is not a date (YYYY-MM-DD): showing today.") % text[:40]
     return timezone.localdate(), None
 
 
@@ -316,6 +312,11 @@ def report_csv(request):
     """The day's hand-overs. UTF-8 with a byte-order mark (Excel reads a CSV
     without one in the PC's legacy code page: the Chinese turns to garbage);
     headings in the page's language, the class as the bowl shows it."""
+    if request.GET.get("day"):
+        try:
+            inputs.day(request.GET["day"])
+        except inputs.Bad as e:
+            return inputs.bad_request(request, e, back="/stock")  # not today's CSV under another name
     day, _bad = _day(request)
     resp = HttpResponse(content_type="text/csv; charset=utf-8")
     resp["Content-Disposition"] = 'attachment; filename="redemptions-%s.csv"' % day.isoformat()
@@ -333,7 +334,7 @@ def report_csv(request):
 def forecast(request):
     """When each class of a bowl's current game runs out, at a rate of customers
     measured from its imports (or entered on the page), in plain words."""
-    bowl = Bowl.objects.filter(bowl_id=request.GET.get("bowl", "")).first()
+    bowl = inputs.find_bowl(request.GET.get("bowl", "")[:40])
     g = Game.objects.filter(bowl=bowl).order_by("-game_no").first() if bowl else None
     if g is None:
         return render(request, "desk/message.html", {
@@ -380,6 +381,12 @@ def _over_note(bowl):
     return bowl.refused_note
 
 
+def _key_last(bowl):
+    """(game, minute) of the last customer the bowl's key let in, from its imported journals."""
+    g = Game.objects.filter(bowl=bowl, by_key__gt=0).order_by("-game_no").first()
+    return (g.game_no, g.key_minutes[-1]) if g is not None and g.key_minutes else None
+
+
 def event_view(event_name=None):
     """What the bowls page shows: the event (the one named, else the newest),
     its totals per class (total, granted to bowls, awarded and redeemed since
@@ -402,6 +409,8 @@ def event_view(event_name=None):
             classes.append(r)
     bowls = []
     status = {s.bowl_id: s for s in BowlStatus.objects.all()}
+    keyed = dict(Game.objects.values_list("bowl_id").annotate(n=Sum("by_key")))
+    receipts = dict(ShakeGrant.objects.filter(state="used").values_list("bowl_id").annotate(n=Count("id")))
     for b in Bowl.objects.order_by("bowl_id"):
         st = status.get(b.pk)
         last = Award.objects.filter(bowl=b).order_by("-id").first()
@@ -410,6 +419,8 @@ def event_view(event_name=None):
         bowls.append({"bowl": b.bowl_id, "st": st, "ago": ago, "online": bool(st and st.online and ago <= SILENT_S),
                       "silent": bool(st and st.online and ago > SILENT_S),
                       "last": last, "s": seq, "grant": allot.as_list(grant),
+                      "by_key": keyed.get(b.pk, 0), "by_receipt": receipts.get(b.pk, 0),
+                      "key_last": _key_last(b),
                       "refused_over": b.refused_over, "refused_note": _over_note(b) if b.refused_over else ""})
     return {"event": ev, "classes": classes, "bowls": bowls, "now": now, "silent_s": SILENT_S,
             "events": [e.name for e in events]}
@@ -436,26 +447,40 @@ def shakes_page(request):
     """Shakes granted at the counter (shakegrants.py): the form, and the record
     of grants with what each bowl answered."""
     from .forms import ShakeForm
-    from .models import ShakeGrant
     from . import shakegrants
     ev = Event.objects.order_by("-started").first()
     form = ShakeForm(request.POST) if request.method == "POST" else ShakeForm(
         initial={"event": ev.name if ev else "", "shakes": 3})
+    boss = supervisor(request.user)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
+        again = request.user.get_username() if d["again"] and boss else ""
         try:
-            g = shakegrants.grant(request.user.get_username(), d["event"], d["bowl"], d["shakes"], d["ref"])
+            if not d["ref"].strip() and not again:
+                raise ValueError(_("Enter the customer's receipt number: each receipt is granted shakes once "
+                                   "(without one, only on a supervisor's tick)."))
+            g = shakegrants.grant(request.user.get_username(), d["event"], d["bowl"], d["shakes"], d["ref"],
+                                  again_by=again)
+        except shakegrants.AlreadyGranted as e:
+            f = e.first
+            log.warning("shakes: receipt %s refused a second grant (first: %s)", d["ref"], e)
+            messages.error(request, _("Receipt %(ref)s was already granted %(n)d shakes on bowl %(bowl)s by "
+                                      "%(by)s at %(at)s. A second grant needs a supervisor's tick.") % {
+                "ref": f.ref, "n": f.n, "bowl": f.bowl.bowl_id, "by": f.by,
+                "at": timezone.localtime(f.at).strftime("%Y-%m-%d %H:%M")})
         except ValueError as e:
             messages.error(request, str(e))
         else:
-            log.info("shakes: grant %d of %d shakes to bowl %s (%s) by %s", g.gid, g.n, d["bowl"], d["ref"],
-                     request.user)
+            log.info("shakes: grant %d of %d shakes to bowl %s (%s) by %s%s", g.gid, g.n, d["bowl"], d["ref"],
+                     request.user, " (again, a supervisor's tick)" if g.again_by else "")
             messages.success(request, _("%(n)d shakes granted to bowl %(bowl)s (grant %(gid)d).")
                              % {"n": g.n, "bowl": d["bowl"], "gid": g.gid})
             return redirect("shakes")
     states = shake_states()
     rows = [(g, states.get(g.state, g.state)) for g in
             ShakeGrant.objects.select_related("bowl").order_by("-at", "-pk")[:50]]
+    if not boss:
+        form.fields.pop("again", None)
     return render(request, "desk/shakes.html", {"form": form, "rows": rows},
                   status=400 if request.method == "POST" else 200)
 

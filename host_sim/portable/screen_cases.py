@@ -163,6 +163,7 @@ def _panel_cases(kiosk, kiosk_out):
             ("notice_pin_done", V.V_NOTICE, (V.N_DONE, "pin"), None, st),
             ("notice_pin_diff", V.V_NOTICE, (V.N_PIN_DIFF, ""), None, st),
             ("notice_pin_lost", V.V_NOTICE, (V.N_PIN_LOST, ""), None, st),
+            ("notice_pin_default", V.V_NOTICE, (V.N_PIN_DEFAULT, ""), None, st),
             ("notice_settings", V.V_NOTICE, (V.N_SETTINGS, "mode pin claim.key"), None, st),
             ("notice_flash", V.V_NOTICE, (V.N_FLASH, "PIN not checked"), None, st),
             ("notice_battery", V.V_NOTICE, (V.N_BATTERY, "3.52 V"), None, st),

@@ -50,7 +50,7 @@ SCRIPT_HELP = """script commands (one a line; '#' comments; an empty line in lin
   spill               a violent shake (a spill when the profile's spill_detect is on)
   trace NAME          replay a recorded trace from tests/data/traces (e.g. model_tap)
   ok | menu | next    press a button;  long ok|menu|next: hold it 1 s
-  key                 the attendant's magnet at the reed switch (kiosk: the next customer, codes)
+  key                 the attendant turns the key in the case's lock (kiosk: the next customer only)
   wait MS             let MS ms pass (at most 3600000: an hour)
   play [N]            play N rolls (default: to the end of the game), skipping result pages
   new                 start a new game (menu > new game > confirm)
@@ -58,6 +58,7 @@ SCRIPT_HELP = """script commands (one a line; '#' comments; an empty line in lin
   profile NAME        set the rule profile for the next game
   lang zh|en          the screen's language
   mode family|kiosk   family table or mall kiosk (kiosk menus ask for the PIN)
+  pin NNNN            change the PIN (4-8 digits, not 1234: a kiosk lets nobody in until it is changed)
   power               pull the plug and plug it back in
   screen              print the screen, the LEDs, the pool and the awards
   state               print the state as one JSON line
@@ -284,7 +285,7 @@ class Player:
         self._report()
 
     def key(self, hold_ms=300):
-        """The attendant holds the magnet to the case (the reed switch inside)."""
+        """The attendant turns the key in the case's lock (spring return: one press)."""
         self.sim.attendant_key(hold_ms)
         self.step(hold_ms + SETTLE_MS)
 
@@ -373,6 +374,29 @@ class Player:
     def set_mode(self, mode):
         self._set("mode", mode)
 
+    def set_pin(self, new):
+        """admin > change PIN: the old PIN, then `new` twice (a kiosk lets no customer
+        in while its PIN is the default)."""
+        from bobing import settings
+        try:
+            settings.check_pin(new)
+        except ValueError as e:
+            raise ScriptError("pin: %s" % e)
+        self._open_menu()
+        self._choose("admin")
+        if self.console.view == con.V_DIGITS:  # a family bowl's admin items ask the PIN
+            self._enter_digits(self.pin)
+        self._choose("pin")
+        for digits in (self.pin, new, new):
+            if self.console.view != con.V_DIGITS:
+                break
+            self._enter_digits(digits)
+        c = self.console
+        if c.view != con.V_NOTICE or c.arg[0] != vocab.N_DONE:
+            raise ScriptError("pin: not changed (the bowl shows %s)" % self.view)
+        self.pin = new
+        self._home()
+
     def next_profile(self, d=1):
         names = vocab.presets_for(self.console.settings.mode)
         cur = self.console.settings.active_profile()
@@ -400,8 +424,9 @@ class Player:
                 return False
             if v == con.V_GATE:  # a kiosk between customers: the attendant lets the next one in
                 self.key()
-                if c.view == con.V_MENU and "customer" in c.arg[1]:
-                    self._choose("customer")
+                if c.view == con.V_NOTICE and c.arg[0] == con.N_PIN_DEFAULT:
+                    raise ScriptError("the kiosk's PIN is still the default 1234: no customer plays until it is "
+                                      "changed (menu, admin, change PIN)")
             elif v in (con.V_RESULT, con.V_CLAIM, con.V_NOTICE, con.V_POOL, con.V_TABLE):
                 self.button("ok")
             elif v in (con.V_MENU, con.V_DIGITS, con.V_CONFIRM, con.V_SECRET):
@@ -584,6 +609,10 @@ def run_command(p, line, emit):
         if not args or args[0] not in vocab.MODES:
             raise ScriptError("mode: family or kiosk")
         p.set_mode(args[0])
+    elif cmd == "pin":
+        if len(args) != 1:
+            raise ScriptError("pin: one PIN of 4 to 8 digits")
+        p.set_pin(args[0])
     elif cmd == "power":
         p.power_cut()
         p.step(100)

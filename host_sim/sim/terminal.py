@@ -102,7 +102,7 @@ def key(p, k):
         elif k in "xX":
             p.power_cut()
         elif k in "kK":
-            p.sim.attendant_key()  # the magnet at the reed switch: the kiosk's next customer
+            p.sim.attendant_key()  # the key turned in the case's lock: the kiosk's next customer
     except player.ScriptError as e:
         p.history.append("(%s)" % e)
     return True

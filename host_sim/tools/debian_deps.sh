@@ -6,9 +6,10 @@
 #   chromium chromium-driver      the prize desk's browser test (Debian's browser, never a download)
 #   fonts-wqy-microhei            CJK glyphs in the desk's screenshots
 #   gettext                       `make desk-messages` (the desk's Chinese catalogue; the .mo is committed)
+#   openscad xvfb xauth           `make case` and tests/test_case.py (the case's STL; its PNG on a virtual display)
 set -euo pipefail
 pkgs=(build-essential gcc-multilib pkg-config git xz-utils ca-certificates python3-venv
-      mosquitto mosquitto-clients chromium chromium-driver fonts-wqy-microhei gettext)
+      mosquitto mosquitto-clients chromium chromium-driver fonts-wqy-microhei gettext openscad xvfb xauth)
 need=()
 for pkg in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")

@@ -124,10 +124,7 @@ class Bowl:
             sim.press("ok")
             self.wait = PRESS_MS // hal.TICK_MS
         elif v == C.V_GATE and t.kiosk and not t.shakes_left and not t.ended and self.mode == "play":
-            sim.attendant_key(80)  # the attendant's magnet: the attendant's list, the next customer first
-            self.wait = PRESS_MS // hal.TICK_MS
-        elif v == C.V_MENU and c.arg[0] == "attendant":
-            sim.press("ok" if self.mode == "play" and "customer" in c.arg[1] else "menu")
+            sim.attendant_key(80)  # the attendant's key: the next customer
             self.wait = PRESS_MS // hal.TICK_MS
 
     def note_awards(self):

@@ -118,7 +118,9 @@ class Event:
         for bowl, root, secret in zip(self.ids, self.roots, self.secrets):
             os.makedirs(root)
             with open(os.path.join(root, "settings.txt"), "w") as f:  # a kiosk: with net.txt, an event's
-                f.write("mode=kiosk\nkiosk_profile=kiosk\nbowl_id=%s\nidle_min=0\n%s" % (bowl, "" if self.totals else
+                # (its PIN in digits, hashed at the first boot: a kiosk with 1234 lets nobody in)
+                f.write("mode=kiosk\nkiosk_profile=kiosk\nbowl_id=%s\nidle_min=0\npin=2468\n%s" % (
+                        bowl, "" if self.totals else
                         "stock=%s\n" % ",".join("%s=%d" % kv for kv in sorted(self.stock.items()))))
             with open(os.path.join(root, "claim.key"), "w") as f:
                 f.write(binascii.hexlify(secret).decode())

@@ -15,6 +15,7 @@ def test_a_customer_at_the_waiting_screen_gets_no_shake(lang):
     if lang == "en":
         p.set_lang("en")
     p.set_mode("kiosk")
+    p.set_pin("2468")
     p.new_game()
     c = p.console
     t = p.table
@@ -37,5 +38,4 @@ def test_a_customer_at_the_waiting_screen_gets_no_shake(lang):
     p._home()
     assert p.view == "gate"
     p.key()  # the attendant comes: now it starts
-    p._choose("customer")
     assert p.view == "turn" and t.shakes_left == 3

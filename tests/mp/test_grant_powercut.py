@@ -9,7 +9,8 @@
 # a fresh replay, the stock adds up across games (awards + stock left == the
 # grant applied, never above the desk's), and that the bowl, handed the desk's
 # retained allot again, holds exactly the desk's grant: none lost, none twice.
-import os
+# Every cut point is checked in one uncut run (tests/powercut.py's sweep): the
+# flash as a cut at operation k would leave it, mounted beside the run.
 import sys
 
 from bobing import game, journal, outbox
@@ -27,9 +28,10 @@ BOWL = "7"
 CK = 8
 journal.CHECKPOINT_EVERY = CK
 FLASH = Flash(MNT, NBLOCKS)
-# MP_SHARD=i/n: only the cut points k with k % n == i (tests/test_micropython.py runs the n parts
-# as n processes, so the two workers share the ~1,800 cuts); unset: every cut point
-SHARD, SHARDS = [int(x) for x in (os.getenv("MP_SHARD") or "0/1").split("/")]
+DONE = [0]  # steps of the run acknowledged so far
+# the run's last acknowledged state: [game id (0: none yet), events acknowledged in it, what is
+# in flight ("start" or "play")]: a cut may lose only the one in flight
+ACK = [0, 0, None]
 
 
 # The desk's allots over the run (s, cumulative grant); the script delivers them,
@@ -62,28 +64,41 @@ def _script():
 STEPS = _script()
 
 
-def _step(j, st):
-    """One step; -> the journal (a new one after "start")."""
+def _play(j, ev, ack):
+    ack[2] = "play"
+    j.play(*ev)
+    ack[1] += 1
+
+
+def _step(j, st, root=ROOT, ack=None):
+    """One step; -> the journal (a new one after "start"). ack: kept as ACK says."""
+    ack = ack if ack is not None else [0, 0, None]
     if st[0] == "start":
         if j is not None:
             j.close()
-        return journal.start(ROOT, "kiosk", seats=1, bowl_id=BOWL, stock=journal.carried(j, EVENT, BOWL),
-                             plays=True)
+        ack[2] = "start"
+        j = journal.start(root, "kiosk", seats=1, bowl_id=BOWL, stock=journal.carried(j, EVENT, BOWL),
+                          plays=True)
+        ack[:] = [j.game_id, 0, None]
+        return j
     if st[0] == "allot":
         for ev in j.table.stock_events(*ALLOTS[st[1]]):
-            j.play(*ev)
+            _play(j, ev, ack)
     else:
-        j.play(st[1], st[2])
+        _play(j, (st[1], st[2]), ack)
     return j
 
 
 def _run(dev, steps=STEPS):
     done = 0
+    DONE[0] = 0
+    ACK[:] = [0, 0, None]
     j = None
     try:
         for st in steps:
-            j = _step(j, st)
+            j = _step(j, st, ROOT, ACK)
             done += 1
+            DONE[0] = done
         j.close()
     except OSError:
         if dev.image is None:
@@ -93,11 +108,11 @@ def _run(dev, steps=STEPS):
     return done
 
 
-def _ledger(j):
+def _ledger(j, root=ROOT):
     """Awards per class over every game on flash, checked against the stock."""
     aw = {}
-    for gid in journal.inventory(ROOT)[0]:
-        for _n, cls, _k in outbox.replay(journal.path_of(ROOT, gid), gid)[2]:
+    for gid in journal.inventory(root)[0]:
+        for _n, cls, _k in outbox.replay(journal.path_of(root, gid), gid)[2]:
             aw[cls] = aw.get(cls, 0) + 1
     t = j.table
     top = dict(ALLOTS[-1][1])
@@ -125,25 +140,22 @@ def _ops():
 OPS = _ops()
 
 
-def _check(k, torn):
-    dev, done = FLASH.cut(BLANK, k, _run, torn)
-    if dev.image is None:
-        return None
-    # the flash as it was at the cut, in the same buffer (_run closed its journal): a third
-    # 96 KB buffer per cut fragmented the 32-bit port's 1 MB heap until one of ~1,800 cuts found no room
-    return FLASH.at_cut(dev, _recovered, k, done, same_buffer=True)
-
-
-def _recovered(k, done):
-    r = journal.recover(ROOT)
+def _recovered(root, k, done, ack=None):
+    r = journal.recover(root)
     assert not r.problems, "cut %d: %s" % (k, log_lines(r))
     j = r.journal
+    evs = []
+    if j is not None:
+        journal.scan(j.path, j.game_id, keep=evs)
+    if ack is not None:  # every acknowledged event is back; only the one in flight may be lost
+        g, n, flight = ack
+        got = (j.game_id, len(evs)) if j is not None else (0, 0)
+        ok = [(g, n)] + ([(g, n + 1)] if flight == "play" else [(g + 1, 0)] if flight == "start" else [])
+        assert got in ok, "cut %d: recovered game %d with %d events, the run had %r" % (k, got[0], got[1], ack)
     if j is None:  # the cut came before the first game's header was on flash
         assert done == 0, "cut %d: no game after %d steps" % (k, done)
-        j = _step(None, STEPS[0])
+        j = _step(None, STEPS[0], root)
         done = 1
-    evs = []
-    journal.scan(j.path, j.game_id, keep=evs)
     t = game.Table("kiosk", 1, counts=j.config.stock[4], bowl_id=BOWL, event=True,
                    grant_s=j.config.stock[2], granted=j.config.stock[3])
     for ev in evs:
@@ -151,13 +163,13 @@ def _recovered(k, done):
     assert (t.grant_s, t.granted, t.pool, t.awards, t.customer, t.shakes_left) == (
         j.table.grant_s, j.table.granted, j.table.pool, j.table.awards, j.table.customer,
         j.table.shakes_left), "cut %d: recovered table != fresh replay" % k
-    _ledger(j)
+    _ledger(j, root)
     # The bowl wakes up and the desk's retained allot (its latest) arrives: a
     # grant half applied before the cut is completed, one applied is not
     # applied again: the bowl then holds exactly the desk's grant.
     for ev in j.table.stock_events(*ALLOTS[-1]):
         j.play(*ev)
-    led = _ledger(j)
+    led = _ledger(j, root)
     for c in j.table.classes:
         assert j.table.granted[c] == dict(ALLOTS[-1][1]).get(c, 0), "cut %d: grant %s" % (k, c)
     assert j.table.stock_events(*ALLOTS[-1]) == []
@@ -166,12 +178,11 @@ def _recovered(k, done):
 
 
 def test_cut_at_every_flash_write_of_an_event_run():
-    tried = 0
-    for k in range(SHARD, OPS, SHARDS):
-        got = _check(k, k % 3 == 2)
-        assert got is not None
-        tried += 1
+    def check(root, k, torn):
+        _recovered(root + "/games", k, DONE[0], tuple(ACK))
+
+    ops, tried = FLASH.sweep(BLANK, _run, check, torn=lambda k: k % 3 == 2)
     print("event run: %d steps (%d grants delivered, a new game mid-stock), %d flash operations, "
-          "a power cut at %d of them (part %d of %d; every 3rd torn): stock conserved across games every time" % (
-              len(STEPS), sum([1 for st in STEPS if st[0] == "allot"]), OPS, tried, SHARD, SHARDS))
-    assert tried == len(range(SHARD, OPS, SHARDS)) and OPS > 50
+          "a power cut at %d of them (every 3rd torn): stock conserved across games every time" % (
+              len(STEPS), sum([1 for st in STEPS if st[0] == "allot"]), ops, tried))
+    assert ops == OPS and tried == OPS and OPS > 50

@@ -6,11 +6,13 @@
 # lost, the recovered table equals a fresh replay of the recovered events,
 # recovery never raises and finds no damage (littlefs commits are atomic), and
 # the game then plays on to the same end as if nothing had happened.
-# Every k over the first 100 events, and a random sample across two whole
-# games (the second start prunes finished games). Checkpoints every CK events
+# Every k over the first 100 events, and every k across two whole games (the
+# second start prunes finished games). Checkpoints every CK events
 # here, so that cuts land in several checkpoint writes: a boot must still
 # replay at most CK + 1 events, and only a cut inside a checkpoint's write may
-# leave its .tmp (removed at recovery).
+# leave its .tmp (removed at recovery). Every cut point is checked in one uncut
+# run (tests/powercut.py's sweep): the flash as a cut at operation k would leave
+# it, mounted beside the run, instead of a replay from the start per cut.
 import os
 import sys
 
@@ -25,7 +27,6 @@ NBLOCKS = 24
 MNT = "/pcut"
 ROOT = MNT + "/games"
 SEATS = 10
-SAMPLE = 300  # random cut points across the whole run
 CK = 16
 journal.CHECKPOINT_EVERY = CK
 FLASH = Flash(MNT, NBLOCKS)
@@ -93,6 +94,7 @@ def _two_old_games():
 
 
 BASE = FLASH.image(_two_old_games)
+DONE = [0]  # steps the run has acknowledged so far
 _TMP_SEEN = [0]  # recoveries that removed a half-written .tmp (a cut inside a file's creation)
 _CK_USED = [0]  # recoveries that started from a checkpoint
 
@@ -100,6 +102,7 @@ _CK_USED = [0]  # recoveries that started from a checkpoint
 def _run(dev):
     """Play STEPS on a mounted dev until done or the power goes. -> steps acknowledged."""
     done = 0
+    DONE[0] = 0
     j = None
     try:
         for st in STEPS:
@@ -110,6 +113,7 @@ def _run(dev):
             else:
                 j.play(*SCRIPTS[st[0]][st[1]])
             done += 1
+            DONE[0] = done
         j.close()
     except OSError:
         if dev.image is None:
@@ -134,19 +138,12 @@ def _expected(done):
     return out
 
 
-def _check(k, torn, resume):
-    dev, done = FLASH.cut(BASE, k, _run, torn)
-    if dev.image is None:
-        return None  # the run finished before operation k
-    FLASH.at_cut(dev, _recovered, k, done, resume)
-    return done
-
-
-def _recovered(k, done, resume):
-    """The checks on the flash as the cut left it, after `done` acknowledged steps."""
+def _recovered(root, k, done, resume):
+    """The checks on the flash as the cut left it (games in `root`), after `done`
+    acknowledged steps."""
     r0 = journal.replayed()
     try:
-        r = journal.recover(ROOT)
+        r = journal.recover(root)
     except Exception as e:
         raise AssertionError("cut %d: recover raised %r" % (k, e))
     assert not r.problems and not r.notes, "cut %d: %s" % (k, log_lines(r))
@@ -171,7 +168,7 @@ def _recovered(k, done, resume):
         for ev in script[j.count:]:
             j.play(*ev)
         j.close()
-        r2 = journal.recover(ROOT)
+        r2 = journal.recover(root)
         assert not r2.problems and r2.journal.count == len(script), "cut %d: resume" % k
         assert _state(r2.journal.table) == _state(_replay(script)), "cut %d: resumed game differs" % k
         r2.journal.close()
@@ -194,32 +191,35 @@ def _ops_until(steps):
     return FLASH.cut(BASE, -1, run)[1]
 
 
+def _sweep(plan):
+    """Cuts at the operations `plan` names ({k: (torn, resume)}), in one run -> (ops, cuts
+    checked, the steps acknowledged at each cut)."""
+    dones = {}
+    _CK_USED[0] = _TMP_SEEN[0] = 0
+
+    def check(root, k, torn):
+        _recovered(root + "/games", k, DONE[0], plan[k][1])
+        dones[k] = DONE[0]
+
+    ops, tried = FLASH.sweep(BASE, _run, check, torn=lambda k: plan[k][0], want=lambda k: k in plan)
+    return ops, tried, dones
+
+
 def test_cut_at_every_write_of_the_first_100_events():
     n = _ops_until(101)  # the start and 100 events
-    tried = 0
-    for k in range(n):
-        done = _check(k, k % 3 == 2, k % 5 == 0)
-        assert done is not None
-        tried += 1
+    ops, tried, _ = _sweep({k: (k % 3 == 2, k % 5 == 0) for k in range(n)})
     print("power cuts tried over the first 100 events: %d (every write and erase; every 3rd torn); "
           "%d recoveries from a checkpoint, %d inside a file's creation" % (tried, _CK_USED[0], _TMP_SEEN[0]))
-    assert tried == n and tried > 100 and _CK_USED[0] > 0 and _TMP_SEEN[0] > 0
+    assert tried == n and tried > 100 and _CK_USED[0] > 0 and _TMP_SEEN[0] > 0 and ops > n
 
 
-def test_cut_at_random_points_of_whole_games():
+def test_cut_at_every_point_of_two_whole_games():
     total = _ops_until(len(STEPS))
-    rng = Lcg(2024)
-    tried = 0
-    seen_start2 = False
-    for i in range(SAMPLE):
-        k = rng(total)
-        done = _check(k, i % 2 == 1, i % 4 == 0)
-        assert done is not None
-        seen_start2 = seen_start2 or done >= len(GAME1) + 1
-        tried += 1
-    print("power cuts tried at random over %d events of 2 games (%d flash operations): %d"
-          % (len(GAME1) + len(GAME2), total, tried))
-    assert tried == SAMPLE and seen_start2
+    # torn where the first test's cut was whole (and the reverse), play on after every 4th
+    ops, tried, dones = _sweep({k: (k % 3 != 2, k % 4 == 1) for k in range(total)})
+    print("power cuts tried over %d events of 2 games: %d (every flash operation; 2 in 3 torn)"
+          % (len(GAME1) + len(GAME2), tried))
+    assert tried == total == ops and max(dones.values()) >= len(GAME1) + 1
 
 
 def test_uncut_run_prunes_and_ends():

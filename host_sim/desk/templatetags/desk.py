@@ -55,3 +55,16 @@ def when(at):
     if local.year == timezone.localdate().year:
         return local.strftime("%m-%d %H:%M")
     return local.strftime("%Y-%m-%d")
+
+
+# Punctuation between a page's translated parts, in the page's language: Chinese text takes
+# the full-width marks (，。：；), English the ASCII ones with their space.
+_PUNCT = {",": ("，", ", "), ".": ("。", "."), ":": ("：", ": "), ";": ("；", "; "), "(": ("（", " ("),
+          ")": ("）", ")")}
+
+
+@register.simple_tag
+def punct(mark):
+    from django.utils.translation import get_language
+    zh, en = _PUNCT[mark]
+    return zh if (get_language() or "").startswith("zh") else en

@@ -36,7 +36,7 @@ import time
 from fakes import mpu6050 as fake_mpu6050
 from fakes import chiptime
 from fakes.chiptime import TICKS_PERIOD
-from fakes.parts import ADDR_OLED, Button, FakeDisplay, FakeNeoPixel, FakePWM, NoLog
+from fakes.parts import ADDR_OLED, Button, FakeDisplay, FakeNeoPixel, FakePWM, KeySwitch, NoLog
 from fakes.esp32 import DeepSleep, FakeESP32
 from fakes.battery import Battery, Divider
 
@@ -51,6 +51,7 @@ HEIGHT = board.OLED_HEIGHT
 TICK_MS = 10  # the app's sample period
 WDT_MS = board.WDT_MS
 BUTTONS = ("menu", "next", "ok")
+LOCK_NO = "1001"  # the number of the bowl's lock, and of its two keys (a lock of EAO's numbered range)
 SEP = "/"
 
 
@@ -113,7 +114,7 @@ class SimBoard(board.Board):
         self.battery = Battery(self)
         self.divider = Divider()  # the gauge's divider and ADC: a true board, but noisy
         self.pins = tuple(Button(self.esp.pin(n)) for n in (board.PIN_BTN_MENU, board.PIN_BTN_NEXT, board.PIN_BTN_OK))
-        self.reed = Button(self.esp.pin(board.PIN_KEY))  # the attendant's key: a magnet closes it
+        self.key_switch = KeySwitch(self.esp.pin(board.PIN_KEY), LOCK_NO)  # the attendant's key: only its key turns it
         self.asleep = False
         self.armed = None  # why the accelerometer would not wake the bowl, or None
         self._replay_mark = journal.replayed()
@@ -244,7 +245,7 @@ class SimBoard(board.Board):
             board.io_end()
             if ("w" in mode or "a" in mode or "+" in mode) and isinstance(path, str) \
                     and path.startswith(board.root):
-                return chiptime.Metered(f, board)
+                return chiptime.Metered(f, board, mode)
             return f
         return metered
 
@@ -378,11 +379,18 @@ class Sim:
         pin.value(0)
         self._releases.append((self.board.ticks_add(self.board.ms, hold_ms), pin))
 
-    def attendant_key(self, hold_ms=300):
-        """The attendant holds the magnet to the reed switch inside the case for hold_ms."""
-        pin = self.board.reed
-        pin.value(0)
+    def attendant_key(self, hold_ms=300, key_no=LOCK_NO):
+        """The attendant turns key key_no in the case's lock and lets it spring back after
+        hold_ms -> True if it turned (the lock's own key; another one does not)."""
+        pin = self.board.key_switch
+        if not pin.turn(key_no):
+            return False
         self._releases.append((self.board.ticks_add(self.board.ms, hold_ms), pin))
+        return True
+
+    def magnet(self):
+        """Someone holds a magnet (or a phone) to the case: no part of the bowl senses it."""
+        self.board.key_switch.magnet()
 
     def shake(self, trace="model_normal_shake"):
         """Queue a shake: a trace name in tests/data/traces, or a path to one."""
@@ -452,7 +460,8 @@ class Sim:
             def collect(*a):
                 b.cpu()
                 r = saved[1]()
-                b.charge_us(chiptime.GC_US * 240000000 // b.esp.hz)
+                b.charge_us(chiptime.gc_us() * 240000000 // b.esp.hz)
+                chiptime.collected()
                 b.io_end()
                 return r
             gc.collect = collect
@@ -533,6 +542,7 @@ class Sim:
     def _start(self):
         self.boots += 1
         gc.collect()  # the bowl boots with its whole heap free
+        chiptime.collected()
         b = self.board
         b._mark()
         meter = self._meter()
@@ -593,7 +603,7 @@ class Sim:
         self._releases = []
         for p in self.board.pins:
             p.value(1)
-        self.board.reed.value(1)
+        self.board.key_switch.value(1)
         self.board.boot(why)
         self._start()
 

@@ -27,60 +27,295 @@ import board
 TICKS_PERIOD = 1 << 30  # the ESP32's tick wrap, so wrap bugs show here too
 
 
+# The CPU factor: ESP32 us at 240 MHz per us of the 32-bit frozen unix build here.
+# MicroPython's own perf_bench scores for an ESP32 at 240 MHz (micropython/micropython
+# issue #6565, v1.13 and v1.13-180, N=100 M=100) against the same benchmark files (v1.13's)
+# on the frozen v1.28.0 build here (bench/perf_factor.py, the best of its runs): geometric
+# means 104 and 112 over nine benchmarks; a 32-bit v1.13 build here scores the same within
+# a few % (107 against the ESP32's v1.13), so MicroPython's own speed did not move much
+# since (hardware/timing.md has the table). 105 is taken; ESP32_FACTOR_HIGH (1.5x) is the
+# uncertainty bench/budget.py holds its limits at too.
+ESP32_FACTOR = 105
+ESP32_FACTOR_HIGH = ESP32_FACTOR * 3 // 2
+_factor = [ESP32_FACTOR]  # the factor the counted work is charged at now (set_factor)
+
+
 # What a replayed journal event costs the bowl's CPU, charged to the simulated
 # clock (boot, or a resume after a failed write) when the CPU is not measured
 # (cpu_factor 0), so that a slow boot shows against the watchdog as it would on
 # the bowl. Measured: replaying a whole 1,000- or 10,000-event kiosk game
 # (claim codes included) takes 63-74 us an event on the 32-bit frozen unix
-# build (bench/boot_bench.py, `make bench`); 70 is taken. Stated factor:
-# hardware/timing.md's ESP32 factor, CoreMark's ratio, 30 at 240 MHz (no
-# allowance for flash: the port puts the VM's core in IRAM, ports/esp32/
-# mpconfigport.h: MICROPY_WRAP_MP_EXECUTE_BYTECODE(f) IRAM_ATTR f), scaled to
-# the clock board.py set. REPLAY_US: at the board's 160 MHz, 3.2 ms an event.
+# build (bench/boot_bench.py, `make bench`); 70 is taken, x ESP32_FACTOR, scaled to
+# the clock board.py set. REPLAY_US: at the board's 160 MHz, 11 ms an event.
 REPLAY_US_HOST = 70
-ESP32_FACTOR = 30  # at 240 MHz
 REPLAY_US = REPLAY_US_HOST * ESP32_FACTOR * 240 // 160
 LED_US = 30  # one WS2812B: 24 bits x 1.25 us (Worldsemi datasheet)
 LED_LATCH_US = 280  # reset/latch low time of the WS2812B-V5 (>= 280 us); older parts 50 us
-PAGE_PROGRAM_US = 700  # GD25Q32C datasheet: tPP 0.7 ms typical (256-byte page)
-SECTOR_ERASE_US = 45000  # W25Q32JV datasheet: tSE 45 ms typical (4 KB)
-PROGRAMS_PER_WRITE = 11  # littlefs per closed write: bench/journal_bench.py measured 11.1 a roll
-ERASES_PER_WRITE = 1  # and 1.02 sector erases a roll
-GC_US = 3000  # a MicroPython collection of the bowl's ~110 KB heap at 240 MHz (assumption, not measured)
 
+# Flash (flash=True): what littlefs programs and erases at each commit of a written file
+# (a flush -- store.fsync, the journal's every append -- or a close with data not yet
+# committed), at a 4 MB SPI NOR's datasheet figures: (page program us, 4 KB sector erase us).
+# The module's flash part is not named by Espressif: GigaDevice GD25Q32C tPP 0.7 ms typical;
+# Winbond W25Q32JV tPP 3 ms max, tSE 45 ms typical and 400 ms max (AC characteristics).
+FLASH_TYP = (700, 45000)
+FLASH_MAX = (3000, 400000)
+FLASH = list(FLASH_TYP)  # the figures charged now (bench/budget.py runs at both)
+# littlefs as the ESP32 port mounts it (vfs.VfsLfs2 defaults: read/prog size 32, so a file
+# cache of 128 bytes; 4096-byte blocks): a file of up to 128 bytes lives inline in its
+# directory's metadata (a commit programs ~2 pages, erases nothing: bench/journal_bench.py
+# measured 1.76); a longer one is copied on write: a commit copies the file's last block to
+# a freshly erased one (1 erase, its bytes in 128-byte programs) and commits the new
+# pointer (1 program); a new file's first commit erases and programs every block it fills.
+# bench/journal_bench.py's measured 11.1 programs and 1.02 erases a roll of a 10-seat game
+# (file < 4 KB, ~1.3 KB in the last block) are what this gives.
+LFS_INLINE = 128
+LFS_BLOCK = 4096
+LFS_PROG = 128
+
+
+def commit_cost(size, fresh):
+    """(page programs, sector erases) of littlefs committing a file of `size` bytes:
+    fresh, its first commit (a new file: every block new); else an append's commit."""
+    if size <= LFS_INLINE:
+        return 2, 0
+    if fresh:
+        blocks = (size + LFS_BLOCK - 1) // LFS_BLOCK
+        return (size + LFS_PROG - 1) // LFS_PROG + 1, blocks
+    last = size % LFS_BLOCK or LFS_BLOCK
+    return (last + LFS_PROG - 1) // LFS_PROG + 1, 1
+
+
+def commit_us(size, fresh):
+    p, e = commit_cost(size, fresh)
+    return p * FLASH[0] + e * FLASH[1]
+
+
+# ESP-IDF's own start, before main.py: what every power-on and every reset costs before the
+# app's first line. Espressif (ESP-Techpedia, "ESP Chip Startup Time Optimization"): an
+# unoptimised start takes "generally around 300 milliseconds" from power-on to app_main;
+# on top of that, the second-stage bootloader checks the whole image's SHA-256 at every
+# power-on (CONFIG_BOOTLOADER_SKIP_VALIDATE_ON_POWER_ON is off in ESP-IDF's defaults and
+# the port's sdkconfig.base), reading it at the flash's DIO 40 MHz (2 bits x 40 MHz =
+# 10 MB/s; ESP-IDF's default CONFIG_ESPTOOLPY_FLASHMODE_DIO, FLASHFREQ_40M).
+IDF_START_US = 300000
+FLASH_READ_BYTES_PER_S = 10000000
+IMAGE_BYTES = 1946336  # bench/image_size.py's estimate of the bowl's image (tests/test_image_size.py)
+
+
+def idf_start_us(image_bytes=IMAGE_BYTES):
+    return IDF_START_US + image_bytes * 1000000 // FLASH_READ_BYTES_PER_S
+
+
+# The first wlan.active(True) after the flash was erased: ESP-IDF's full RF calibration
+# (no calibration data in NVS yet) "takes 100 ms longer than the partial calibration"
+# (ESP-IDF Programming Guide, RF Calibration); later starts do the partial one, not
+# charged (no figure published).
+RF_FULL_CAL_US = 100000
 
 # Counted CPU (bench/budget.py, CPython only; count_work(True)): instead of timing
-# the host, the firmware's work is counted at fixed ESP32 costs, so that a run
-# gives the same figures whatever the host's load. Counted (sys.settrace, in
-# frames of firmware/ files only): each line of firmware Python executed, each
-# call of a firmware function, and each call from the firmware into framebuf
-# (C on the bowl; host_sim/compat/framebuf.py's Python is not counted). The costs
-# (hardware/timing.md, "The CPU: counted work"; bench/budget_work.py) fit the
-# 32-bit frozen MicroPython build's times for three pieces -- the game's logic
-# (call-heavy), the journal's CRC-16 (tight loops) and the screens -- times the
-# CoreMark ratio 30 at 240 MHz. A line alone is off by 3-4x between the first two.
-LINE_NS = 1935  # ESP32 ns at 240 MHz per line of firmware Python
-CALL_NS = 40100  # per call of a firmware function (its frame, arguments, what it allocates)
-FB_CALL_NS = 68200  # per framebuf call (a glyph's blit, a rectangle, a line of text)
-_work = [0, False]  # ns counted, counting on
+# the host, the firmware's work is counted at fixed costs, so that a run gives the
+# same figures whatever the host's load. Counted (sys.settrace, in frames of
+# firmware/ files only): each line of firmware Python executed, each call of a
+# firmware function, and each call from the firmware into framebuf (C on the bowl;
+# host_sim/compat/framebuf.py's Python is not counted); and the C-heavy calls the
+# fit below cannot see (SHA-256 and JSON per call and per byte, string formatting per
+# line that formats), wrapped where the firmware calls them. The costs are the
+# 32-bit frozen unix build's ns here (bench/budget_work.py fits them on three
+# pieces and measures the C calls), charged x the factor (set_factor).
+LINE_HOST_NS = 33.8  # per line of firmware Python
+CALL_HOST_NS = 1009  # per call of a firmware function (its frame, arguments, what it allocates)
+FB_HOST_NS = 1829  # per framebuf call (a glyph's blit, a rectangle, a line of text)
+SHA_CALL_HOST_NS = 120  # per hashlib.sha256 call (constructor, update, digest)
+SHA_BYTE_HOST_NS = 4  # per byte hashed
+JSON_CALL_HOST_NS = 2887  # per json.dumps/loads call
+JSON_BYTE_HOST_NS = 31  # per byte of JSON text made or read
+FORMAT_HOST_NS = 760  # per line that formats a string (%, str.format, f-string)
+# Allocation, for the automatic garbage collections: bytes the frozen build allocates per
+# counted operation (bench/budget_work.py, fitted as the times are), and per C call.
+LINE_BYTES = 0
+CALL_BYTES = 74  # py/objfun.c: a call's frame over 11 words is on the heap
+FB_BYTES = 35
+C_CALL_BYTES = 64  # a C call's result (a digest, a formatted line): an assumption
+# A collection on the 32-bit frozen build in a 64K heap with the bowl's game live
+# (bench/budget_gc.py: the least of its runs), and what the app can allocate between two
+# (the heap's free bytes after a collection there): MicroPython collects when an allocation
+# does not fit (py/gc.c gc_alloc), so every GC_FREE_BYTES allocated cost one collection.
+GC_HOST_US = 24
+GC_FREE_BYTES = 14608
+
+LINE_NS = CALL_NS = FB_CALL_NS = 0  # ESP32 ns at 240 MHz, set_factor's
+_n = [0, 0, 0, 0, 0]  # lines, calls, framebuf calls, C-heavy ns (host), C-call bytes
+_work = [0, False, 0]  # -, counting on, bytes counted at the last collection
 FIRMWARE_DIR = os.path.dirname(os.path.abspath(board.__file__)) if hasattr(os, "path") else ""  # (CPython only)
 FRAMEBUF_FILE = getattr(framebuf, "__file__", "")
 
 
+def set_factor(f):
+    """Charge the counted work at ESP32 factor f (ESP32 us at 240 MHz per frozen-build us)."""
+    global LINE_NS, CALL_NS, FB_CALL_NS
+    _factor[0] = f
+    LINE_NS = int(LINE_HOST_NS * f)
+    CALL_NS = int(CALL_HOST_NS * f)
+    FB_CALL_NS = int(FB_HOST_NS * f)
+
+
+set_factor(ESP32_FACTOR)
+
+
+def factor():
+    return _factor[0]
+
+
+def work_ns():
+    """ESP32 ns at 240 MHz of the work counted so far."""
+    n = _n
+    return n[0] * LINE_NS + n[1] * CALL_NS + n[2] * FB_CALL_NS + int(n[3] * _factor[0])
+
+
+def allocated():
+    """Bytes the frozen build would have allocated for the work counted so far."""
+    n = _n
+    return n[0] * LINE_BYTES + n[1] * CALL_BYTES + n[2] * FB_BYTES + n[4]
+
+
+AUTO_GC = [0]  # automatic collections charged so far (bench/budget.py prints them)
+
+
+def _auto_gc():
+    # the automatic collections the counted work has made due since the last look (one per
+    # GC_FREE_BYTES allocated since the last collection) join the counted work
+    k = (allocated() - _work[2]) // GC_FREE_BYTES
+    if k > 0:
+        _work[2] += k * GC_FREE_BYTES
+        _n[3] += k * GC_HOST_US * 1000
+        AUTO_GC[0] += k
+
+
+def collected():
+    """An explicit gc.collect(): the heap is clean again."""
+    _work[2] = allocated()
+
+
+def gc_us():
+    """One collection, ESP32 us at 240 MHz."""
+    return int(GC_HOST_US * _factor[0])
+
+
 def _line(frame, event, arg):
     if event == "line":
-        _work[0] += LINE_NS
+        _n[0] += 1
     return _line
 
 
-def trace(frame, event, arg):
-    fn = frame.f_code.co_filename
-    if fn.startswith(FIRMWARE_DIR):
-        _work[0] += CALL_NS
+def _format_lines(code):
+    # the lines of a code object that format a string: a str constant with "%" and then a
+    # "%" operation on the same line, a str.format call, or an f-string's FORMAT_VALUE
+    import dis
+    out = set()
+    pct = None
+    line = None
+    for ins in dis.get_instructions(code):
+        if ins.starts_line is not None:
+            line = ins.starts_line
+            pct = None
+        if ins.opname == "LOAD_CONST" and isinstance(ins.argval, str) and "%" in ins.argval:
+            pct = line
+        elif ins.opname == "BINARY_OP" and ins.argrepr in ("%", "%=") and pct == line:
+            out.add(line)
+        elif ins.opname == "FORMAT_VALUE" or (ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and ins.argval == "format"):
+            out.add(line)
+    return out
+
+
+_tracers = {}  # code object -> its line tracer
+
+
+def _tracer(code):
+    lines = _format_lines(code)
+    if not lines:
         return _line
+
+    def line(frame, event, arg):
+        if event == "line":
+            _n[0] += 1
+            if frame.f_lineno in lines:
+                _n[3] += FORMAT_HOST_NS
+                _n[4] += C_CALL_BYTES
+        return line
+    return line
+
+
+def trace(frame, event, arg):
+    code = frame.f_code
+    fn = code.co_filename
+    if fn.startswith(FIRMWARE_DIR):
+        _n[1] += 1
+        t = _tracers.get(code)
+        if t is None:
+            t = _tracers[code] = _tracer(code)
+        return t
     if fn == FRAMEBUF_FILE and frame.f_back is not None and frame.f_back.f_code.co_filename.startswith(FIRMWARE_DIR):
-        _work[0] += FB_CALL_NS
+        _n[2] += 1
     return None
+
+
+def _c(ns_host, nbytes):
+    _n[3] += ns_host
+    _n[4] += nbytes
+
+
+def _from_firmware():
+    return sys._getframe(2).f_code.co_filename.startswith(FIRMWARE_DIR)
+
+
+class _Sha:
+    # a firmware's hashlib.sha256: each call and byte charged
+    def __init__(self, real):
+        self._h = real
+
+    def update(self, data):
+        _c(SHA_CALL_HOST_NS + len(data) * SHA_BYTE_HOST_NS, 0)
+        self._h.update(data)
+
+    def digest(self):
+        _c(SHA_CALL_HOST_NS, C_CALL_BYTES)
+        return self._h.digest()
+
+    def __getattr__(self, name):  # what MicroPython's sha256 lacks stays CPython's, uncharged
+        return getattr(self._h, name)
+
+
+_real_c = {}  # the wrapped C functions, as they were
+
+
+def _meter_c(on):
+    import hashlib
+    import json
+    if on and not _real_c:
+        _real_c.update(sha256=hashlib.sha256, dumps=json.dumps, loads=json.loads)
+        sha, dumps, loads = _real_c["sha256"], _real_c["dumps"], _real_c["loads"]
+
+        def sha256(data=b""):
+            h = sha(data)
+            if not _work[1] or not _from_firmware():
+                return h
+            _c(SHA_CALL_HOST_NS + len(data) * SHA_BYTE_HOST_NS, C_CALL_BYTES)
+            return _Sha(h)
+
+        def dumps_(obj, *a, **kw):
+            s = dumps(obj, *a, **kw)
+            if _work[1] and _from_firmware():
+                _c(JSON_CALL_HOST_NS + len(s) * JSON_BYTE_HOST_NS, C_CALL_BYTES + len(s))
+            return s
+
+        def loads_(s, *a, **kw):
+            if _work[1] and _from_firmware():
+                _c(JSON_CALL_HOST_NS + len(s) * JSON_BYTE_HOST_NS, C_CALL_BYTES + 2 * len(s))
+            return loads(s, *a, **kw)
+        hashlib.sha256, json.dumps, json.loads = sha256, dumps_, loads_
+    elif not on and _real_c:
+        hashlib.sha256, json.dumps, json.loads = _real_c["sha256"], _real_c["dumps"], _real_c["loads"]
+        _real_c.clear()
 
 
 _host_ticks = []  # time.ticks_us, ticks_ms as they were before count_work(True)
@@ -94,11 +329,12 @@ def count_work(on):
     on = on and hasattr(sys, "settrace")
     if on and not _host_ticks:
         _host_ticks[:] = [time.ticks_us, time.ticks_ms]
-        time.ticks_us = lambda: (_work[0] // 1000) & (TICKS_PERIOD - 1)
-        time.ticks_ms = lambda: (_work[0] // 1000000) & (TICKS_PERIOD - 1)
+        time.ticks_us = lambda: (work_ns() // 1000) & (TICKS_PERIOD - 1)
+        time.ticks_ms = lambda: (work_ns() // 1000000) & (TICKS_PERIOD - 1)
     elif not on and _host_ticks:
         time.ticks_us, time.ticks_ms = _host_ticks
         del _host_ticks[:]
+    _meter_c(on)
     _work[1] = on
 
 
@@ -112,7 +348,8 @@ def host_us():
     # time (other processes' load does not count; the host's file system calls do: the flash is
     # charged apart, so files cost a little twice); MicroPython: wall time
     if _work[1]:
-        return _work[0] // 1000
+        _auto_gc()
+        return work_ns() // 1000
     if hasattr(time, "thread_time_ns"):
         return time.thread_time_ns() // 1000
     return time.ticks_us()
@@ -164,30 +401,50 @@ class SideClock:
 
 
 class Metered:
-    # a file opened for writing: its close costs flash time; the host's own file system
-    # calls are not the bowl's CPU
-    def __init__(self, f, board):
+    # a file opened for writing: each commit (a flush -- store.fsync -- or a close with
+    # bytes not yet committed) costs littlefs's programs and erases (commit_us); the host's
+    # own file system calls are not the bowl's CPU
+    def __init__(self, f, board, mode="w"):
         self._f = f
         self._board = board
+        self._fresh = "w" in mode  # a new file: its first commit writes every block
+        self._dirty = False
 
     def write(self, data):
         b = self._board
         if b is not None:
             b.cpu()
         n = self._f.write(data)
+        self._dirty = True
         if b is not None:
             b.io_end()
         return n
+
+    def _commit(self):
+        b = self._board
+        if self._dirty and b is not None:
+            self._dirty = False
+            b.flash_writes += 1
+            b.charge_us(commit_us(self._f.tell(), self._fresh))
+            self._fresh = False
+
+    def flush(self):
+        b = self._board
+        if b is not None:
+            b.cpu()
+        self._f.flush()
+        self._commit()
+        if b is not None:
+            b.io_end()
 
     def close(self):
         b = self._board
         if b is not None:
             b.cpu()
+        self._commit()
         self._f.close()
         if b is not None:
             self._board = None
-            b.flash_writes += 1
-            b.charge_us(PROGRAMS_PER_WRITE * PAGE_PROGRAM_US + ERASES_PER_WRITE * SECTOR_ERASE_US)
             b.io_end()
 
     def __enter__(self):

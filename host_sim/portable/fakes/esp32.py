@@ -46,7 +46,7 @@ VIL_MV = VDD_MV // 4  # V_IL max = 0.25 VDD: lower reads 0
 VIH_MV = VDD_MV * 3 // 4  # V_IH min = 0.75 VDD: higher reads 1; between is no valid level
 # The board around the pins (hardware/wiring.md): {gpio: (pull-up ohm to 3V3, pull-down ohm to GND)}.
 # MENU and NEXT have no resistor (internal pull-up), the buttons short their pin to GND.
-# The attendant's reed switch (board.PIN_KEY, input only: no weak pulls) has its 100k pull-up.
+# The attendant's key switch (board.PIN_KEY, input only: no weak pulls) has its 100k pull-up.
 EXTERNAL = {board.PIN_BTN_OK: (100000, 0), board.PIN_LED_POWER: (0, 100000), board.PIN_KEY: (100000, 0)}
 # MicroPython's ESP32 Pin (ports/esp32/machine_pin.c, v1.28): IN/OUT are
 # gpio_mode_t (OUT is input+output), pulls are its GPIO_PULL_DOWN/UP bits.
@@ -206,6 +206,7 @@ class FakeESP32:
         self.pads = {}
         self.undefined = {}  # {gpio: mV or None} of every read without a valid level
         self.hz = 240000000
+        self.rf_calibrated = False  # NVS's phy calibration data (kept across resets; a new bowl has none)
         self.Pin = _Part(self.pin, IN=_IN, OUT=_OUT, OPEN_DRAIN=7, PULL_UP=_PULL_UP, PULL_DOWN=_PULL_DOWN,
                          IRQ_RISING=1, IRQ_FALLING=2)
         self.ADC = _Part(self._adc, ATTN_0DB=0, ATTN_2_5DB=1, ATTN_6DB=2, ATTN_11DB=3)
@@ -320,6 +321,11 @@ class FakeESP32:
     def active(self, on=None):
         if on is None:
             return self.radio
+        if on and not self.radio and not self.rf_calibrated:
+            # the first start of the radio: ESP-IDF's full RF calibration, in the caller's
+            # time (fakes/chiptime.py RF_FULL_CAL_US); its data then stays in NVS
+            self.rf_calibrated = True
+            self.sim.io_us(chiptime.RF_FULL_CAL_US)
         self.radio = bool(on)
 
     def config(self, pm=None):

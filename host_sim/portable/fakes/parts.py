@@ -218,3 +218,26 @@ class Button:
         if v is None:
             return self.pad.value()
         self.pad.switch = not v
+
+
+class KeySwitch(Button):
+    """The attendant's keylock switch (hardware/bom.md item 12a): momentary, its NO
+    contact from a GPIO to GND closed only while its own key is turned, open again
+    when the key springs back (value(1)). Nothing else closes it: there is no reed,
+    coil or radio part behind it, so a magnet or a phone held to the case changes
+    nothing (magnet() is there to try it), and another key does not turn the lock."""
+
+    def __init__(self, pad, lock_no):
+        Button.__init__(self, pad)
+        self.lock_no = lock_no
+        self.magnets = 0  # magnets held to the case so far: sensed by no part
+
+    def turn(self, key_no):
+        """-> True when key_no turns this lock: the contact closes."""
+        if key_no != self.lock_no:
+            return False
+        self.value(0)
+        return True
+
+    def magnet(self):
+        self.magnets += 1  # (the contact is mechanical: the pin reads as it did)

@@ -16,8 +16,10 @@ import sys
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 from django.db import transaction
+
+from host_sim.desk import inputs
 
 # what --language takes -> the desk's language code (settings.LANGUAGES); None: the browser's
 LANGUAGE = {"zh": "zh-hans", "zh-hans": "zh-hans", "zh_hans": "zh-hans", "zh-cn": "zh-hans", "en": "en",
@@ -41,11 +43,11 @@ class Command(BaseCommand):
     def handle(self, *args, name, password_stdin, language=None, supervisor=None, **kw):
         name = name.strip()
         if not name or len(name) > 150:
-            raise CommandError("名字 name %r: 1-150个字符 1..150 characters" % name)
+            raise inputs.refuse("名字 name %r: 1-150个字符 1..150 characters" % name)
         if language is not None:
             key = language.strip().lower()
             if key not in LANGUAGE:
-                raise CommandError("--language %r: 可用 one of zh (%s), en (English), browser（随浏览器 as the "
+                raise inputs.refuse("--language %r: 可用 one of zh (%s), en (English), browser（随浏览器 as the "
                                    "browser says）；未作任何更改 nothing changed"
                                    % (language, dict(settings.LANGUAGES)["zh-hans"]))
             language = key
@@ -56,15 +58,18 @@ class Command(BaseCommand):
         pw = None
         if not settings_only:
             if password_stdin:
-                pw = sys.stdin.readline().rstrip("\n")
+                pw = sys.stdin.readline(1024).rstrip("\n")
             else:
+                if not sys.stdin.isatty():  # getpass would read the pipe, or end in EOFError
+                    raise inputs.refuse("没有终端可询问密码 no terminal to ask the password on: give it on stdin "
+                                        "with --password-stdin; 未作任何更改 nothing changed")
                 pw = getpass.getpass("password for %s: " % name)
                 if getpass.getpass("again: ") != pw:
-                    raise CommandError("两次密码不同，未作任何更改 the two passwords differ; nothing changed")
+                    raise inputs.refuse("两次密码不同，未作任何更改 the two passwords differ; nothing changed")
             try:
                 password_validation.validate_password(pw, user)
             except ValidationError as e:
-                raise CommandError("密码不被接受 password refused: %s" % " ".join(e.messages))
+                raise inputs.refuse("密码不被接受 password refused: %s" % " ".join(e.messages))
         from host_sim.desk.models import AttendantLanguage
         done = []
         with transaction.atomic():

@@ -7,9 +7,11 @@ plain, and it says so. Run it beside `serve`."""
 import asyncio
 import os
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from bobing import outbox
+
+from host_sim.desk import inputs
 
 
 class Command(BaseCommand):
@@ -23,17 +25,18 @@ class Command(BaseCommand):
                        help="the event broker's certificate: connect by TLS (the broker's TLS port, 8883)")
 
     def handle(self, *args, broker, event, user, tls_ca, **kw):
-        host, sep, port = broker.rpartition(":")
-        if not sep:
-            host, port = broker, "1883"
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise CommandError("--broker %r: 写成 write it as HOST or HOST:PORT, e.g. 10.0.0.2:1883" % broker)
+        try:
+            host, port = inputs.host_port(broker, "--broker", 1883)
+            if not host:
+                raise inputs.Bad("--broker %r: 没有主机 no host (e.g. 10.0.0.2:1883)" % broker)
+        except inputs.Bad as e:
+            raise inputs.refuse(str(e))
         try:
             outbox.check_name("event", event)
         except ValueError as e:
-            raise CommandError("--event: %s" % e)
+            raise inputs.refuse("--event: 活动名不可用 event name not allowed: %s" % e)
         if tls_ca is not None and not os.path.isfile(tls_ca):
-            raise CommandError("--tls-ca %s: 没有这个文件 no such file (the broker folder's broker.crt)" % tls_ca)
+            raise inputs.refuse("--tls-ca %s: 没有这个文件 no such file (the broker folder's broker.crt)" % tls_ca)
         from host_sim.desk import bus
         self.stdout.write("listening to %s:%s for event %s%s (Ctrl-C stops)" % (
             host, port, event, " by TLS" if tls_ca else "; 未加密 without TLS: passwords and messages readable on "

@@ -2,11 +2,11 @@
 stock (its total of each class) and how much a bowl is granted at a time; with
 no CLASS=N, print it. A total can be raised at any time, and lowered only down
 to what the bowls were already granted (a grant is never taken back)."""
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from bobing import outbox
 
-from host_sim.desk import allot
+from host_sim.desk import allot, inputs
 from host_sim.desk.models import Event
 
 
@@ -14,12 +14,16 @@ def _pairs(what, items, lo):
     out = {}
     for item in items:
         c, sep, n = item.partition("=")
-        if not sep or not c or not n.strip().isdigit() or not lo <= int(n) <= 100000:
-            raise CommandError("%s %r: 写成 write CLASS=N, N a whole number %d..100000 (e.g. duitang=200)"
+        try:
+            if not sep or not c:
+                raise inputs.Bad(item)
+            n = inputs.whole(n, c, lo, 100000)
+        except inputs.Bad:
+            raise inputs.refuse("%s %r: 写成 write CLASS=N, N a whole number %d..100000 (e.g. duitang=200)"
                                % (what, item, lo))
         if c in out:
-            raise CommandError("%s: 奖项 class %s 给了两次 given twice" % (what, c))
-        out[c] = int(n)
+            raise inputs.refuse("%s: 奖项 class %s 给了两次 given twice" % (what, c))
+        out[c] = n
     return out
 
 
@@ -36,17 +40,17 @@ class Command(BaseCommand):
         try:
             outbox.check_name("event", event)
         except ValueError as e:
-            raise CommandError("--event: %s" % e)
+            raise inputs.refuse("--event: 活动名不可用 event name not allowed: %s" % e)
         totals, step = _pairs("total", totals, 0), _pairs("--step", step, 0)
         if totals or step:
             try:
                 ev = allot.set_stock(event, totals, step)
             except allot.StockError as e:
-                raise CommandError("%s. 未作任何更改 Nothing was changed." % e)
+                raise inputs.refuse("%s. 未作任何更改 Nothing was changed." % e)
         else:
             ev = Event.objects.filter(name=event).first()
             if ev is None:
-                raise CommandError("活动 event %s 还没有库存 has no stock yet: give it CLASS=N ..." % event)
+                raise inputs.refuse("活动 event %s 还没有库存 has no stock yet: give it CLASS=N ..." % event)
         self.stdout.write("event %s (since %s)" % (ev.name, ev.started.isoformat(timespec="seconds")))
         self.stdout.write("%-12s %8s %6s %8s %12s" % ("class", "total", "step", "granted", "not granted"))
         for r in allot.overview(ev):

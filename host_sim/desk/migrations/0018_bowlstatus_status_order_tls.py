@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('desk', '0014_commitment_unseeded'),
+        ('desk', '0017_game_by_key'),
     ]
 
     operations = [
