@@ -57,7 +57,7 @@ def test_a_counter_grant_lets_exactly_its_shakes_once_through_replays_forgeries_
     ShakeGrant.objects.filter(bowl__bowl_id=BOWL).delete()
     root = tmp_path / "flash"
     root.mkdir()
-    (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\nsecret=%s\n"
+    (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\npin=2468\nsecret=%s\n"
                                        % (BOWL, binascii.hexlify(SECRET).decode()))
     (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   "stock=bowl\n" % (broker.port, EVENT))
