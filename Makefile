@@ -49,11 +49,16 @@ MP_GIT ?= https://github.com/micropython/micropython
 MPLIB_GIT ?= https://github.com/micropython/micropython-lib
 MP_SHA256 := e669f0cc2dc8837ee38e8f65aec95476a780bb90babcaabecf20dac99a02aa90
 MPLIB_SHA256 := c34cf80daf9b3505c7521c4b47fee53e5d9b0c637dd175d3afdde12fb241fc03
+# TLS (the bowl's umqtt over ssl, as the ESP32 port has it): Mbed TLS at the lib/mbedtls submodule
+# commit MicroPython v1.28.0 pins, and v1.28.0's lib/mbedtls_errors (in the vendored "extra" tarball)
+MBEDTLS_COMMIT := 107ea89daaefb9867ea9121002fbbdf926780e98
+MBEDTLS_SHA256 := 96c37dd3f522dd4be891032d9529e00c97562159fc3d5a4aaababe56c67d1e5c
+MP_EXTRA_SHA256 := 642dd191c97e007ac1649ef3e4fa654f027187d588933a5f0c80f13cdfc03b6b
 VENDOR ?= $(firstword $(wildcard ../shared/vendor ../../shared/vendor))
 MPB := $(CURDIR)/build/mp
 MP_DIR := $(MPB)/micropython
 MPY_LIB_DIR := $(MPB)/micropython-lib
-MP_SRC := $(MPB)/src-$(MP_COMMIT)-$(MPLIB_COMMIT).stamp
+MP_SRC := $(MPB)/src-$(MP_COMMIT)-$(MPLIB_COMMIT)-$(MBEDTLS_COMMIT).stamp
 MP_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # the pinned mpy-cross and the two 32-bit unix ports (the ESP32's word size):
 #   unix32-frozen: the bowl frozen as on the ESP32 (tests/boards/unix_frozen), every MicroPython test
@@ -62,7 +67,7 @@ MPY_CROSS_PIN := $(MP_DIR)/mpy-cross/build/mpy-cross
 MP32_FROZEN := $(MPB)/unix32-frozen/micropython
 MP32_STOCK := $(MPB)/unix32-stock/micropython
 MP_UNIX_FLAGS := VARIANT=standard MICROPY_FORCE_32BIT=1 MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 \
-	MICROPY_PY_SSL=0 MICROPY_VFS_LFS2=1 MPY_LIB_DIR=$(MPY_LIB_DIR) STRIP=
+	MICROPY_PY_SSL=1 MICROPY_SSL_MBEDTLS=1 MICROPY_VFS_LFS2=1 MPY_LIB_DIR=$(MPY_LIB_DIR) STRIP=
 # the flags are an input too: a file rewritten only when they change (then a clean build); checked
 # when a build asks for it (FORCE), not on every make call
 MP_FLAGS_FILE := $(MPB)/unix-flags.txt
@@ -85,11 +90,18 @@ $(MP_SRC): | deps
 	if [ -n "$(VENDOR)" ]; then \
 	  echo "$(MP_SHA256)  $(VENDOR)/micropython-$(MP_VERSION).tar.xz" | sha256sum -c --quiet && \
 	  echo "$(MPLIB_SHA256)  $(VENDOR)/micropython-lib-$$(echo $(MPLIB_COMMIT) | cut -c1-7).tar.xz" | sha256sum -c --quiet && \
+	  echo "$(MBEDTLS_SHA256)  $(VENDOR)/mbedtls-$$(echo $(MBEDTLS_COMMIT) | cut -c1-7).tar.xz" | sha256sum -c --quiet && \
+	  echo "$(MP_EXTRA_SHA256)  $(VENDOR)/micropython-$(MP_VERSION)-extra.tar.xz" | sha256sum -c --quiet && \
 	  tar -xJf $(VENDOR)/micropython-$(MP_VERSION).tar.xz --strip-components=1 -C $(MP_DIR) && \
-	  tar -xJf $(VENDOR)/micropython-lib-$$(echo $(MPLIB_COMMIT) | cut -c1-7).tar.xz --strip-components=1 -C $(MPY_LIB_DIR); \
+	  tar -xJf $(VENDOR)/micropython-lib-$$(echo $(MPLIB_COMMIT) | cut -c1-7).tar.xz --strip-components=1 -C $(MPY_LIB_DIR) && \
+	  mkdir -p $(MP_DIR)/lib/mbedtls && \
+	  tar -xJf $(VENDOR)/mbedtls-$$(echo $(MBEDTLS_COMMIT) | cut -c1-7).tar.xz --strip-components=1 -C $(MP_DIR)/lib/mbedtls && \
+	  tar -xJf $(VENDOR)/micropython-$(MP_VERSION)-extra.tar.xz --strip-components=1 -C $(MP_DIR) --wildcards '*/lib/mbedtls_errors'; \
 	else \
 	  git -c advice.detachedHead=false clone -q --depth 1 --branch v$(MP_VERSION) $(MP_GIT) $(MP_DIR) && \
 	  test "$$(git -C $(MP_DIR) rev-parse HEAD)" = $(MP_COMMIT) && \
+	  git -C $(MP_DIR) submodule update -q --init --depth 1 lib/mbedtls && \
+	  test "$$(git -C $(MP_DIR)/lib/mbedtls rev-parse HEAD)" = $(MBEDTLS_COMMIT) && \
 	  git -C $(MPY_LIB_DIR) init -q && \
 	  git -C $(MPY_LIB_DIR) fetch -q --depth 1 $(MPLIB_GIT) $(MPLIB_COMMIT) && \
 	  git -C $(MPY_LIB_DIR) checkout -q FETCH_HEAD && \
@@ -197,6 +209,7 @@ bench: $(STAMP) mp
 	$(MP32_STOCK) bench/hmac_heap.py
 	$(MP32_FROZEN) -X heapsize=2M bench/outbox_bench.py
 	$(PY) bench/net_app_heap.py
+	$(PY) bench/tls_handshake.py
 	$(PY) bench/sim_bench.py
 	$(PY) bench/window_idle.py
 	$(PY) bench/plan_bench.py
@@ -278,19 +291,21 @@ vbat-cal:
 	  { echo "usage: make vbat-cal PORT=/dev/ttyUSB0 MV=4123 (the cell's voltage on a multimeter, 3000-4300 mV)"; exit 2; }
 	$(MPREMOTE) exec "import board; print('vbat.cal: ratio', board.calibrate_vbat($(MV)) / 10000)" + reset
 
-# make provision PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883
-#   MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl FAIR=off DESK=HOST:PORT]: the bowl's network settings as
-#   /data/net.txt (firmware/PROTOCOL.md; STOCK=bowl: a kiosk plays on its own stock, not the event's
+# make provision PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME TLS_CA=DIR/broker.crt
+#   [MQTT_PORT=8883 MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl FAIR=off DESK=HOST:PORT TLS=off]: the bowl's network
+#   settings as /data/net.txt, with the event broker's certificate (TLS_CA, made by `python -m host_sim broker`;
+#   TLS=off: no TLS, only by explicit choice, port 1883; firmware/PROTOCOL.md; STOCK=bowl: a kiosk plays on its own stock, not the event's
 #   shared one; FAIR=off: no verifiable dice (on by default: a commitment per customer that the desk
 #   answers); DESK: where phones reach the desk, for the claim QR's link (default BROKER:8000)).
 # Maintenance mode first (hold MENU while pressing RESET). The passwords reach the tool by the
 # environment, not its command line.
 provision: $(DEV)
 	@test -n "$(PORT)" -a -n "$(SSID)" -a -n "$(BROKER)" -a -n "$(EVENT)" || { echo "usage: make provision \
-	PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME [MQTT_PORT=1883 MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl FAIR=off DESK=HOST:PORT]"; exit 2; }
+	PORT=/dev/ttyUSB0 SSID=NAME PASSWORD=PASS BROKER=HOST EVENT=NAME TLS_CA=DIR/broker.crt [MQTT_PORT=8883 MQTT_USER=U MQTT_PASSWORD=P STOCK=bowl FAIR=off DESK=HOST:PORT TLS=off]"; exit 2; }
 	@mkdir -p build && $(PY) host_sim/tools/make_net_config.py --out build/net.txt --ssid '$(SSID)' \
-	  --broker '$(BROKER)' --event '$(EVENT)' --port '$(or $(MQTT_PORT),1883)' --user '$(MQTT_USER)' \
-	  --stock '$(or $(STOCK),desk)' --fair '$(or $(FAIR),on)' --desk '$(DESK)'
+	  --broker '$(BROKER)' --event '$(EVENT)' --port '$(or $(MQTT_PORT),$(if $(filter off,$(TLS)),1883,8883))' --user '$(MQTT_USER)' \
+	  --stock '$(or $(STOCK),desk)' --fair '$(or $(FAIR),on)' --desk '$(DESK)' \
+	  --tls '$(or $(TLS),on)' --tls-ca '$(TLS_CA)'
 	$(MPREMOTE) cp build/net.txt :/data/net.txt + reset; rc=$$?; rm -f build/net.txt; exit $$rc
 
 # make pin PORT=/dev/ttyUSB0 : a new PIN for a bowl whose PIN is lost (its settings.txt damaged or

@@ -22,6 +22,11 @@ from mqtt_broker import Broker  # noqa: E402
 SECRET = bytes(range(16))
 ASKS = 200
 
+
+def _sealed(leaf, body):
+    """A message of bowl 0965 as it seals it (tests/deskkit.sealed)."""
+    return deskkit.sealed(SECRET, "bobing/bench/0965/" + leaf, body if isinstance(body, bytes) else body.encode())
+
 # one process granting: N asks of its bowl, always empty (the bowl paid its grant: the desk has those
 # awards first, as a bowl's awards arrive before its ask), each raising 1; prints the seconds taken by the asks
 GRANTER = r"""
@@ -76,7 +81,7 @@ def round_trip(env, extra):
 
     def on_message(c, u, m):
         with arrived:
-            d = json.loads(m.payload)
+            d = json.loads(deskkit.opened(SECRET, m.topic, m.payload, "d"))
             got[d["s"]] = time.perf_counter()
             arrived.notify_all()
     c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-bowl")
@@ -85,10 +90,11 @@ def round_trip(env, extra):
     c.connect("127.0.0.1", broker.port)
     c.loop_start()
     c.subscribe("bobing/bench/0965/allot", 1)
-    from bobing import claim, outbox
+    from bobing import outbox
     try:
         for _ in range(60):  # the listener's retained status; 0965's first ask then gets its allot
-            c.publish("bobing/bench/0965/ask", json.dumps({"v": 1, "s": max(got, default=0), "left": []}), qos=1)
+            c.publish("bobing/bench/0965/ask",
+                      _sealed("ask", json.dumps({"v": 2, "s": max(got, default=0), "left": []})), qos=1)
             with arrived:
                 if arrived.wait_for(lambda: got, 1):
                     break
@@ -99,10 +105,10 @@ def round_trip(env, extra):
         rtt = []
         for s in range(s0, s0 + ASKS):
             n += 1  # the bowl pays its one prize left, then asks (each round its own game number)
-            c.publish("bobing/bench/0965/award", outbox.award_payload(
-                1 + len(extra), n, "yixiu", n, claim.code(SECRET, "0965", 1 + len(extra), n, "yixiu")), qos=1)
+            c.publish("bobing/bench/0965/award", _sealed("award", outbox.award_payload(1 + len(extra), n, "yixiu", n)),
+                      qos=1)
             t = time.perf_counter()
-            c.publish("bobing/bench/0965/ask", json.dumps({"v": 1, "s": s, "left": []}), qos=1)
+            c.publish("bobing/bench/0965/ask", _sealed("ask", json.dumps({"v": 2, "s": s, "left": []})), qos=1)
             with arrived:
                 if not arrived.wait_for(lambda: s + 1 in got, 30):
                     raise SystemExit("no allot s=%d within 30 s" % (s + 1))

@@ -54,7 +54,7 @@ SETTLE_LIMIT_MS = 150
 BOOT_LIMIT_MS = 1000
 EVENT = "midautumn"
 DESK = "bobing/midautumn/desk/status"
-NET = "ssid=hall\npassword=mooncake88\nbroker=10.0.0.2\nevent=midautumn\nstock=%s\n"
+NET = "ssid=hall\npassword=mooncake88\ntls=off\nbroker=10.0.0.2\nevent=midautumn\nstock=%s\n"
 
 _n = [0]
 _BASE = []  # the run's own folder, made at the first new_root()
@@ -234,7 +234,7 @@ def skip_pages(sim):
 
 def event_air():
     br = fake_wlan.FakeBroker()
-    br.retain(DESK, b'{"v":1,"on":1}')
+    br.retain(DESK, b'{"v":2,"on":1}')
     return fake_wlan.Air({"hall": "mooncake88"}, broker=br), br
 
 
@@ -280,6 +280,8 @@ def kiosk_backlog(sim, events):
             j.play(game.EV_ROLL, [x % 6 + 1 for x in rnd(6)])
     n = j.table.events, j.table.award_no
     j.close()
+    from bobing import settings
+    settings.set_pin(root, "2468")  # a kiosk plays only once its PIN is not the default
     return n
 
 

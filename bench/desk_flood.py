@@ -1,5 +1,5 @@
 """The desk under a flood (loopback, bounded): one client publishes RATE invalid
-awards a second (a wrong claim code: each one refused) for SECONDS seconds
+awards a second (sealed with a wrong key: each one refused) for SECONDS seconds
 through a real mosquitto while a real bowl publishes a valid award every 100 ms;
 the desk's `listen` process stores them. Prints each real award's delay from its
 publish to its row in the desk's database (p50, p99, max: the issue's target is
@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 import host_sim  # noqa: E402,F401
 from mqtt_broker import Broker  # noqa: E402
 
-from bobing import claim, outbox  # noqa: E402
+from bobing import outbox, wire  # noqa: E402
 
 EVENT = "flood"
 SECRET = bytes(range(16))
@@ -61,6 +61,7 @@ def run(rate=1000, seconds=10, folder=None, wait_s=60):
         return c
     sent = {}
     flood = 0
+    key, forged = wire.key(SECRET), wire.key(bytes(16))  # the bowl's; one a forger guessed
     try:
         real, bad = client("fl-real"), client("fl-bad")
         db = os.path.join(desk_dir, "desk.sqlite3")
@@ -76,12 +77,13 @@ def run(rate=1000, seconds=10, folder=None, wait_s=60):
             for _ in range(max(1, rate // 100)):
                 flood += 1
                 bad.publish(outbox.topic(EVENT, "0952", "award"),
-                            outbox.award_payload(1, flood, "yixiu", 1, "AAAAAAAA"), qos=1)
+                            wire.seal(forged, "b", EVENT, "0952", "award",
+                                      outbox.award_payload(1, flood, "yixiu", 1)), qos=1)
             if tick >= next_real:
                 n += 1
                 sent[n] = time.time()
                 real.publish(outbox.topic(EVENT, "0951", "award"),
-                             outbox.award_payload(1, n, "yixiu", n, claim.code(SECRET, "0951", 1, n, "yixiu")),
+                             wire.seal(key, "b", EVENT, "0951", "award", outbox.award_payload(1, n, "yixiu", n)),
                              qos=1)
                 next_real += REAL_EVERY_S
             time.sleep(max(0, 0.01 - (time.monotonic() - tick)))

@@ -36,7 +36,7 @@ def flash(d, port, awards, cursor):
     with open(os.path.join(root, "settings.txt"), "w") as f:
         f.write("mode=kiosk\nbowl_id=0005\npin=2468\nsecret=%s\n" % binascii.hexlify(SECRET).decode())
     with open(os.path.join(root, "net.txt"), "w") as f:
-        f.write("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=midautumn\n" % port)
+        f.write("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=midautumn\n" % port)
     j = journal.start(root, "kiosk", None, 1, STOCK, "0005", SECRET)
     rnd = random.Random(3)
     while j.table.award_no < awards:

@@ -20,7 +20,7 @@ from ramflash import RamFlash
 gc.collect()
 a0 = gc.mem_alloc()
 import umqtt.simple  # noqa: E402
-from bobing import game, journal, outbox  # noqa: E402
+from bobing import game, journal, outbox, wire  # noqa: E402
 from bowl import net  # noqa: E402
 gc.collect()
 print("net_heap: importing bowl.net, bobing.outbox, umqtt.simple (+ journal, game): %d bytes kept"
@@ -73,7 +73,7 @@ def timed(f):
 
 
 def fresh_box():
-    box = outbox.Outbox("/flash", "midautumn", SECRET)
+    box = outbox.Outbox("/flash", "midautumn")
     box.cursor = (box.cursor[0], 0)  # all of the newest game still to send
     return box
 
@@ -128,6 +128,7 @@ print("net_heap: Outbox.next() after one more event, following a game of %d even
 gc.collect()
 c0 = gc.mem_alloc()
 m = umqtt.simple.MQTTClient("bowl-0005", "127.0.0.1", 1883, None, None, net.KEEPALIVE_S)
-m.set_last_will(outbox.topic("midautumn", "0005", "status"), net.status_payload(False), True, 1)
+m.set_last_will(outbox.topic("midautumn", "0005", "status"),
+                wire.seal(wire.key(SECRET), "b", "midautumn", "0005", "status", net.status_payload(False)), True, 1)
 gc.collect()
 print("net_heap: an MQTTClient with its will: %d bytes" % (gc.mem_alloc() - c0))

@@ -18,7 +18,7 @@ import vfs
 
 from bobing import journal, outbox
 from ramflash import RamFlash
-from outboxkit import BOWL, EVENT, SECRET, kiosk_events, table_events, write_game
+from outboxkit import BOWL, EVENT, kiosk_events, table_events, write_game
 
 _n = [0]
 dev = None
@@ -53,7 +53,7 @@ def fresh(blocks):
 
 
 def catch_up(root, what):
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     steps = sent = worst = worst_us = worst_reads = 0
     times = []
     writes[:] = [0, 0, 0, 0]

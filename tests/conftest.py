@@ -63,7 +63,8 @@ def event_broker(tmp_path, broker_installed):
     from mqtt_broker import Broker
     port = free_port()
     d = tmp_path / "broker"
-    args = ["--event", mqttkit.EVENT, "--port", str(port), "--listen", "127.0.0.1"]
+    args = ["--event", mqttkit.EVENT, "--port", str(port), "--listen", "127.0.0.1", "--plain",
+            "--tls-port", str(free_port())]
     for b in mqttkit.BOWLS:
         args += ["--bowl", b]
     p = mqttkit.make_users(d, *args)

@@ -18,7 +18,7 @@ import sys
 import time
 
 from fakes import wlan as fake_wlan
-from bobing import outbox
+from bobing import outbox, wire
 from bowl import net
 
 
@@ -108,9 +108,9 @@ def main(argv):
     user, password = argv[8:10] if len(argv) > 9 else ("", "")
     air = fake_wlan.Air({"mall-5F": "mooncake88"})
     wlan = fake_wlan.WLAN(fake_wlan.STA_IF, air)
-    cfg = net.parse_config("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%s\nevent=%s\n"
+    cfg = net.parse_config("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%s\nevent=%s\n"
                            "user=%s\nmqtt_password=%s\n" % (port, event, user, password))
-    box = outbox.Outbox(root, event, binascii.unhexlify(secret_hex))
+    box = outbox.Outbox(root, event)
     if cut:
         real_sent = box.sent
 
@@ -120,8 +120,9 @@ def main(argv):
                 sys.exit(3)
             real_sent(g, n)
         box.sent = sent
-    n = net.Net(cfg, box, bowl, wlan, print, lambda: b'{"v":1,"on":1,"fw":"1","g":0,"left":[],"faults":[]}',
-                lambda: True)
+    n = net.Net(cfg, box, bowl, wlan, print,
+                lambda at: ('{"v":2,"on":1,"b":%d,"c":%d,"i":%d,"fw":"1","g":0,"left":[],"faults":[]}' % at).encode(),
+                lambda: True, wire.key(binascii.unhexlify(secret_hex)))
     t0 = time.ticks_ms()
 
     async def watch():

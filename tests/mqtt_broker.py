@@ -113,7 +113,7 @@ class Sub:
         self.broker.clients.append(self)
         time.sleep(0.3)  # subscribed (the session then exists in the broker)
         if self.desk_event:
-            self.broker.publish("bobing/%s/desk/status" % self.desk_event, b'{"v":1,"on":1}', self.user,
+            self.broker.publish("bobing/%s/desk/status" % self.desk_event, b'{"v":2,"on":1}', self.user,
                                 self.password, retain=True)
 
     def lines(self, n, timeout=10):

@@ -14,6 +14,7 @@ import threading
 import time
 
 from bobing import game, journal, outbox
+from deskkit import opened, sealed
 import portable
 from mqtt_broker import Sub
 
@@ -34,8 +35,13 @@ def decode(lines, secret=SECRET, bowl="5F-kiosk"):
     got, refused, dups = {}, [], 0
     for line in lines:
         t, _, hexp = line.partition(" ")
+        parts = t.split("/")
+        if len(parts) != 4 or parts[:2] != [outbox.PREFIX, EVENT]:
+            refused.append("topic %r: not bobing/%s/<bowl>/award" % (t, EVENT))
+            continue
         try:
-            a = outbox.decode_award(EVENT, t, binascii.unhexlify(hexp), lambda b: secret if b == bowl else None)
+            body = opened(secret, t, binascii.unhexlify(hexp))
+            a = outbox.decode_award(EVENT, t, body, lambda b: secret if b == bowl else None)
         except ValueError as e:
             refused.append(str(e))
             continue
@@ -77,12 +83,14 @@ def bowl_cmd(*args):
     return [MP, os.path.join(portable.TESTS, "mqtt_bowl.py")] + [str(a) for a in args]
 
 
-def app_flash(tmp_path, name, bowl_id, port):
-    """A family bowl's flash folder provisioned for EVENT on the broker at port."""
+def app_flash(tmp_path, name, bowl_id, port, secret=SECRET):
+    """A family bowl's flash folder provisioned for EVENT on the broker at port, its claim
+    secret (the key of its messages' seals) the one the desk holds for it."""
     root = tmp_path / name
     root.mkdir()
     (root / "settings.txt").write_text("mode=family\nbowl_id=%s\n" % bowl_id)
-    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+    (root / "claim.key").write_text(binascii.hexlify(secret).decode() + "\n")
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   % (port, EVENT))
     return root
 
@@ -99,22 +107,31 @@ SIHONG_12 = (4, 4, 4, 4, 1, 2)
 SIHONG_13 = (4, 4, 4, 4, 1, 3)
 NONE = (1, 2, 3, 5, 6, 6)
 
-# published as a bowl would: each is refused, the refusal saying what is wrong
+# published as a bowl would: each is refused, the refusal saying what is wrong; the ones
+# sealed with the bowl's own secret get as far as the decoder
+_A = "bobing/%s/5F-kiosk/award" % EVENT
+_AWARD = b'{"v":2,"g":1,"n":1,"c":"yixiu","k":1}'
 BAD = [
     # (topic, payload, what the refusal says)
-    ("bobing/%s/5F-kiosk/award" % EVENT, b"not json", "not JSON"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b"\xff\xfe", "not JSON"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b"[1,2]", "not a JSON object"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":2,"g":1,"n":1,"c":"yixiu","k":1,"code":"x"}', "format 2"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":0,"n":1,"c":"yixiu","k":1,"code":"x"}', "'g'=0"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":true,"c":"yixiu","k":1,"code":"x"}', "'n'=True"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"a/b","k":1,"code":"x"}', "prize class"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1,"code":"AAAAAAAA"}',
-     "does not match"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1}', "does not match"),
-    ("bobing/%s/5F-kiosk/award" % EVENT, b"{" + b" " * 300 + b"}", "at most 256"),
-    ("bobing/%s/ghost/award" % EVENT, b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1,"code":"x"}', "not known"),
-    ("bobing/%s/5F-kiosk/status" % EVENT, b'{"v":1,"on":1}', "not bobing/"),
+    (_A, b"not json", "not sealed"),
+    (_A, b"\xff\xfe", "not sealed"),
+    (_A, b"[1,2]", "not sealed"),
+    (_A, _AWARD, "not sealed"),
+    (_A, b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1,"code":"AAAAAAAA"}', "format 1 (unsealed, older firmware)"),
+    (_A, sealed(OTHER_SECRET, _A, _AWARD), "seal does not match"),  # another bowl's secret
+    (_A, sealed(SECRET, _A.replace("award", "ask"), _AWARD), "seal does not match"),  # moved from another topic
+    (_A, sealed(SECRET, _A, _AWARD, frm="d"), "seal does not match"),  # the desk's direction reflected
+    (_A, sealed(SECRET, _A, _AWARD).replace(b'"k":1', b'"k":2'), "seal does not match"),  # changed on the way
+    (_A, sealed(SECRET, _A, b"{not json}"), "not JSON"),
+    (_A, sealed(SECRET, _A, b'{"v":3,"g":1,"n":1,"c":"yixiu","k":1}'), "format 3"),
+    (_A, sealed(SECRET, _A, b'{"v":2,"g":0,"n":1,"c":"yixiu","k":1}'), "'g'=0"),
+    (_A, sealed(SECRET, _A, b'{"v":2,"g":1,"n":true,"c":"yixiu","k":1}'), "'n'=True"),
+    (_A, sealed(SECRET, _A, b'{"v":2,"g":1,"n":1,"c":"a/b","k":1}'), "prize class"),
+    (_A, sealed(SECRET, _A, b'{"v":2,"g":1,"n":1,"c":"yixiu","k":1,"code":"AAAAAAAA"}'), "carries no claim code"),
+    (_A, sealed(SECRET, _A, b"{" + b" " * 300 + b"}"), "at most 256"),
+    ("bobing/%s/ghost/award" % EVENT, sealed(SECRET, "bobing/%s/ghost/award" % EVENT, _AWARD), "not known"),
+    ("bobing/%s/5F-kiosk/status" % EVENT, sealed(SECRET, "bobing/%s/5F-kiosk/status" % EVENT, b'{"v":2,"on":1}'),
+     "not bobing/"),
     ("bobing/other-event/5F-kiosk/award", b"{}", "not bobing/"),
     ("elsewhere", b"{}", "not bobing/"),
 ]
@@ -123,9 +140,10 @@ BAD = [
 class Listener:
     """bus.listen() on its own thread and event loop, as `python -m host_sim.desk listen` runs it."""
 
-    def __init__(self, port, user=None, password=None, event=EVENT):
+    def __init__(self, port, user=None, password=None, event=EVENT, ca=None):
         self.port = port
         self.user, self.password = user, password
+        self.ca = ca  # the broker's certificate file: by TLS
         self.event = event
         self.results = []
         self.ready = threading.Event()
@@ -141,7 +159,7 @@ class Listener:
         self.loop = asyncio.get_running_loop()
         ev = asyncio.Event()
         self.task = asyncio.create_task(bus.listen("127.0.0.1", self.port, self.event, self.user, self.password,
-                                                    ready=ev, seen=self.results.append))
+                                                    ready=ev, seen=self.results.append, ca=self.ca))
         await ev.wait()
         self.ready.set()
         try:

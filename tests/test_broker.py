@@ -25,11 +25,12 @@ import portable
 import mqttkit
 from deskkit import free_port
 from mqtt_broker import Broker, Sub, need_broker
-from mqttkit import EVENT, SECRET, Listener, awards_of, bowl_cmd, make_users, passwords, play_kiosk, run_bowl
+from mqttkit import (EVENT, SECRET, Listener, awards_of, bowl_cmd, make_users, opened, passwords, play_kiosk, run_bowl,
+                     sealed)
 
 deskkit.setup()
 
-from bobing import claim, journal, outbox  # noqa: E402
+from bobing import journal, outbox  # noqa: E402
 from host_sim.cli import broker as cmd_broker  # noqa: E402
 from host_sim.desk import bus  # noqa: E402
 from host_sim.desk.models import Award, Import  # noqa: E402
@@ -117,11 +118,11 @@ def test_a_bowl_writes_only_its_own_topics_and_reads_only_its_own_grant(event_br
     desk = Sub(b, tmp_path, "bobing/%s/#" % EVENT, "desk-%s" % EVENT, "desk", pw["desk"])
     desk.start()
     foreign = [(outbox.topic(EVENT, B, "award"), b"forged award"),  # bowl A as bowl B
-               (outbox.topic(EVENT, B, "status"), b'{"v":1,"on":0}'),
+               (outbox.topic(EVENT, B, "status"), b'{"v":2,"on":0}'),
                (outbox.topic(EVENT, B, "ask"), b"forged ask"),
                (outbox.topic(EVENT, B, "allot"), b"A grants B"),  # only the desk grants
                (outbox.topic(EVENT, A, "allot"), b"A grants itself"),
-               ("bobing/%s/desk/status" % EVENT, b'{"v":1,"on":0}'),
+               ("bobing/%s/desk/status" % EVENT, b'{"v":2,"on":0}'),
                ("bobing/other-event/%s/award" % A, b"another event"),
                (outbox.topic(EVENT, B, "champion"), b"forged champion"),  # the 状元王中王's
                (outbox.topic(EVENT, B, "final"), b"forged final"),
@@ -140,7 +141,7 @@ def test_a_bowl_writes_only_its_own_topics_and_reads_only_its_own_grant(event_br
     b_sees = Sub(b, tmp_path, outbox.topic(EVENT, B, "allot"), "bowl-" + B, B, pw[B])
     b_sees.start()
     grants = [(outbox.topic(EVENT, A, "allot"), b"grant A"), (outbox.topic(EVENT, B, "allot"), b"grant B"),
-              ("bobing/%s/desk/status" % EVENT, b'{"v":1,"on":1}')]
+              ("bobing/%s/desk/status" % EVENT, b'{"v":2,"on":1}')]
     for t, payload in grants:
         assert b.publish(t, payload, "desk", pw["desk"], retain=True).returncode == 0
     # nor can the desk write a bowl's award
@@ -212,29 +213,32 @@ def test_the_bowl_logs_in_with_its_user_and_says_a_wrong_password(mp_built, even
     assert "sent 0" in p.stdout and "refused user ''" in p.stdout, p.stdout
     p = run_bowl(root, b.port, bowl=A, user=A, password=pw[A])
     assert p.returncode == 0 and "sent 3 cursor 1 3" in p.stdout, p.stdout + p.stderr
-    got = [outbox.decode_award(EVENT, ln.split()[0], binascii.unhexlify(ln.split()[1]), lambda _b: SECRET)
-           for ln in desk.lines(3)]
+    got = [outbox.decode_award(EVENT, ln.split()[0], opened(SECRET, ln.split()[0], binascii.unhexlify(ln.split()[1])),
+                               lambda _b: SECRET) for ln in desk.lines(3)]
     assert {a.key(): (a.cls, a.code) for a in got} == want
 
 
 def _award(bowl, g, n, cls="yixiu", k=1, secret=SECRET):
-    return outbox.award_payload(g, n, cls, k, claim.code(secret, bowl, g, n, cls))
+    t = outbox.topic(EVENT, bowl, "award")
+    return sealed(secret, t, outbox.award_payload(g, n, cls, k))
 
 
 @need_broker
 def test_the_desk_refuses_a_flood_of_bad_messages_and_goes_on(mp_built, event_broker, tmp_path):
     b, pw = event_broker
     deskkit.bowl(A, SECRET)
-    # (one desk database per test process: other modules' tests may have left awards of bowl B)
+    # (one desk database per test process: other modules' tests may have left awards of bowls A and B)
+    Award.objects.filter(bowl__bowl_id=A).delete()
     b_awards = Award.objects.filter(bowl__bowl_id=B).count()
     listener = Listener(b.port, "desk", pw["desk"])
     listener.start()
     try:
         t = outbox.topic(EVENT, A, "award")
         good = _award(A, 90, 1)
-        bad = ([b"not json", b"[1,2]", b'{"v":2}', b"{" + b" " * 300 + b"}",  # malformed, over 256 bytes
+        bad = ([b"not json", b"[1,2]", sealed(SECRET, t, b'{"v":3}'),  # malformed
+                sealed(SECRET, t, b"{" + b" " * 300 + b"}"),  # over 256 bytes
                 _award(A, 90, 2, secret=bytes(16)),  # a bowl with a wrong secret
-                _award(A, 90, 3).replace(b"yixiu", b"duitang")]  # the class changed after the code was made
+                _award(A, 90, 3).replace(b"yixiu", b"duitang")]  # the class changed after it was sealed
                * 30)
         # one connection, one message a line (mosquitto_pub -l): the flood comes fast
         flood = subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(b.port), "-q", "1", "-t", t, "-l",
@@ -249,7 +253,7 @@ def test_the_desk_refuses_a_flood_of_bad_messages_and_goes_on(mp_built, event_br
         results = listener.wait(len(bad) + 5, timeout=60)
         assert results == ["refused"] * len(bad) + ["award"] + ["known"] * 4, results  # the replays counted once
         reasons = [i.message for i in Import.objects.filter(source="mqtt", ok=False).order_by("-id")[:len(bad)]]
-        for why in ("not JSON", "not a JSON object", "format 2", "at most 256", "does not match"):
+        for why in ("not sealed", "format 3", "bytes: at most", "seal does not match"):
             assert any(why in r for r in reasons), why
         # the desk goes on: the bowl's own publisher, right after the flood
         root = tmp_path / "flash"
@@ -344,7 +348,7 @@ def test_make_broker_runs_the_event_s_broker(tmp_path):
     try:
         b = Broker(tmp_path, conf=str(d / "mosquitto.conf"), port=port)  # to publish through it
         for _ in range(100):
-            if b.publish(outbox.topic(EVENT, A, "status"), b'{"v":1,"on":0}', A, pw[A], retain=True).returncode == 0:
+            if b.publish(outbox.topic(EVENT, A, "status"), b'{"v":2,"on":0}', A, pw[A], retain=True).returncode == 0:
                 break
             time.sleep(0.1)
         assert b.publish("x", b"{}").returncode != 0  # anonymous: refused
@@ -364,16 +368,16 @@ def test_only_the_desk_grants_stock_to_a_bowl(mp_built, event_broker, tmp_path):
     root = tmp_path / "flash"
     root.mkdir()
     (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\nsecret=%s\n" % (A, binascii.hexlify(SECRET).decode()))
-    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   "user=%s\nmqtt_password=%s\n" % (b.port, EVENT, A, pw[A]))
     allot = outbox.topic(EVENT, A, "allot")
-    forged = outbox.allot_payload(9, [("yixiu", 99)])
-    assert b.publish(allot, outbox.allot_payload(2, [("duitang", 1), ("yixiu", 1)]), "desk", pw["desk"],
-                     retain=True).returncode == 0
+    forged = sealed(SECRET, allot, outbox.allot_payload(9, [("yixiu", 99)]), "d")  # sealed right, even
+    assert b.publish(allot, sealed(SECRET, allot, outbox.allot_payload(2, [("duitang", 1), ("yixiu", 1)]), "d"),
+                     "desk", pw["desk"], retain=True).returncode == 0
     # then, retained over it if the broker let them: a bowl's own grants, one too big
     assert b.publish(allot, forged, B, pw[B], retain=True).returncode == 0  # dropped by the ACL
     assert b.publish(allot, forged, A, pw[A], retain=True).returncode == 0  # so is this
-    huge = b.publish(allot, b'{"v":1,"s":8,"grant":[["yixiu",1]],"x":"' + b"x" * 2000 + b'"}', "desk", pw["desk"],
+    huge = b.publish(allot, b'{"v":2,"s":8,"grant":[["yixiu",1]],"x":"' + b"x" * 2000 + b'"}', "desk", pw["desk"],
                      retain=True)
     assert huge.returncode != 0 and b"lost" in huge.stderr  # over max_packet_size: the desk's connection closed
     asks = Sub(b, tmp_path, outbox.topic(EVENT, A, "ask"), "desk-asks", "desk", pw["desk"])
@@ -384,7 +388,101 @@ def test_only_the_desk_grants_stock_to_a_bowl(mp_built, event_broker, tmp_path):
     assert "net: connected" in out and "net: allot 2 received" in out and "stock: grant 2 applied" in out, out
     assert "allot 9" not in out and "allot 8" not in out and "allot refused" not in out, out
     got = asks.lines(1)
-    assert got and outbox.decode_ask(EVENT, got[0].split()[0], binascii.unhexlify(got[0].split()[1]))[0] == A, got
+    t, hexp = got[0].split() if got else ("", "")
+    assert got and outbox.decode_ask(EVENT, t, opened(SECRET, t, binascii.unhexlify(hexp)))[0] == A, got
     r = journal.recover(str(root))
     assert r.journal.table.grant_s == 2 and r.journal.table.granted["yixiu"] == 1
     r.journal.close()
+
+
+@need_broker
+def test_a_stolen_bowl_password_injects_nothing_and_a_capture_of_the_event_holds_no_code_password_or_secret(
+        mp_built, event_broker, tmp_path, monkeypatch):
+    """Before: a capture of one bowl logging in and sending one award held the 状元's claim code
+    four times (typed at the counter it was accepted at once), and a sniffed bowl password let
+    anyone speak for the bowl. Now every payload is sealed with the bowl's key and carries no code;
+    a login with the bowl's stolen password can push the bowl off, and nothing it writes is taken."""
+    import paho.mqtt.client as paho
+    from host_sim.desk.models import BowlStatus
+    b, pw = event_broker
+    deskkit.bowl(A, SECRET)
+    Award.objects.filter(bowl__bowl_id=A).delete()
+    BowlStatus.objects.filter(bowl__bowl_id=A).delete()
+    # the capture: every message the broker carries to the desk, as it comes off the socket (a second
+    # login as the desk would take the listener's client id: use_username_as_clientid)
+    carried = []
+    one = bus._one
+
+    async def sniffed(event, own, client, m, secrets, seen):
+        carried.append((m.topic.value, bytes(m.payload)))
+        return await one(event, own, client, m, secrets, seen)
+    monkeypatch.setattr(bus, "_one", sniffed)
+    listener = Listener(b.port, "desk", pw["desk"])
+    listener.start()
+    try:
+        root = tmp_path / "flash"
+        root.mkdir()
+        j, want = play_kiosk(str(root), 5, seed=30, bowl=A)
+        j.close()
+        assert "sent 5 cursor" in run_bowl(root, b.port, bowl=A, user=A, password=pw[A]).stdout
+        listener.wait(5, skip=("status",))
+        assert awards_of(A) == want
+        status = BowlStatus.objects.get(bowl__bowl_id=A)
+        run = list(carried)  # the event run: the bowl's awards and status (before the attacker's messages)
+        captured = ["%s %s" % (tp, binascii.hexlify(p).decode()) for tp, p in run]
+        # the attacker logs in with bowl A's stolen password (its client id is forced to "A")
+        thief = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="anything", clean_session=True)
+        thief.username_pw_set(A, pw[A])
+        thief.connect("127.0.0.1", b.port, 30)
+        thief.loop_start()
+        t = lambda leaf: outbox.topic(EVENT, A, leaf)  # noqa: E731
+        code = claim_of(want)  # a code the sniffer saw before this change (format 1 carried it)
+        old = [ln for ln in captured if ln.split()[0] == t("status")]
+        attacks = [
+            (t("award"), b'{"v":1,"g":7,"n":1,"c":"zhuangyuan","k":1,"code":"%s"}' % code.encode()),  # format 1
+            (t("award"), outbox.award_payload(7, 1, "zhuangyuan", 1)),  # unsealed
+            (t("award"), sealed(bytes(16), t("award"), outbox.award_payload(7, 2, "zhuangyuan", 1))),  # guessed key
+            (t("status"), sealed(bytes(16), t("status"), b'{"v":2,"on":1,"b":99,"c":1,"i":1,"fw":"1","g":7,'
+                                                         b'"left":[],"faults":[]}')),
+            (t("ask"), outbox.ask_payload(0, [("zhuangyuan", 0)])),
+            (t("status"), binascii.unhexlify(old[0].split()[1])),  # the bowl's first status, replayed
+        ]
+        for topic, payload in attacks:
+            thief.publish(topic, payload, qos=1).wait_for_publish(10)
+        replay = [ln for ln in captured if ln.split()[0] == t("award")][0]  # a captured award, replayed
+        thief.publish(t("award"), binascii.unhexlify(replay.split()[1]), qos=1).wait_for_publish(10)
+        for leaf in ("allot", "shakes", "seed"):  # the desk's topics: the broker drops them (its ACL)
+            body = b'{"v":2,"s":9,"grant":[["zhuangyuan",9]]}'
+            thief.publish(t(leaf), sealed(bytes(16), t(leaf), body, "d"), qos=1, retain=True).wait_for_publish(10)
+        thief.loop_stop()
+        thief.disconnect()
+        n = len(listener.results)
+        got = listener.wait(n + len(attacks) + 1, timeout=20)
+        assert got[-(len(attacks) + 1):] == ["refused"] * len(attacks) + ["known"], got  # the replayed award
+        assert awards_of(A) == want  # nothing injected
+        status.refresh_from_db()
+        assert BowlStatus.objects.get(bowl__bowl_id=A).status_order == status.status_order
+        reasons = " | ".join(i.message for i in Import.objects.filter(source="mqtt", ok=False, name__contains=A))
+        for why in ("format 1 (unsealed", "not sealed", "its seal is not bowl %s" % A, "older than the last one"):
+            assert why in reasons, (why, reasons)
+        r = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(b.port), "-u", "desk", "-P", pw["desk"],
+                            "-t", "bobing/%s/%s/+" % (EVENT, A), "--retained-only", "-W", "2", "-F", "%t"],
+                           capture_output=True, text=True)
+        assert not [x for x in r.stdout.split() if x.rsplit("/", 1)[-1] in ("allot", "shakes", "seed")], r.stdout
+    finally:
+        listener.stop()
+    # the capture of the whole run: no claim code, no password, no secret (nor the message key)
+    from bobing import wire
+    carried = [p for _t, p in run]
+    assert len(carried) >= 6
+    secrets = [c.encode() for _cls, c in want.values()] + [pw[A].encode(), pw["desk"].encode(),
+                                                           binascii.hexlify(SECRET), SECRET,
+                                                           binascii.hexlify(wire.key(SECRET)), wire.key(SECRET)]
+    leaked = [(s, p) for p in carried for s in secrets if s in p]
+    assert not leaked, leaked
+    print("capture: %d payloads, %d bytes; claim codes, passwords, secret found in them: %d"
+          % (len(carried), sum(map(len, carried)), len(leaked)))
+
+
+def claim_of(want):
+    return next(iter(want.values()))[1]

@@ -56,13 +56,13 @@ def test_a_table_reports_its_zhuangyuan_when_it_changes():
     rep = CH.Reporter(EVENT, "T01")
     got = drain(rep, con)
     assert got == [("bobing/party/T01/champion",
-                    {"v": 1, "g": 7, "seat": 2, "dice": list(SIHONG_12), "rank": "sihong", "end": 0}, True)]
+                    {"v": 2, "g": 7, "seat": 2, "dice": list(SIHONG_12), "rank": "sihong", "end": 0}, True)]
     assert drain(rep, con) == []  # nothing new: nothing sent
     t.roll(WUZI)  # seat 4's 五子 takes the 状元
     assert drain(rep, con)[0][1]["seat"] == 4
     # a table with no 状元 yet says so; a kiosk says nothing
     assert drain(CH.Reporter(EVENT, "T02"), Con(J(table([NONE])))) == [
-        ("bobing/party/T02/champion", {"v": 1, "g": 7, "seat": 0, "end": 0}, True)]
+        ("bobing/party/T02/champion", {"v": 2, "g": 7, "seat": 0, "end": 0}, True)]
     k = game.Table("kiosk", 1)
     assert drain(CH.Reporter(EVENT, "K1"), Con(J(k))) == []
 
@@ -70,22 +70,22 @@ def test_a_table_reports_its_zhuangyuan_when_it_changes():
 def test_a_first_come_table_reports_who_took_the_zhuangyuan_prize():
     t = table([NONE, NONE, SIHONG_12], "corporate_simple")
     assert CH.table_champion(t) == (3, None, 0)
-    assert json.loads(CH.champion_payload(2, t)) == {"v": 1, "g": 2, "seat": 3, "end": 0}
+    assert json.loads(CH.champion_payload(2, t)) == {"v": 2, "g": 2, "seat": 3, "end": 0}
 
 
 def test_the_final_reports_every_event_then_its_state():
     fp = F.FinalPlay("", 4711, 2, "xiamen")
     con = Con(None, fp)
     rep = CH.Reporter(EVENT, "F9")
-    assert drain(rep, con) == [("bobing/party/F9/final", {"v": 1, "id": 4711, "n": 2, "round": 1, "turn": 1,
+    assert drain(rep, con) == [("bobing/party/F9/final", {"v": 2, "id": 4711, "n": 2, "round": 1, "turn": 1,
                                                           "ev": 0, "win": 0}, True)]
     fp.apply(game.EV_ROLL, SIHONG_12)
     fp.apply(game.EV_SPILL, None)
     fp.apply(game.EV_ROLL, NONE)
     got = drain(rep, con)
     assert [g[0].rsplit("/", 1)[1] for g in got] == ["finalroll", "finalroll", "finalroll", "final"]
-    assert got[0][1] == {"v": 1, "id": 4711, "i": 1, "k": 1, "r": 1, "dice": list(SIHONG_12), "rank": "sihong"}
-    assert got[1][1] == {"v": 1, "id": 4711, "i": 2, "k": 2, "r": 1, "spill": 1}
+    assert got[0][1] == {"v": 2, "id": 4711, "i": 1, "k": 1, "r": 1, "dice": list(SIHONG_12), "rank": "sihong"}
+    assert got[1][1] == {"v": 2, "id": 4711, "i": 2, "k": 2, "r": 1, "spill": 1}
     assert got[2][2] is False and got[3][1]["win"] == 1 and got[3][1]["dice"] == list(SIHONG_12)
     # a new final starts its events again from 1
     fp2 = F.FinalPlay("", 99, 3, "xiamen")
@@ -107,20 +107,20 @@ def test_decoders_round_trip_and_refuse_bad_messages():
     assert CH.decode_roll(EVENT, tp + "finalroll", CH.roll_payload(fp, 2))[1] == {
         "id": 5, "i": 2, "k": 2, "r": 1, "dice": list(NONE), "rank": "none"}
     bad = [
-        (CH.decode_champion, tp + "status", b'{"v":1,"g":3,"seat":0,"end":0}', "topic"),
-        (CH.decode_champion, tp + "champion", b'{"v":1,"g":3,"seat":65,"end":0}', "seat"),
-        (CH.decode_champion, tp + "champion", b'{"v":1,"g":3,"seat":2,"dice":[1,2,3],"rank":"none","end":0}', "dice"),
-        (CH.decode_champion, tp + "champion", b'{"v":1,"g":3,"seat":2,"dice":[1,2,3,4,5,7],"rank":"none","end":0}',
+        (CH.decode_champion, tp + "status", b'{"v":2,"g":3,"seat":0,"end":0}', "topic"),
+        (CH.decode_champion, tp + "champion", b'{"v":2,"g":3,"seat":65,"end":0}', "seat"),
+        (CH.decode_champion, tp + "champion", b'{"v":2,"g":3,"seat":2,"dice":[1,2,3],"rank":"none","end":0}', "dice"),
+        (CH.decode_champion, tp + "champion", b'{"v":2,"g":3,"seat":2,"dice":[1,2,3,4,5,7],"rank":"none","end":0}',
          "dice"),
-        (CH.decode_champion, tp + "champion", b'{"v":1,"g":3,"seat":2,"dice":[1,2,3,4,5,6],"rank":"king","end":0}',
+        (CH.decode_champion, tp + "champion", b'{"v":2,"g":3,"seat":2,"dice":[1,2,3,4,5,6],"rank":"king","end":0}',
          "rank"),
-        (CH.decode_champion, tp + "champion", b'{"v":2,"g":3,"seat":0,"end":0}', "format"),
-        (CH.decode_final, tp + "final", b'{"v":1,"id":5,"n":1,"round":1,"turn":1,"ev":0,"win":0}', "'n'"),
-        (CH.decode_final, tp + "final", b'{"v":1,"id":5,"n":2,"round":1,"turn":3,"ev":0,"win":0}', "'turn'"),
-        (CH.decode_final, tp + "final", b'{"v":1,"id":5,"n":2,"round":1,"turn":0,"ev":2,"win":1}', "dice"),
-        (CH.decode_roll, tp + "finalroll", b'{"v":1,"id":0,"i":1,"k":1,"r":1,"spill":1}', "'id'"),
+        (CH.decode_champion, tp + "champion", b'{"v":3,"g":3,"seat":0,"end":0}', "format"),
+        (CH.decode_final, tp + "final", b'{"v":2,"id":5,"n":1,"round":1,"turn":1,"ev":0,"win":0}', "'n'"),
+        (CH.decode_final, tp + "final", b'{"v":2,"id":5,"n":2,"round":1,"turn":3,"ev":0,"win":0}', "'turn'"),
+        (CH.decode_final, tp + "final", b'{"v":2,"id":5,"n":2,"round":1,"turn":0,"ev":2,"win":1}', "dice"),
+        (CH.decode_roll, tp + "finalroll", b'{"v":2,"id":0,"i":1,"k":1,"r":1,"spill":1}', "'id'"),
         (CH.decode_roll, tp + "finalroll", b'[1]', "object"),
-        (CH.decode_roll, tp + "finalroll", b'{"v":1,"id":5,"i":1,"k":1,"r":1,"spill":true' + b" " * 300 + b"}",
+        (CH.decode_roll, tp + "finalroll", b'{"v":2,"id":5,"i":1,"k":1,"r":1,"spill":true' + b" " * 300 + b"}",
          "bytes"),
     ]
     for fn, topic, payload, why in bad:

@@ -225,6 +225,7 @@ PROBES = [
     ("broker --out {d}/br --event a/b --bowl 1", 2, "event"),
     ("broker --out {d}/br --event e --bowl desk", 2, "desk"),
     ("broker --out {d}/br --event e --bowl a:b", 2, "':'"),
+    ("broker --out {d}/br --event e --bowl 1 --tls-port 0", 2, "tls-port"),
     ("broker --out {d}/br --event e --bowl " + LONG, 2, "bowl id"),
     ("broker --out {d}/br --event e --bowl 1 --renew ghost", 2, "--renew"),
     ("broker --out {d}/br --event e --bowl 1 --port 0", 2, "--port"),

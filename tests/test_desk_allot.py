@@ -78,7 +78,7 @@ def test_policy_first_status_ask_low_mark_stale_and_future_asks():
     for b in ("PO-1", "PO-2"):
         deskkit.bowl(b, SECRET)
     raised, what, p = allot.answer("po-1", "PO-1", 0, {}, first=True)
-    assert raised and payload(p) == {"v": 1, "s": 1, "grant": [["zhuangyuan", 1], ["duitang", 4], ["yixiu", 20]]}
+    assert raised and payload(p) == {"v": 2, "s": 1, "grant": [["zhuangyuan", 1], ["duitang", 4], ["yixiu", 20]]}
     assert allot.answer("po-1", "PO-1", 0, {}, first=True)[:2] == (False, "already granted s=1")  # a 2nd status
     # not low (yixiu 6 > 20 // 4): nothing raised, the current allot republished
     raised, what, p = allot.answer("po-1", "PO-1", 1, {"zhuangyuan": 1, "duitang": 2, "yixiu": 6})
@@ -86,7 +86,7 @@ def test_policy_first_status_ask_low_mark_stale_and_future_asks():
     # yixiu at a quarter of its step, duitang 1 of 4 (step // 4 = 1): both raised, the 状元 (step 1) is not empty
     pay("PO-1", duitang=3, yixiu=15)
     raised, what, p = allot.answer("po-1", "PO-1", 1, {"zhuangyuan": 1, "duitang": 1, "yixiu": 5})
-    assert raised and payload(p) == {"v": 1, "s": 2, "grant": [["zhuangyuan", 1], ["duitang", 8], ["yixiu", 40]]}
+    assert raised and payload(p) == {"v": 2, "s": 2, "grant": [["zhuangyuan", 1], ["duitang", 8], ["yixiu", 40]]}
     # the same ask again (replayed, or sent before s=2 arrived): the grant on its way counts, nothing new
     raised, what, p = allot.answer("po-1", "PO-1", 1, {"zhuangyuan": 1, "duitang": 1, "yixiu": 5})
     assert not raised and payload(p)["s"] == 2
@@ -229,3 +229,25 @@ def test_the_bowls_page_counts_the_event_awarded_redeemed_and_granted():
     assert rows["yixiu"][-6:] == ["40", "10", "10", "2", "1", "30"]
     pg1 = re.search(r'<tr id="bowl-PG-1">(.*?)</tr>', part, re.S).group(1)
     assert "never seen" in pg1 and "s=1: duitang 3, yixiu 10" in pg1 and "2-3" in pg1
+
+
+def test_the_bowls_page_shows_a_bowl_that_talks_to_the_broker_without_tls():
+    """net.txt's tls=off is an explicit choice the promoter sees per bowl (firmware/PROTOCOL.md "TLS")."""
+    import re
+    from django.test import Client
+    from bobing import outbox
+    from host_sim.desk import bus
+    deskkit.bowl("TL-1", SECRET)
+    deskkit.bowl("TL-2", SECRET)
+    deskkit.attendant("tia")
+    for b, tls in (("TL-1", 0), ("TL-2", 1)):
+        body = ('{"v":2,"on":1,"b":1,"c":1,"i":1,"fw":"1","g":1,"left":[],"faults":[],"bat":0,"tls":%d}' % tls)
+        assert bus.handle("tl-1", outbox.topic("tl-1", b, "status"), body.encode())[0] == "status"
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert c.login(username="tia", password=deskkit.PASSWORD)
+    part = c.get("/bowls?part=1").content.decode()
+    row = lambda b: re.search(r'<tr id="bowl-%s">(.*?)</tr>' % b, part, re.S).group(1)  # noqa: E731
+    assert "no TLS (net.txt: tls=off)" in row("TL-1") and "TLS" not in row("TL-2")
+    zh = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert zh.login(username="tia", password=deskkit.PASSWORD)
+    assert "未加密" in zh.get("/bowls?part=1").content.decode()

@@ -117,8 +117,8 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
                                "127.0.0.1:%d" % broker.port, "--event", "fair"], cwd=deskkit.ROOT, env=s.env(),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-    def pub(topic, payload):
-        assert broker.publish(topic, payload.encode(), retain=True).returncode == 0
+    def pub(topic, payload):  # as the bowl seals it
+        assert broker.publish(topic, deskkit.sealed(SECRET, topic, payload.encode()), retain=True).returncode == 0
     try:
         d = browser
         d.get(s.url + "/bowls")
@@ -145,8 +145,8 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
                 ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-t", "bobing/fair/desk/status",
                  "--retained-only", "-W", "2"], capture_output=True, text=True).stdout:
             time.sleep(0.5)
-        pub("bobing/fair/0212/status", '{"v":1,"on":1,"fw":"1","g":3,"left":[["duitang",0]],"faults":["accel"],'
-            '"bat":3712}')
+        pub("bobing/fair/0212/status", '{"v":2,"on":1,"b":1,"c":1,"i":1,"fw":"1","g":3,"left":[["duitang",0]],'
+            '"faults":["accel"],"bat":3712}')
         # the status, then the first grant the listener answers it with: two commits, and the page's
         # poll may come between them (a loaded machine's run saw "online" with no grant yet)
         WebDriverWait(d, 30, 0.2).until(lambda _d: "online" in row() and "3.71 V" in row() and "s=1" in row())
@@ -170,7 +170,7 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
             shot(d, "bowls-375.png", str(tmp_path_factory.mktemp("shots")))
         finally:
             d.set_window_size(412, 915)
-        pub("bobing/fair/0212/status", '{"v":1,"on":0}')  # the broker's will for a bowl that vanished
+        pub("bobing/fair/0212/status", '{"v":2,"on":0,"b":1,"c":1}')  # the broker's will for a bowl that vanished
         WebDriverWait(d, 30, 0.2).until(lambda _d: "offline" in row())
         assert d.execute_script("return window.notReloaded") is True  # the same page all along
     finally:

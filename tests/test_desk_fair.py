@@ -75,7 +75,7 @@ def test_the_desk_records_answers_checks_and_shows_it_to_anyone(tmp_path, capsys
     bus.handle(EVENT, _topic("reveal"), fair.reveal_payload(5, 3, 4, s4, rolls4))
     # a reveal for nothing the desk recorded, and a malformed one: refused with the reason
     assert bus.handle(EVENT, _topic("reveal"), fair.reveal_payload(5, 9, 9, s, rolls))[0] == "refused"
-    assert bus.handle(EVENT, _topic("reveal"), b'{"v":1,"g":5,"k":1,"q":1,"s":"zz","r":[]}')[0] == "refused"
+    assert bus.handle(EVENT, _topic("reveal"), b'{"v":2,"g":5,"k":1,"q":1,"s":"zz","r":[]}')[0] == "refused"
     from host_sim.desk import mqttlog
     mqttlog.flush()
     assert Import.objects.filter(message__contains="never recorded it").exists()

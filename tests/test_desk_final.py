@@ -85,18 +85,18 @@ def test_champions_and_the_final_on_the_desk_page(mp_built, broker, listener, tm
     # bad messages: refused into the import log, the listener goes on
     before = Import.objects.filter(source="mqtt").count()
     n = len(listener.results)
-    for topic, payload in (("bobing/%s/0101/champion" % EVENT, b'{"v":1,"g":1,"seat":99,"end":0}'),
-                           ("bobing/%s/0109/finalroll" % EVENT, b'{"v":1,"id":321,"i":5,"k":1,"r":2}'),
+    for topic, payload in (("bobing/%s/0101/champion" % EVENT, b'{"v":2,"g":1,"seat":99,"end":0}'),
+                           ("bobing/%s/0109/finalroll" % EVENT, b'{"v":2,"id":321,"i":5,"k":1,"r":2}'),
                            ("bobing/%s/nobody/final" % EVENT,
-                            b'{"v":1,"id":1,"n":2,"round":1,"turn":1,"ev":0,"win":0}'),
+                            b'{"v":2,"id":1,"n":2,"round":1,"turn":1,"ev":0,"win":0}'),
                            # a table's bowl (not the final's) publishing a final: before, a false winner
                            ("bobing/%s/0101/final" % EVENT,
-                            b'{"v":1,"id":5,"n":2,"round":1,"turn":0,"ev":1,"win":1,"dice":[4,4,4,4,4,4],'
+                            b'{"v":2,"id":5,"n":2,"round":1,"turn":0,"ev":1,"win":1,"dice":[4,4,4,4,4,4],'
                             b'"rank":"liubohong"}'),
                            ("bobing/%s/0101/finalroll" % EVENT,
-                            b'{"v":1,"id":5,"i":1,"k":1,"r":1,"dice":[4,4,4,4,4,4],"rank":"liubohong"}')):
+                            b'{"v":2,"id":5,"i":1,"k":1,"r":1,"dice":[4,4,4,4,4,4],"rank":"liubohong"}')):
         subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-q", "1", "-t", topic, "-s"],
-                       input=payload, check=True, timeout=10)
+                       input=deskkit.sealed(SECRET, topic, payload), check=True, timeout=10)
     assert listener.wait(n + 5)[n:] == ["refused"] * 5
     assert Import.objects.filter(source="mqtt").count() - before == 5
     assert not Final.objects.filter(bowl__bowl_id="0101").exists()

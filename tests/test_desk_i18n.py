@@ -16,6 +16,7 @@ from django.test import Client  # noqa: E402
 from host_sim.desk.ingest import GameState, ingest  # noqa: E402
 
 SECRET = bytes(range(16))
+OTHER = bytes(range(1, 17))
 PO = os.path.join(deskkit.ROOT, "host_sim", "desk", "locale", "zh_Hans", "LC_MESSAGES", "django.po")
 
 
@@ -143,19 +144,24 @@ def _mqtt_refusals():
     if Import.objects.filter(name__startswith="bobing/%s/" % MQTT_EV).exists():
         return
     from django.core.management import call_command
-    from bobing import claim, outbox
-    from host_sim.desk import allot, bus, mqttlog
+    from bobing import outbox
+    from host_sim.desk import allot, mqttlog
     call_command("stock", "--event", MQTT_EV, "zhuangyuan=1", "--step", "zhuangyuan=1")
     allot.answer(MQTT_EV, "Z1", 0, {}, first=True)
+    for b in ("Z2", "Z4", "Z5"):
+        deskkit.bowl(b, SECRET)
     t = lambda b, leaf: outbox.topic(MQTT_EV, b, leaf)  # noqa: E731
-    good = lambda n: outbox.award_payload(900, n, "zhuangyuan", n, claim.code(SECRET, "Z1", 900, n, "zhuangyuan"))  # noqa
-    sent = [(t("Z1", "award"), outbox.award_payload(1, 5, "yixiu", 1, "AAAAAAAA")),  # a forged code
-            (t("Z1", "award"), outbox.award_payload(1, 6, "yixiu", 1, "AAAAAAAA")),  # again: one row, counted
-            (t("Z2", "award"), b"{not json"), (t("NOPE", "award"), good(1)), (t("Z1", "status"), b'{"v":1}'),
-            (t("Z1", "ask"), b'{"v":1,"s":0,"left":[["bogus",0]]}'), (t("Z4", "ask"), b'{"v":1,"s":9,"left":[]}'),
-            (t("Z1", "final"), b'{"v":1,"id":1,"n":4,"round":1,"turn":0,"ev":0,"win":0}'), (t("Z3", "champion"), b"[]"),
-            (t("Z1", "award"), good(1)), (t("Z1", "award"), good(2))]  # the 2nd 状元: beyond its grant of 1
-    results = [bus.handle(MQTT_EV, topic, payload)[0] for topic, payload in sent]
+    s = lambda b, leaf, body, secret=SECRET: (t(b, leaf), deskkit.sealed(secret, t(b, leaf), body))  # noqa: E731
+    good = lambda n: s("Z1", "award", outbox.award_payload(900, n, "zhuangyuan", n))  # noqa: E731
+    sent = [s("Z1", "award", outbox.award_payload(1, 5, "yixiu", 1), OTHER),  # forged: another secret's seal
+            s("Z1", "award", outbox.award_payload(1, 6, "yixiu", 1), OTHER),  # again: one row, counted
+            s("Z2", "award", b"{not json}"), s("NOPE", "award", outbox.award_payload(1, 1, "yixiu", 1)),
+            s("Z5", "status", b'{"v":2}'),
+            s("Z5", "ask", b'{"v":2,"s":0,"left":[["bogus",0]]}'), s("Z4", "ask", b'{"v":2,"s":9,"left":[]}'),
+            s("Z5", "final", b'{"v":2,"id":1,"n":4,"round":1,"turn":0,"ev":0,"win":0}'),
+            s("Z2", "champion", b"{}"),
+            good(1), good(2)]  # the 2nd 状元: beyond its grant of 1
+    results = [deskkit.receive(MQTT_EV, topic, payload)[0] for topic, payload in sent]
     assert results == ["refused"] * 9 + ["award", "refused"], results
     mqttlog.flush()
 
@@ -164,13 +170,13 @@ def test_mqtt_refusals_and_the_bowls_note_are_said_in_the_page_language():
     _some_data()
     _mqtt_refusals()
     zh = client().get("/mqtt").content.decode()
-    for said in ("领奖码不是这只碗的密钥算出的", "同样的还有 1 条", "不是有效的中奖消息", "兑奖台不认识碗 NOPE",
+    for said in ("封印不是碗 Z1 的", "同样的还有 1 条", "不是有效的中奖消息", "兑奖台不认识碗 NOPE",
                  "不是有效的状态消息", "奖项 bogus 不是固件的奖项", "补货请求被拒绝", "不是决赛用的碗",
                  "不是有效的状元消息"):
         assert said in zh, said
     assert "超出发放额度" in client().get("/bowls?event=" + MQTT_EV).content.decode()
     en = client("en").get("/mqtt").content.decode()
-    assert "its code does not match the bowl&#x27;s secret" in en and "(and 1 more like it)" in en
+    assert "its seal is not bowl Z1&#x27;s" in en and "(and 1 more like it)" in en
     assert "not a valid award message: payload is not JSON" in en  # the firmware's own detail, in English
     assert "beyond its grant of 1" in client("en").get("/bowls?event=" + MQTT_EV).content.decode()
 

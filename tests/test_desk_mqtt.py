@@ -13,7 +13,7 @@ import time
 
 import deskkit
 from mqtt_broker import need_broker
-from mqttkit import BAD, EVENT, SECRET, Listener, awards_of, play_kiosk, run_bowl
+from mqttkit import BAD, EVENT, SECRET, Listener, awards_of, opened, play_kiosk, run_bowl, sealed
 
 deskkit.setup()
 
@@ -86,17 +86,19 @@ def test_bad_messages_are_refused_into_the_log_and_status_is_stored(broker, list
     ours = [(t, p) for t, p, _why in BAD if t.startswith("bobing/%s/" % EVENT)]  # the rest is not subscribed
     for t, p, _why in BAD:
         pub(t, p)
-    bad_status = [b'{"v":1,"on":1}', b'{"v":1,"on":2}', b'{"v":1,"on":1,"fw":"1","g":1,"left":[["a",-1]],"faults":[]}']
+    bad_status = [b'{"v":2,"on":1}', b'{"v":2,"on":2}', b'{"v":2,"on":1,"fw":"1","g":1,"left":[["a",-1]],"faults":[]}']
+    st_topic = "bobing/%s/MQ-3/status" % EVENT
     for p in bad_status:
-        pub("bobing/%s/MQ-3/status" % EVENT, p)
-    status = {"v": 1, "on": 1, "fw": "1", "g": 4, "left": [["zhuangyuan", 2], ["yixiu", 70]], "faults": ["accel"]}
-    pub("bobing/%s/MQ-3/status" % EVENT, json.dumps(status).encode(), retain=True)
+        pub(st_topic, sealed(SECRET, st_topic, p))
+    status = {"v": 2, "on": 1, "b": 1, "c": 1, "i": 1, "fw": "1", "g": 4, "left": [["zhuangyuan", 2], ["yixiu", 70]],
+              "faults": ["accel"]}
+    pub(st_topic, sealed(SECRET, st_topic, json.dumps(status).encode()), retain=True)
     got = listener.wait(len(ours) + len(bad_status) + 1)
     assert got == ["refused"] * (len(ours) + len(bad_status)) + ["status"], got
     assert Import.objects.filter(source="mqtt", ok=False).count() - before == len(ours) + len(bad_status)
     s = BowlStatus.objects.get(bowl__bowl_id="MQ-3")
     assert (s.online, s.game_no, s.left, s.faults) == (True, 4, status["left"], ["accel"])
-    pub("bobing/%s/MQ-3/status" % EVENT, b'{"v":1,"on":0}', retain=True)  # the bowl's will
+    pub(st_topic, sealed(SECRET, st_topic, b'{"v":2,"on":0,"b":1,"c":1}'), retain=True)  # the bowl's will
     listener.wait(len(got) + 1)
     s.refresh_from_db()
     assert not s.online and s.left == status["left"]  # offline; the last known stock stays
@@ -113,7 +115,8 @@ class PahoBowl:
         self.event, self.bowl_id = event, bowl_id
         self.allots = []
         self.c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="t-%s" % bowl_id, clean_session=True)
-        self.c.on_message = lambda c, u, m: self.allots.append(json.loads(m.payload))
+        self.c.on_message = lambda c, u, m: self.allots.append(json.loads(opened(SECRET, m.topic, m.payload, "d")))
+        self.i = 0  # its statuses (their order: boot 1, connection 1, i)
         subscribed = threading.Event()
         self.c.on_subscribe = lambda *a: subscribed.set()
         self.c.connect("127.0.0.1", port)
@@ -130,19 +133,21 @@ class PahoBowl:
         return dict(best["grant"])
 
     def send(self, leaf, d):
-        self.c.publish("bobing/%s/%s/%s" % (self.event, self.bowl_id, leaf), json.dumps(d), qos=1,
+        t = "bobing/%s/%s/%s" % (self.event, self.bowl_id, leaf)
+        self.c.publish(t, sealed(SECRET, t, json.dumps(d, separators=(",", ":")).encode()), qos=1,
                        retain=leaf == "status").wait_for_publish(10)
 
     def status(self, left=(), bat=3870):
-        self.send("status", {"v": 1, "on": 1, "fw": "1", "g": 1, "left": [list(x) for x in left], "faults": [],
-                             "bat": bat})
+        self.i += 1
+        self.send("status", {"v": 2, "on": 1, "b": 1, "c": 1, "i": self.i, "fw": "1", "g": 1,
+                             "left": [list(x) for x in left], "faults": [], "bat": bat})
 
     def ask(self, s=None, left=(), pay=True):
         """pay: first the awards that took its grant down to left reach the desk (a bowl's
         awards go out before its ask; the desk grants from its own record of them)."""
         if pay and self.allots:
             paid_down_to(self.event, self.bowl_id, self.grant(), dict(left))
-        self.send("ask", {"v": 1, "s": self.s if s is None else s, "left": [list(x) for x in left]})
+        self.send("ask", {"v": 2, "s": self.s if s is None else s, "left": [list(x) for x in left]})
 
     def stop(self):
         self.c.loop_stop()
@@ -258,7 +263,7 @@ def test_a_replayed_or_stale_ask_raises_nothing_and_bad_asks_are_refused(broker)
         before = Import.objects.filter(source="mqtt", ok=False).count()
         for s, left in ((9, []), (-1, []), (2, [["duitang", "x"]]), (2, {"duitang": 1})):
             b.ask(s, left, pay=False)
-        b.send("ask", {"v": 2, "s": 2, "left": []})
+        b.send("ask", {"v": 3, "s": 2, "left": []})
         PahoBowl(broker.port, ev, "ghost").ask(0, [])
         assert lst.wait(11)[5:] == ["refused"] * 6
         logged = list(Import.objects.filter(source="mqtt", ok=False).order_by("-id")[:6])
@@ -292,7 +297,9 @@ def test_the_listener_republishes_every_allot_at_start_and_says_it_is_on_or_gone
     def retained(topic):
         r = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-t", topic, "-v",
                             "--retained-only", "-W", "3"], capture_output=True, text=True)
-        return dict(line.split(" ", 1) for line in r.stdout.splitlines())
+        got = dict(line.split(" ", 1) for line in r.stdout.splitlines())
+        return {t: p if t.endswith("/desk/status") else opened(SECRET, t, p.encode(), "d").decode()
+                for t, p in got.items()}
     assert retained("bobing/%s/#" % ev) == {}
     env = dict(os.environ)
     env.pop("DJANGO_SETTINGS_MODULE", None)
@@ -300,11 +307,11 @@ def test_the_listener_republishes_every_allot_at_start_and_says_it_is_on_or_gone
                              "127.0.0.1:%d" % broker.port, "--event", ev], cwd=deskkit.ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        want = {"bobing/%s/desk/status" % ev: '{"v":1,"on":1}',
-                "bobing/%s/ER-1/allot" % ev: '{"v":1,"s":1,"grant":[["sanhong",2],["yixiu",5]]}',
-                "bobing/%s/ER-2/allot" % ev: '{"v":1,"s":2,"grant":[["sanhong",4],["yixiu",10]]}'}
+        want = {"bobing/%s/desk/status" % ev: '{"v":2,"on":1}',
+                "bobing/%s/ER-1/allot" % ev: '{"v":2,"s":1,"grant":[["sanhong",2],["yixiu",5]]}',
+                "bobing/%s/ER-2/allot" % ev: '{"v":2,"s":2,"grant":[["sanhong",4],["yixiu",10]]}'}
         assert until(lambda: retained("bobing/%s/#" % ev) == want, 60), retained("bobing/%s/#" % ev)
     finally:
         desk.send_signal(signal.SIGKILL)
         desk.wait(10)
-    assert until(lambda: retained("bobing/%s/desk/status" % ev) == {"bobing/%s/desk/status" % ev: '{"v":1,"on":0}'})
+    assert until(lambda: retained("bobing/%s/desk/status" % ev) == {"bobing/%s/desk/status" % ev: '{"v":2,"on":0}'})

@@ -13,14 +13,14 @@ from bowlkit import roll, to_kiosk
 from bowlrun import Stream
 
 EVENT = "midautumn"
-NET = "ssid=mall\npassword=secret123\nbroker=%s\nevent=midautumn\nstock=bowl\n"
+NET = "ssid=mall\npassword=secret123\ntls=off\nbroker=%s\nevent=midautumn\nstock=bowl\n"
 DESK = "bobing/midautumn/desk/status"
 
 
 def event_sim(tmp_path, broker="10.0.0.2", names=None, networks=None, **kw):
     (tmp_path / "net.txt").write_text(NET % broker)
     br = fake_wlan.FakeBroker()
-    br.retain(DESK, b'{"v":1,"on":1}')
+    br.retain(DESK, b'{"v":2,"on":1}')
     air = fake_wlan.Air(networks or {"mall": "secret123"}, broker=br, names=names)
     sim = hal.Sim(str(tmp_path), urandom=Stream(1), air=air, **kw)
     sim.step(100)

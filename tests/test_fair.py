@@ -19,7 +19,7 @@ from host_sim.sim import player
 from bowlkit import customer_seed, desk_value, key, new_sim, press, roll, to_kiosk
 
 EVENT = "midautumn"
-NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=%s\nfair=on\n" % EVENT
+NET = "ssid=mall\npassword=secret123\ntls=off\nbroker=127.0.0.1\nevent=%s\nfair=on\n" % EVENT
 SECRET = b"0123456789abcdef"
 # what verify-fair FOLDER (no desk export) ends with: the bowl agrees with itself, no verdict
 OWN = "fair: consistency only (no desk export): %d rolls agree with the bowl's own log, %d do not"
@@ -687,11 +687,18 @@ def test_fair_logs_are_pruned_with_their_games_and_flash_stays_bounded(tmp_path)
 def test_the_claim_screen_of_a_fair_kiosk_shows_the_link_to_its_customers_verdict(tmp_path):
     """The bowl's own claim screen (net.txt: the desk's address defaults to the broker's host,
     port 8000): its QR page reads back, off the simulated panel, as the link a phone opens
-    (bobing/claim.py), with the code only after the "#"; the counter reads it as the BB1 text."""
+    (bobing/claim.py), with the code only after the "#"; the counter reads it as the BB1 text.
+    A desk provisioned as https://HOST:PORT gets an HTTPS link."""
+    _claim_link(tmp_path / "http", NET, "HTTP://127.0.0.1:8000")
+    _claim_link(tmp_path / "https", NET + "desk=https://desk.mall.cn:443\n", "HTTPS://DESK.MALL.CN:443")
+
+
+def _claim_link(tmp_path, net, desk_url):
     import zxingcpp  # pinned in requirements/test.txt
     from bobing import claim
     from host_sim.cli import screens as cmd_screens
-    sim = _fair_kiosk(tmp_path)
+    tmp_path.mkdir()
+    sim = _fair_kiosk(tmp_path, net)
     c = sim.console
     desk = Desk()
     link = None
@@ -719,7 +726,7 @@ def test_the_claim_screen_of_a_fair_kiosk_shows_the_link_to_its_customers_verdic
         c.fair.pending[:] = []
         sim.step(100)
     cls, code, _g, _n, ref = shown[:5]
-    assert link == "HTTP://127.0.0.1:8000/F/%s/%s/%s#%s" % (c.settings.bowl_id, ref, cls.upper(), code), link
+    assert link == "%s/F/%s/%s/%s#%s" % (desk_url, c.settings.bowl_id, ref, cls.upper(), code), link
     assert claim.bb1_of(link) == "BB1:%s:%s:%s:%s" % (c.settings.bowl_id, ref, cls.upper(), code)
 
 

@@ -7,7 +7,7 @@ from bobing import game
 from bobing import console as C
 from bowlkit import desk_answers, key, new_sim, press, roll, to_kiosk
 
-NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=midautumn\n"
+NET = "ssid=mall\npassword=secret123\ntls=off\nbroker=127.0.0.1\nevent=midautumn\n"
 
 
 def _event_kiosk(tmp_path):

@@ -12,7 +12,7 @@ import time
 from bobing import outbox
 import portable
 from mqtt_broker import Sub, need_broker
-from mqttkit import EVENT, SECRET, bowl_cmd
+from mqttkit import EVENT, OTHER_SECRET, SECRET, bowl_cmd, opened, sealed
 
 BOWL = "0005"
 
@@ -21,7 +21,7 @@ def _decoded(sub, n, leaf, timeout=15):
     out = []
     for line in sub.lines(n, timeout):
         t, hexp = line.split()
-        p = binascii.unhexlify(hexp)
+        p = opened(SECRET, t, binascii.unhexlify(hexp))
         out.append(outbox.decode_ask(EVENT, t, p) if leaf == "ask" else json.loads(p))
     return out
 
@@ -32,11 +32,13 @@ def test_the_bowl_takes_its_grants_from_the_retained_allot_and_asks_when_low(mp_
     root.mkdir()
     (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\nsecret=%s\n"
                                        % (BOWL, binascii.hexlify(SECRET).decode()))
-    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   % (broker.port, EVENT))
     allot = outbox.topic(EVENT, BOWL, "allot")
     # the desk granted before the bowl came up: the retained allot waits in the broker
-    assert broker.publish(allot, outbox.allot_payload(2, [("duitang", 1), ("yixiu", 1)]), retain=True).returncode == 0
+    desk = lambda body: sealed(SECRET, allot, body, "d")  # noqa: E731  (as the desk seals it)
+    first = desk(outbox.allot_payload(2, [("duitang", 1), ("yixiu", 1)]))
+    assert broker.publish(allot, first, retain=True).returncode == 0
     asks = Sub(broker, tmp_path, outbox.topic(EVENT, BOWL, "ask"), "ask-watch")
     asks.start()
     status = Sub(broker, tmp_path, outbox.topic(EVENT, BOWL, "status"), "status-watch")
@@ -50,10 +52,13 @@ def test_the_bowl_takes_its_grants_from_the_retained_allot_and_asks_when_low(mp_
         got = _decoded(asks, 1, "ask")
         assert got and got[0][0] == BOWL and got[0][1] in (0, 2), got
         time.sleep(0.5)
-        broker.publish(allot, outbox.allot_payload(1, [("yixiu", 50)]))  # stale: s 1 < 2
-        broker.publish(allot, b'{"v":1,"s":9,"grant":[["yixiu",-4]]}')  # malformed
-        broker.publish(allot, b"x" * 300)  # oversized
-        broker.publish(allot, outbox.allot_payload(3, [("duitang", 1), ("yixiu", 5)]), retain=True)
+        broker.publish(allot, desk(outbox.allot_payload(1, [("yixiu", 50)])))  # stale: s 1 < 2
+        broker.publish(allot, desk(b'{"v":2,"s":9,"grant":[["yixiu",-4]]}'))  # malformed
+        broker.publish(allot, desk(b'{"v":2,"s":9,"x":"' + b"x" * 280 + b'"}'))  # oversized
+        broker.publish(allot, outbox.allot_payload(9, [("yixiu", 99)]))  # unsealed (anyone on the broker)
+        broker.publish(allot, sealed(OTHER_SECRET, allot, outbox.allot_payload(9, [("yixiu", 99)]), "d"))  # forged
+        broker.publish(allot, sealed(SECRET, allot, outbox.allot_payload(9, [("yixiu", 99)])))  # as the bowl seals
+        broker.publish(allot, desk(outbox.allot_payload(3, [("duitang", 1), ("yixiu", 5)])), retain=True)
         out, _ = bowl.communicate(timeout=60)
     finally:
         if bowl.poll() is None:
@@ -63,6 +68,8 @@ def test_the_bowl_takes_its_grants_from_the_retained_allot_and_asks_when_low(mp_
     assert "net: allot 2 received" in out and "stock: grant 2 applied" in out, out
     assert "net: allot 1 ignored: not newer than grant 2" in out, out
     assert "net: allot refused: field 'n'=-4" in out and "net: allot refused: payload of 300 bytes" in out, out
+    assert "net: allot refused: not sealed" in out and out.count("net: allot refused: seal does not match") == 2, out
+    assert "allot 9" not in out, out
     assert "net: allot 3 received" in out and "stock: grant 3 applied" in out, out
     assert out.count("net: asked for stock") == 1, out
     asks.stop()

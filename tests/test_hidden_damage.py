@@ -52,7 +52,7 @@ def test_one_flipped_bit_before_the_checkpoint_is_found_mended_and_every_award_s
     _flip(path, BAD, (0, 0x04))
     r = journal.recover(root, SECRET)
     assert not r.problems and r.journal.count == N  # the boot does not see it (it replays from the checkpoint)
-    sent = drain(root, outbox.Outbox(root, EVENT, SECRET))[0]
+    sent = drain(root, outbox.Outbox(root, EVENT))[0]
     assert sent == want and len(want) > 10, (len(sent), len(want))  # none stalled behind the flipped bit
     problems, steps = _check_all(r.journal)
     assert steps <= CK // 16 + 1
@@ -73,7 +73,7 @@ def test_worse_damage_is_reported_and_the_outbox_goes_on_from_the_checkpoint():
     assert [(p.code, p.record) for p in problems] == [(journal.BAD_CHECKSUM, BAD)]
     assert "goes on from the checkpoint" in problems[0].text
     r.journal.close()
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     sent, worst, calls = drain(root, box)
     # the awards before the damage, then every one after the checkpoint: the sending never stops for good
     s = journal.scan(path, 1, SECRET)

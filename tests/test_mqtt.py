@@ -18,7 +18,7 @@ from bowl import net
 from fakes import wlan as fake_wlan
 import portable
 from mqtt_broker import Sub, need_broker
-from mqttkit import BAD, EVENT, OTHER_SECRET, SECRET, Desk, bowl_cmd, decode, play_kiosk, run_bowl
+from mqttkit import BAD, EVENT, OTHER_SECRET, SECRET, Desk, bowl_cmd, decode, opened, play_kiosk, run_bowl
 
 @need_broker
 def test_every_award_reaches_the_desk_once_through_power_cut_and_broker_restart(mp_built, broker, tmp_path):
@@ -77,7 +77,7 @@ def test_a_bowl_holds_its_awards_until_a_desk_has_listened(mp_built, broker, tmp
     assert "no desk has listened on this broker yet" in p.stdout, p.stdout
     assert outbox.read_cursor(str(root)) == (0, 0) and watcher.lines(1, timeout=1) == []
     # the desk's will counts too: its durable session exists, the broker keeps the awards for it
-    assert broker.publish("bobing/%s/desk/status" % EVENT, b'{"v":1,"on":0}', retain=True).returncode == 0
+    assert broker.publish("bobing/%s/desk/status" % EVENT, b'{"v":2,"on":0}', retain=True).returncode == 0
     p = run_bowl(root, broker.port)
     assert "sent 3 cursor 1 3" in p.stdout, p.stdout + p.stderr
     got, refused, _ = decode(watcher.lines(3))
@@ -97,7 +97,7 @@ def test_a_bowl_with_the_wrong_secret_is_refused(mp_built, broker, tmp_path):
     got, refused, dups = decode(desk.lines(2))
     desk.stop()
     assert not got and len(refused) == 2
-    assert all("does not match the bowl's secret" in r for r in refused), refused
+    assert all("seal does not match" in r for r in refused), refused
 
 
 @need_broker
@@ -114,12 +114,18 @@ def test_bad_messages_through_the_broker_are_refused_with_a_reason(broker, tmp_p
         assert why in text, (why, text)
 
 
-def test_award_payload_round_trip_and_identity():
+def test_award_payload_round_trip_and_identity_and_it_carries_no_claim_code():
     code = claim.code(SECRET, "万达-3", 17, 3, "duitang")
-    p = outbox.award_payload(17, 3, "duitang", 5, code)
-    assert len(p) <= outbox.MAX_PAYLOAD
+    p = outbox.award_payload(17, 3, "duitang", 5)
+    assert len(p) <= outbox.MAX_PAYLOAD and code.encode() not in p and b"code" not in p
     a = outbox.decode_award(EVENT, outbox.topic(EVENT, "万达-3", "award").encode(), p, lambda b: SECRET)
+    # the desk computes the code the bowl showed from the bowl's secret
     assert a.key() == ("万达-3", 17, 3) and (a.cls, a.customer, a.code) == ("duitang", 5, code)
+    with pytest.raises(ValueError, match="carries no claim code"):  # format 1's field
+        outbox.decode_award(EVENT, "bobing/%s/x/award" % EVENT, p[:-1] + b',"code":"%s"}' % code.encode(),
+                            lambda b: SECRET)
+    with pytest.raises(ValueError, match="format 1 .unsealed, older firmware"):
+        outbox.decode_award(EVENT, "bobing/%s/x/award" % EVENT, b'{"v":1' + p[6:], lambda b: SECRET)
     for bad in ("", "a/b", "a+b", "#", "$SYS", "a b", 'a"b', "x" * 33, None):
         with pytest.raises(ValueError):
             outbox.topic(EVENT, bad, "award")
@@ -144,7 +150,7 @@ def test_outbox_sends_in_order_across_games_and_skips_table_games(tmp_path):
     journal.start(root, "xiamen", None, 4).close()  # a table game: no claims, nothing to send
     j, want3 = play_kiosk(root, 2, seed=5)
     j.close()
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     seen = []
     while True:
         item = box.next()
@@ -159,14 +165,14 @@ def test_outbox_sends_in_order_across_games_and_skips_table_games(tmp_path):
     want = sorted(list(want1.items()) + list(want3.items()))
     assert seen == want
     assert [k[1] for k, _ in seen] == [1, 1, 1, 3, 3]
-    box = outbox.Outbox(root, EVENT, SECRET)  # the cursor survives a reboot
+    box = outbox.Outbox(root, EVENT)  # the cursor survives a reboot
     while box.next() is None and box.busy:
         pass
     assert box.next() is None and not box.busy
 
 
 def test_net_config_refuses_what_the_bowl_cannot_use():
-    good = "ssid=mall-5F\npassword=mooncake88\nbroker=10.0.0.2\nevent=midautumn\n"
+    good = "ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=10.0.0.2\nevent=midautumn\n"
     c = net.parse_config(good)
     assert (c["ssid"], c["port"], c["event"]) == ("mall-5F", 1883, "midautumn")
     # an event kiosk's dice are verifiable unless net.txt says fair=off; its claim QR links to the desk
@@ -174,16 +180,40 @@ def test_net_config_refuses_what_the_bowl_cannot_use():
     assert net.parse_config(good + "fair=off\ndesk=desk.local:80\n")["fair"] == "off"
     assert net.parse_config(good + "fair_wait=600\n")["fair_wait"] == 600
     assert net.parse_config(good + "desk=desk.local:80\n")["desk"] == "desk.local:80"
+    c = net.parse_config(good + "desk=https://desk.local:443\n")  # the desk serves its pages by HTTPS
+    assert (c["desk"], c["desk_scheme"]) == ("desk.local:443", "HTTPS") and c["desk_scheme"] != net.parse_config(
+        good)["desk_scheme"]
     assert net.parse_config(good.replace("10.0.0.2", "b" * 40))["desk"] == ""  # too long for the link: none
     for bad, why in ((good + "colour=red\n", "KEY=VALUE"), (good + "fair=yes\n", "on .* or off"),
                      (good + "fair_wait=5\n", "10..3600"), (good + "fair_wait=x\n", "10..3600"),
                      (good + "desk=" + "d" * 22 + "\n", "at most 21"), (good + "desk=a/b\n", "desk="),
+                     (good + "desk=https://" + "d" * 21 + "\n", "20 with https"),
                      (good + "port=x\n", "not a number"),
                      (good + "port=70000\n", "1..65535"), (good.replace("ssid=mall-5F", "ssid=" + "x" * 33), "ssid"),
                      (good.replace("event=midautumn", "event=a/b"), "event"),
                      (good.replace("broker=10.0.0.2\n", ""), "broker= is missing")):
         with pytest.raises(ValueError, match=why):
             net.parse_config(bad)
+
+
+def test_net_config_takes_tls_by_default_and_refuses_a_missing_or_damaged_certificate(tmp_path):
+    import base64
+    import ssl
+    from host_sim.cli import broker as cmd_broker
+    cmd_broker.make_certificate(str(tmp_path))  # the event's certificate, as `python -m host_sim broker` makes it
+    der = ssl.PEM_cert_to_DER_cert((tmp_path / cmd_broker.CERT).read_text())
+    ca = base64.b64encode(der).decode()
+    base = "ssid=mall-5F\npassword=mooncake88\nbroker=10.0.0.2\nevent=midautumn\n"
+    c = net.parse_config(base + "tls_ca=%s\n" % ca)
+    assert (c["tls"], c["tls_ca"], c["port"]) == ("on", der, 8883)  # TLS unless net.txt says tls=off
+    assert net.parse_config(base + "tls=off\n")["tls_ca"] is None  # only by an explicit choice
+    damaged = ca[:40] + ("A" if ca[40] != "A" else "B") * 3 + ca[43:]
+    for bad, why in ((base, "tls_ca= is missing"), (base + "tls=maybe\n", "on .* or off"),
+                     (base + "tls_ca=%s\n" % ca[:-8], "tls_ca= is damaged"), (base + "tls_ca=@@@\n", "damaged"),
+                     (base + "tls_ca=%s\n" % ca.replace("M", "*", 1), "damaged")):
+        with pytest.raises(ValueError, match=why):
+            net.parse_config(bad)
+    assert net.parse_config(base + "tls_ca=%s\n" % damaged)["tls_ca"] != der  # a changed byte: the handshake says
 
 
 def test_fake_wlan_behaves_as_the_esp32_port():
@@ -227,7 +257,7 @@ def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_built, broker,
     root.mkdir()
     (root / "settings.txt").write_text("mode=kiosk\nbowl_id=0005\npin=2468\nsecret=%s\n"
                                        % binascii.hexlify(SECRET).decode())
-    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
                                   % (broker.port, EVENT))
     j, want = play_kiosk(str(root), 30, seed=6, bowl="0005")
     j.close()
@@ -244,15 +274,17 @@ def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_built, broker,
     # the game's tasks and the watchdog ran throughout: ~250 sensor rounds in 2.5 s, as without a
     # network (a PUBACK held back by Nagle's algorithm, 40 ms a send, left ~115)
     assert samples > 180 and feeds >= 2, p.stdout
-    statuses = [json.loads(binascii.unhexlify(line.split()[1])) for line in watch.lines(2)]
+    statuses = [json.loads(opened(SECRET, line.split()[0], binascii.unhexlify(line.split()[1])))
+                for line in watch.lines(2)]
     watch.stop()
     # retained status at connect (a desk that subscribes later still sees it), then the will
     # ("on":0) the broker published when the bowl vanished without a goodbye
-    assert statuses[0] == {"v": 1, "on": 1, "fw": net.FW_VERSION, "g": 1, "faults": [],
+    boot = statuses[0]["b"]  # outbox/boot: 1 on a bowl's first start
+    assert statuses[0] == {"v": 2, "on": 1, "b": boot, "c": 1, "i": 1, "fw": net.FW_VERSION, "g": 1, "faults": [],
                            "left": [[c, j.table.pool[c]] for c in j.table.classes],
-                           "bat": statuses[0]["bat"]}, statuses
+                           "bat": statuses[0]["bat"], "tls": 0}, statuses  # its net.txt: tls=off
     assert 3000 < statuses[0]["bat"] < 4300, statuses  # the simulated cell's reading, mV
-    assert statuses[-1] == {"v": 1, "on": 0}, statuses
+    assert statuses[-1] == {"v": 2, "on": 0, "b": boot, "c": 1}, statuses  # the will: that connection's last word
     got, refused, dups = decode(desk.lines(len(want)), bowl="0005")
     desk.stop()
     assert not refused and not dups and {k: (a.cls, a.code) for k, a in got.items()} == want
@@ -269,20 +301,32 @@ def _provision(tmp_path, *args, env=None):
 
 
 def test_provision_writes_what_the_bowl_reads_and_refuses_the_rest(tmp_path):
-    p = _provision(tmp_path, "--ssid", "万达 5F", "--broker", "10.0.0.2", "--event", "midautumn",
+    import ssl
+    from host_sim.cli import broker as cmd_broker
+    cmd_broker.make_certificate(str(tmp_path))  # the event broker's, as `python -m host_sim broker` makes it
+    crt = str(tmp_path / cmd_broker.CERT)
+    p = _provision(tmp_path, "--ssid", "万达 5F", "--broker", "10.0.0.2", "--event", "midautumn", "--tls-ca", crt,
                    env={"PASSWORD": "mooncake88"})
     assert p.returncode == 0, p.stderr
     c = net.read_config(str(tmp_path))
     assert (c["ssid"], c["password"], c["broker"], c["port"], c["event"]) == ("万达 5F", "mooncake88", "10.0.0.2",
-                                                                             1883, "midautumn")
+                                                                             8883, "midautumn")
+    assert c["tls_ca"] == ssl.PEM_cert_to_DER_cert(open(crt).read())  # the broker's certificate: TLS by default
+    p = _provision(tmp_path, "--ssid", "s", "--broker", "h", "--event", "e", "--tls", "off", "--port", "1883",
+                   env={"PASSWORD": ""})
+    assert p.returncode == 0 and net.read_config(str(tmp_path))["tls_ca"] is None, p.stderr  # by explicit choice
     assert "mooncake88" not in p.stdout
     assert (c["fair"], c["desk"]) == ("on", "10.0.0.2:8000")  # verifiable dice unless FAIR=off
-    for args, env, why in ((["--ssid", "s", "--broker", "h", "--event", "e", "--desk", "x" * 30], {}, "desk="),
-                           (["--ssid", "x" * 33, "--broker", "h", "--event", "e"], {}, "ssid is 1..32"),
-                           (["--ssid", "s", "--broker", "h", "--event", "a/b"], {}, "event"),
-                           (["--ssid", "s", "--broker", "h", "--event", "e", "--port", "0"], {}, "1..65535"),
-                           (["--ssid", "s", "--broker", "h", "--event", "e"], {"PASSWORD": "a\nport=1"},
-                            "line breaks")):
+    off = ["--tls", "off"]
+    for args, env, why in ((["--ssid", "s", "--broker", "h", "--event", "e", "--desk", "x" * 30] + off, {}, "desk="),
+                           (["--ssid", "x" * 33, "--broker", "h", "--event", "e"] + off, {}, "ssid is 1..32"),
+                           (["--ssid", "s", "--broker", "h", "--event", "a/b"] + off, {}, "event"),
+                           (["--ssid", "s", "--broker", "h", "--event", "e", "--port", "0"] + off, {}, "1..65535"),
+                           (["--ssid", "s", "--broker", "h", "--event", "e"], {}, "TLS_CA= is missing"),
+                           (["--ssid", "s", "--broker", "h", "--event", "e", "--tls-ca", str(tmp_path / "x")], {},
+                            "not a PEM certificate"),
+                           (["--ssid", "s", "--broker", "h", "--event", "e", "--tls", "off"],
+                            {"PASSWORD": "a\nport=1"}, "line breaks")):
         (tmp_path / "net.txt").unlink(missing_ok=True)
         p = _provision(tmp_path, *args, env=dict({"PASSWORD": ""}, **env))
         assert p.returncode == 2 and why in p.stderr and "Traceback" not in p.stderr, (args, p.stderr)
@@ -295,7 +339,8 @@ def test_a_network_that_cannot_start_is_said_and_the_bowl_plays_offline(tmp_path
     import asyncio
     from fakes import bowl as hal
     from bowl import app as bowl_app
-    (tmp_path / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nevent=%s\n" % EVENT)
+    (tmp_path / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nevent=%s\n"
+                                      % EVENT)
 
     def no_room(app):
         raise OSError(12)

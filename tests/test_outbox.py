@@ -9,7 +9,7 @@
 import os
 import sys
 
-from bobing import claim, game, journal, outbox
+from bobing import game, journal, outbox
 from game_check import Lcg
 from journal_probes import log_lines
 from ramflash import RamFlash
@@ -76,8 +76,7 @@ def _full(root, cursor):
 
 def _item(root, a):
     g, n, cls, k = a
-    code = claim.code(SECRET, BOWL, g, n, cls)
-    return outbox.topic(EVENT, BOWL, "award"), outbox.award_payload(g, n, cls, k, code), g, n
+    return outbox.topic(EVENT, BOWL, "award"), outbox.award_payload(g, n, cls, k), g, n
 
 
 def _next(box):
@@ -104,7 +103,7 @@ def _session(seed, steps):
     got = []  # identities the broker acknowledged, in order
     redo = set()  # identities acknowledged again after a cut before the cursor moved
     j = _kiosk(root, rnd)
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     cuts = repairs = ended = 0
     for _ in range(steps):
         r = rnd(100)
@@ -129,7 +128,7 @@ def _session(seed, steps):
                 got.append(key)
                 j.close()
                 j = journal.recover(root, SECRET).journal
-                box = outbox.Outbox(root, EVENT, SECRET)
+                box = outbox.Outbox(root, EVENT)
                 cuts += 1
                 continue
             got.append(key)
@@ -137,7 +136,7 @@ def _session(seed, steps):
         elif r < 92:  # a power cut: the outbox's RAM is gone, the journal resumes (from its checkpoint)
             j.close()
             j = journal.recover(root, SECRET).journal
-            box = outbox.Outbox(root, EVENT, SECRET)
+            box = outbox.Outbox(root, EVENT)
             cuts += 1
         else:  # a failed write repaired at run time: the live outbox sees the file rewritten under it
             _damage(j, rnd)
@@ -203,7 +202,7 @@ def _caught_up(root, box):
 def test_the_outbox_reads_only_what_was_appended():
     root = _root()
     j, rnd, shown = _kiosk_game(root, 5, events=120)
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     _caught_up(root, box)
     for _ in range(40):
         n0 = journal.replayed()
@@ -220,7 +219,7 @@ def test_a_finished_game_with_nothing_left_is_not_read_again():
     j, _, shown = _kiosk_game(root, 6, awards=5)
     j.close()
     journal.start(root, "xiamen", None, 4).close()  # the newest game pays nothing to send
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     _caught_up(root, box)
     n0 = journal.replayed()
     for _ in range(5):
@@ -235,12 +234,12 @@ def test_a_boot_starts_from_the_checkpoint_when_no_award_to_send_is_before_it():
     last = max(shown)
     outbox.write_cursor(root, 1, last[1] - 1)  # one award left, after the checkpoint
     n0 = journal.replayed()
-    item = _next(outbox.Outbox(root, EVENT, SECRET))
+    item = _next(outbox.Outbox(root, EVENT))
     assert journal.replayed() - n0 <= journal.CHECKPOINT_EVERY + 1
     assert item == _item(root, _full(root, (1, last[1] - 1))) and item[3] == last[1]
     outbox.write_cursor(root, 1, 1)  # awards before the checkpoint still to send: the whole game
     n0 = journal.replayed()
-    item = _next(outbox.Outbox(root, EVENT, SECRET))
+    item = _next(outbox.Outbox(root, EVENT))
     # from the start (the checkpoint is past award 1), only as far as the award: one step
     assert journal.replayed() - n0 <= outbox.STEP
     assert item == _item(root, _full(root, (1, 1)))
@@ -254,7 +253,7 @@ def test_a_game_file_replaced_under_the_outbox_is_read_again_whole():
         j, _, shown = _kiosk_game(root, seed, awards=6 * seed)
         j.close()
         if seed == 8:
-            box = outbox.Outbox(root, EVENT, SECRET)
+            box = outbox.Outbox(root, EVENT)
             item = _next(box)
             box.sent(item[2], item[3])
             for name in os.listdir(root):
@@ -269,7 +268,7 @@ def test_a_repaired_game_grown_back_to_the_size_the_outbox_saw_is_read():
     # recover() cut them away, and two more events brought the file back to that very size
     root = _root()
     j, _, shown = _kiosk_game(root, 10, awards=3)
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     _caught_up(root, box)
     path = j.path
     j.close()
@@ -309,7 +308,7 @@ def test_a_game_whose_header_is_unreadable_is_passed_over():
     j.close()
     with open(journal.path_of(root, 2), "wb") as f:
         f.write(b"BB")  # a game whose header was cut short
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     got = []
     for _ in range(len(shown) + 2):
         item = _next(box)

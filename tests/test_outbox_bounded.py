@@ -27,7 +27,7 @@ def test_a_table_bowl_provisioned_for_an_event_is_read_in_bounded_steps():
     # then the bowl is provisioned for an event and plays kiosk
     write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, games + 1),
                 kiosk_events(4, 200, games + 1))
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     sent, worst, calls = drain(root, box)
     assert sent == all_awards(root) and len(sent) > 20, (len(sent), sent[:3])
     assert worst <= STEP, worst
@@ -37,7 +37,7 @@ def test_a_table_bowl_provisioned_for_an_event_is_read_in_bounded_steps():
     assert drain(root, box)[0] == []
     assert outbox.read_cursor(root) == (games + 2, 0)  # past the kiosk game, now finished
     n0 = journal.replayed()
-    box = outbox.Outbox(root, EVENT, SECRET)  # a reboot
+    box = outbox.Outbox(root, EVENT)  # a reboot
     assert drain(root, box)[0] == []
     assert journal.replayed() == n0
 
@@ -49,13 +49,13 @@ def test_a_kiosk_backlog_is_caught_up_in_bounded_steps():
                 ck_at=n - 40)
     want = all_awards(root)
     outbox.write_cursor(root, 1, 1)  # the broker took award 1, then went away for the game
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     sent, worst, calls = drain(root, box)
     assert sent == want[1:] and len(sent) > 300, len(sent)
     assert worst <= STEP, worst
     # a reboot half way: it goes on from the cursor, each award once
     outbox.write_cursor(root, *want[len(want) // 2])
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     sent, worst, calls = drain(root, box)
     assert sent == want[len(want) // 2 + 1:] and worst <= STEP
 
@@ -88,7 +88,7 @@ def test_a_damaged_cursor_that_still_parses_skips_nothing():
     # a cursor past the newest game on flash is damage too
     outbox.write_cursor(root, 3, 1)
     assert outbox.read_cursor(root) == (0, 0)
-    box = outbox.Outbox(root, EVENT, SECRET)
+    box = outbox.Outbox(root, EVENT)
     assert drain(root, box)[0] == want
 
 
@@ -107,7 +107,7 @@ def test_a_new_game_never_prunes_awards_the_broker_has_not_taken():
     assert 1 in ids and 3 in ids and 5 in ids, ids  # every kiosk game kept: its awards wait
     assert 2 not in ids and 4 not in ids, ids  # family games have nothing to send: pruned
     want = all_awards(root)
-    box = outbox.Outbox(root, EVENT, SECRET)  # the broker is back
+    box = outbox.Outbox(root, EVENT)  # the broker is back
     assert drain(root, box)[0] == want
     journal.start(root, "xiamen", None, 4, keep_bytes=0).close()
     assert journal.inventory(root)[0][:-1] == [7], journal.inventory(root)[0]  # all sent: pruned as before

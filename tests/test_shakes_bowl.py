@@ -9,7 +9,7 @@ from bobing import shakes
 from bobing import console as C
 from bowlkit import key, new_sim, roll, to_kiosk
 
-NET = "ssid=mall\npassword=secret123\nbroker=127.0.0.1\nevent=midautumn\nstock=bowl\n"
+NET = "ssid=mall\npassword=secret123\ntls=off\nbroker=127.0.0.1\nevent=midautumn\nstock=bowl\n"
 
 
 def _kiosk(tmp_path):
@@ -69,8 +69,8 @@ def test_forged_foreign_and_malformed_grants_are_refused(tmp_path):
     assert st == "refused" and "mac does not match" in why
     st, why = _grant(sim, 1, 3, bowl="9999")
     assert st == "refused" and "bowl" in why
-    for bad in (b'{"v":1,"id":1,"n":3,"ref":"","mac":"00"}', b'{"v":2,"id":1,"n":3}', b"nonsense",
-                b'{"v":1,"id":0,"n":3,"ref":"","mac":"00"}', b'{"v":1,"id":1,"n":100,"ref":"","mac":"00"}'):
+    for bad in (b'{"v":2,"id":1,"n":3,"ref":"","mac":"00"}', b'{"v":2,"id":1,"n":3}', b"nonsense",
+                b'{"v":2,"id":0,"n":3,"ref":"","mac":"00"}', b'{"v":2,"id":1,"n":100,"ref":"","mac":"00"}'):
         try:
             shakes.decode("midautumn", "bobing/midautumn/%s/shakes" % c.settings.bowl_id, bad,
                           c.settings.bowl_id, binascii.unhexlify(c.settings.secret))

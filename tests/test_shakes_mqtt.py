@@ -13,7 +13,7 @@ import time
 import deskkit
 import portable
 from mqtt_broker import need_broker
-from mqttkit import EVENT, OTHER_SECRET, SECRET, bowl_cmd
+from mqttkit import EVENT, OTHER_SECRET, SECRET, bowl_cmd, sealed
 
 deskkit.setup()
 
@@ -57,10 +57,10 @@ def test_a_counter_grant_lets_exactly_its_shakes_once_through_replays_forgeries_
     ShakeGrant.objects.filter(bowl__bowl_id=BOWL).delete()
     root = tmp_path / "flash"
     root.mkdir()
-    (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\nsecret=%s\n"
+    (root / "settings.txt").write_text("mode=kiosk\nbowl_id=%s\npin=2468\nsecret=%s\n"
                                        % (BOWL, binascii.hexlify(SECRET).decode()))
-    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\nbroker=127.0.0.1\nport=%d\nevent=%s\nstock=bowl\n"
-                                  % (broker.port, EVENT))
+    (root / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n"
+                                  "stock=bowl\n" % (broker.port, EVENT))
     listener.start()
     topic = "bobing/%s/%s/shakes" % (EVENT, BOWL)
     g1 = shakegrants.grant("wang", EVENT, BOWL, 3, "R-1001")
@@ -68,9 +68,10 @@ def test_a_counter_grant_lets_exactly_its_shakes_once_through_replays_forgeries_
     try:
         assert _state(1, "used").state == "used"
         # the same signed grant again (a replay), one signed with another secret, one malformed
-        broker.publish(topic, shakes.payload(SECRET, EVENT, BOWL, 1, 3, "R-1001"))
-        broker.publish(topic, shakes.payload(OTHER_SECRET, EVENT, BOWL, 2, 9, "R-1001"))
-        broker.publish(topic, b'{"v":1,"id":2,"n":9}')
+        broker.publish(topic, sealed(SECRET, topic, shakes.payload(SECRET, EVENT, BOWL, 1, 3, "R-1001"), "d"))
+        forged = shakes.payload(OTHER_SECRET, EVENT, BOWL, 2, 9, "R-1001")
+        broker.publish(topic, sealed(OTHER_SECRET, topic, forged, "d"))
+        broker.publish(topic, b'{"v":2,"id":2,"n":9}')
         out = _done(bowl)
     finally:
         if bowl.poll() is None:
@@ -78,7 +79,7 @@ def test_a_counter_grant_lets_exactly_its_shakes_once_through_replays_forgeries_
     assert bowl.returncode == 0 and "Traceback" not in out, out
     assert "customer 1: the prize desk started 3 shakes" in out and "shakes: grant 1 used by customer 1" in out, out
     assert "net: shakes 1 (3, R-1001): used" in out, out  # the replay: nothing granted
-    assert "net: shakes refused: mac does not match" in out and "net: shakes refused: field 'ref'" not in out, out
+    assert "net: shakes refused: seal does not match" in out and "net: shakes refused: not sealed" in out, out
     assert out.count("net: shakes refused") == 2, out
     assert "table customers 1 shakes_left 0 events 4" in out, out  # 1 customer, exactly 3 rolls
     g1.refresh_from_db()

@@ -62,3 +62,12 @@ def test_only_an_unsealed_json_object_can_be_sealed():
         assert "sender" in str(e)
     else:
         raise AssertionError("sender 'x' taken")
+
+
+def test_a_message_of_format_1_is_refused_by_name_and_every_kind_is_format_2():
+    from bobing import fair, outbox
+    k = wire.key(SECRET)
+    msg = _refused(k, "b", "midautumn", "0001", "award", b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1,"code":"X"}')
+    assert "format 1 (unsealed, older firmware)" in msg, msg
+    assert outbox.VERSION == 2  # the fair messages of format 2 are event messages too:
+    assert fair.commit2_payload(1, 1, 1, bytes(32)).startswith(b'{"v":2,')

@@ -14,12 +14,14 @@
 # Pure logic over a folder (as journal.py): no network, no machine; the device
 # glue is bowl/net.py. The message formats are here, one place for both sides:
 # the desk decodes with decode_award() what the bowl encodes with award_payload().
+# Every message is sealed end to end (bobing/wire.py) by the one sending it, and
+# opened by the one receiving it before any decoder here reads its body.
 from micropython import const
 
 from bobing import claim, journal, store
 from bobing.journal import RECORD
 
-VERSION = const(1)  # payload format ("v"); a newer one is refused by name, never guessed at
+VERSION = const(2)  # payload format ("v"): 2 is sealed (wire.py); any other is refused by name, never guessed at
 MAX_PAYLOAD = const(256)  # bytes; an award is ~80, anything larger is refused unread
 MAX_NAME = const(32)  # event, bowl and class names: characters (check_name)
 _BAD_CHARS = "/+#\"\\"
@@ -57,12 +59,12 @@ def every_bowl(event, leaf):
     return "%s/%s/+/%s" % (PREFIX, check_name("event", event), leaf)
 
 
-def award_payload(game_no, award_no, cls, customer, code):
-    """One award as compact JSON (bytes). `code` is the claim code the bowl
-    showed: HMAC of (bowl, game, award, class) with the bowl's secret, so the
-    desk knows the award came from the bowl that holds that secret."""
-    return ('{"v":%d,"g":%d,"n":%d,"c":"%s","k":%d,"code":"%s"}'
-            % (VERSION, game_no, award_no, check_name("prize class", cls), customer, code)).encode()
+def award_payload(game_no, award_no, cls, customer):
+    """One award's body as compact JSON (bytes). No claim code: the desk computes the
+    code the bowl showed from the bowl's secret (claim.code), and the seal says the
+    award came from the bowl that holds that secret; a sniffer learns no code."""
+    return ('{"v":%d,"g":%d,"n":%d,"c":"%s","k":%d}'
+            % (VERSION, game_no, award_no, check_name("prize class", cls), customer)).encode()
 
 
 class Award:
@@ -112,6 +114,9 @@ def message(event, topic_b, payload, leaf):
     if not isinstance(d, dict):
         raise ValueError("payload is not a JSON object")
     v = d.get("v")
+    if v == 1:
+        raise ValueError("payload format 1 (unsealed, older firmware): this side reads format %d, sealed "
+                         "(PROTOCOL.md \"Sealed messages\"): update the firmware" % VERSION)
     if v != VERSION:
         raise ValueError("payload format %r: this side reads format %d" % (v, VERSION))
     return bowl_id, d
@@ -119,14 +124,35 @@ def message(event, topic_b, payload, leaf):
 
 
 
+# A status's place in the bowl's order (replays are refused by it): "b" the bowl's boot
+# (ROOT/outbox/boot, grows at every boot), "c" its connection since that boot, "i" the
+# status's number on that connection. The will, written at connect and published by the
+# broker later, has no "i": it is the connection's last word.
+MAX_BOOT = const(0x7FFFFF)  # status_order() then fits a signed 64-bit number (the desk's column)
+MAX_CONN = const(0xFFFF)
+MAX_I = const(0xFFFFFE)
+WILL_I = const(0xFFFFFF)
+
+
+def status_order(at):
+    """(boot, connection, i) -> one number that grows with every status the bowl sends
+    (the desk keeps the highest it took)."""
+    return (at[0] << 40) | (at[1] << 24) | at[2]
+
+
 def decode_status(event, topic_b, payload):
-    """A status message -> (bowl id, {"on": 0 or 1, and when on: "fw", "g", "left": [[class,
-    n], ...], "faults": [part, ...], "bat": mV or 0}). ValueError saying what was wrong otherwise."""
+    """A status message -> (bowl id, {"on": 0 or 1, "at": (boot, connection, i: WILL_I for
+    the will), and when on: "fw", "g", "left": [[class, n], ...], "faults": [part, ...],
+    "bat": mV or 0}). ValueError saying what was wrong otherwise."""
     bowl_id, d = message(event, topic_b, payload, "status")
     on = d.get("on")
     if on != 0 and on != 1 or isinstance(on, bool):
         raise ValueError("field 'on'=%r: 0 or 1" % (on,))
-    out = {"on": on}
+    at = (int_field(d, "b", 1, MAX_BOOT), int_field(d, "c", 1, MAX_CONN),
+          int_field(d, "i", 1, MAX_I) if on else WILL_I)
+    if not on and "i" in d:
+        raise ValueError("field 'i': a will (\"on\":0) has none")
+    out = {"on": on, "at": at}
     if on:
         out["g"] = int_field(d, "g", 0, journal.MAX_GAME_ID)
         fw = d.get("fw")
@@ -146,24 +172,26 @@ def decode_status(event, topic_b, payload):
             raise ValueError("field 'faults': a list of part names")
         out["faults"] = [check_name("part", x) for x in faults]
         out["bat"] = int_field(d, "bat", 0, 0xFFFF) if "bat" in d else 0  # mV; 0 = unknown (or older firmware)
+        out["tls"] = int_field(d, "tls", 0, 1) if "tls" in d else None  # 0: net.txt's tls=off; None: not said
     return bowl_id, out
 
 
 def decode_award(event, topic_b, payload, secret_of):
-    """An award message as received -> Award. ValueError saying what was wrong for
-    anything else: a topic outside bobing/<event>/<bowl>/award, an oversized or
-    malformed payload, another format version, a code the bowl's secret does not
-    make (secret_of(bowl_id) -> bytes, or None for a bowl the desk does not know)."""
+    """An award's opened body (wire.open_sealed) -> Award, its code the one the bowl
+    showed, computed from the bowl's secret (secret_of(bowl_id) -> bytes, or None for a
+    bowl the desk does not know). ValueError saying what was wrong for anything else: a
+    topic outside bobing/<event>/<bowl>/award, an oversized or malformed payload,
+    another format version, a field out of range, a code field (format 2 carries none)."""
     bowl_id, d = message(event, topic_b, payload, "award")
-    a = Award(bowl_id, int_field(d, "g", 1, journal.MAX_GAME_ID), int_field(d, "n", 1, 0xFFFFFF),
-              check_name("prize class", d.get("c")), int_field(d, "k", 0, 0xFFFFFF), d.get("code"))
+    if "code" in d:
+        raise ValueError("field 'code': an award carries no claim code (the desk computes it)")
+    g, n = int_field(d, "g", 1, journal.MAX_GAME_ID), int_field(d, "n", 1, 0xFFFFFF)
+    cls = check_name("prize class", d.get("c"))
+    k = int_field(d, "k", 0, 0xFFFFFF)
     secret = secret_of(bowl_id)
     if secret is None:
         raise ValueError("bowl %r is not known here" % bowl_id)
-    if not isinstance(a.code, str) or not claim.verify(secret, bowl_id, a.game_no, a.award_no, a.cls, a.code):
-        raise ValueError("bowl %s award %d-%d: its code does not match the bowl's secret"
-                         % (bowl_id, a.game_no, a.award_no))
-    return a
+    return Award(bowl_id, g, n, cls, k, claim.code(secret, bowl_id, g, n, cls))
 
 
 # ---- the shared stock: allot (desk -> bowl) and ask (bowl -> desk) ----------------
@@ -290,6 +318,39 @@ def write_cursor(root, game_no, award_no):
         store.write_whole(store.join(root, CURSOR), store.join(root, _TMP), parts)
 
 
+# ROOT/outbox/boot: "v1 B CRC\n", the bowl's boot number on the network (a status's "b"):
+# one more at every start of the publisher, so that a status recorded and replayed is
+# older than every status the bowl sends later. Lost or damaged it starts again at 1 and
+# the desk refuses the bowl's statuses until it passes the last one taken (it says so).
+BOOT = "outbox/boot"
+_BOOT_TMP = "outbox/boot.tmp"
+
+
+def next_boot(root):
+    """The boot number after the one on flash, written before it is used -> int."""
+    b = 0
+    try:
+        with open(store.join(root, BOOT), "rb") as f:
+            raw = f.read(32)
+        p = raw.split()
+        if len(p) == 3 and p[0] == b"v1":
+            t = ("v1 %d" % int(p[1])).encode()
+            if raw == t + (" %04x\n" % journal.crc16(t)).encode():
+                b = int(p[1])
+    except (OSError, ValueError):
+        pass
+    b = b % MAX_BOOT + 1
+    t = ("v1 %d" % b).encode()
+    parts = (t, (" %04x\n" % journal.crc16(t)).encode())
+    try:
+        store.write_whole(store.join(root, BOOT), store.join(root, _BOOT_TMP), parts)
+    except OSError:
+        import os
+        os.mkdir(store.join(root, _DIR))
+        store.write_whole(store.join(root, BOOT), store.join(root, _BOOT_TMP), parts)
+    return b
+
+
 def unsent_from(root):
     """The oldest game that may hold awards the broker has not acknowledged, for
     journal.prune to keep (with their games after it): 0 when this bowl is not
@@ -384,10 +445,9 @@ class Outbox:
     the cursor's game starts from its checkpoint when that leaves out no award
     still to send."""
 
-    def __init__(self, root, event, secret):
+    def __init__(self, root, event):
         self.root = root
         self.event = check_name("event", event)
-        self.secret = secret
         self.cursor = read_cursor(root)
         self.busy = False  # the last next() stopped at its step with more to read
         self._game = 0  # the game whose awards are in _awards
@@ -517,8 +577,7 @@ class Outbox:
         for n, cls, customer in self._awards.out:
             if gid == cg and n <= cn:
                 continue
-            code = claim.code(self.secret, bowl, gid, n, cls)
-            return topic(self.event, bowl, "award"), award_payload(gid, n, cls, customer, code), gid, n
+            return topic(self.event, bowl, "award"), award_payload(gid, n, cls, customer), gid, n
         return None
 
     def sent(self, game_no, award_no):

@@ -1,12 +1,13 @@
 # Shakes granted at the prize desk (PROTOCOL.md "Shakes from the counter"): the
 # attendant checks a receipt and grants "3 shakes to bowl 3F-1"; the desk sends
-#   bobing/<event>/<bowl>/shakes  {"v":1,"id":7,"n":3,"ref":"R-88","mac":"<32 hex>"}
+#   bobing/<event>/<bowl>/shakes  {"v":2,"id":7,"n":3,"ref":"R-88","m":"<32 hex>"}
 # (QoS 1, retained: the grant waits in the broker until the bowl reads it), mac =
 # the first 16 bytes of HMAC-SHA256(the bowl's claim secret,
 # "bobing-desk1|<event>|<bowl>|shakes|<id>|<n>|<ref>") in hex. Only the desk and
 # the bowl hold the secret, so a forged grant, or one moved to another bowl or
 # event, fails the mac; ids only grow per bowl, so a replayed one grants nothing.
-# The bowl answers on bobing/<event>/<bowl>/shaken {"v":1,"id":7,"st":"got"} when
+# (the message is sealed as well, wire.py, whose "mac" is the last field: this one is "m").
+# The bowl answers on bobing/<event>/<bowl>/shaken {"v":2,"id":7,"st":"got"} when
 # the grant is on its flash, "used" once the customer's shakes started, "no" with
 # "why" when refused. signed()/check_mac() are the desk->bowl authentication for
 # any later desk->bowl message (another leaf in the signed text).
@@ -71,7 +72,7 @@ def payload(secret, event, bowl_id, gid, n, ref=""):
     n = outbox.int_field({"n": n}, "n", 1, MAX_SHAKES)
     ref = _ref(ref)
     m = mac(secret, event, bowl_id, "shakes", (gid, n, ref))
-    return ('{"v":1,"id":%d,"n":%d,"ref":"%s","mac":"%s"}' % (gid, n, ref, m)).encode()
+    return ('{"v":%d,"id":%d,"n":%d,"ref":"%s","m":"%s"}' % (outbox.VERSION, gid, n, ref, m)).encode()
 
 
 def decode(event, topic_b, msg, bowl_id, secret):
@@ -84,16 +85,16 @@ def decode(event, topic_b, msg, bowl_id, secret):
     gid = outbox.int_field(d, "id", 1, outbox.MAX_SEQ)
     n = outbox.int_field(d, "n", 1, MAX_SHAKES)
     ref = _ref(d.get("ref", ""))
-    check_mac(secret, event, bowl_id, "shakes", (gid, n, ref), d.get("mac"))
+    check_mac(secret, event, bowl_id, "shakes", (gid, n, ref), d.get("m"))
     return gid, n, ref
 
 
 def ack_payload(gid, st, why=""):
     """The bowl's answer: st "got" (on flash), "used" (the shakes started), "no" (refused)."""
     if why:
-        return ('{"v":1,"id":%d,"st":"%s","why":"%s"}' % (gid, st, why[:120].replace('"', "'")
-                                                          .replace("\\", "/"))).encode()
-    return ('{"v":1,"id":%d,"st":"%s"}' % (gid, st)).encode()
+        return ('{"v":%d,"id":%d,"st":"%s","why":"%s"}' % (outbox.VERSION, gid, st, why[:120].replace('"', "'")
+                                                            .replace("\\", "/"))).encode()
+    return ('{"v":%d,"id":%d,"st":"%s"}' % (outbox.VERSION, gid, st)).encode()
 
 
 def decode_ack(event, topic_b, msg):

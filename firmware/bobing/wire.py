@@ -22,6 +22,7 @@ FROM_DESK = "d"
 _MAC_BYTES = const(16)
 _TAIL = b',"mac":"'
 _TAIL_LEN = const(8)  # len(_TAIL)
+OVERHEAD = const(41)  # bytes a seal adds to a body: ,"mac":"<32 hex>" before its closing }
 
 
 def key(secret):
@@ -57,6 +58,9 @@ def open_sealed(k, frm, event, bowl_id, leaf, payload):
     p = bytes(payload)
     at = p.rfind(_TAIL)
     if at < 1 or len(p) != at + _TAIL_LEN + 2 * _MAC_BYTES + 2 or not p.endswith(b'"}'):
+        if p.startswith(b'{"v":1,'):
+            raise ValueError("payload format 1 (unsealed, older firmware): this side reads format 2, sealed "
+                             "(PROTOCOL.md \"Sealed messages\"): update the firmware")
         raise ValueError("not sealed: a message ends in ,\"mac\":\"<%d hex digits>\"}"
                          % (2 * _MAC_BYTES))
     got = p[at + _TAIL_LEN:-2]

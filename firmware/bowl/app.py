@@ -90,7 +90,8 @@ def _fair(hw, con):
     if cfg is not None and cfg["fair"] == "on":
         from bobing import fair
         con.fair = fair.Fair(hw.root, hw.strong_random, lambda out: con.dice.roll(out),
-                             "HTTP://" + cfg["desk"].upper() if cfg["desk"] else None, cfg["fair_wait"] * 1000)
+                             cfg["desk_scheme"] + "://" + cfg["desk"].upper() if cfg["desk"] else None,
+                             cfg["fair_wait"] * 1000)
 
 
 class App:

@@ -59,11 +59,22 @@
 # he plays unverified, bobing/fair.py: 60 by default, 10..3600), desk (HOST:PORT
 # where phones reach the desk's public pages, default the broker's host and port
 # 8000, the desk's `serve`: a fair kiosk's claim QR links there, bobing/claim.py's
-# link).
+# link), tls (on, the default: the connection to the broker is TLS and the broker must prove
+# itself with the event's certificate; off only by an explicit choice), tls_ca (the event broker's
+# certificate, DER in base64, as `python -m host_sim broker` makes it and `make provision` writes it:
+# the one trust anchor; the port defaults to 8883 with TLS, 1883 without).
 # No file: the bowl plays offline and says so once.
+#
+# Sealed end to end (PROTOCOL.md "Sealed messages", bobing/wire.py): _publish seals every
+# message the bowl sends (and the will, at connect) with the bowl's key; _on_msg opens
+# every message of the desk before a decoder reads it. A message that fails its seal is
+# logged and dropped: the broker, or a login with the bowl's stolen password, can write
+# nothing this bowl takes. The desk's status (bobing/<event>/desk/status) is one topic
+# for every bowl and so cannot carry a bowl's seal: it says only that the desk's
+# subscription exists, and only the desk's login may write it (the broker's ACL).
 from micropython import const
 
-from bobing import outbox
+from bobing import outbox, wire
 
 SOCK_TIMEOUT_S = const(2)
 CONNECT_S = 0.4  # TCP connect, then CONNACK: each a few ms on a LAN with power save off
@@ -91,7 +102,11 @@ STAT_WRONG_PASSWORD = const(202)  # AUTH_FAIL and CONNECTION_FAIL (205): the por
 # HANDSHAKE_TIMEOUT), which the port passes through once the reconnects are used up
 _HANDSHAKE_REASONS = (15, 204)
 _KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock", "fair", "desk",
-         "fair_wait")
+         "fair_wait", "tls", "tls_ca")
+MAX_NET_FILE = const(2048)  # bytes of net.txt read: a broker certificate in base64 is ~600
+# the desk's status: unsealed (one topic for all bowls), only the desk's login writes it
+DESK_ON = b'{"v":2,"on":1}'
+DESK_OFF = b'{"v":2,"on":0}'
 DESK_PORT = const(8000)  # the desk's `serve --listen` port by default
 # characters of desk=: the claim's link must fit a version 3 QR code (bobing/claim.py's link, with
 # an 8-digit bowl id and game number, a 3-digit award number and the longest class id)
@@ -106,15 +121,15 @@ def read_config(root):
     except OSError:
         return None
     try:
-        text = f.read(1024)
+        text = f.read(MAX_NET_FILE)
     finally:
         f.close()
     return parse_config(text)
 
 
 def parse_config(text):
-    c = {"port": 1883, "user": "", "mqtt_password": "", "password": "", "stock": "desk", "fair": "on",
-         "fair_wait": "60"}
+    c = {"user": "", "mqtt_password": "", "password": "", "stock": "desk", "fair": "on",
+         "fair_wait": "60", "tls": "on"}
     for i, line in enumerate(text.split("\n")):
         line = line.strip()
         if not line or line[0] == "#":
@@ -127,6 +142,14 @@ def parse_config(text):
     for k in ("ssid", "broker", "event"):
         if not c.get(k):
             raise ValueError("net.txt: %s= is missing" % k)
+    if c["tls"] == "on":
+        c["tls_ca"] = _ca(c.get("tls_ca"))
+    elif c["tls"] != "off":
+        raise ValueError("net.txt: tls=%r: on (the broker proves itself with the event's certificate, tls_ca=) or off "
+                         "(no TLS: passwords and messages readable on the Wi-Fi)" % c["tls"][:20])
+    else:
+        c["tls_ca"] = None
+    c.setdefault("port", 8883 if c["tls_ca"] else 1883)
     if not 1 <= len(c["ssid"].encode()) <= 32 or len(c["password"].encode()) > 64:
         raise ValueError("net.txt: ssid is 1..32 bytes and password at most 64 (IEEE 802.11, WPA2)")
     try:
@@ -148,41 +171,118 @@ def parse_config(text):
                          "plays unverified, 10..3600" % w[:20])
     c["fair_wait"] = int(w)
     d = c.get("desk") or "%s:%d" % (c["broker"], DESK_PORT)
-    if len(d) > MAX_DESK or any(not ("a" <= ch.lower() <= "z" or "0" <= ch <= "9" or ch in ".-:") for ch in d):
+    # the claim link's scheme is the desk's: https://HOST:PORT when it serves its pages by HTTPS
+    scheme, low = "HTTP", d.lower()
+    if low.startswith("https://"):
+        scheme, d = "HTTPS", d[8:]
+    elif low.startswith("http://"):
+        d = d[7:]
+    most = MAX_DESK - len(scheme) + 4  # HTTPS takes one character more of the link
+    if len(d) > most or any(not ("a" <= ch.lower() <= "z" or "0" <= ch <= "9" or ch in ".-:") for ch in d):
         if c.get("desk"):
-            raise ValueError("net.txt: desk=%r: HOST:PORT where phones reach the desk, at most %d characters "
-                             "of letters, digits, . - :" % (d[:40], MAX_DESK))
+            raise ValueError("net.txt: desk=%r: [https://]HOST:PORT where phones reach the desk, at most %d "
+                             "characters of letters, digits, . - : (%d with https://)" % (c["desk"][:40], MAX_DESK,
+                                                                                          MAX_DESK - 1))
         d = ""  # (a broker's name too long for the claim's link: the claim QR keeps its counter text)
     c["desk"] = d
+    c["desk_scheme"] = scheme
     return c
 
 
-def status_payload(online, con=None, faults=()):
+def _ca(b64):
+    """net.txt's tls_ca= -> the broker certificate's DER bytes (ValueError saying what is wrong)."""
+    if not b64:
+        raise ValueError("net.txt: tls_ca= is missing: the event broker's certificate (make provision writes it), "
+                         "or tls=off for a broker without TLS")
+    import binascii
+    try:
+        der = binascii.a2b_base64(b64)
+    except ValueError:
+        der = b""
+    # a DER certificate is one SEQUENCE: 0x30, then its length in two bytes (0x82) for 256..65535
+    if len(der) < 128 or der[0] != 0x30 or der[1] != 0x82 or (der[2] << 8 | der[3]) + 4 != len(der):
+        raise ValueError("net.txt: tls_ca= is damaged: not a certificate in base64 (make provision again with the "
+                         "broker folder's broker.crt)")
+    return der
+
+
+_PLAIN_HINT = ": a TLS port? (net.txt says tls=off)"
+TLS_NAME = "broker.bobing"  # the name in the event's certificate (host_sim/cli/broker.py's CERT_NAME)
+
+
+class BrokerNotProven(Exception):
+    """The broker did not prove itself with the event's certificate (or offered no TLS)."""
+
+
+class _Tls:
+    """umqtt.simple's ssl= for the event broker: its certificate is the one trust anchor (tls_ca);
+    a broker that cannot prove it holds that certificate's key never sees the password."""
+
+    def __init__(self, der, where):
+        self.der = der
+        self.where = where
+
+    def wrap_socket(self, sock, server_hostname=None):
+        import ssl
+        try:
+            sock.setsockopt(6, 1, 1)  # TCP_NODELAY on the TCP socket (the SSL one has no setsockopt)
+        except (OSError, AttributeError):
+            pass
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        ctx.verify_mode = ssl.CERT_REQUIRED
+        try:
+            ctx.load_verify_locations(cadata=self.der)
+        except (ValueError, OSError) as e:
+            raise BrokerNotProven("net.txt's tls_ca= is not a certificate this port can use (%s)" % (e,))
+        try:
+            # the name checked is the event certificate's own (the bowl reaches the broker by net.txt's
+            # broker=, whatever its name): the certificate itself is the one trust anchor
+            s = ctx.wrap_socket(sock, server_hostname=TLS_NAME)
+        except ValueError as e:  # extmod/modtls_mbedtls.c: a certificate that fails verification, said by Mbed TLS
+            raise BrokerNotProven("%s did not prove it is the event's broker: its certificate is not net.txt's "
+                                  "tls_ca= (%s); not sending the password" % (self.where, str(e).strip()))
+        except OSError as e:
+            why = e.args[1] if len(e.args) > 1 else e.args[0] if e.args else e
+            if "VERIFY" in str(why) or "CERT" in str(why):
+                raise BrokerNotProven("%s did not prove it is the event's broker: its certificate is not net.txt's "
+                                      "tls_ca= (%s); not sending the password" % (self.where, why))
+            raise BrokerNotProven("%s did not complete a TLS handshake (%s): no TLS on that port? (net.txt's port= "
+                                  "and tls=)" % (self.where, why))
+        self.raw = sock
+        return s
+
+
+def status_payload(online, con=None, faults=(), at=(1, 1, 1), tls=1):
     """The retained status: what the desk shows for a bowl. faults: the board's
     [(part, message)] (hw.errors); bat: the battery's last reading in mV (0: the
-    board cannot tell); the desk stamps "last seen" on arrival."""
+    board cannot tell); the desk stamps "last seen" on arrival. at: (boot, connection,
+    status number) of the bowl's order (outbox.decode_status); the will (not online)
+    has no status number. tls: 1 when the bowl talks TLS, 0 for net.txt's tls=off (the desk's
+    Bowls page shows it)."""
     if not online:
-        return b'{"v":1,"on":0}'
+        return ('{"v":%d,"on":0,"b":%d,"c":%d}' % (outbox.VERSION, at[0], at[1])).encode()
     t = con.table
     left = ",".join(['["%s",%d]' % (c, t.pool[c]) for c in t.classes]) if t is not None else ""
     g = con.j.game_id if con.j is not None else 0
     f = ",".join(['"%s"' % part for part, _msg in faults])
-    return ('{"v":1,"on":1,"fw":"%s","g":%d,"left":[%s],"faults":[%s],"bat":%d}'
-            % (FW_VERSION, g, left, f, con.battery_mv or 0)).encode()
+    return ('{"v":%d,"on":1,"b":%d,"c":%d,"i":%d,"fw":"%s","g":%d,"left":[%s],"faults":[%s],"bat":%d,"tls":%d}'
+            % (outbox.VERSION, at[0], at[1], at[2], FW_VERSION, g, left, f, con.battery_mv or 0, tls)).encode()
 
 
 class _Bounded:
     """The client's socket, whose setblocking(True) waits SOCK_TIMEOUT_S at most
-    (on the ESP32 port it would wait for ever: modsocket.c, socket_setblocking)."""
+    (on the ESP32 port it would wait for ever: modsocket.c, socket_setblocking). raw: the
+    TCP socket under a TLS one (an SSLSocket has no settimeout; its reads wait on raw's)."""
 
-    def __init__(self, sock):
+    def __init__(self, sock, raw=None):
         self.sock = sock
+        self.raw = raw or sock
 
     def setblocking(self, flag):
-        self.sock.settimeout(SOCK_TIMEOUT_S if flag else 0)
+        self.raw.settimeout(SOCK_TIMEOUT_S if flag else 0)
 
     def settimeout(self, t):
-        self.sock.settimeout(SOCK_TIMEOUT_S if t is None else t)
+        self.raw.settimeout(SOCK_TIMEOUT_S if t is None else t)
 
     def read(self, n):
         return self.sock.read(n)
@@ -224,14 +324,20 @@ def _spawn(fn, args, done):
 
 
 class Net:
-    """The publisher. mqtt_class: umqtt.simple.MQTTClient (or a test's);
-    may_send() -> False while a shake is in progress. stock: the console (allot(),
-    grant_s(), stock_low(), table): grants in, asks out; None: awards only."""
+    """The publisher. key: the bowl's message key (wire.key of its claim secret);
+    status((boot, connection, i)) -> the status's body; mqtt_class:
+    umqtt.simple.MQTTClient (or a test's); may_send() -> False while a shake is in
+    progress. stock: the console (allot(), grant_s(), stock_low(), table): grants in,
+    asks out; None: awards only."""
 
-    def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, mqtt_class=None, stock=None,
+    def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, key, mqtt_class=None, stock=None,
                  sockets=None, spawn=None):
         self.cfg = cfg
         self.box = box
+        self.key = key
+        self._boot = 0  # outbox.next_boot, read at the first connect
+        self._conn = 0  # connections since (a status's "c")
+        self._i = 0  # statuses on this connection ("i")
         self.bowl_id = outbox.check_name("bowl id", bowl_id)
         self.wlan = wlan
         self.say = say
@@ -246,7 +352,7 @@ class Net:
         self.running = True
         self._status_topic = outbox.topic(cfg["event"], bowl_id, "status")
         self.stock = stock
-        self._allot_topic = outbox.topic(cfg["event"], bowl_id, "allot")
+        self._allot_topic = outbox.topic(cfg["event"], bowl_id, "allot").encode()
         self._ask_topic = outbox.topic(cfg["event"], bowl_id, "ask")
         self._asked = None  # ticks_ms of the last ask, or None
         self.gate = None  # the console, taking the desk's shake grants (None: not subscribed)
@@ -329,21 +435,30 @@ class Net:
 
     def _connect(self, addr):
         c = self.cfg
+        tls = _Tls(c["tls_ca"], "%s:%d" % (c["broker"], c["port"])) if c["tls_ca"] else None
         m = self.mqtt_class("bowl-" + self.bowl_id, addr, c["port"], c["user"] or None,
-                            c["mqtt_password"] or None, KEEPALIVE_S)
-        m.set_last_will(self._status_topic, status_payload(False), True, 1)
+                            c["mqtt_password"] or None, KEEPALIVE_S, ssl=tls)
+        if not self._boot or self._conn >= outbox.MAX_CONN:
+            self._boot = outbox.next_boot(self.box.root)  # on flash before any status says it
+            self._conn = 0
+        self._conn += 1
+        self._i = 0
+        will = status_payload(False, at=(self._boot, self._conn))
+        m.set_last_will(self._status_topic, wire.seal(self.key, wire.FROM_BOWL, c["event"], self.bowl_id, "status",
+                                                      will), True, 1)
         m.connect(True, CONNECT_S)
-        m.sock = _Bounded(m.sock)
+        m.sock = _Bounded(m.sock, tls.raw if tls is not None else None)
         self.client = m
         self._inflight = None
         # umqtt writes a PUBLISH in four small writes: with Nagle's algorithm on, the later ones
         # wait for the broker's delayed ACK (40 ms on Linux). IPPROTO_TCP 6 and TCP_NODELAY 1 are
         # the values of Linux and of lwIP (extmod/modlwip.c); the unix port's socket module does
         # not name them.
-        try:
-            m.sock.setsockopt(6, 1, 1)
-        except OSError:
-            pass
+        if tls is None:
+            try:
+                m.sock.setsockopt(6, 1, 1)
+            except OSError:
+                pass
         m.set_callback(self._on_msg)
         m.subscribe(self._desk_topic, 1)  # retained: comes now (or during a later call)
         if self.stock is not None:
@@ -355,16 +470,23 @@ class Net:
             news = self.gate.grant_news()
             if news is not None and news not in self.gate.acks:
                 self.gate.acks.append(news)  # where the last grant stands: an answer lost to a cut is sent again
-        self._publish(self._status_topic, self.status(), True, "status", None)
+        self._send_status()
+
+    def _send_status(self):
+        self._i += 1
+        self._publish(self._status_topic, self.status((self._boot, self._conn, self._i)), True, "status", None)
 
     def _publish(self, topic, msg, retain, kind, key):
-        """Write a QoS 1 PUBLISH (as umqtt.simple's publish does) and do not wait:
-        its PUBACK is taken in by take_in()."""
+        """Seal msg (a message body of one of this bowl's topics) and write it as a QoS 1
+        PUBLISH (as umqtt.simple's publish does); do not wait: its PUBACK is taken in by
+        take_in()."""
         m = self.client
         self._pid = self._pid % 65535 + 1
         pid = self._pid
         if isinstance(topic, str):
             topic = topic.encode()
+        msg = wire.seal(self.key, wire.FROM_BOWL, self.cfg["event"], self.bowl_id,
+                        topic[topic.rfind(b"/") + 1:].decode(), msg)
         pkt = bytearray(b"\x32\0\0\0\0")
         if retain:
             pkt[0] |= 1
@@ -425,20 +547,36 @@ class Net:
                 p.pop(0)
 
     def _on_msg(self, topic_b, msg):
-        """A message from the broker (umqtt's callback): the desk's status or allot."""
+        """A message from the broker (umqtt's callback): the desk's status, an allot,
+        shakes or a seed, each opened (its seal checked) before it is decoded."""
         if topic_b == self._desk_topic:
-            # any status the desk wrote ({"v":1,"on":0|1}: its will too) means its session exists
-            if msg in (b'{"v":1,"on":1}', b'{"v":1,"on":0}'):
+            # any status the desk wrote ({"v":2,"on":0|1}: its will too) means its session exists
+            if msg in (DESK_ON, DESK_OFF):
                 if not self.desk_seen:
                     self.say("net: the desk has listened on this broker; sending")
                 self.desk_seen = True
             else:
-                self.say("net: desk status refused: %r is not {\"v\":1,\"on\":0|1}" % (msg[:40],))
+                self.say("net: desk status refused: %r is not {\"v\":%d,\"on\":0|1}" % (msg[:40], outbox.VERSION))
             return
         if topic_b == self._shakes_topic:
+            leaf = "shakes"
+            if self.gate is None or not msg:
+                return  # an empty retained message: the desk cleared the topic
+        elif topic_b == self._seed_topic:
+            leaf = "seed"
+        elif topic_b == self._allot_topic:
+            leaf = "allot"
+        else:
+            return
+        try:
+            msg = wire.open_sealed(self.key, wire.FROM_DESK, self.cfg["event"], self.bowl_id, leaf, msg)
+        except ValueError as e:
+            self.say("net: %s refused: %s" % (leaf, e))
+            return
+        if leaf == "shakes":
             self._shakes(topic_b, msg)
             return
-        if topic_b == self._seed_topic:
+        if leaf == "seed":
             if self.fair is not None:
                 from bobing import fair
                 try:
@@ -462,8 +600,6 @@ class Net:
             self.say("net: allot %d ignored: not newer than grant %d" % (s, self.stock.grant_s()))
 
     def _shakes(self, topic_b, msg):
-        if self.gate is None or not msg:
-            return  # an empty retained message: the desk cleared the topic
         from bobing import shakes
         try:
             gid, n, ref = shakes.decode(self.cfg["event"], topic_b, msg, self.bowl_id, self.gate.secret())
@@ -500,9 +636,14 @@ class Net:
         if type(e).__name__ == "MQTTException" and e.args and e.args[0] in (4, 5):
             return "the broker refused user %r (CONNACK %d): check net.txt's user= and mqtt_password=" % (
                 self.cfg["user"], e.args[0])
+        if isinstance(e, BrokerNotProven):
+            return str(e)
         if isinstance(e, (AssertionError, IndexError)):  # umqtt's checks of a reply; b"" read from a closed socket
-            return "%s:%d closed the connection or answered something that is not MQTT (%s)" % (
-                self.cfg["broker"], self.cfg["port"], type(e).__name__)
+            return "%s:%d closed the connection or answered something that is not MQTT (%s)%s" % (
+                self.cfg["broker"], self.cfg["port"], type(e).__name__,
+                "" if self.cfg["tls_ca"] else _PLAIN_HINT)
+        if isinstance(e, OSError) and e.args and e.args[0] == 104 and not self.cfg["tls_ca"]:  # ECONNRESET
+            return "%s:%d reset the connection%s" % (self.cfg["broker"], self.cfg["port"], _PLAIN_HINT)
         return "%s %s" % (type(e).__name__, e)
 
     def close(self):
@@ -607,7 +748,7 @@ class Net:
                     await asyncio.sleep(SEND_GAP_MS / 1000)
                     continue
                 if self._inflight is None and ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
-                    self._publish(self._status_topic, self.status(), True, "status", None)
+                    self._send_status()
                     last_status = ticks_ms()
                 self.poll(ticks_ms(), ticks_diff)
                 await asyncio.sleep((SEND_GAP_MS if self._inflight is not None or self._seeding() else IDLE_MS) / 1000)
@@ -644,9 +785,10 @@ def start(app):
             return None
         wlan = network.WLAN(network.STA_IF)
     from bobing import champions
-    box = outbox.Outbox(hw.root, cfg["event"], con.secret())
-    net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda: status_payload(True, con, hw.errors),
-              lambda: not champions.busy(con), stock=con if cfg["stock"] == "desk" else None,
+    box = outbox.Outbox(hw.root, cfg["event"])
+    tls = 1 if cfg["tls_ca"] else 0
+    net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda at: status_payload(True, con, hw.errors, at, tls),
+              lambda: not champions.busy(con), wire.key(con.secret()), stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     net.gate = con

@@ -46,7 +46,12 @@ def add_arguments(p):
                    help="a bowl id (碗号), once per bowl; bowls already in DIR/passwd are kept")
     p.add_argument("--renew", action="append", default=[], metavar="USER",
                    help="give this bowl (or 'desk') a new password (a lost or leaked one)")
-    p.add_argument("--port", type=whole(1, 65535), default=1883, help="the broker's port (1883)")
+    p.add_argument("--tls-port", type=whole(1, 65535), default=8883,
+                   help="the broker's TLS port (8883), with the event's certificate DIR/broker.crt")
+    p.add_argument("--plain", action="store_true",
+                   help="also listen without TLS on --port: passwords and messages readable on the network; "
+                        "only for bowls provisioned with TLS=off, by explicit choice")
+    p.add_argument("--port", type=whole(1, 65535), default=1883, help="the plain port with --plain (1883)")
     p.add_argument("--listen", default="0.0.0.0", metavar="ADDRESS", type=ip_address,
                    help="address to listen on (0.0.0.0: every network of this computer)")
 
@@ -89,12 +94,13 @@ def acl_text(event, bowls):
     return "\n".join(out)
 
 
-def conf_text(d, port, listen):
+def conf_text(d, port, listen, tls_port=None, plain=True):
     d = os.path.abspath(d)
+    tls = ["listener %d %s" % (tls_port, listen), "certfile %s" % os.path.join(d, CERT),
+           "keyfile %s" % os.path.join(d, KEY)] if tls_port else []
     return "\n".join([
         "# bobing event broker: made by `python -m host_sim broker`; run with `make broker EVENT=...`",
-        "per_listener_settings false",
-        "listener %d %s" % (port, listen),
+        "per_listener_settings false"] + tls + (["listener %d %s" % (port, listen)] if plain else []) + [
         "allow_anonymous false",
         # a login is its own client id, whatever id it asks for: a bowl's login can neither take
         # the desk's durable session (and drop the awards queued in it) nor push another bowl off
@@ -117,6 +123,35 @@ def conf_text(d, port, listen):
         # running user's name from the system, not from $USER, which sudo or su may leave behind)
         "user %s" % pwd.getpwuid(os.getuid()).pw_name,
         ""])
+
+
+CERT, KEY = "broker.crt", "broker.key"
+CERT_NAME = "broker.bobing"  # the certificate's name, as the bowls check it (bowl/net.py's TLS_NAME)
+
+
+def make_certificate(d):
+    """The event's own certificate (made once; the bowls are provisioned with it): a self-signed
+    ECDSA P-256 certificate and its key (mode 0600) by Debian's openssl, the key from the OS's
+    entropy. -> the certificate's SHA-256 fingerprint (hex)."""
+    import ssl
+    import subprocess
+    crt, key = os.path.join(d, CERT), os.path.join(d, KEY)
+    if not (os.path.exists(crt) and os.path.exists(key)):
+        old = os.umask(0o077)
+        try:
+            p = subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                                "-nodes", "-keyout", key, "-out", crt, "-days", "3650", "-subj", "/CN=" + CERT_NAME,
+                                "-addext", "subjectAltName=DNS:" + CERT_NAME], capture_output=True, text=True)
+        except FileNotFoundError:
+            raise InputError("the broker's certificate needs Debian's openssl (apt-get install openssl)")
+        finally:
+            os.umask(old)
+        if p.returncode != 0:
+            raise InputError("openssl could not make the broker's certificate: %s" % p.stderr.strip()[-300:])
+        os.chmod(crt, 0o644)
+    with open(crt) as f:
+        der = ssl.PEM_cert_to_DER_cert(f.read())
+    return hashlib.sha256(der).hexdigest()
 
 
 def read_passwd(path):
@@ -172,9 +207,14 @@ def run(args):
         return write
     write_files(args.out, {"passwd": secret_file("".join("%s:%s\n" % (u, hashes[u]) for u in [DESK] + everyone)),
                            "acl": acl_text(args.event, everyone).encode(),
-                           "mosquitto.conf": conf_text(args.out, args.port, args.listen).encode()})
+                           "mosquitto.conf": conf_text(args.out, args.port, args.listen, args.tls_port,
+                                                       args.plain).encode()})
+    fp = make_certificate(args.out)
     print("%s: %d bowls; run the broker with: make broker EVENT=%s BROKER_DIR=%s"
           % (args.out, len(everyone), args.event, args.out))
+    print("TLS on port %d, the event's certificate %s (sha256 %s): provision bowls with TLS_CA=%s%s"
+          % (args.tls_port, os.path.join(args.out, CERT), fp, os.path.join(args.out, CERT),
+             "; plain (no TLS) on port %d, for bowls provisioned TLS=off" % args.port if args.plain else ""))
     kept = [u for u in [DESK] + everyone if u not in new]
     if kept:
         print("kept (password unchanged): %s" % " ".join(kept))
@@ -183,8 +223,9 @@ def run(args):
     for u, pw in new.items():
         if u == DESK:
             print("desk: MQTT_PASSWORD=%s python -m host_sim.desk listen --broker HOST:%d --event %s --user %s"
-                  % (pw, args.port, args.event, DESK))
+                  % (pw, args.port if args.plain else args.tls_port, args.event, DESK))
         else:
             print("bowl %s: make provision PORT=/dev/ttyUSB0 SSID=... PASSWORD=... BROKER=HOST MQTT_PORT=%d "
-                  "EVENT=%s MQTT_USER=%s MQTT_PASSWORD=%s" % (u, args.port, args.event, u, pw))
+                  "EVENT=%s MQTT_USER=%s MQTT_PASSWORD=%s TLS_CA=%s" % (u, args.tls_port, args.event, u, pw,
+                                                                       os.path.join(args.out, CERT)))
     return 0

@@ -12,6 +12,13 @@ granted at the counter (shakegrants.py) are published from the database once a
 second, each bowl's open one again at every connection; a bowl's answers
 (shaken) move them on.
 
+Sealed end to end (firmware/PROTOCOL.md "Sealed messages", bobing/wire.py): every
+message is opened in _one() with its bowl's key before any decoder reads it (one that
+fails is refused in the event loop, no thread, no database: a flood of forgeries
+cannot hold up real awards), and everything the desk publishes for a bowl (allot,
+shakes, seed) is sealed in _publish(). The desk's own status is one topic for all
+bowls and so unsealed: it only tells the bowls that the desk's subscription exists.
+
 Exactly once: the subscription is durable (client id desk-<event>, clean
 session off, QoS 1: the broker keeps what arrives while the desk is away), and
 a message is acknowledged only after ingest() has committed it or refused it
@@ -21,7 +28,6 @@ together, in one write: _ack()). A desk killed or failing between receipt and
 commit gets the message again at its next connection; ingest() counts a copy
 it already has once."""
 import asyncio
-import json
 import logging
 import socket
 import struct
@@ -32,13 +38,16 @@ from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from bobing import outbox
+from bobing import outbox, wire
 
 from . import allot, fair, finals, mqttlog, shakegrants
 from .ingest import Refused, ingest
 from .models import Allot, Bowl, BowlStatus, Event
 
 log = logging.getLogger("desk")
+# the desk's own status (retained) and its will, as the bowls' net.py reads them
+DESK_ON = b'{"v":%d,"on":1}' % outbox.VERSION
+DESK_OFF = b'{"v":%d,"on":0}' % outbox.VERSION
 RETRY_S = 2
 FLUSH_S = 1  # refusals are written at most this often (mqttlog.py)
 
@@ -56,51 +65,56 @@ class Secrets:
     FRESH_S = 0.25  # a refusal is decided on secrets at most this old (a few rereads a second in a flood)
 
     def __init__(self):
-        self.by_bowl, self.read_at = {}, None
+        self.by_bowl, self.keys, self.read_at = {}, {}, None
 
     def stale(self, now):
         return self.read_at is None or now - self.read_at > self.MAX_AGE_S
 
     def reread(self, now):
         close_old_connections()
-        self.by_bowl = {b: bytes(s) for b, s in Bowl.objects.values_list("bowl_id", "secret")}
+        by_bowl = {b: bytes(s) for b, s in Bowl.objects.values_list("bowl_id", "secret")}
+        old = self.by_bowl
+        keys = {b: self.keys[b] for b, s in by_bowl.items() if old.get(b) == s and b in self.keys}
+        for b, s in by_bowl.items():
+            if b not in keys:
+                try:
+                    keys[b] = wire.key(s)
+                except ValueError:
+                    pass  # a secret of another length: none of its messages opens
+        self.by_bowl, self.keys = by_bowl, keys
         self.read_at = now
 
 
-WRONG_CODE = gettext_noop("bowl %(bowl)s award %(game)s-%(award)s: its code does not match the bowl's secret "
-                          "(a forged or damaged award)")
 NOT_KNOWN = gettext_noop("bowl %(bowl)s is not known here: add it with its secret first")
 BAD_CLASS = gettext_noop("prize class %(cls)s is not one of the firmware's classes")
+BAD_SEAL = gettext_noop("%(leaf)s refused: its seal is not bowl %(bowl)s's (forged, moved from another topic, or "
+                        "the desk holds another secret for this bowl)%(detail)s")
+OLD_STATUS = gettext_noop("status of bowl %(bowl)s refused: older than the last one taken (boot %(boot)s, "
+                          "connection %(conn)s: a replay, or the bowl lost its outbox/boot file)")
 
 
-def refused_early(event, topic, payload, secrets):
-    """An award the desk can refuse without its database (malformed, another event's,
-    a code its bowl's secret does not make) -> (msgid, args) for mqttlog.refuse, else None
-    (handle() decides, rereading the secret: a bowl added or given a new secret since the last read)."""
-    if not str(topic).endswith("/award"):
-        return None
-    asked = []
-
-    def secret_of(b):
-        asked.append(secrets.by_bowl.get(b, b""))
-        return asked[0]
+def opened(event, topic, payload, secrets):
+    """A received message's seal checked with its bowl's key -> (body, None), or (None,
+    (msgid, args)) for mqttlog.refuse: another event's topic, a bowl the desk does not know
+    (at secrets' last read), an oversized payload, an unsealed or forged one."""
+    t = str(topic)
+    parts = t.split("/")
+    if len(parts) != 4 or parts[0] != outbox.PREFIX or parts[1] != event:
+        return None, (mqttlog.BAD_MESSAGE, _bad(topic, "topic %r: not %s/%s/<bowl>/<kind>" % (
+            t[:80], outbox.PREFIX, event)))
+    k = secrets.keys.get(parts[2])
+    if k is None:
+        return None, (NOT_KNOWN, {"bowl": parts[2][:40]})
+    if len(payload) > outbox.MAX_PAYLOAD + wire.OVERHEAD:
+        return None, (mqttlog.BAD_MESSAGE, _bad(topic, "payload of %d bytes: at most %d" % (
+            len(payload), outbox.MAX_PAYLOAD + wire.OVERHEAD)))
     try:
-        outbox.decode_award(event, topic, payload, secret_of)
+        return wire.open_sealed(k, wire.FROM_BOWL, event, parts[2], parts[3], payload), None
     except ValueError as e:
-        bowl = str(topic).split("/")[-2:-1]
-        if bowl and bowl[0] not in secrets.by_bowl:
-            return None  # not known at the last read: handle() looks again
-        return _award_refusal(topic, payload, e, asked)
-    return None
-
-
-def _award_refusal(topic, payload, error, asked):
-    """An award the firmware's decoder refused -> (msgid, args). asked: the secret it asked
-    for; it asks only once the message is well formed, and then only the code is left to fail."""
-    if asked:
-        d = json.loads(payload)
-        return WRONG_CODE, {"bowl": str(topic).split("/")[-2], "game": d.get("g"), "award": d.get("n")}
-    return mqttlog.BAD_MESSAGE, _bad(topic, error)
+        if str(e).startswith("payload format 1"):
+            return None, (mqttlog.BAD_MESSAGE, _bad(topic, e))
+        return None, (BAD_SEAL, {"leaf": [mqttlog.LEAF.get(parts[3], mqttlog.OTHER)], "bowl": parts[2],
+                                 "detail": {"en": ": " + str(e)}})
 
 
 def _bad(topic, error):
@@ -160,10 +174,17 @@ def handle(event, topic, payload):
         if bowl is None:
             return _refuse(topic, NOT_KNOWN, bowl=bowl_id), []
         row = BowlStatus.objects.filter(bowl=bowl).first() or BowlStatus(bowl=bowl)
+        order = outbox.status_order(st["at"])
+        if order <= row.status_order:
+            if order == row.status_order:
+                return "status", []  # the retained one again (a new subscription): nothing new
+            return _refuse(topic, OLD_STATUS, bowl=bowl_id, boot=st["at"][0], conn=st["at"][1]), []
+        row.status_order = order
         row.online, row.seen = bool(st["on"]), timezone.now()
         if st["on"]:
             row.game_no, row.fw, row.left, row.faults = st["g"], st["fw"], st["left"], st["faults"]
             row.bat = st.get("bat", 0)
+            row.tls = None if st.get("tls") is None else bool(st["tls"])
         row.save()
         if (st["on"] and Event.objects.filter(name=event).exists()
                 and not Allot.objects.filter(event__name=event, bowl=bowl).exists()):  # its first grant
@@ -193,8 +214,7 @@ def handle(event, topic, payload):
     except ValueError as e:
         if asked and asked[0] is None:
             return _refuse(topic, NOT_KNOWN, bowl=str(topic).split("/")[-2]), []
-        msgid, args = _award_refusal(topic, payload, e, asked)
-        return _refuse(topic, msgid, **args), []
+        return mqttlog.bad_message(topic, e), []
     try:
         r = ingest(a.bowl_id, a.game_no, [(a.award_no, a.cls, a.customer)], None, "mqtt", str(topic), event=event)
     except Refused:
@@ -217,7 +237,19 @@ def _seed_list(event):
     return fair.seeds_to_publish(event)
 
 
-async def _shakes(client, event):
+async def _publish(client, secrets, event, t, p):
+    """One message for a bowl, sealed with its key, published retained (QoS 1)."""
+    bowl, leaf = t.split("/")[2:4]
+    if bowl not in secrets.keys:  # added since the last read
+        await asyncio.to_thread(secrets.reread, time.monotonic())
+    k = secrets.keys.get(bowl)
+    if k is None:
+        log.error("mqtt: %s not published: bowl %s is no longer known here", t, bowl)
+        return
+    await client.publish(t, wire.seal(k, wire.FROM_DESK, event, bowl, leaf, p), qos=1, retain=True)
+
+
+async def _shakes(client, event, secrets):
     """The counter's shake grants to the bowls: each bowl's open one again at
     connect (retained: the broker holds it for the bowl), then new ones as the
     counter records them (a look at the database once a second)."""
@@ -226,12 +258,12 @@ async def _shakes(client, event):
         try:
             todo = await asyncio.to_thread(_shake_list, event, again)
             for _pk, t, p in todo:
-                await client.publish(t, p, qos=1, retain=True)
+                await _publish(client, secrets, event, t, p)
             if todo:
                 await asyncio.to_thread(shakegrants.published, [pk for pk, _t, _p in todo])
             seeds = await asyncio.to_thread(_seed_list, event)  # customers' own seeds (fair.py)
             for _pk, t, p in seeds:
-                await client.publish(t, p, qos=1, retain=True)
+                await _publish(client, secrets, event, t, p)
             if seeds:
                 await asyncio.to_thread(fair.seeds_published, [pk for pk, _t, _p in seeds])
             again = False
@@ -252,17 +284,18 @@ def _nodelay(opened):
     return on_open
 
 
-async def listen(host, port, event, username=None, password=None, ready=None, seen=None):
+async def listen(host, port, event, username=None, password=None, ready=None, seen=None, ca=None):
     """Run until cancelled: connect, subscribe, hand each message to handle() in a
     thread (the ORM is synchronous), acknowledge it; on a lost broker or a
     database error, reconnect after RETRY_S. ready: an asyncio.Event set once
-    subscribed; seen(result) is called after each message (tests)."""
+    subscribed; seen(result) is called after each message (tests). ca: the event
+    broker's certificate file: connect by TLS, trusting only it."""
     topics = [(outbox.every_bowl(event, leaf), 1)
               for leaf in ("award", "status", "ask", "shaken") + finals.LEAVES + fair.LEAVES]
     own = outbox.topic(event, "desk", "status")
     flusher = asyncio.create_task(_flusher())
     try:
-        await _listen(host, port, event, username, password, ready, seen, topics, own)
+        await _listen(host, port, event, username, password, ready, seen, topics, own, ca)
     finally:
         flusher.cancel()
         await asyncio.to_thread(_flush)
@@ -307,38 +340,42 @@ async def _one(event, own, client, m, secrets, seen):
     now = time.monotonic()
     if secrets.stale(now):
         await asyncio.to_thread(secrets.reread, now)
-    why = refused_early(event, m.topic.value, m.payload, secrets)
-    if why is not None and now - secrets.read_at > Secrets.FRESH_S:  # a secret changed just now?
+    body, why = opened(event, m.topic.value, m.payload, secrets)
+    if why is not None and now - secrets.read_at > Secrets.FRESH_S:  # a bowl added, a secret changed just now?
         await asyncio.to_thread(secrets.reread, now)
-        why = refused_early(event, m.topic.value, m.payload, secrets)
+        body, why = opened(event, m.topic.value, m.payload, secrets)
     if why is not None:
         r, pub = mqttlog.refuse(m.topic.value, why[0], **why[1]), []
     else:
-        r, pub = await asyncio.to_thread(handle, event, m.topic.value, m.payload)
+        r, pub = await asyncio.to_thread(handle, event, m.topic.value, body)
     for t, p in pub:  # committed: now the bowl may have it
-        await client.publish(t, p, qos=1, retain=True)
+        await _publish(client, secrets, event, t, p)
     if seen is not None:
         if r == "refused":
             await asyncio.to_thread(_flush)  # (tests look for the reason at once)
         seen(r)
 
 
-async def _listen(host, port, event, username, password, ready, seen, topics, own):
+async def _listen(host, port, event, username, password, ready, seen, topics, own, ca=None):
     secrets = Secrets()
     shaker = None
     while True:
         client = aiomqtt.Client(host, port, identifier="desk-" + event, clean_session=False,
                                 username=username, password=password,
-                                will=aiomqtt.Will(own, b'{"v":1,"on":0}', qos=1, retain=True))
+                                will=aiomqtt.Will(own, DESK_OFF, qos=1, retain=True),
+                                # the event's own certificate is the one trust anchor: its name is not checked
+                                tls_params=aiomqtt.TLSParameters(ca_certs=ca) if ca else None,
+                                tls_insecure=True if ca else None)
         client._client.manual_ack_set(True)  # before connecting: queued messages arrive at once
         client._client.on_socket_open = _nodelay(client._client.on_socket_open)
         try:
             async with client:
                 await client.subscribe(topics)
-                await client.publish(own, b'{"v":1,"on":1}', qos=1, retain=True)
+                await client.publish(own, DESK_ON, qos=1, retain=True)
+                await asyncio.to_thread(secrets.reread, time.monotonic())
                 for t, p in await asyncio.to_thread(_republish, event):
-                    await client.publish(t, p, qos=1, retain=True)
-                shaker = asyncio.create_task(_shakes(client, event))
+                    await _publish(client, secrets, event, t, p)
+                shaker = asyncio.create_task(_shakes(client, event, secrets))
                 log.info("mqtt: listening on %s:%d for event %s", host, port, event)
                 if ready is not None:
                     ready.set()

@@ -159,6 +159,9 @@ class BowlStatus(models.Model):
     faults = models.JSONField(default=list)  # part names
     seen = models.DateTimeField()  # when the desk received it (the bowl has no trusted clock)
     bat = models.PositiveIntegerField(default=0)  # battery mV as the bowl reports it (0: unknown)
+    # outbox.status_order of the last status taken: an older one is a replay and refused
+    status_order = models.BigIntegerField(default=0)
+    tls = models.BooleanField(null=True)  # the bowl talks TLS to the broker (False: its net.txt says tls=off)
 
 
 class Champion(models.Model):

@@ -28,6 +28,22 @@ def _secret(env, prompt):
     return v or ""
 
 
+def _tls(a):
+    if a.tls == "off":
+        return [("tls", "off")]
+    if not a.tls_ca:
+        raise InputError("TLS_CA= is missing: the event broker's certificate (DIR/broker.crt of `python -m host_sim "
+                         "broker`), or TLS=off for a broker without TLS")
+    import base64
+    import ssl
+    try:
+        with open(a.tls_ca) as f:
+            der = ssl.PEM_cert_to_DER_cert(f.read())
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        raise InputError("TLS_CA=%s: not a PEM certificate (%s)" % (a.tls_ca, e))
+    return [("tls", "on"), ("tls_ca", base64.b64encode(der).decode())]
+
+
 def main(argv=None):
     return guarded(lambda: _main(argv))
 
@@ -38,7 +54,12 @@ def _main(argv):
     ap.add_argument("--ssid", required=True)
     ap.add_argument("--broker", required=True)
     ap.add_argument("--event", required=True)
-    ap.add_argument("--port", default="1883")
+    ap.add_argument("--port", default="8883")
+    ap.add_argument("--tls-ca", default="", metavar="FILE",
+                    help="the event broker's certificate (PEM, DIR/broker.crt of `python -m host_sim broker`): the "
+                         "bowl talks TLS and takes no other broker")
+    ap.add_argument("--tls", default="on", choices=("on", "off"),
+                    help="off: no TLS (passwords and messages readable on the Wi-Fi), only by explicit choice")
     ap.add_argument("--user", default="")
     ap.add_argument("--stock", default="desk", choices=("desk", "bowl"),
                     help="desk: a kiosk plays on the event's shared stock (default); bowl: on its own")
@@ -52,7 +73,7 @@ def _main(argv):
     fields = [("ssid", a.ssid), ("password", _secret("PASSWORD", "Wi-Fi password (empty: open network): ")),
               ("broker", a.broker), ("port", a.port), ("event", a.event), ("user", a.user),
               ("mqtt_password", _secret("MQTT_PASSWORD", "broker password (empty: none): ") if a.user else ""),
-              ("stock", a.stock), ("fair", a.fair)] + ([("desk", a.desk)] if a.desk else [])
+              ("stock", a.stock), ("fair", a.fair)] + ([("desk", a.desk)] if a.desk else []) + _tls(a)
     for k, v in fields:
         if "\n" in v or "\r" in v or v != v.strip():
             raise InputError("%s: no line breaks and no leading or trailing spaces" % k)

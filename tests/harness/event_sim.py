@@ -127,7 +127,7 @@ class Event:
             with open(os.path.join(root, "net.txt"), "w") as f:
                 # verifiable dice: the default; a customer waits a minute of real time for the desk's
                 # value (fair_wait is in the bowl's clock, which runs `speed` times real time)
-                f.write("ssid=%s\npassword=%s\nbroker=127.0.0.1\nport=%d\nevent=%s\n%s%s"
+                f.write("ssid=%s\npassword=%s\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n%s%s"
                         % (SSID, WIFI_KEY, self.broker.port, EVENT, "" if self.totals else "stock=bowl\n",
                            "fair_wait=%d\n" % min(3600, 60 * self.speed) if self.fair else "fair=off\n"))
         # the desk's database (migrated by the command), its bowls with their claim secrets, the

@@ -54,7 +54,7 @@ def test_following_the_game_allocates_per_record_not_per_game():
                 j.play(game.EV_CUSTOMER, None)
         for _ in range(400):
             play()
-        box = outbox.Outbox("/obheap/games", "midautumn", SECRET)
+        box = outbox.Outbox("/obheap/games", "midautumn")
         first, item = _alloc(box.next)  # a boot's first step: the game's header and table
         step = 0
         while item is None and box.busy:  # then at most outbox.STEP records a step

@@ -1,7 +1,9 @@
-"""listen --broker HOST[:PORT] --event NAME [--user NAME]: take the event's
+"""listen --broker HOST[:PORT] --event NAME [--user NAME] [--tls-ca FILE]: take the event's
 awards and bowl status from the MQTT broker (firmware/PROTOCOL.md) into the
 desk's database, until stopped (Ctrl-C). The broker's password, if any, comes
-from $MQTT_PASSWORD. Run it beside `serve`."""
+from $MQTT_PASSWORD. With --tls-ca (the event broker's certificate, DIR/broker.crt of
+`python -m host_sim broker`) the connection is TLS and no other broker is trusted; without it,
+plain, and it says so. Run it beside `serve`."""
 import asyncio
 import os
 
@@ -19,8 +21,10 @@ class Command(BaseCommand):
         p.add_argument("--broker", required=True, metavar="HOST[:PORT]", help="the event's broker (port 1883)")
         p.add_argument("--event", required=True, help="the event name the bowls were provisioned with")
         p.add_argument("--user", default=None, help="the desk's user on the broker")
+        p.add_argument("--tls-ca", default=None, metavar="FILE",
+                       help="the event broker's certificate: connect by TLS (the broker's TLS port, 8883)")
 
-    def handle(self, *args, broker, event, user, **kw):
+    def handle(self, *args, broker, event, user, tls_ca, **kw):
         try:
             host, port = inputs.host_port(broker, "--broker", 1883)
             if not host:
@@ -31,10 +35,15 @@ class Command(BaseCommand):
             outbox.check_name("event", event)
         except ValueError as e:
             raise inputs.refuse("--event: 活动名不可用 event name not allowed: %s" % e)
+        if tls_ca is not None and not os.path.isfile(tls_ca):
+            raise inputs.refuse("--tls-ca %s: 没有这个文件 no such file (the broker folder's broker.crt)" % tls_ca)
         from host_sim.desk import bus
-        self.stdout.write("listening to %s:%s for event %s (Ctrl-C stops)" % (host, port, event))
+        self.stdout.write("listening to %s:%s for event %s%s (Ctrl-C stops)" % (
+            host, port, event, " by TLS" if tls_ca else "; 未加密 without TLS: passwords and messages readable on "
+                                                           "the network (--tls-ca FILE for TLS)"))
         self.stdout.flush()
         try:
-            asyncio.run(bus.listen(host, int(port), event, user, os.environ.get("MQTT_PASSWORD") if user else None))
+            asyncio.run(bus.listen(host, int(port), event, user, os.environ.get("MQTT_PASSWORD") if user else None,
+                                   ca=tls_ca))
         except KeyboardInterrupt:
             pass
