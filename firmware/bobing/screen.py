@@ -249,9 +249,11 @@ class Screen:
         fb = self.fb
         # the frame after the one drawn last, for the same seat: only the bowl is drawn again
         # (the header above it, text costly on the ESP32, is as it was)
-        key = (t.turn, bool(unverified), p.zh)
-        again = frame == self._shook[0] + 1 and key == self._shook[1]
-        self._shook = (frame, key)
+        # (kept as three small ints, not a tuple: a frame allocates nothing, test_screen_heap)
+        key = t.turn * 4 + (2 if unverified else 0) + (1 if p.zh else 0)
+        again = frame == self._shook_frame + 1 and key == self._shook_key
+        self._shook_frame = frame
+        self._shook_key = key
         if again:
             fb.fill_rect(0, _BOWL_Y, _W, 64 - _BOWL_Y, 0)
         else:
@@ -262,7 +264,8 @@ class Screen:
             return
         self._bowl(frame)
 
-    _shook = (-2, None)  # (frame, its header's key) of the last shaking frame drawn
+    _shook_frame = -2  # the last shaking frame drawn and its header's key (seat, mark, language)
+    _shook_key = -1
 
     def _shaking_header(self, t, unverified):
         p = self.paint

@@ -7,11 +7,12 @@
 #   fonts-wqy-microhei            CJK glyphs in the desk's screenshots
 #   gettext                       `make desk-messages` (the desk's Chinese catalogue; the .mo is committed)
 #   espeak-ng sox                 the bowl's voice clips (host_sim/tools/make_voice.py, tests/test_voice.py)
+#   openssl                       the event broker's TLS certificate (host_sim/cli/broker.py, tests/test_tls.py)
 #   openscad xvfb xauth           `make case` and tests/test_case.py (the case's STL; its PNG on a virtual display)
 set -euo pipefail
 pkgs=(build-essential gcc-multilib pkg-config git xz-utils ca-certificates python3-venv
       mosquitto mosquitto-clients chromium chromium-driver fonts-wqy-microhei gettext openscad xvfb xauth
-      espeak-ng sox)
+      espeak-ng sox openssl)
 need=()
 for pkg in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
