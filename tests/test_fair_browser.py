@@ -16,12 +16,12 @@ _SETUP = """
 from bobing import dice, fair
 from host_sim.desk import bus
 root = bytes(range(32))
-print(bus.handle("fairphone", "bobing/fairphone/PH-1/commit", fair.commit2_payload(4, 1, 1, dice.chain_at(root, 0)))[0])
+print(bus.handle("fairphone", "bobing/fairphone/0081/commit", fair.commit2_payload(4, 1, 1, dice.chain_at(root, 0)))[0])
 """
 _ROW = """
 import json
 from host_sim.desk.models import Commitment
-c = Commitment.objects.get(bowl__bowl_id="PH-1", game_no=4, q=1)
+c = Commitment.objects.get(bowl__bowl_id="0081", game_no=4, q=1)
 print(json.dumps({"useed": c.useed, "desk": c.desk, "anchor": c.commit}))
 """
 
@@ -35,23 +35,23 @@ def test_the_phone_makes_keeps_and_sends_its_seed(browser, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
     s = deskkit.Server(str(tmp_path))
-    assert s.manage("addbowl", "PH-1", "--secret-hex", SECRET.hex()).returncode == 0
+    assert s.manage("addbowl", "0081", "--secret-hex", SECRET.hex()).returncode == 0
     r = s.manage("shell", "-c", _SETUP)
     assert r.stdout.strip().endswith("commit"), (r.stdout, r.stderr)
     s.start()
     try:
         d = browser
-        d.get(s.url + "/J/PH-1/4-1")
+        d.get(s.url + "/J/0081/4-1")
         row = _row(s)
         assert d.find_element(By.ID, "desk").text == row["desk"]
         assert d.find_element(By.ID, "anchor").text == row["anchor"]
         d.find_element(By.ID, "add").click()
         WebDriverWait(d, 10).until(lambda d: "已送出" in d.find_element(By.ID, "status").text)
-        saved = json.loads(d.execute_script("return localStorage.getItem('bobing:PH-1:4:1')"))
+        saved = json.loads(d.execute_script("return localStorage.getItem('bobing:0081:4:1')"))
         row = _row(s)
         assert len(saved["u"]) == 32 and saved["u"] == row["useed"] and saved["d"] == row["desk"], (saved, row)
         assert saved["u"][:8] in d.find_element(By.ID, "status").text
-        d.get(s.url + "/J/PH-1/4-1")  # again: the phone still has it
+        d.get(s.url + "/J/0081/4-1")  # again: the phone still has it
         assert "您的种子 %s" % saved["u"][:8] in d.find_element(By.ID, "status").text
         d.find_element(By.ID, "add").click()  # sent again: the same seed, taken as the same
         WebDriverWait(d, 10).until(lambda d: "已送出" in d.find_element(By.ID, "status").text)
@@ -66,15 +66,15 @@ from host_sim.desk import bus
 root = bytes(range(32))
 anchor = dice.chain_at(root, 0)
 for k in (1, 2, 3, 4):
-    r, pub = bus.handle("fairphone", "bobing/fairphone/PH-2/commit", fair.commit2_payload(6, k, 1, anchor))
-    d = fair.decode_seed("fairphone", pub[0][0], pub[0][1], "PH-2")[3]
+    r, pub = bus.handle("fairphone", "bobing/fairphone/0082/commit", fair.commit2_payload(6, k, 1, anchor))
+    d = fair.decode_seed("fairphone", pub[0][0], pub[0][1], "0082")[3]
     s = dice.chain_at(root, k) if k != 3 else bytes(32)  # 3: a secret of the bowl's choosing, not the chain's
     der = dice.Derived(s, d, 6, k, bytes(16))
     rolls = ["".join(str(f) for f in der.roll(i, bytearray(6))) for i in range(3)]
     if k == 2:
         rolls[1] = "444444" if rolls[1] != "444444" else "111111"  # a cheating bowl's roll
     if k != 4:  # 4: never revealed
-        print(bus.handle("fairphone", "bobing/fairphone/PH-2/reveal", fair.reveal2_payload(6, k, s, rolls))[0])
+        print(bus.handle("fairphone", "bobing/fairphone/0082/reveal", fair.reveal2_payload(6, k, s, rolls))[0])
 """
 
 
@@ -86,7 +86,7 @@ def test_the_phone_checks_its_turn_itself_with_the_bowl_s_code_in_micropython_we
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
     s = deskkit.Server(str(tmp_path))
-    assert s.manage("addbowl", "PH-2", "--secret-hex", SECRET.hex()).returncode == 0
+    assert s.manage("addbowl", "0082", "--secret-hex", SECRET.hex()).returncode == 0
     r = s.manage("shell", "-c", _TURNS)
     assert r.stdout.split()[-3:] == ["reveal"] * 3, (r.stdout, r.stderr)
     s.start()
@@ -94,7 +94,7 @@ def test_the_phone_checks_its_turn_itself_with_the_bowl_s_code_in_micropython_we
         d = browser
         for k, want in ((1, "已验证（在您的手机上）：3 次"), (3, "未验证（在您的手机上）：秘密不在链上"),
                         (4, "未验证（在您的手机上）：秘密从未公开"), (2, "未验证（在您的手机上）：第 2 次摇骰不符")):
-            d.get(s.url + "/V/PH-2/6-%d" % k)
+            d.get(s.url + "/V/0082/6-%d" % k)
             WebDriverWait(d, 30).until(lambda d: "验证（" in d.find_element(By.ID, "verdict").text
                                        or "无法" in d.find_element(By.ID, "verdict").text)
             text = d.find_element(By.ID, "verdict").text

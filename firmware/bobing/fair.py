@@ -43,7 +43,7 @@ import time
 
 from bobing import dice, game, journal, store
 
-VERSION = const(2)  # every fair message's "v": outbox.VERSION (sealed event messages); "f" tells fair format 1 (none) from 2
+VERSION = const(2)  # every fair message's "v": outbox.VERSION (sealed); "f" tells fair format 1 (none) from 2
 FORMAT = const(2)  # the fair format this bowl plays
 LOG = journal.FAIR  # pruned with the game's journal (journal.prune)
 KEY = journal.FAIR_KEY  # the game's chain roots, likewise
