@@ -242,7 +242,7 @@ def test_the_public_page_marks_a_customer_whole_a_retried_row_is_never_green():
 
 def test_a_claim_page_says_bowl_and_desk_trusted_and_an_award_without_a_commitment_is_not_verified():
     """Format 2 on the customer's claim page: a verified turn without a seed of his own
-    says 信任碗和奖台 / bowl and desk trusted (Chinese first); an award of the same fair
+    says 信任碗和兑奖台 / bowl and desk trusted (Chinese first); an award of the same fair
     game whose customer has no commitment is Not verified (it used to say "cannot be
     checked", as for a bowl that does not play fair)."""
     from django.utils import timezone
@@ -256,7 +256,7 @@ def test_a_claim_page_says_bowl_and_desk_trusted_and_an_award_without_a_commitme
         Award.objects.create(bowl=b, game_no=9, award_no=n, cls="yixiu", customer=k, code="C%d" % n,
                              source="mqtt", seen=timezone.now())
     html = Client().get("/F/%s/9-1/YIXIU" % BOWL).content.decode()
-    assert "已验证" in html and html.index("信任碗和奖台") < html.index("Bowl and desk trusted"), html
+    assert "已验证" in html and html.index("信任碗和兑奖台") < html.index("Bowl and desk trusted"), html
     assert 'href="/V/%s/9-1" id="phone-check"' % BOWL in html, html  # his own check, in his phone
     html = Client().get("/F/%s/9-2/YIXIU" % BOWL).content.decode()
     assert html.index("未验证") < html.index("Not verified: this bowl committed for the other customers"), html

@@ -190,7 +190,7 @@ def take_seed(request):
         row = Commitment.objects.select_for_update().select_related("bowl").filter(
             bowl__bowl_id=bowl, game_no=int(g), q=int(k), fmt=2).first()
         if row is None:
-            return no(404, "奖台还没有这位顾客：请等碗显示等待摇碗后再扫。",
+            return no(404, "兑奖台还没有这位顾客：请等碗显示等待摇碗后再扫。",
                       "The desk has no such customer yet: scan once the bowl shows his turn.")
         if row.secret:
             return no(409, "这位顾客的摇骰已经结束：种子来得太晚。",
