@@ -53,7 +53,8 @@ def test_the_final_page_follows_the_party(browser, tmp_path):
             t = game.Table("xiamen", 4)
             t.start_seat(seat)
             t.roll(dice)
-            p = broker.publish("bobing/%s/%s/champion" % (EVENT, bowl), CH.champion_payload(1, t), retain=True)
+            topic = "bobing/%s/%s/champion" % (EVENT, bowl)
+            p = broker.publish(topic, deskkit.sealed(SECRET, topic, CH.champion_payload(1, t)), retain=True)
             assert p.returncode == 0, p.stderr
         d = browser
         d.get(s.url + "/final")
@@ -77,8 +78,10 @@ def test_the_final_page_follows_the_party(browser, tmp_path):
         for dice in ((4, 4, 4, 4, 1, 2), (4, 4, 4, 4, 1, 3)):
             fp.apply(game.EV_ROLL, dice)
         for i in (1, 2):
-            assert broker.publish("bobing/%s/0109/finalroll" % EVENT, CH.roll_payload(fp, i)).returncode == 0
-        assert broker.publish("bobing/%s/0109/final" % EVENT, CH.final_payload(fp), retain=True).returncode == 0
+            topic = "bobing/%s/0109/finalroll" % EVENT
+            assert broker.publish(topic, deskkit.sealed(SECRET, topic, CH.roll_payload(fp, i))).returncode == 0
+        topic = "bobing/%s/0109/final" % EVENT
+        assert broker.publish(topic, deskkit.sealed(SECRET, topic, CH.final_payload(fp)), retain=True).returncode == 0
         assert _wait_for(d, 'id="winner"')
         winner = [b for b, n in order.items() if n == "2"][0]
         assert "champion 2 (%s seat %d)" % (winner, tables[winner][0]) in d.find_element(By.ID, "winner").text
