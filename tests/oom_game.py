@@ -47,7 +47,10 @@ def main(root, rolls):
         if "out of memory" in line:
             print("said:", line)
     c = sim.console
-    print("view %d ended %s" % (c.view, c.table.ended))
+    if c is None:  # no boot came back in this process's heap (a real reset starts a fresh one)
+        print("no console after %d boots short of memory" % boots)
+    else:
+        print("view %d ended %s" % (c.view, c.table.ended))
     print("events %d game %s restarts %d" % (c.table.events if c else -1,
                                              "same" if c and c.j.path == game else "other",
                                              sim.resets.count("reset") + boots))
