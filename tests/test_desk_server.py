@@ -224,6 +224,9 @@ def test_backups_taken_during_hand_overs_hold_every_confirmed_one_and_restore(tm
             r = s.manage("backup", out)
             assert r.returncode == 0 and "backed up" in r.stdout, r.stderr
             taken.append((out, before))
+        end = time.monotonic() + 30  # at least one of the automatic backups (every 3 s) before the stop
+        while not [f for f in os.listdir(stick) if not f.endswith(".tmp")] and time.monotonic() < end:
+            time.sleep(0.1)
     finally:
         done.set()
         t.join(120)
