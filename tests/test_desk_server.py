@@ -227,6 +227,7 @@ def test_backups_taken_during_hand_overs_hold_every_confirmed_one_and_restore(tm
         end = time.monotonic() + 30  # at least one of the automatic backups (every 3 s) before the stop
         while not [f for f in os.listdir(stick) if not f.endswith(".tmp")] and time.monotonic() < end:
             time.sleep(0.1)
+        time.sleep(1.1)  # the backups are named by the second: the one at shutdown is another file
     finally:
         done.set()
         t.join(120)
