@@ -26,6 +26,8 @@ def main(root, rolls):
     game = sim.console.j.path
     for _ in range(rolls * 3):
         try:
+            if sim.console is None:  # a restart that has not come back yet
+                raise MemoryError("no console")
             if sim.console.table.events >= rolls or sim.console.table.ended:
                 break
             while sim.console.view in (C.V_RESULT, C.V_CLAIM):
