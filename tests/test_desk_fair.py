@@ -1,4 +1,4 @@
-"""Verifiable fairness at the prize desk (host_sim/desk/fair.py): the listener's
+"""Verifiable fairness at the prize desk (host_sim/desk/fair.py, views_fair.py): the listener's
 handler records a bowl's commitment with its time and answers with its own
 random value on the bowl's retained seed topic (the same value for a copy, a
 refusal for a changed one), checks the reveal with the bowl's derivation, and

@@ -4,7 +4,7 @@ from django.views.static import serve
 
 from host_sim.desk.settings import STATIC_DIR
 
-from . import fair, finals, logins, mqttlog, views
+from . import finals, logins, mqttlog, views, views_fair as fair
 
 urlpatterns = [
     path("", views.home, name="counter"),
