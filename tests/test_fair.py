@@ -530,9 +530,13 @@ def _game2(root, cheat=None, customers=3):
     fair.append(root, g, "A 1 %d %s" % (dice.CHAIN_N, anchor.hex()))
     seen = "2026-12-01T10:00:%02d+00:00"
     export = {"v": 1, "commitments": [], "awards": [], "turns": [],
-              "chains": [{"bowl": "0007", "g": g, "a": 1, "n": dice.CHAIN_N, "c": anchor.hex(), "seen": seen % 0}]}
+              "chains": [{"bowl": "0007", "g": g, "a": 1, "n": dice.CHAIN_N, "c": anchor.hex(), "seen": seen % 0,
+                          "pf": fair.rules_text(j.config.profile, j.config.overrides)}]}
     for k in range(1, customers + 1):
         j.play(game.EV_CUSTOMER, None)
+        left = [j.table.pool[c] for c in j.table.classes]  # (what his commit says he starts with)
+        if cheat == "hidden" and k == 2:
+            left[0] = 0  # "no 状元 left": a bowl hiding stock so that a 状元 pays nothing
         s = dice.chain_at(chain, k)
         d = bytes(rng.randrange(256) for _ in range(16))
         outage = cheat == "outage" and k == 2
@@ -558,7 +562,8 @@ def _game2(root, cheat=None, customers=3):
         fair.append(root, g, "S %d %s" % (k, s.hex()))
         export["turns"].append({"bowl": "0007", "g": g, "k": k, "seen": seen % k, "d": d.hex(), "s": s.hex(),
                                 "r": shakes[:1] if cheat == "short" and k == 1 else shakes,
-                                "revealed": seen % (k + 1), "verdict": "", "unseeded": 1 if outage else 0})
+                                "revealed": seen % (k + 1), "verdict": "", "unseeded": 1 if outage else 0,
+                                "l": left})
     j.close()
     from bobing import outbox
     _s, _t, won = outbox.replay(journal.path_of(root, g), g)
@@ -590,9 +595,12 @@ def test_format_2_cheating_bowls_are_caught_with_the_reason_named(tmp_path):
             ("changed", {fair_check.MISMATCH_DICE: 1}, {fair_check.MISMATCH_DICE: 1}),
             ("chain", {fair_check.CHAIN: 3}, {fair_check.CHAIN: 3}),
             ("outage", {fair_check.OUTAGE: 3}, {fair_check.OUTAGE: 3}),
-            ("short", {fair_check.NOT_PLAYED: 3}, {}),  # (the desk alone cannot know the shakes)
+            # (the desk alone cannot know the shakes, but the awards of the hidden ones show)
+            ("short", {fair_check.NOT_PLAYED: 3}, {fair_check.AWARD_RULES: 1}),
             ("spill", {fair_check.SPILL_OFF: 1}, {}),
-            ("unpaid", {fair_check.UNPAID: 2}, {}),  # (a class the journal does not pay: named both ways)
+            # a class the journal does not pay: named both ways; alone, the rules do not pay it
+            ("unpaid", {fair_check.UNPAID: 2}, {fair_check.AWARD_RULES: 3}),
+            ("hidden", {}, {fair_check.STOCK_HIDDEN: 3}),
             ("nocommit", {fair_check.AWARDS: 1}, {fair_check.NO_COMMIT_AWARD: 1})):
         root = str(tmp_path / cheat)
         g, export = _game2(root, cheat)

@@ -105,6 +105,18 @@ SPILL_OFF = "a spill in a game whose spill detection is off"
 NO_COMMIT_AWARD = "award of a customer with no commitment (a fair bowl's game)"
 UNPAID = "award of the journal the desk does not hold, or the desk's the journal does not pay"
 SEED_NOT_USED = "the customer's seed the desk passed on is not the one his dice used"
+NO_RULES = "no rules or stock at the desk to replay the awards"
+AWARD_RULES = "awards not the ones the game's rules and stock give his rolls"
+STOCK_HIDDEN = "stock at a customer's start below what the customer before him left"
+
+
+def replay_awards(pf, left, shakes):
+    """The classes the game's rules (pf) and stock (left) pay for these shakes, in order,
+    by the bowl's own award logic (bobing.game.turn_awards) -> (list, None) or (None, why)."""
+    try:
+        return [c for won in game.turn_awards(pf, left, shakes) for c in won], None
+    except ValueError as e:
+        return None, str(e)
 
 
 def _user(t):
@@ -118,11 +130,13 @@ def _sent(t):
     return bytes.fromhex(u) if u else None
 
 
-def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_bad, sent=None):
+def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_bad, sent=None, pay=None):
     """One format-2 turn's shakes (six digits each, "-" a spill) into report. anchor,
     secret, d: bytes or None; user: the customer's value the dice used (zeros: none);
     sent: the one the desk passed on from his phone, or None. count_bad: how many rolls
-    an unverified turn counts."""
+    an unverified turn counts. pay: (the game's rules, the stock at his start, the
+    classes the desk holds for him in order) to replay his awards (the export alone),
+    or None (the journal's own replay checks them: check_game)."""
     rolls = [x for x in shakes if x != "-"]
     n = max(1, len(rolls)) if count_bad is None else count_bad
     a, p = dice.chain_place(k)
@@ -164,6 +178,21 @@ def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_b
             report.bad(MISMATCH_DICE, 1, "%s: roll %d is %s, %s from the reveal" % (who, i, x, want))
             continue
         report.verified += 1
+    if pay is not None:
+        n = len(rolls)
+        pf, left, held = pay
+        if not pf or left is None:
+            report.verified -= n  # (his dice are the derivation's, but what they paid cannot be shown)
+            report.bad(NO_RULES, n, "%s: the desk holds no rules or stock for his turn: his awards %s cannot be "
+                       "replayed" % (who, " ".join(held) or "(none)"))
+            return False
+        want, why = replay_awards(pf, left, shakes)
+        if want != held:
+            report.verified -= n
+            report.bad(AWARD_RULES, n, "%s: the rules %r with the stock %s pay %s, the desk holds %s" % (
+                who, pf, left, " ".join(want) if want is not None else "nothing (%s)" % why,
+                " ".join(held) or "no award"))
+            return False
     return True
 
 
@@ -231,6 +260,23 @@ def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
         _turn2(report, who, g, k, anchor, secrets.get(k), d, user, sh, k in unseeded, max(1, len(
             [x for x in sh if x != "-"])), _sent(t))
     return mine
+
+
+def _hidden_stock(pf, before, paid, left):
+    """A customer's stock against the one before him: a class can only come down by what
+    the customer before was paid (grants only raise it) -> (what he started with, what was
+    left) of the first class below that, or None."""
+    try:
+        classes = [c[0] for c in game.profile_of(pf).prizes["classes"]]
+    except ValueError:
+        return None  # (the replay names rules it cannot read)
+    if len(before) != len(classes) or len(left) != len(classes):
+        return None
+    for i, cls in enumerate(classes):
+        was = before[i] - paid.count(cls)
+        if left[i] < was:
+            return "%s=%d" % (cls, left[i]), "%s=%d" % (cls, was)
+    return None
 
 
 def _dice_text(d):
@@ -445,13 +491,13 @@ def check_log(desk, report, receipts=()):
         seen.setdefault((e["kind"], b.get("bowl"), b.get("g"), b.get("k", b.get("a"))), b)
     for c in desk.get("chains", []):
         b = seen.get(("chain", c["bowl"], c["g"], c["a"]))
-        if b is None or b.get("c") != c["c"]:
+        if b is None or b.get("c") != c["c"] or b.get("pf") != c.get("pf"):
             report.bad(LOG_MISSING, 1, "bowl %s game %d: chain %d's anchor %s" % (c["bowl"], c["g"], c["a"], (
                 "is not in the log" if b is None else "differs from the log's")))
     for t in desk.get("turns", []):
         key = (t["bowl"], t["g"], t["k"])
         v = seen.get(("value",) + key)
-        if v is None or v.get("d") != t.get("d"):
+        if v is None or v.get("d") != t.get("d") or v.get("l") != t.get("l"):
             report.bad(LOG_MISSING, 1, "bowl %s game %d customer %d: the desk's value %s" % (key + (
                 "is not in the log" if v is None else "differs from the log's",)))
         r = seen.get(("reveal",) + key)
@@ -498,21 +544,33 @@ def check_export(desk, report, bowl=None, game_no=None):
     chains = {}
     for c in desk.get("chains", []):
         chains.setdefault((c["bowl"], c["g"], c["a"]), c)
+    before = None  # the turn before in the same game: (bowl, g, k, its stock, the classes it was paid)
     for t in sorted(desk.get("turns", []), key=lambda t: (t["bowl"], t["g"], t["k"])):
         b, g, k = t["bowl"], t["g"], t["k"]
         if (bowl is not None and b != bowl) or (game_no is not None and g != game_no):
             continue
         c = chains.get((b, g, dice.chain_place(k)[0]))
         who = "bowl %s game %d customer %d" % (b, g, k)
-        if c is not None and when(c["seen"]) > when(t["seen"]):
-            report.bad(NO_CHAIN, max(1, len(t.get("r") or [])), "%s: chain anchor recorded after the turn's value"
-                       % who)
-            continue
         shakes = t.get("r") or []
+        held = [a["c"] for a in sorted(awards.get((b, g, k), []), key=lambda a: a["n"])]
+        stock = t.get("l")
+        paid = held  # what took his stock: what the rules pay his rolls (else what the desk holds)
+        if stock is not None and c and c.get("pf"):
+            paid = replay_awards(c["pf"], stock, shakes)[0] or held
+        last, before = before, (b, g, k, stock, paid)
+        if c is not None and when(c["seen"]) > when(t["seen"]):
+            report.bad(NO_CHAIN, max(1, len(shakes)), "%s: chain anchor recorded after the turn's value" % who)
+            continue
+        if last and last[:3] == (b, g, k - 1) and stock is not None and last[3] is not None and c and c.get("pf"):
+            low = _hidden_stock(c["pf"], last[3], last[4], stock)
+            if low:
+                report.bad(STOCK_HIDDEN, max(1, len([x for x in shakes if x != "-"])), "%s: he started with %s, "
+                           "though customer %d left %s" % (who, low[0], k - 1, low[1]))
+                continue
         _turn2(report, who, g, k, bytes.fromhex(c["c"]) if c else None,
-                    bytes.fromhex(t["s"]) if t.get("s") else None, bytes.fromhex(t["d"]) if t.get("d") else None,
-                    _user(t), shakes, bool(t.get("unseeded")), None, _sent(t))
-    # (the awards are replayed against the game's rules with its journal: check_game)
+               bytes.fromhex(t["s"]) if t.get("s") else None, bytes.fromhex(t["d"]) if t.get("d") else None,
+               _user(t), shakes, bool(t.get("unseeded")), None, _sent(t),
+               pay=(c.get("pf") if c else None, stock, held))
     fair_games = {(c["bowl"], c["g"]) for c in desk.get("chains", [])}
     have = {(t["bowl"], t["g"], t["k"]) for t in desk.get("turns", [])}
     for a in desk.get("awards", []):

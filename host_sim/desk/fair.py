@@ -101,23 +101,29 @@ def append_log(kind, **body):
                                                                                  text), at=timezone.now())
 
 
-def _commit2(event, topic, bowl, g, k, a, anchor):
-    """Fair format 2: customer k is about to shake. His chain's first anchor stands (another
-    is refused, no value sent); his one desk value is drawn the first time and sent again,
-    the same, whenever he is asked for (a copy, a reboot, a retry)."""
+def _commit2(event, topic, bowl, g, k, a, anchor, pf, left):
+    """Fair format 2: customer k is about to shake. His chain's first anchor and rules stand
+    (another is refused, no value sent); his one desk value is drawn the first time and
+    sent again, the same, whenever he is asked for (a copy, a reboot, a retry), recorded
+    with the stock his commit says he starts with (the first stands)."""
     now = timezone.now()
     with transaction.atomic():
         chain, fresh = FairChain.objects.get_or_create(bowl=bowl, game_no=g, a=a, defaults={
-            "n": dice.CHAIN_N, "anchor": anchor.hex(), "seen": now})
+            "n": dice.CHAIN_N, "anchor": anchor.hex(), "seen": now, "rules": pf})
         if fresh:
-            append_log("chain", bowl=bowl.bowl_id, g=g, a=a, c=chain.anchor)
+            append_log("chain", bowl=bowl.bowl_id, g=g, a=a, c=chain.anchor, pf=pf)
         if chain.anchor != anchor.hex():
             return _refuse(topic, gettext_noop("chain %(a)s of game %(game)s is already recorded with another "
                                                "anchor: the first one stands, no value is sent"), a=a, game=g), []
+        if chain.rules != pf:
+            return _refuse(topic, gettext_noop("game %(game)s was committed with the rules %(first)s, this commit "
+                                               "names %(pf)s: the first one stands, no value is sent"),
+                           game=g, first=chain.rules, pf=pf[:40]), []
         row, new = Commitment.objects.get_or_create(bowl=bowl, game_no=g, q=k, defaults={
-            "fmt": 2, "customer": k, "commit": chain.anchor, "seen": now, "desk": secrets.token_bytes(16).hex()})
+            "fmt": 2, "customer": k, "commit": chain.anchor, "seen": now, "desk": secrets.token_bytes(16).hex(),
+            "left": list(left)})
         if new:
-            append_log("value", bowl=bowl.bowl_id, g=g, k=k, d=row.desk)  # logged before it is sent
+            append_log("value", bowl=bowl.bowl_id, g=g, k=k, d=row.desk, l=row.left)  # logged before it is sent
     if row.fmt != 2:
         return _refuse(topic, gettext_noop("customer %(k)s of game %(game)s: a format-1 commitment has his "
                                            "number"), k=k, game=g), []
@@ -181,7 +187,8 @@ def export_of(rows, with_awards=True, games=False, log=False):
             out["turns"].append({
                 "bowl": c.bowl.bowl_id, "g": c.game_no, "k": c.customer, "seen": _iso(c.seen), "d": c.desk,
                 "s": c.secret or None, "r": c.rolls, "revealed": _iso(c.revealed), "verdict": c.verdict,
-                "unseeded": 1 if c.unseeded else 0, "u_sent": c.useed or None, "u_seed": c.upicked or None})
+                "unseeded": 1 if c.unseeded else 0, "u_sent": c.useed or None, "u_seed": c.upicked or None,
+                "l": c.left})
             chains.add((c.bowl_id, c.game_no, dice.chain_place(c.customer)[0]))
             continue
         out["commitments"].append({
@@ -195,7 +202,7 @@ def export_of(rows, with_awards=True, games=False, log=False):
         ch = FairChain.objects.filter(bowl_id=b, game_no=g, a=a).select_related("bowl").first()
         if ch is not None:
             out["chains"].append({"bowl": ch.bowl.bowl_id, "g": g, "a": a, "n": ch.n, "c": ch.anchor,
-                                  "seen": _iso(ch.seen)})
+                                  "seen": _iso(ch.seen), "pf": ch.rules or None})
     if with_awards and turns:
         # only these turns' awards (a reveal checks one turn: not every award its bowl ever sent)
         q = Award.objects.filter(bowl_id__in={b for b, _g, _k in turns}, game_no__in={g for _b, g, _k in turns},

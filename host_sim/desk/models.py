@@ -307,6 +307,7 @@ class Commitment(models.Model):
     useed_sent = models.BooleanField(default=False)
     upicked = models.CharField(max_length=32, blank=True)
     log_n = models.PositiveIntegerField(null=True)  # the reveal's entry in FairLog: the customer's receipt
+    left = models.JSONField(null=True)  # format 2: the stock at his start, per class (his commit's "l")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "q"], name="one_commitment")]
@@ -322,6 +323,7 @@ class FairChain(models.Model):
     n = models.PositiveIntegerField()
     anchor = models.CharField(max_length=64)
     seen = models.DateTimeField()
+    rules = models.CharField(max_length=120, blank=True)  # the game's rules its first commit named (first stands)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "a"], name="one_chain")]

@@ -27,8 +27,9 @@ urlpatterns = [
     # the waiting screen's QR: a customer adds his own seed from his phone (public)
     path("J/<str:bowl>/<str:gk>", fair.join_page, name="fair_join"),
     # a customer's receipt: his turn checked in his phone by the bowl's own code (public)
+    path("V/sw.js", fair.service_worker, name="fair_verify_sw"),  # (keeps the receipt page for offline)
     path("V/<str:bowl>/<str:gk>", fair.verify_page, name="fair_verify"),
-    path("fair/fw/dice.py", fair.firmware_dice, name="fair_firmware"),
+    path("fair/fw/<str:name>.py", fair.firmware_module, name="fair_firmware"),
     path("login", logins.Login.as_view(), name="login"),
     path("logout", views.logout_page, name="logout"),
     # the language switch on every page (the login page's too): Django's view, by POST

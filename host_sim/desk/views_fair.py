@@ -3,8 +3,10 @@
 claim's page /F/..., the waiting screen's /J/... (the customer's own seed), the receipt
 /V/... (his turn checked in his phone) and POST /fair/seed. What they show is
 recorded and checked by fair.py and host_sim.analysis.fair_check."""
+import importlib
 import json
 import logging
+import os
 
 from django.contrib.auth.decorators import login_not_required
 from django.db import transaction
@@ -21,6 +23,7 @@ from host_sim.analysis import fair_check
 from . import inputs
 from .fair import append_log, export_of
 from .models import Award, Commitment, FairChain, FairLog
+from .settings import STATIC_DIR
 
 log = logging.getLogger("desk")
 
@@ -98,21 +101,33 @@ _VERIFY_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-
                "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
+# the bowl's modules the phone's check runs, unchanged: the dice, the rules, the award logic
+FIRMWARE = ("dice", "profiles", "rules", "game")
+
+
 @login_not_required
 @require_GET
 def verify_page(request, bowl, gk):
     """GET /V/<bowl>/<game>-<customer>: the customer's receipt page: his turn (the chain's
-    anchor, the desk's value, the reveal) checked in his own phone by the bowl's
-    bobing/dice.py under MicroPython's WebAssembly port (static/desk/verify.js), and held
-    to the seed and anchor his phone saved. Its policy lets WebAssembly compile."""
+    anchor, the desk's value, the reveal, the game's rules and his stock, the awards the
+    desk holds for him) checked in his own phone by the bowl's bobing/dice.py, rules.py and
+    game.py under MicroPython's WebAssembly port (static/desk/verify.js), and held to the
+    seed and anchor his phone saved. Its policy lets WebAssembly compile; a service worker
+    (/V/sw.js) keeps the page and what it runs, so a saved copy checks again offline."""
     g, k, row, ch = _turn(bowl, gk)
+    awards = []
+    if row is not None:
+        awards = [a.cls for a in Award.objects.filter(bowl_id=row.bowl_id, game_no=row.game_no,
+                                                      customer=row.customer).order_by("award_no")]
     turn = {"bowl": bowl[:32], "g": int(g) if g.isdigit() else 0, "k": int(k) if k.isdigit() else 0,
             "anchor": ch.anchor if ch else None, "d": row.desk if row else None,
             "s": (row.secret or None) if row else None, "r": row.rolls if row else [],
             "unseeded": bool(row and row.unseeded), "u_seed": (row.upicked or None) if row else None,
-            "dice_url": reverse("fair_firmware"), "wasm_url": static("desk/mpwasm/micropython.wasm")}
+            "pf": (ch.rules or None) if ch else None, "l": row.left if row else None, "awards": awards,
+            "fw": {m: reverse("fair_firmware", args=[m]) for m in FIRMWARE},
+            "wasm_url": static("desk/mpwasm/micropython.wasm")}
     resp = render(request, "desk/fair_verify.html", {
-        "bowl": bowl[:32], "g": g[:8], "k": k[:8], "rolls": " ".join(turn["r"]),
+        "bowl": bowl[:32], "g": g[:8], "k": k[:8], "rolls": " ".join(turn["r"]), "awards": awards,
         "turn": json.dumps(turn).replace("<", "\\u003c")}, status=200 if row else 404)
     resp["Content-Security-Policy"] = _VERIFY_CSP
     resp["Referrer-Policy"] = "no-referrer"
@@ -121,10 +136,25 @@ def verify_page(request, bowl, gk):
 
 @login_not_required
 @require_GET
-def firmware_dice(request):
-    """GET /fair/fw/dice.py: the bowl's own bobing/dice.py, unchanged, for the phone's check."""
-    with open(dice.__file__.replace(".pyc", ".py"), "rb") as f:
+def firmware_module(request, name):
+    """GET /fair/fw/<name>.py: one of the bowl's own modules the phone's check runs
+    (FIRMWARE), unchanged; any other name is not served."""
+    if name not in FIRMWARE:
+        return HttpResponse("不提供 not served: %s (%s)" % (name[:40], ", ".join(FIRMWARE)), status=404,
+                            content_type="text/plain; charset=utf-8")
+    with open(importlib.import_module("bobing." + name).__file__.replace(".pyc", ".py"), "rb") as f:
         return HttpResponse(f.read(), content_type="text/x-python; charset=utf-8")
+
+
+@login_not_required
+@require_GET
+def service_worker(request):
+    """GET /V/sw.js: the receipt pages' service worker (static/desk/verify-sw.js), served
+    under /V/ so that its scope is the receipt pages."""
+    with open(os.path.join(STATIC_DIR, "desk", "verify-sw.js"), "rb") as f:
+        resp = HttpResponse(f.read(), content_type="text/javascript; charset=utf-8")
+    resp["Cache-Control"] = "no-cache"
+    return resp
 
 
 def _rows(request):
