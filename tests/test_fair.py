@@ -841,3 +841,13 @@ def test_before_his_first_shake_the_turn_screen_offers_the_customer_his_own_seed
     assert [x for x in pages() if x[0] == want and u.hex()[:8] in x[1]], "the seed's first characters not shown"
     roll(sim)
     assert not [x for x in pages() if x[0]], "a QR after the first shake"
+
+
+def test_every_reason_a_page_can_name_has_its_chinese():
+    """The pages say each reason Chinese first, English beside: every reason verify-fair
+    counts (each constant of fair_check that a Report can hold) has its Chinese."""
+    names = [n for n in dir(fair_check) if n.isupper() and isinstance(getattr(fair_check, n), str)
+             and n not in ("TRUSTED", "LOG_TAG")]
+    assert names and not [n for n in names if getattr(fair_check, n) not in fair_check.REASON_ZH], names
+    text = fair_check.reasons_text({fair_check.AWARD_RULES: 3})
+    assert text.index("奖品") < text.index("awards") and text.endswith(": 3")

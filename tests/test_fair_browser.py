@@ -147,6 +147,7 @@ def test_the_phone_checks_its_turn_itself_with_the_bowl_s_code_in_micropython_we
         el = _verdict(d, s.url + "/V/0082/6-1")
         assert "正是规则所给" in el.text  # his awards named: the rules' own
         WebDriverWait(d, 30).until(lambda d: d.find_element("id", "verdict").get_attribute("data-kept"))
+        _public_page_fits(d, s.url)
     finally:
         s.stop()
     # the desk is gone (the mall's network, the event over): the page opened before checks again
@@ -161,3 +162,29 @@ def _row6(s):
     r = s.manage("shell", "-c", "from host_sim.desk.models import FairChain\n"
                  "print(FairChain.objects.get(bowl__bowl_id='0082', game_no=6).anchor)")
     return r.stdout.strip().splitlines()[-1]
+
+
+def _public_page_fits(d, url):
+    """/fair in Chinese on a phone (390 px) and a laptop (1280 px): nothing wider than the
+    window, the first customer's verdict in the first screen, every reason Chinese first."""
+    d.get(url + "/fair")
+    d.add_cookie({"name": "django_language", "value": "zh-hans"})
+    try:
+        for w, h in ((390, 844), (1280, 800)):
+            d.set_window_size(w, h)
+            d.get(url + "/fair?bowl=0082")
+            m = d.execute_script("""const v = document.querySelector('#fair td.on, #fair td.off').getBoundingClientRect();
+                return [document.documentElement.scrollWidth, window.innerWidth, v.top, v.bottom, v.right,
+                        window.innerHeight, document.documentElement.lang]""")
+            sw, iw, top, bottom, right, ih, lang = m
+            assert lang == "zh-Hans" and sw <= iw and right <= iw, (w, m)  # no sideways scrolling
+            assert 0 <= top and bottom <= ih, (w, m)  # the verdict is in the first screen
+            cells = [e.text for e in d.find_elements("css selector", "#fair td.off")]
+            assert len(cells) == 5, cells  # (6's seed is another than his phone saved: only his phone knows)
+            for text in cells:  # each reason: its Chinese first, then its English
+                assert text.startswith("未验证"), (w, text)
+                for part in text.split("\n")[1].split("; "):
+                    assert "\u4e00" <= part[0] <= "\u9fff" and any("a" <= ch <= "z" for ch in part), (w, part)
+    finally:
+        d.set_window_size(412, 915)
+        d.delete_cookie("django_language")

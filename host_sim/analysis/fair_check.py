@@ -96,7 +96,7 @@ def derive(secret, desk, g, k, i, user=None):
 
 
 _NO_USER = bytes(dice.USER_BYTES)
-TRUSTED = "信任碗和奖台 bowl and desk trusted"
+TRUSTED = "信任碗和兑奖台 bowl and desk trusted"
 NO_CHAIN = "no chain anchor before the customer's turn"
 CHAIN = "revealed secret is not the chain's (another anchor or position)"
 NOT_PLAYED = "reveal does not hold the shakes played"
@@ -167,7 +167,7 @@ def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_b
         return False
     if user == _NO_USER:
         report.trusted.append(who)
-    i = 0
+    i = ok = 0
     for x in shakes:
         want = derive(secret, d, g, k, i, user)
         if x == "-":  # uses up no position: it would have rolled what his next shake rolls
@@ -177,9 +177,10 @@ def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_b
         if want != x:
             report.bad(MISMATCH_DICE, 1, "%s: roll %d is %s, %s from the reveal" % (who, i, x, want))
             continue
-        report.verified += 1
-    if pay is not None:
-        n = len(rolls)
+        ok += 1
+    report.verified += ok
+    if pay is not None and ok == len(rolls):  # (a turn whose dice fail is unverified already)
+        n = ok
         pf, left, held = pay
         if not pf or left is None:
             report.verified -= n  # (his dice are the derivation's, but what they paid cannot be shown)
@@ -438,10 +439,47 @@ def check_game(root, g, report, desk=None, bowl=None):
     return report
 
 
+# Each reason in Chinese, for the pages a customer reads (Chinese first, English beside).
+REASON_ZH = {
+    NO_COMMIT: "摇骰之前没有承诺",
+    NO_DESK: "承诺没有兑奖台随机数",
+    UNSEEDED: "没有兑奖台随机数就摇了（没按时到：碗自己的骰子）",
+    UNREVEALED: "承诺从未公开",
+    MISMATCH_REVEAL: "公开的秘密与承诺不符",
+    MISMATCH_DICE: "骰子与公开的秘密不符",
+    AFTER_RETRY: "同一顾客第二次承诺下的摇骰（重来？）",
+    HIDDEN: "日志里少了一个承诺（藏起来的重来？）",
+    LATE: "承诺记录在这位顾客的奖之后",
+    WRONG_CUSTOMER: "摇骰属于另一位顾客的承诺",
+    NOT_AT_DESK: "兑奖台没有记录这个承诺",
+    AWARDS: "奖品不能由公开的摇骰说明",
+    NO_CHAIN: "顾客摇之前没有链锚点",
+    CHAIN: "公开的秘密不在链上（别的锚点或位置）",
+    NOT_PLAYED: "公开的摇骰不是实际摇的",
+    OUTAGE: "兑奖台已发出随机数却说没收到（假装断网？）",
+    SPILL_OFF: "这一局不检测出界，却有出界",
+    NO_COMMIT_AWARD: "公平碗这一局里没有承诺的顾客得了奖",
+    UNPAID: "碗日志的奖与兑奖台的奖不一致",
+    SEED_NOT_USED: "兑奖台转交的顾客种子不是骰子所用的",
+    NO_RULES: "兑奖台没有规则和库存，奖品无法重算",
+    AWARD_RULES: "奖品不是这一局的规则和库存给这些摇骰的",
+    STOCK_HIDDEN: "顾客开始时的库存少于上一位顾客留下的",
+}
+
+
+def reasons_text(unverified, lang=None):
+    """A Report's reasons for a page: "中文 English: n" each (Chinese first, English beside),
+    or in one language ("zh", "en") for a page that says each line in both."""
+    return "; ".join("%s: %d" % ((REASON_ZH[r] if lang == "zh" else r if lang == "en" else
+                                  REASON_ZH[r] + " " + r), n) for r, n in sorted(unverified.items()))
+
+
 LOG_TAG = "bobing-log-v1|"
 LOG_BROKEN = "the desk's log is broken (an entry changed or deleted)"
 LOG_MISSING = "not in the desk's log as the export shows it"
 RECEIPT = "a saved receipt is not in this export's log"
+REASON_ZH.update({LOG_BROKEN: "兑奖台的日志断了（有一条被改或被删）", LOG_MISSING: "兑奖台日志里没有公开数据所示的这一条",
+                  RECEIPT: "保存的收据不在这份公开数据的日志里"})
 
 
 def log_body(d):

@@ -234,8 +234,8 @@ def _mark(rows):
                     .select_related("bowl"))  # (all of his, not only those on this page)
         r = fair_check.check_export(export_of(mine), fair_check.Report())
         for c in rs:
-            c.mark_ok, c.mark_n, c.mark_why = r.ok, (r.verified, r.unverified_n), "; ".join(
-                "%s: %d" % x for x in sorted(r.unverified.items()))
+            c.mark_ok, c.mark_n, c.mark_why = r.ok, (r.verified, r.unverified_n), fair_check.reasons_text(
+                r.unverified)
             c.mark_trusted = bool(r.trusted)
 
 
@@ -270,6 +270,7 @@ def claim_page(request, bowl, ga, cls):
         "ok": r.ok, "verified": r.verified, "unverified": r.unverified_n, "trusted": bool(r.trusted),
         "receipt": receipt, "verify_url": _verify_url(a) if rows and rows[0].fmt == 2 else None,
         "fair_game": fair_game,
-        "reasons": "; ".join("%s: %d" % x for x in sorted(r.unverified.items()))}, status=200 if a else 404)
+        "reasons_zh": fair_check.reasons_text(r.unverified, "zh"),
+        "reasons": fair_check.reasons_text(r.unverified, "en")}, status=200 if a else 404)
     resp["Referrer-Policy"] = "no-referrer"
     return resp
