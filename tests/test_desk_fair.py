@@ -368,6 +368,11 @@ def test_the_desk_s_log_is_hash_chained_and_a_saved_receipt_shows_a_rewritten_hi
     FairLog.objects.filter(kind="value", body__contains='"g":11,"k":2').delete()
     code, out = verify()
     assert code == 1 and "%s: 2" % fair_check.LOG_BROKEN in out and "%s: 1" % fair_check.LOG_MISSING in out, out
+    # ... and every page says so, Chinese first: the public page above its verdicts, his claim page in his
+    html = Client().get("/fair").content.decode()
+    assert 'id="log"' in html and html.index("兑奖台的日志断了") < html.index("log is broken (an entry"), html[:3000]
+    html = Client().get("/F/%s/11-1/YIXIU" % BOWL).content.decode()
+    assert "未验证" in html and "兑奖台的日志断了" in html and html.index("未验证") < html.index("Not verified"), html
     # ... or changes customer 1's reveal and recomputes every head after it: the chain holds,
     # the customer's receipt does not
     FairLog.objects.all().delete()

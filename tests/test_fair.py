@@ -597,7 +597,7 @@ def test_format_2_cheating_bowls_are_caught_with_the_reason_named(tmp_path):
             ("outage", {fair_check.OUTAGE: 3}, {fair_check.OUTAGE: 3}),
             # (the desk alone cannot know the shakes, but the awards of the hidden ones show)
             ("short", {fair_check.NOT_PLAYED: 3}, {fair_check.AWARD_RULES: 1}),
-            ("spill", {fair_check.SPILL_OFF: 1}, {}),
+            ("spill", {fair_check.SPILL_OFF: 1}, {fair_check.SPILL_OFF: 1}),  # (the commit's rules say "off")
             # a class the journal does not pay: named both ways; alone, the rules do not pay it
             ("unpaid", {fair_check.UNPAID: 2}, {fair_check.AWARD_RULES: 3}),
             ("hidden", {}, {fair_check.STOCK_HIDDEN: 3}),

@@ -72,7 +72,7 @@ root = bytes(range(32))
 anchor = dice.chain_at(root, 0)
 b = Bowl.objects.get(bowl_id="0082")
 n = 0
-for k in range(1, 8):
+for k in range(1, 9):
     r, pub = bus.handle("fairphone", "bobing/fairphone/0082/commit", fair.commit2_payload(6, k, 1, anchor, "kiosk",
                                                                                           STOCK))
     d = fair.decode_seed("fairphone", pub[0][0], pub[0][1], "0082")[3]
@@ -89,6 +89,8 @@ for k in range(1, 8):
         rolls[1] = "444444" if rolls[1] != "444444" else "111111"  # a cheating bowl's roll
     if k == 5:
         won = won[1:]  # a paying roll the bowl never paid (the desk holds one award fewer)
+    if k == 8:
+        rolls.insert(1, "-")  # a shake voided as a spill, in a game whose rules detect none
     for c in won:
         n += 1
         Award.objects.create(bowl=b, game_no=6, award_no=n, cls=c, customer=k, code="B%d" % n, source="mqtt",
@@ -120,23 +122,25 @@ def test_the_phone_checks_its_turn_itself_with_the_bowl_s_code_in_micropython_we
     s = deskkit.Server(str(tmp_path))
     assert s.manage("addbowl", "0082", "--secret-hex", SECRET.hex()).returncode == 0
     r = s.manage("shell", "-c", _TURNS)
-    assert r.stdout.split()[-6:] == ["reveal"] * 6, (r.stdout, r.stderr)
+    assert r.stdout.split()[-7:] == ["reveal"] * 7, (r.stdout, r.stderr)
     s.start()
     os.makedirs(SHOTS, exist_ok=True)
     d = browser
+    no, not_ = "未验证（在您的手机上）：", "Not verified (in your phone): "
     try:
         # 6: the customer's phone saved his own seed; the bowl rolled with another
         d.get(s.url + "/J/0082/6-6")
         d.execute_script("localStorage.setItem('bobing:0082:6:6', JSON.stringify({anchor: arguments[0], u: "
                          "'ab'.repeat(16)}))", _row6(s))
-        no, not_ = "未验证（在您的手机上）：", "Not verified (in your phone): "
         for k, zh, en in ((1, "已验证（在您的手机上）：", "Verified (in your phone): all"),
                           (3, no + "秘密不在链上", not_ + "the secret is not the chain's"),
                           (4, no + "秘密从未公开", not_ + "never revealed"),
                           (2, no + "第 2 次摇骰不符", not_ + "roll 2 does not match"),
                           (5, no + "奖品与规则不符", not_ + "awards not the rules'"),
                           (6, no + "您的种子没有被使用", not_ + "your seed was not the one used"),
-                          (7, no + "没有兑奖台随机数", not_ + "played without the desk's value")):
+                          (7, no + "没有兑奖台随机数", not_ + "played without the desk's value"),
+                          (8, no + "这一局的规则不检测出界，却有出界",
+                           not_ + "a spill in a game whose rules detect none")):
             text = _verdict(d, s.url + "/V/0082/6-%d" % k).text
             assert zh in text and en in text and text.index(zh) < text.index(en), (k, text)
             zh_line = text.splitlines()[0]
@@ -156,6 +160,28 @@ def test_the_phone_checks_its_turn_itself_with_the_bowl_s_code_in_micropython_we
     from selenium.common.exceptions import WebDriverException
     with pytest.raises(WebDriverException, match="ERR_CONNECTION_REFUSED"):
         d.get(s.url + "/fair")  # (the desk really is gone: only the saved page answers)
+    # the desk is back, and its operator has cut customer 4's value out of the log and
+    # recomputed every head after it: the log holds together again, customer 5's receipt does not
+    s.start()
+    try:
+        assert "rewritten" in s.manage("shell", "-c", _REWRITE).stdout
+        text = _verdict(d, s.url + "/V/0082/6-5").text  # (his receipt, kept at his first visit, is after the cut)
+        assert no + "您保存的收据已不在兑奖台的日志里" in text and "no longer in the desk's log" in text, text
+    finally:
+        s.stop()
+
+
+_REWRITE = """
+from host_sim.analysis import fair_check
+from host_sim.desk.models import FairLog
+FairLog.objects.filter(kind="value", body__contains='"g":6,"k":4').delete()
+prev = "0" * 64
+for n, e in enumerate(list(FairLog.objects.order_by("pk")), 1):
+    prev = fair_check.log_head(prev, e.body)
+    FairLog.objects.filter(pk=e.pk).delete()
+    FairLog.objects.create(pk=n, kind=e.kind, body=e.body, head=prev, at=e.at)
+print("rewritten")
+"""
 
 
 def _row6(s):
@@ -173,14 +199,15 @@ def _public_page_fits(d, url):
         for w, h in ((390, 844), (1280, 800)):
             d.set_window_size(w, h)
             d.get(url + "/fair?bowl=0082")
-            m = d.execute_script("""const v = document.querySelector('#fair td.on, #fair td.off').getBoundingClientRect();
+            m = d.execute_script("""const v = document.querySelector('#fair td.on, #fair td.off')
+                    .getBoundingClientRect();
                 return [document.documentElement.scrollWidth, window.innerWidth, v.top, v.bottom, v.right,
                         window.innerHeight, document.documentElement.lang]""")
             sw, iw, top, bottom, right, ih, lang = m
             assert lang == "zh-Hans" and sw <= iw and right <= iw, (w, m)  # no sideways scrolling
             assert 0 <= top and bottom <= ih, (w, m)  # the verdict is in the first screen
             cells = [e.text for e in d.find_elements("css selector", "#fair td.off")]
-            assert len(cells) == 5, cells  # (6's seed is another than his phone saved: only his phone knows)
+            assert len(cells) == 6, cells  # (6's seed is another than his phone saved: only his phone knows)
             for text in cells:  # each reason: its Chinese first, then its English
                 assert text.startswith("未验证"), (w, text)
                 for part in text.split("\n")[1].split("; "):

@@ -263,6 +263,15 @@ def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
     return mine
 
 
+def spills_called(pf):
+    """Do the game's rules (a commit's pf) let the bowl call a spill? (no preset turns
+    spill detection on: a spill in a game without it is a bowl voiding a roll)"""
+    try:
+        return game.profile_of(pf).options["spill_detect"] != "off"
+    except ValueError:
+        return True  # (the award replay names rules it cannot read)
+
+
 def _hidden_stock(pf, before, paid, left):
     """A customer's stock against the one before him: a class can only come down by what
     the customer before was paid (grants only raise it) -> (what he started with, what was
@@ -478,8 +487,8 @@ LOG_TAG = "bobing-log-v1|"
 LOG_BROKEN = "the desk's log is broken (an entry changed or deleted)"
 LOG_MISSING = "not in the desk's log as the export shows it"
 RECEIPT = "a saved receipt is not in this export's log"
-REASON_ZH.update({LOG_BROKEN: "兑奖台的日志断了（有一条被改或被删）", LOG_MISSING: "兑奖台日志里没有公开数据所示的这一条",
-                  RECEIPT: "保存的收据不在这份公开数据的日志里"})
+REASON_ZH.update({LOG_BROKEN: "兑奖台的日志断了（有一条被改或被删）",
+                  LOG_MISSING: "兑奖台日志里没有公开数据所示的这一条", RECEIPT: "保存的收据不在这份公开数据的日志里"})
 
 
 def log_body(d):
@@ -605,6 +614,9 @@ def check_export(desk, report, bowl=None, game_no=None):
                 report.bad(STOCK_HIDDEN, max(1, len([x for x in shakes if x != "-"])), "%s: he started with %s, "
                            "though customer %d left %s" % (who, low[0], k - 1, low[1]))
                 continue
+        if "-" in shakes and c and c.get("pf") and not spills_called(c["pf"]):
+            report.bad(SPILL_OFF, shakes.count("-"), "%s: %d spilled shake(s), though the rules %r detect none" % (
+                who, shakes.count("-"), c["pf"]))
         _turn2(report, who, g, k, bytes.fromhex(c["c"]) if c else None,
                bytes.fromhex(t["s"]) if t.get("s") else None, bytes.fromhex(t["d"]) if t.get("d") else None,
                _user(t), shakes, bool(t.get("unseeded")), None, _sent(t),

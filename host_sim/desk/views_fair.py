@@ -101,6 +101,12 @@ _VERIFY_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-
                "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
+def _receipt(row):
+    """A customer's receipt: his reveal's entry in the desk's log and its head now, or None."""
+    e = row is not None and row.log_n and FairLog.objects.filter(pk=row.log_n).first()
+    return {"n": e.pk, "head": e.head} if e else None
+
+
 # the bowl's modules the phone's check runs, unchanged: the dice, the rules, the award logic
 FIRMWARE = ("dice", "profiles", "rules", "game")
 
@@ -124,6 +130,7 @@ def verify_page(request, bowl, gk):
             "s": (row.secret or None) if row else None, "r": row.rolls if row else [],
             "unseeded": bool(row and row.unseeded), "u_seed": (row.upicked or None) if row else None,
             "pf": (ch.rules or None) if ch else None, "l": row.left if row else None, "awards": awards,
+            "receipt": _receipt(row),
             "fw": {m: reverse("fair_firmware", args=[m]) for m in FIRMWARE},
             "wasm_url": static("desk/mpwasm/micropython.wasm")}
     resp = render(request, "desk/fair_verify.html", {
@@ -219,7 +226,9 @@ def page(request):
             rows = rows.filter(bowl=a.bowl, game_no=a.game_no, customer=a.customer)
     rows = list(rows[:500])
     _mark(rows)
-    return render(request, "desk/fair.html", {"rows": rows, "note": note, "claim": claim})
+    log_r = fair_check.check_log(export_of([], log=True), fair_check.Report())  # the whole log, once
+    return render(request, "desk/fair.html", {"rows": rows, "note": note, "claim": claim,
+                                              "log_bad": fair_check.reasons_text(log_r.unverified)})
 
 
 def _mark(rows):
@@ -257,14 +266,13 @@ def claim_page(request, bowl, ga, cls):
     if a is not None:
         rows = list(Commitment.objects.filter(bowl=a.bowl, game_no=a.game_no, customer=a.customer)
                     .select_related("bowl").order_by("q"))
-    r = fair_check.check_export(export_of(rows), fair_check.Report()) if rows else fair_check.Report()
+    r = fair_check.Report()
+    if rows:  # his turn, and the desk's log it was written in (a deleted or changed entry shows)
+        ex = export_of(rows, log=True)
+        fair_check.check_log(ex, fair_check.check_export(ex, r))
     # an award of a fair bowl's game (it committed for other customers) without a commitment
     fair_game = a is not None and not rows and Commitment.objects.filter(bowl=a.bowl, game_no=a.game_no).exists()
-    receipt = None  # the customer's receipt: his reveal's entry in the desk's log and its head
-    ns = [c.log_n for c in rows if c.log_n]
-    if ns:
-        e = FairLog.objects.filter(pk=max(ns)).first()
-        receipt = e and {"n": e.pk, "head": e.head}
+    receipt = _receipt(max((c for c in rows if c.log_n), key=lambda c: c.log_n, default=None))
     resp = render(request, "desk/fair_claim.html", {
         "bowl": bowl[:32], "ga": ga[:20], "game": g if g.isdigit() else "", "award": a, "rows": rows,
         "ok": r.ok, "verified": r.verified, "unverified": r.unverified_n, "trusted": bool(r.trusted),

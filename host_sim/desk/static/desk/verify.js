@@ -22,6 +22,9 @@ elif saved and saved.get("anchor") != t["anchor"]:
     why = ["锚点与您保存的不同", "the anchor is not the one you saved"]
 elif saved and saved.get("u") != t.get("u_seed"):
     why = ["您的种子没有被使用", "your seed was not the one used"]
+elif t.get("kept") and t.get("receipt") != t["kept"]:
+    why = ["您保存的收据已不在兑奖台的日志里（日志被删改过）",
+           "the receipt your phone kept is no longer in the desk's log (it was changed or cut)"]
 elif not t.get("s"):
     why = ["秘密从未公开", "never revealed"]
 elif not dice.chain_holds(h(t["s"]), p, h(t["anchor"])):
@@ -46,12 +49,14 @@ if why is None:
         why = ["兑奖台没有这一局的规则和库存，奖品无法重算", "no rules or stock at the desk: the awards cannot be replayed"]
     else:
         from bobing import game
+        if "-" in t["r"] and game.profile_of(t["pf"]).options["spill_detect"] == "off":
+            why = ["这一局的规则不检测出界，却有出界", "a spill in a game whose rules detect none"]
         try:
             paid = [c for w in game.turn_awards(t["pf"], t["l"], t["r"]) for c in w]
         except ValueError as e:
             why = ["按这一局的规则无法重算", "the game's rules cannot replay it: %s" % e]
         zh = {c[0]: c[1] for c in game.profile_of(t["pf"]).prizes["classes"]}
-        if paid is not None and paid != t["awards"]:
+        if why is None and paid is not None and paid != t["awards"]:
             why = ["奖品与规则不符：规则给%s，兑奖台记的是%s" % (
                 "、".join([zh.get(c, c) for c in paid]) or "无", "、".join([zh.get(c, c) for c in t["awards"]]) or "无"),
                    "awards not the rules': the rules pay %s, the desk holds %s" % (
@@ -71,6 +76,11 @@ async function main() {
   const t = JSON.parse(document.getElementById("turn").textContent);
   const key = "bobing:" + t.bowl + ":" + t.g + ":" + t.k;
   t.saved = JSON.parse(localStorage.getItem(key) || "null");
+  // his receipt (his reveal's log entry and head), kept the first time: a later visit holds the log to it
+  t.kept = JSON.parse(localStorage.getItem(key + ":receipt") || "null");
+  if (!t.kept && t.receipt) {
+    localStorage.setItem(key + ":receipt", JSON.stringify(t.receipt));
+  }
   const t0 = performance.now();
   const out = [];
   const mp = await loadMicroPython({ url: t.wasm_url, stdout: (line) => out.push(line) });
