@@ -194,6 +194,8 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) bench/dice_bench.py
 	$(PY) bench/fair_bench.py
 	$(MP32_FROZEN) bench/fair_bench.py
+	$(PY) bench/fair_turn_bench.py
+	$(PY) bench/fair_phone_bench.py
 	$(PY) bench/screen_bench.py
 	$(MP32_FROZEN) bench/screen_bench.py
 	$(PY) bench/qr_bench.py
