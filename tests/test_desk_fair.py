@@ -391,7 +391,6 @@ def test_publish_writes_the_fair_pages_as_static_files_that_still_verify(tmp_pat
     each fair award's claim page at its link's path, so a customer can check after the
     event on any web host; the written export verifies as the live one does."""
     from django.core.management import call_command
-    from django.utils import timezone
     Commitment.objects.all().delete()
     deskkit.bowl(BOWL, SECRET)
     b = Bowl.objects.get(bowl_id=BOWL)

@@ -201,10 +201,12 @@ def _public_page_fits(d, url):
             d.get(url + "/fair?bowl=0082")
             m = d.execute_script("""const v = document.querySelector('#fair td.on, #fair td.off')
                     .getBoundingClientRect();
-                return [document.documentElement.scrollWidth, window.innerWidth, v.top, v.bottom, v.right,
+                const t = document.getElementById('fair').getBoundingClientRect();
+                return [document.documentElement.scrollWidth, window.innerWidth, v.top, v.bottom, t.right,
                         window.innerHeight, document.documentElement.lang]""")
             sw, iw, top, bottom, right, ih, lang = m
-            assert lang == "zh-Hans" and sw <= iw and right <= iw, (w, m)  # no sideways scrolling
+            # no sideways scrolling: neither the page nor the table (a scrolling box would hide its columns)
+            assert lang == "zh-Hans" and sw <= iw and right <= iw, (w, m)
             assert 0 <= top and bottom <= ih, (w, m)  # the verdict is in the first screen
             cells = [e.text for e in d.find_elements("css selector", "#fair td.off")]
             assert len(cells) == 6, cells  # (6's seed is another than his phone saved: only his phone knows)
