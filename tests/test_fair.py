@@ -600,7 +600,7 @@ def test_format_2_cheating_bowls_are_caught_with_the_reason_named(tmp_path):
             ("spill", {fair_check.SPILL_OFF: 1}, {fair_check.SPILL_OFF: 1}),  # (the commit's rules say "off")
             # a class the journal does not pay: named both ways; alone, the rules do not pay it
             ("unpaid", {fair_check.UNPAID: 2}, {fair_check.AWARD_RULES: 3}),
-            ("hidden", {}, {fair_check.STOCK_HIDDEN: 3}),
+            ("hidden", {fair_check.NOT_COMMITTED: 3}, {fair_check.STOCK_HIDDEN: 3}),
             ("nocommit", {fair_check.AWARDS: 1}, {fair_check.NO_COMMIT_AWARD: 1})):
         root = str(tmp_path / cheat)
         g, export = _game2(root, cheat)

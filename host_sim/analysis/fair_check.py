@@ -106,6 +106,7 @@ NO_COMMIT_AWARD = "award of a customer with no commitment (a fair bowl's game)"
 UNPAID = "award of the journal the desk does not hold, or the desk's the journal does not pay"
 SEED_NOT_USED = "the customer's seed the desk passed on is not the one his dice used"
 NO_RULES = "no rules or stock at the desk to replay the awards"
+NOT_COMMITTED = "the rules or stock the commit named are not the journal's"
 AWARD_RULES = "awards not the ones the game's rules and stock give his rolls"
 STOCK_HIDDEN = "stock at a customer's start below what the customer before him left"
 
@@ -197,9 +198,24 @@ def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_b
     return True
 
 
-def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
+class _Starts:
+    """journal.scan's `keep`: each customer's stock at his start, as the bowl's table had it."""
+
+    def __init__(self, s):
+        self.s = s
+        self.at = {}
+
+    def append(self, _ev):
+        t = self.s.table
+        if self.s.last is not None and self.s.last.kind == game.EV_CUSTOMER:
+            self.at[t.customer] = [t.pool[c] for c in t.classes]
+
+
+def _f2_game(root, g, rows, events, report, desk, bowl, spills=True, played=None):
     """The format-2 customers of one game of a bowl's folder (spills: the game's header
-    lets the detector call a spill). -> their numbers."""
+    lets the detector call a spill; played: (the journal's rules as a commit names them,
+    {customer: his stock at his start}) to hold the desk's record of his commit to).
+    -> their numbers."""
     anchors, values, unseeded, secrets = {}, {}, set(), {}
     for r in rows:
         if r[0] == "A":
@@ -221,7 +237,7 @@ def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
         elif kind == game.EV_ROLL or kind == game.EV_SPILL:
             shakes.setdefault(customer, []).append(_dice_text(arg) if kind == game.EV_ROLL else "-")
     mine = set(values) | unseeded | set(secrets) | {k for k in shakes if k not in f1 and anchors}
-    at_desk, chains = {}, {}
+    at_desk, chains, pfs = {}, {}, {}
     if desk is not None:
         for t in desk.get("turns", []):
             if t["bowl"] == bowl and t["g"] == g:
@@ -229,6 +245,7 @@ def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
         for c in desk.get("chains", []):
             if c["bowl"] == bowl and c["g"] == g:
                 chains[c["a"]] = bytes.fromhex(c["c"])
+                pfs[c["a"]] = c.get("pf")
     for k in sorted(mine):
         who = "game %d customer %d" % (g, k)
         a, _p = dice.chain_place(k)
@@ -243,6 +260,10 @@ def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
                 continue
             if chains[a] != anchor:
                 report.bad(CHAIN, max(1, len(sh)), "%s: the journal's anchor of chain %d is not the desk's" % (who, a))
+                continue
+            if played is not None and (pfs.get(a) != played[0] or t.get("l") != played[1].get(k)):
+                report.bad(NOT_COMMITTED, max(1, len(sh)), "%s: his commit named the rules %r and the stock %s, the "
+                           "journal plays %r from %s" % (who, pfs.get(a), t.get("l"), played[0], played[1].get(k)))
                 continue
             if d is None or t.get("d") is None:
                 pass
@@ -321,7 +342,13 @@ def check_game(root, g, report, desk=None, bowl=None):
     if problem:
         report.lines.append("game %d: fair log: %s" % (g, problem))
     spills = s.config is None or s.config.make_profile().options.get("spill_detect", "off") != "off"
-    two = _f2_game(root, g, rows, events, report, desk, bowl, spills)
+    played = None
+    if desk is not None and s.config is not None:
+        st = journal.Scan()
+        starts = _Starts(st)
+        journal.scan(path, g, keep=starts, into=st)
+        played = (fair.rules_text(s.config.profile, s.config.overrides), starts.at)
+    two = _f2_game(root, g, rows, events, report, desk, bowl, spills, played)
     cs = _commitments(rows)
     at_desk = {}
     if desk is not None:
@@ -473,6 +500,7 @@ REASON_ZH = {
     NO_RULES: "兑奖台没有规则和库存，奖品无法重算",
     AWARD_RULES: "奖品不是这一局的规则和库存给这些摇骰的",
     STOCK_HIDDEN: "顾客开始时的库存少于上一位顾客留下的",
+    NOT_COMMITTED: "承诺里写的规则或库存与碗的日志不符",
 }
 
 
