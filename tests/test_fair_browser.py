@@ -3,6 +3,7 @@ through Selenium, against the real desk server): the waiting screen's link (/J/.
 shows the chain's anchor and the desk's value; the button makes 16 random bytes with
 Web Crypto, keeps them in the phone's storage with what the page showed, and posts
 them to the desk, which records them for the bowl; a second visit shows the saved seed."""
+import ast
 import json
 import os
 
@@ -72,6 +73,7 @@ root = bytes(range(32))
 anchor = dice.chain_at(root, 0)
 b = Bowl.objects.get(bowl_id="0082")
 n = 0
+first = {}  # each customer's first award: his claim page
 for k in range(1, 9):
     r, pub = bus.handle("fairphone", "bobing/fairphone/0082/commit", fair.commit2_payload(6, k, 1, anchor, "kiosk",
                                                                                           STOCK))
@@ -87,10 +89,11 @@ for k in range(1, 9):
     won = [c for w in game.turn_awards("kiosk", STOCK, rolls) for c in w]
     if k == 2:
         rolls[1] = "444444" if rolls[1] != "444444" else "111111"  # a cheating bowl's roll
-    if k == 5:
-        won = won[1:]  # a paying roll the bowl never paid (the desk holds one award fewer)
+    if k == 5:  # a prize roll paid as a lesser class (a 四红 paid as a 一秀)
+        won[0] = "yixiu" if won[0] != "yixiu" else "erju"
     if k == 8:
         rolls.insert(1, "-")  # a shake voided as a spill, in a game whose rules detect none
+    first[k] = n + 1
     for c in won:
         n += 1
         Award.objects.create(bowl=b, game_no=6, award_no=n, cls=c, customer=k, code="B%d" % n, source="mqtt",
@@ -98,7 +101,12 @@ for k in range(1, 9):
     if k != 4:  # 4: never revealed
         print(bus.handle("fairphone", "bobing/fairphone/0082/reveal", fair.reveal2_payload(6, k, s, rolls, k == 7,
                                                                                             u))[0])
+print("FIRST", first)
 """.replace("STOCK", "[1, 2, 5, 10, 20, 40]")
+# what /fair and each customer's claim page say of the turns above (6: only his phone knows)
+AT_DESK = {1: None, 2: "骰子与公开的秘密不符", 3: "公开的秘密不在链上", 4: "承诺从未公开",
+           5: "奖品不是这一局的规则和库存给这些摇骰的", 6: None, 7: "兑奖台已发出随机数却说没收到",
+           8: "这一局不检测出界，却有出界"}
 
 SHOTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "fair-screens")
 
@@ -122,7 +130,8 @@ def test_the_phone_checks_its_turn_itself_with_the_bowl_s_code_in_micropython_we
     s = deskkit.Server(str(tmp_path))
     assert s.manage("addbowl", "0082", "--secret-hex", SECRET.hex()).returncode == 0
     r = s.manage("shell", "-c", _TURNS)
-    assert r.stdout.split()[-7:] == ["reveal"] * 7, (r.stdout, r.stderr)
+    assert r.stdout.split().count("reveal") == 7, (r.stdout, r.stderr)
+    first = ast.literal_eval(r.stdout.split("FIRST", 1)[1].strip())
     s.start()
     os.makedirs(SHOTS, exist_ok=True)
     d = browser
@@ -152,6 +161,7 @@ def test_the_phone_checks_its_turn_itself_with_the_bowl_s_code_in_micropython_we
         assert "正是规则所给" in el.text  # his awards named: the rules' own
         WebDriverWait(d, 30).until(lambda d: d.find_element("id", "verdict").get_attribute("data-kept"))
         _public_page_fits(d, s.url)
+        _desk_pages_name_each_cheat(s.url, first)
     finally:
         s.stop()
     # the desk is gone (the mall's network, the event over): the page opened before checks again
@@ -217,3 +227,28 @@ def _public_page_fits(d, url):
     finally:
         d.set_window_size(412, 915)
         d.delete_cookie("django_language")
+
+
+def _desk_pages_name_each_cheat(url, first):
+    """/fair's row and the claim page of each customer above: the honest ones verified,
+    each cheat unverified with its reason, Chinese first."""
+    import html
+    import re
+    import urllib.request
+
+    def get(path):
+        req = urllib.request.Request(url + path, headers={"Cookie": "django_language=zh-hans"})
+        with urllib.request.urlopen(req) as r:
+            return html.unescape(r.read().decode())
+    page = get("/fair?bowl=0082")
+    cells = re.findall(r'<tr><td class="(on|off)">(.*?)</td><td data-label="[^"]*">0082</td>'
+                       r'<td data-label="[^"]*">6</td><td data-label="[^"]*">(\d+) ', page, re.S)
+    assert sorted(int(k) for _c, _t, k in cells) == list(range(1, 9)), cells
+    for mark, text, k in cells:
+        want = AT_DESK[int(k)]
+        claim = get("/F/0082/6-%d/YIXIU" % first[int(k)])
+        if want is None:
+            assert mark == "on" and "已验证" in claim and "未验证" not in claim, (k, text, claim[-2000:])
+        else:
+            assert mark == "off" and want in text, (k, text)
+            assert "未验证" in claim and want in claim and claim.index(want) < claim.index("Not verified"), (k, claim)
