@@ -28,6 +28,13 @@
 # PROBE_MS (one empty write first: on a stuck bus the ESP32's driver waits
 # 100 ms a byte, so nothing longer is tried) and taken back.
 #
+# The voice (bobing/voice.py), when the board has an amplifier (hw.amp: machine.I2S)
+# and the flash its clips (ROOT/voice): what the console announces (Console.speech:
+# a roll's rank, the 状元 with its fanfare, whose turn, the game's end) is said on the
+# speaker, and the piezo's tune for it gives way; with no amplifier or no clips the
+# piezo plays the tunes as before. The sound setting: off says nothing, quiet says it
+# 12 dB down. The clip streams a chunk per sensor round, after the sample.
+#
 # A frame goes to the display in DATA_BYTES transfers with a sensor round
 # between them whenever one is due: the whole frame (1,044 bytes at 400 kHz,
 # >= 23.5 ms) in one transfer would hold 100 Hz sampling for two or three
@@ -126,6 +133,15 @@ class App:
         on_bus = hw.i2c is not None and hw._i2c_parts is not None
         self._lost = [on_bus and hw.accel is None, on_bus and hw.display is None]
         self._sample_t = t
+        self.voice = None
+        if hw.amp is not None:
+            import os
+            from bobing import voice
+            try:
+                os.stat(hw.root + "/" + voice.FOLDER)
+                self.voice = voice.Voice(hw.root, hw.amp)
+            except OSError:
+                hw.say("voice: no clips in %s/%s: the piezo plays (make deploy copies them)" % (hw.root, voice.FOLDER))
         self.net = None
         self._probe_t = t
         self._bat_t = t
@@ -332,6 +348,30 @@ class App:
             self._beep_end = self.hw.ticks_add(t, ms)
             self._beeping = True
 
+    def speak(self, t):
+        """What the console announced, said by the voice (its piezo tune then gives way)."""
+        c = self.con
+        v = self.voice
+        sp = c.speech
+        if v is None:
+            c.speech = None
+            return
+        if sp is None:
+            if v.speaking and c.settings.sound == "off":
+                v.stop()
+            return
+        c.speech = None
+        from bobing import voice
+        t_ = c.table
+        turn = t_.turn if t_ is not None and not t_.kiosk and not t_.ended and c.final is None else 0
+        v.shift = voice.QUIET_SHIFT if c.settings.sound == "quiet" else 0
+        if v.say(voice.say_for(sp[0], sp[1], sp[2], turn, c.settings.names), t):
+            del c.beeps[:]
+        elif v.missing is not None:
+            self.hw.say("voice: no clip %s/%s/%s%s: the piezo plays" % (self.hw.root, voice.FOLDER, v.missing,
+                                                                        voice.SUFFIX))
+            v.missing = None
+
     def _flush_log(self):
         log = self.con.log
         while log:
@@ -340,6 +380,8 @@ class App:
     # ---------------------------------------------------------------- rounds
     def sensor_round(self, t):
         self.poll_sensor(t)
+        if self.voice is not None:
+            self.voice.step(t)
         self._alive |= 1
 
     def ui_round(self, t):
@@ -366,6 +408,7 @@ class App:
                 return
         self.drive_leds(t)
         self._due()  # and between the ring's work and what follows (the network's round)
+        self.speak(t)
         self.sound(t)
         self._flush_log()
         self._alive |= 2
@@ -405,6 +448,8 @@ class App:
         self.running = False
         if self.hw.buzzer is not None:
             self.hw.buzzer.duty_u16(0)
+        if self.voice is not None:
+            self.voice.stop()
         self.hw.say("idle: deep sleep")
         self.hw.deepsleep()
 

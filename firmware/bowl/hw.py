@@ -13,6 +13,8 @@
 #   key        the attendant's key (a momentary keylock switch), Pin-like,
 #              value() == 0 while the key is turned; None on a board without one
 #   buzzer     PWM-like: freq(hz), duty_u16(d)
+#   amp        machine.I2S-like (TX, 16-bit mono at bobing/voice.py's RATE): write(buf),
+#              shift(buf=, bits=, shift=), deinit(); None: no amplifier (the piezo speaks)
 #   wdt        has feed(); None until the app calls start_watchdog()
 #   root       folder of the bowl's files (journal, settings)
 #   woke_by    why the app starts: "power", "shake", "button", "watchdog", "reset"
@@ -34,6 +36,7 @@ class Hardware:
         self.buttons = ()
         self.key = None
         self.buzzer = None
+        self.amp = None
         self.wdt = None
         self.root = "/data"
         self.woke_by = "power"

@@ -74,8 +74,10 @@ class SimBoard(board.Board):
     _rate = 0
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False,
-                 accel_id=0x68, build="ESP32_GENERIC", cpu_factor=0, flash=False):
+                 accel_id=0x68, build="ESP32_GENERIC", cpu_factor=0, flash=False, amp=True):
         board.Board.__init__(self)
+        self.amp_fitted = amp  # a MAX98357A and its speaker on the I2S pins (the bowl cannot tell)
+        self.i2s = None  # the last machine.I2S board.py made (fakes/i2s.py): what the amplifier heard
         self.root = root
         self.realtime = realtime  # True: the real clock (App.run under asyncio), else Sim's
         self.ms = t0 & (TICKS_PERIOD - 1)
@@ -313,10 +315,10 @@ class Sim:
     sleep) start a new App over the same parts and the same flash."""
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, urandom=None, t0=0, accel_id=0x68,
-                 build="ESP32_GENERIC", air=None, cpu_factor=0, flash=False, draw_factor=None):
+                 build="ESP32_GENERIC", air=None, cpu_factor=0, flash=False, draw_factor=None, amp=True):
         self.board = SimBoard(root, display, accel, leds, buzzer, t0, accel_id=accel_id, cpu_factor=cpu_factor,
                               build=build,
-                              flash=flash)
+                              flash=flash, amp=amp)
         # drawing may cost otherwise (CPython draws on host_sim/compat/framebuf.py, in Python)
         self.draw_factor = cpu_factor if draw_factor is None else draw_factor
         self.board.feeder = self._feed_to
@@ -445,6 +447,8 @@ class Sim:
             t0 = b.ms * 1000 + b._us
             b.cpu_on(True)
             try:
+                if b.i2s is not None:
+                    b.i2s.run_due()  # I2S callbacks the port scheduled (none in blocking mode)
                 self.app.step(b.ms)
                 self._net_round()
             except DeepSleep:
