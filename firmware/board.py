@@ -104,6 +104,19 @@ class Board(Hardware):
         self._vbat_said = False
         self._watchdog = True
 
+    has_amp = AMP
+
+    def open_amp(self, rate, ibuf):
+        """The amplifier's I2S (TX, 16-bit mono at rate, ibuf bytes of DMA) -> it, or None
+        without one. Made when the app has clips to say (bowl/app.py), not at bring-up: a
+        bowl without them spends no DMA memory. Raises what machine.I2S raises."""
+        if not AMP:
+            return None
+        from machine import I2S, Pin
+        self.amp = I2S(I2S_ID, sck=Pin(PIN_AMP_BCLK), ws=Pin(PIN_AMP_LRC), sd=Pin(PIN_AMP_DIN), mode=I2S.TX,
+                       bits=16, format=I2S.MONO, rate=rate, ibuf=ibuf)
+        return self.amp
+
     def start_watchdog(self):
         if self._watchdog and self.wdt is None:
             import machine
@@ -299,15 +312,6 @@ def bring_up(watchdog=True, hw=None):
         hw.buzzer = PWM(Pin(PIN_BUZZER), freq=2000, duty_u16=0)
     except Exception as e:
         hw.report("buzzer", e)
-
-    if AMP:
-        try:
-            from machine import I2S
-            from bobing import voice
-            hw.amp = I2S(I2S_ID, sck=Pin(PIN_AMP_BCLK), ws=Pin(PIN_AMP_LRC), sd=Pin(PIN_AMP_DIN), mode=I2S.TX,
-                         bits=16, format=I2S.MONO, rate=voice.RATE, ibuf=voice.IBUF)
-        except Exception as e:
-            hw.report("amp", e)
 
     try:
         from machine import ADC

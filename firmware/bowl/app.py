@@ -134,14 +134,8 @@ class App:
         self._lost = [on_bus and hw.accel is None, on_bus and hw.display is None]
         self._sample_t = t
         self.voice = None
-        if hw.amp is not None:
-            import os
-            from bobing import voice
-            try:
-                os.stat(hw.root + "/" + voice.FOLDER)
-                self.voice = voice.Voice(hw.root, hw.amp)
-            except OSError:
-                hw.say("voice: no clips in %s/%s: the piezo plays (make deploy copies them)" % (hw.root, voice.FOLDER))
+        if hw.has_amp:
+            self._open_voice()
         self.net = None
         self._probe_t = t
         self._bat_t = t
@@ -347,6 +341,24 @@ class App:
                 bz.duty_u16(c.duty)
             self._beep_end = self.hw.ticks_add(t, ms)
             self._beeping = True
+
+    def _open_voice(self):
+        """The voice, when the flash has its clips and the amplifier's I2S starts."""
+        import os
+        from bobing import voice
+        hw = self.hw
+        try:
+            os.stat(hw.root + "/" + voice.FOLDER)
+        except OSError:
+            hw.say("voice: no clips in %s/%s: the piezo plays (make deploy-voice copies them)" % (hw.root, voice.FOLDER))
+            return
+        try:
+            amp = hw.open_amp(voice.RATE, voice.IBUF)
+        except Exception as e:  # (machine.I2S: ValueError, OSError from ESP-IDF)
+            hw.say("voice: the amplifier's I2S did not start (%s): the piezo plays" % (e,))
+            return
+        if amp is not None:
+            self.voice = voice.Voice(hw.root, amp)
 
     def speak(self, t):
         """What the console announced, said by the voice (its piezo tune then gives way)."""

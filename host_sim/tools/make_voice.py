@@ -1,7 +1,9 @@
 """The bowl's voice clips (firmware/bobing/voice.py): every phrase of voice.clips()
 spoken by Debian's espeak-ng Mandarin voice (cmn), resampled by sox to what the
 bowl's I2S amplifier takes as it is: raw 16-bit signed little-endian mono at
-voice.RATE, silence trimmed at both ends; and the tunes of voice.tunes() (the 状元's
+voice.RATE, silence trimmed at both ends, then padded with silence to whole chunks
+(voice.CHUNK bytes, at most 20 ms: every read the bowl makes is a full chunk, written
+from its one buffer without a slice, so a clip plays allocating nothing); and the tunes of voice.tunes() (the 状元's
 fanfare), bobing/sound.py's very notes rendered for the speaker (tune_pcm: a note a
 tone with its first three harmonics and a short decay, the rests silent). One file a
 clip, OUT/NAME.pcm; prints
@@ -49,6 +51,13 @@ def tune_pcm(steps, rate):
     return out.tobytes()
 
 
+def _pad(path, chunk):
+    n = os.path.getsize(path)
+    if n % chunk:
+        with open(path, "ab") as f:
+            f.write(bytes(chunk - n % chunk))
+
+
 def make(out=OUT):
     """Write every clip into folder out -> [(name, bytes)]. VoiceToolMissing when
     espeak-ng or sox is not installed (saying what to install)."""
@@ -70,6 +79,7 @@ def make(out=OUT):
             subprocess.run(["sox", wav, "-t", "raw", "-r", str(voice.RATE), "-e", "signed", "-b", "16", "-c", "1",
                             "-L", path + ".tmp", "silence", "1", "0.02", "0.5%", "reverse", "silence", "1",
                             "0.02", "0.5%", "reverse"], check=True, capture_output=True)
+            _pad(path + ".tmp", voice.CHUNK)
             os.replace(path + ".tmp", path)
             made.append((name, os.path.getsize(path)))
     from bobing import sound
@@ -77,6 +87,7 @@ def make(out=OUT):
         path = os.path.join(out, name + voice.SUFFIX)
         with open(path + ".tmp", "wb") as f:
             f.write(tune_pcm(sound.steps(getattr(sound, tune)), voice.RATE))
+        _pad(path + ".tmp", voice.CHUNK)
         os.replace(path + ".tmp", path)
         made.append((name, os.path.getsize(path)))
     return made

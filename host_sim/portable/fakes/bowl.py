@@ -144,6 +144,10 @@ class SimBoard(board.Board):
         """board.Board.booted on the simulated chip: the CPU clock for play."""
         self.esp.run(board.Board.booted, self)
 
+    def open_amp(self, rate, ibuf):
+        """board.Board.open_amp on the simulated chip: machine.I2S on the amplifier's pins."""
+        return self.esp.run(board.Board.open_amp, self, rate, ibuf)
+
     def start_watchdog(self):
         """board.Board.start_watchdog on the simulated chip: machine.WDT(timeout=WDT_MS)."""
         self.esp.run(board.Board.start_watchdog, self)
@@ -248,6 +252,8 @@ class SimBoard(board.Board):
             if ("w" in mode or "a" in mode or "+" in mode) and isinstance(path, str) \
                     and path.startswith(board.root):
                 return chiptime.Metered(f, board, mode)
+            if isinstance(path, str) and path.startswith(board.root + "/voice/"):
+                return _ReadTimed(f, board)  # a voice clip streamed from flash, a chunk at a time
             return f
         return metered
 
@@ -307,6 +313,26 @@ class _Trace:
             if line and line[0] != "#" and line[0] != "t":
                 p = line.split(",")
                 return (int(p[1]), int(p[2]), int(p[3]))
+
+
+class _ReadTimed:
+    """A file read from flash by chunks (the voice's clips): each readinto costs its bytes at
+    the SPI flash's read rate (chiptime.FLASH_READ_BYTES_PER_S, DIO at 40 MHz)."""
+
+    def __init__(self, f, board):
+        self._f = f
+        self._board = board
+
+    def readinto(self, buf):
+        n = self._f.readinto(buf)
+        self._board.io_us((n or 0) * 1000000 // chiptime.FLASH_READ_BYTES_PER_S)
+        return n
+
+    def close(self):
+        self._f.close()
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
 
 
 class Sim:
