@@ -43,6 +43,11 @@ def seconds(path, *raw):
 RAW = ("-t", "raw", "-r", "%d" % voice.RATE, "-e", "signed", "-b", "16", "-c", "1", "-L")
 
 
+def test_the_app_looks_for_the_clips_where_the_voice_keeps_them():
+    from bowl import app
+    assert app.VOICE_FOLDER == voice.FOLDER
+
+
 def test_every_rank_and_every_seat_has_a_clip_of_speech(clips):
     names = [n for n, _t in voice.clips()]
     for rank in rules.RANK_IDS:
@@ -53,6 +58,7 @@ def test_every_rank_and_every_seat_has_a_clip_of_speech(clips):
         path = os.path.join(clips, voice.FOLDER, n + voice.SUFFIX)
         s = seconds(path, *RAW)
         assert 0.2 <= s <= 3.0, (n, s)  # a word or two of speech, its silence trimmed
+        assert os.path.getsize(path) % voice.CHUNK == 0  # whole chunks: no step writes a slice (allocates)
 
 
 class Clock:

@@ -61,6 +61,7 @@ BATTERY_MS = const(5000)  # the battery is read this often (and at boot)
 # them; and on a stuck bus the ESP32's legacy driver gives up on one after 100 ms x (1 + 32) = 3.3 s
 # (ports/esp32/machine_i2c.c), not 102 s for a whole frame: well within the watchdog
 DATA_BYTES = const(32)
+VOICE_FOLDER = "voice"  # bobing.voice.FOLDER, looked for before the voice is imported (tests/test_voice.py)
 NO_FRAME_ROUNDS = const(50)  # a second of UI rounds with no frame drawn for want of memory: restart
 
 
@@ -345,13 +346,13 @@ class App:
     def _open_voice(self):
         """The voice, when the flash has its clips and the amplifier's I2S starts."""
         import os
-        from bobing import voice
         hw = self.hw
         try:
-            os.stat(hw.root + "/" + voice.FOLDER)
+            os.stat(hw.root + "/" + VOICE_FOLDER)
         except OSError:
-            hw.say("voice: no clips in %s/%s: the piezo plays (make deploy-voice copies them)" % (hw.root, voice.FOLDER))
+            hw.say("voice: no clips in %s/%s: the piezo plays (make deploy-voice copies them)" % (hw.root, VOICE_FOLDER))
             return
+        from bobing import voice  # (only now: a bowl without clips spends no heap on the voice)
         try:
             amp = hw.open_amp(voice.RATE, voice.IBUF)
         except Exception as e:  # (machine.I2S: ValueError, OSError from ESP-IDF)

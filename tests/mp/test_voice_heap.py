@@ -13,7 +13,9 @@ ROOT = "build/voice-heap"
 
 class Amp:
     """machine.I2S's write and shift, as the voice calls them, allocating nothing."""
-    n = 0
+
+    def __init__(self):
+        self.n = 0
 
     def write(self, buf):
         self.n += len(buf)

@@ -16,7 +16,6 @@ import sys
 
 import board
 from fakes import chiptime
-from fakes import i2s as fake_i2s
 
 
 class DeepSleep(Exception):
@@ -217,8 +216,7 @@ class FakeESP32:
         self.Pin = _Part(self.pin, IN=_IN, OUT=_OUT, OPEN_DRAIN=7, PULL_UP=_PULL_UP, PULL_DOWN=_PULL_DOWN,
                          IRQ_RISING=1, IRQ_FALLING=2)
         self.ADC = _Part(self._adc, ATTN_0DB=0, ATTN_2_5DB=1, ATTN_6DB=2, ATTN_11DB=3)
-        self.I2S = _Part(self._i2s, TX=fake_i2s.TX, RX=fake_i2s.RX, MONO=fake_i2s.MONO, STEREO=fake_i2s.STEREO,
-                         shift=fake_i2s.shift)
+        self._I2S = None
         self.i2s = {}  # id -> the FakeI2S made on it (one object an id, as the port keeps them)
         self.chip_reset("power")
 
@@ -278,7 +276,18 @@ class FakeESP32:
         pwm.duty_u16(duty_u16)
         return pwm
 
+    @property
+    def I2S(self):
+        """machine.I2S, its module loaded at first use (a bowl without clips never asks: on the
+        unix port the fake's code is heap)."""
+        if self._I2S is None:
+            from fakes import i2s as fake_i2s
+            self._I2S = _Part(self._i2s, TX=fake_i2s.TX, RX=fake_i2s.RX, MONO=fake_i2s.MONO,
+                              STEREO=fake_i2s.STEREO, shift=fake_i2s.shift)
+        return self._I2S
+
     def _i2s(self, id, **kw):
+        from fakes import i2s as fake_i2s
         """machine.I2S(id, sck=, ws=, sd=, mode=, bits=, format=, rate=, ibuf=): a FakeI2S whose
         samples reach the simulated MAX98357A when sck/ws/sd are its pins (board.PIN_AMP_*) and
         one is fitted (SimBoard.amp_fitted); it cannot tell otherwise, nor can the bowl."""
