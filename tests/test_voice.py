@@ -322,3 +322,60 @@ def test_with_the_sound_off_the_bowl_says_nothing_and_without_clips_the_piezo_pl
     _seat, heard, tones = shake_until_a_new_zhuangyuan(q)
     assert heard == b"" and q.sim.board.i2s is None  # (no I2S made: no DMA memory spent)
     assert tones >= 4  # the fanfare's notes on the piezo
+
+
+def test_the_window_plays_what_the_bowl_says_on_its_speaker(clips, tmp_path, monkeypatch):
+    import pygame  # pinned in requirements.txt
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")  # SDL's dummy audio device: the mixer runs, nothing sounds
+    from bowlrun import Stream
+    from host_sim.sim import window
+    from host_sim.sim.player import Player
+    root = str(tmp_path / "flash")
+    shutil.copytree(os.path.join(clips, voice.FOLDER), os.path.join(root, voice.FOLDER))
+    frames = {"n": 0}
+    real_get = pygame.event.get
+
+    def get():
+        real_get()
+        frames["n"] += 1
+        if frames["n"] == 5:
+            return [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, unicode=" ")]
+        if frames["n"] == 55:
+            return [pygame.event.Event(pygame.KEYUP, key=pygame.K_SPACE)]
+        return []
+    monkeypatch.setattr(pygame.event, "get", get)
+    played = []  # the samples the window handed its mixer's voice channel
+    real_channel = pygame.mixer.Channel
+
+    class Channel:
+        def __init__(self, n):
+            self.ch = real_channel(n)
+
+        def play(self, snd):
+            played.append(len(snd.get_raw()) // 2)
+            return self.ch.play(snd)
+
+        def queue(self, snd):
+            played.append(len(snd.get_raw()) // 2)
+            return self.ch.queue(snd)
+
+        def get_busy(self):
+            return self.ch.get_busy()
+
+        def get_queue(self):
+            return self.ch.get_queue()
+    monkeypatch.setattr(pygame.mixer, "Channel", Channel)
+    p = Player(root, urandom=Stream(3))
+    try:
+        p.step(200)
+        p.speak()
+        assert window.run(p, frames=400) == 0
+    finally:
+        p.close()
+    speaker = p.hear.__self__
+    assert speaker.ok, "SDL's dummy audio device did not start the mixer"
+    assert p.console.rolled >= 1 and len(p.said) > voice.RATE  # the start roll and a roll: a second of speech and more
+    want = len(p.said) // 2 * window.Speaker.RATE // voice.RATE  # the bowl's samples at the mixer's rate
+    assert abs(speaker.voiced - want) <= want // 100 and played
+    assert sum(played) + len(speaker._pending) // 2 == speaker.voiced  # all of it played, queued or next
