@@ -91,7 +91,7 @@ def make_player(args):
             if why and args.say_to:
                 raise options.InputError("--say-to: %s" % why)
             if why:
-                print("window: %s; the piezo plays instead of the voice" % why)
+                print("窗口没有语音，蜂鸣器代替 the window has no voice (%s): the piezo plays instead" % why)
         p = player.Player(args.root, urandom)
     except OSError as e:
         lock.close()

@@ -1,4 +1,4 @@
-"""Screenshots of a family's game with names (issue 34's closing note): the terminal
+"""Screenshots of a family's game with names: the terminal
 simulator at 120x40 and the window, of the same game on the same simulated flash.
 
     python host_sim/tools/screenshots.py [OUT]     (make screenshots; default build/screenshots)
