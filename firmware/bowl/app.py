@@ -350,7 +350,8 @@ class App:
         try:
             os.stat(hw.root + "/" + VOICE_FOLDER)
         except OSError:
-            hw.say("voice: no clips in %s/%s: the piezo plays (make deploy-voice copies them)" % (hw.root, VOICE_FOLDER))
+            hw.say("voice: no clips in %s/%s: the piezo plays (make deploy-voice copies them)"
+                   % (hw.root, VOICE_FOLDER))
             return
         from bobing import voice  # (only now: a bowl without clips spends no heap on the voice)
         try:
