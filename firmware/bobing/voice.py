@@ -24,6 +24,8 @@
 # say after silence, or after the loop was held longer than AHEAD lasts and the DMA
 # ran dry: it sends silence then, auto_clear), so the DMA's fill stays what the
 # pacing believes, to within the time between a round's start and its write.
+import time
+
 from micropython import const
 
 from bobing import game, rules, store
@@ -131,7 +133,7 @@ class Voice:
         """Send what the sound's clock allows (at most one chunk a call)."""
         if self._f is None and not self._open_next():
             return
-        d = t_ms - self._t0
+        d = time.ticks_diff(t_ms, self._t0)  # (the ESP32's ms ticks wrap)
         if d < 0:
             d = 0
         ahead = self._sent - d * (RATE * 2 // 1000)
@@ -145,7 +147,7 @@ class Voice:
             self._f.close()
             self._f = None
             return
-        b = self._buf if n == CHUNK else self._mv[:n]  # (a slice only at a clip's end)
+        b = self._buf if n == CHUNK else self._mv[:n]  # (a slice only where a clip is not whole chunks)
         if self.shift:
             self.out.shift(buf=b, bits=16, shift=self.shift)
         self.out.write(b)

@@ -86,7 +86,7 @@ def make_player(args):
                     else:
                         os.remove(path)
         open(os.path.join(args.root, MARK), "a").close()
-        if getattr(args, "say_to", None) or args.window:
+        if getattr(args, "say_to", None) or getattr(args, "window", False):
             why = _voice_clips(args.root)  # on the flash before the bowl boots, as a deploy puts them
             if why and args.say_to:
                 raise options.InputError("--say-to: %s" % why)
