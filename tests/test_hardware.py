@@ -19,12 +19,13 @@ STRAPPING = {0, 2, 5, 12, 15}
 FLASH = set(range(6, 12))
 RTC_GPIO = {0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39}
 INPUT_ONLY = {34, 35, 36, 37, 38, 39}
-OUTPUTS = ("PIN_SDA", "PIN_SCL", "PIN_LED_DATA", "PIN_LED_POWER", "PIN_BUZZER")
+OUTPUTS = ("PIN_SDA", "PIN_SCL", "PIN_LED_DATA", "PIN_LED_POWER", "PIN_BUZZER", "PIN_AMP_BCLK", "PIN_AMP_LRC",
+           "PIN_AMP_DIN")
 WAKE = ("PIN_MPU_INT", "PIN_BTN_OK")
 
 
 def board_constants():
-    return {k: getattr(board, k) for k in dir(board) if re.match(r"^(PIN|ADDR|I2C|OLED|LED|VBAT)_[A-Z_]+$", k)}
+    return {k: getattr(board, k) for k in dir(board) if re.match(r"^(PIN|ADDR|I2C|I2S|OLED|LED|VBAT)_[A-Z_]+$", k)}
 
 
 def pins():

@@ -21,6 +21,9 @@
 #   beeps, duty                  tones to play (list of (hz, ms), hz 0 a rest:
 #                                bobing/sound.py's tunes and the dice's rattle),
 #                                drained; duty: the PWM duty they play at
+#   speech                       (out, zhuangyuan, ended) of the last roll or spill
+#                                shown, for the voice (bobing/voice.py: the app says
+#                                it and takes it); None, or with the sound off
 #   sleep                        True: the idle timeout ran out, deep-sleep now
 #   log                          lines for the serial log, drained
 #
@@ -565,6 +568,8 @@ class Console:
         self.tune(sound.tune_for(out, zhuangyuan))
         if ended:
             self.tune(sound.GAME_END)
+        if self.settings.sound != "off":
+            self.speech = (out, zhuangyuan, ended)
 
     def rattle(self, t_ms):
         """While the bowl is shaken (the table's game or the final): the dice
@@ -912,6 +917,7 @@ class Console:
     mode_lost = False  # settings.txt's mode could not be read (a kiosk's until the journal says otherwise)
     pin_lost = False  # the PIN's record is damaged: the attendant's key sets a new one
     pin_doubt = False  # settings.txt failed its checksum: the key may set a new PIN too
+    speech = None  # what the voice is to say (announce; the app takes it)
     final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final)
     fair = None  # verifiable dice on an event kiosk (net.txt fair=on): a fair.Fair, else None
     _own = False  # the roll on show is the bowl's own dice on a fair kiosk whose desk did not answer

@@ -28,6 +28,13 @@
 # PROBE_MS (one empty write first: on a stuck bus the ESP32's driver waits
 # 100 ms a byte, so nothing longer is tried) and taken back.
 #
+# The voice (bobing/voice.py), when the board has an amplifier (hw.amp: machine.I2S)
+# and the flash its clips (ROOT/voice): what the console announces (Console.speech:
+# a roll's rank, the 状元 with its fanfare, whose turn, the game's end) is said on the
+# speaker, and the piezo's tune for it gives way; with no amplifier or no clips the
+# piezo plays the tunes as before. The sound setting: off says nothing, quiet says it
+# 12 dB down. The clip streams a chunk per sensor round, after the sample.
+#
 # A frame goes to the display in DATA_BYTES transfers with a sensor round
 # between them whenever one is due: the whole frame (1,044 bytes at 400 kHz,
 # >= 23.5 ms) in one transfer would hold 100 Hz sampling for two or three
@@ -54,6 +61,7 @@ BATTERY_MS = const(5000)  # the battery is read this often (and at boot)
 # them; and on a stuck bus the ESP32's legacy driver gives up on one after 100 ms x (1 + 32) = 3.3 s
 # (ports/esp32/machine_i2c.c), not 102 s for a whole frame: well within the watchdog
 DATA_BYTES = const(32)
+VOICE_FOLDER = "voice"  # bobing.voice.FOLDER, looked for before the voice is imported (tests/test_voice.py)
 NO_FRAME_ROUNDS = const(50)  # a second of UI rounds with no frame drawn for want of memory: restart
 
 
@@ -126,6 +134,9 @@ class App:
         on_bus = hw.i2c is not None and hw._i2c_parts is not None
         self._lost = [on_bus and hw.accel is None, on_bus and hw.display is None]
         self._sample_t = t
+        self.voice = None
+        if hw.has_amp:
+            self._open_voice()
         self.net = None
         self._probe_t = t
         self._bat_t = t
@@ -332,6 +343,49 @@ class App:
             self._beep_end = self.hw.ticks_add(t, ms)
             self._beeping = True
 
+    def _open_voice(self):
+        """The voice, when the flash has its clips and the amplifier's I2S starts."""
+        import os
+        hw = self.hw
+        try:
+            os.stat(hw.root + "/" + VOICE_FOLDER)
+        except OSError:
+            hw.say("voice: no clips in %s/%s: the piezo plays (make deploy-voice copies them)"
+                   % (hw.root, VOICE_FOLDER))
+            return
+        from bobing import voice  # (only now: a bowl without clips spends no heap on the voice)
+        try:
+            amp = hw.open_amp(voice.RATE, voice.IBUF)
+        except Exception as e:  # (machine.I2S: ValueError, OSError from ESP-IDF)
+            hw.say("voice: the amplifier's I2S did not start (%s): the piezo plays" % (e,))
+            return
+        if amp is not None:
+            self.voice = voice.Voice(hw.root, amp)
+
+    def speak(self, t):
+        """What the console announced, said by the voice (its piezo tune then gives way)."""
+        c = self.con
+        v = self.voice
+        sp = c.speech
+        if v is None:
+            c.speech = None
+            return
+        if sp is None:
+            if v.speaking and c.settings.sound == "off":
+                v.stop()
+            return
+        c.speech = None
+        from bobing import voice
+        t_ = c.table
+        turn = t_.turn if t_ is not None and not t_.kiosk and not t_.ended and c.final is None else 0
+        v.shift = voice.QUIET_SHIFT if c.settings.sound == "quiet" else 0
+        if v.say(voice.say_for(sp[0], sp[1], sp[2], turn, c.settings.names), t):
+            del c.beeps[:]
+        elif v.missing is not None:
+            self.hw.say("voice: no clip %s/%s/%s%s: the piezo plays" % (self.hw.root, voice.FOLDER, v.missing,
+                                                                        voice.SUFFIX))
+            v.missing = None
+
     def _flush_log(self):
         log = self.con.log
         while log:
@@ -340,6 +394,8 @@ class App:
     # ---------------------------------------------------------------- rounds
     def sensor_round(self, t):
         self.poll_sensor(t)
+        if self.voice is not None:
+            self.voice.step(t)
         self._alive |= 1
 
     def ui_round(self, t):
@@ -366,6 +422,7 @@ class App:
                 return
         self.drive_leds(t)
         self._due()  # and between the ring's work and what follows (the network's round)
+        self.speak(t)
         self.sound(t)
         self._flush_log()
         self._alive |= 2
@@ -405,6 +462,8 @@ class App:
         self.running = False
         if self.hw.buzzer is not None:
             self.hw.buzzer.duty_u16(0)
+        if self.voice is not None:
+            self.voice.stop()
         self.hw.say("idle: deep sleep")
         self.hw.deepsleep()
 

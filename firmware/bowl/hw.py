@@ -13,6 +13,10 @@
 #   key        the attendant's key (a momentary keylock switch), Pin-like,
 #              value() == 0 while the key is turned; None on a board without one
 #   buzzer     PWM-like: freq(hz), duty_u16(d)
+#   amp        machine.I2S-like (TX, 16-bit mono at bobing/voice.py's RATE): write(buf),
+#              shift(buf=, bits=, shift=), deinit(); made by open_amp(rate, ibuf) when
+#              the app has clips to say; None before, or without an amplifier
+#   has_amp    the board has one (open_amp makes its I2S)
 #   wdt        has feed(); None until the app calls start_watchdog()
 #   root       folder of the bowl's files (journal, settings)
 #   woke_by    why the app starts: "power", "shake", "button", "watchdog", "reset"
@@ -34,6 +38,7 @@ class Hardware:
         self.buttons = ()
         self.key = None
         self.buzzer = None
+        self.amp = None
         self.wdt = None
         self.root = "/data"
         self.woke_by = "power"
@@ -47,6 +52,12 @@ class Hardware:
         if isinstance(err, Exception):
             err = "%s %s" % (type(err).__name__, err)
         self.errors.append((part, err))
+
+    has_amp = False
+
+    def open_amp(self, rate, ibuf):
+        """The amplifier's I2S -> it, or None: this board has none."""
+        return None
 
     def booted(self):
         """The app has booted (its first screen is next): the board may slow its

@@ -74,8 +74,10 @@ class SimBoard(board.Board):
     _rate = 0
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False,
-                 accel_id=0x68, build="ESP32_GENERIC", cpu_factor=0, flash=False):
+                 accel_id=0x68, build="ESP32_GENERIC", cpu_factor=0, flash=False, amp=True):
         board.Board.__init__(self)
+        self.amp_fitted = amp  # a MAX98357A and its speaker on the I2S pins (the bowl cannot tell)
+        self.i2s = None  # the last machine.I2S board.py made (fakes/i2s.py): what the amplifier heard
         self.root = root
         self.realtime = realtime  # True: the real clock (App.run under asyncio), else Sim's
         self.ms = t0 & (TICKS_PERIOD - 1)
@@ -141,6 +143,10 @@ class SimBoard(board.Board):
     def booted(self):
         """board.Board.booted on the simulated chip: the CPU clock for play."""
         self.esp.run(board.Board.booted, self)
+
+    def open_amp(self, rate, ibuf):
+        """board.Board.open_amp on the simulated chip: machine.I2S on the amplifier's pins."""
+        return self.esp.run(board.Board.open_amp, self, rate, ibuf)
 
     def start_watchdog(self):
         """board.Board.start_watchdog on the simulated chip: machine.WDT(timeout=WDT_MS)."""
@@ -246,6 +252,8 @@ class SimBoard(board.Board):
             if ("w" in mode or "a" in mode or "+" in mode) and isinstance(path, str) \
                     and path.startswith(board.root):
                 return chiptime.Metered(f, board, mode)
+            if isinstance(path, str) and path.startswith(board.root + "/voice/"):
+                return _ReadTimed(f, board)  # a voice clip streamed from flash, a chunk at a time
             return f
         return metered
 
@@ -307,16 +315,36 @@ class _Trace:
                 return (int(p[1]), int(p[2]), int(p[3]))
 
 
+class _ReadTimed:
+    """A file read from flash by chunks (the voice's clips): each readinto costs its bytes at
+    the SPI flash's read rate (chiptime.FLASH_READ_BYTES_PER_S, DIO at 40 MHz)."""
+
+    def __init__(self, f, board):
+        self._f = f
+        self._board = board
+
+    def readinto(self, buf):
+        n = self._f.readinto(buf)
+        self._board.io_us((n or 0) * 1000000 // chiptime.FLASH_READ_BYTES_PER_S)
+        return n
+
+    def close(self):
+        self._f.close()
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+
 class Sim:
     """The whole bowl, on simulated time: inject presses and shakes, step time,
     read the frame and the LEDs. Resets (power cut, watchdog, waking from deep
     sleep) start a new App over the same parts and the same flash."""
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, urandom=None, t0=0, accel_id=0x68,
-                 build="ESP32_GENERIC", air=None, cpu_factor=0, flash=False, draw_factor=None):
+                 build="ESP32_GENERIC", air=None, cpu_factor=0, flash=False, draw_factor=None, amp=True):
         self.board = SimBoard(root, display, accel, leds, buzzer, t0, accel_id=accel_id, cpu_factor=cpu_factor,
                               build=build,
-                              flash=flash)
+                              flash=flash, amp=amp)
         # drawing may cost otherwise (CPython draws on host_sim/compat/framebuf.py, in Python)
         self.draw_factor = cpu_factor if draw_factor is None else draw_factor
         self.board.feeder = self._feed_to
@@ -445,6 +473,8 @@ class Sim:
             t0 = b.ms * 1000 + b._us
             b.cpu_on(True)
             try:
+                if b.i2s is not None:
+                    b.i2s.run_due()  # I2S callbacks the port scheduled (none in blocking mode)
                 self.app.step(b.ms)
                 self._net_round()
             except DeepSleep:

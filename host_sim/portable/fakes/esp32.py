@@ -7,7 +7,8 @@
 # (ESP32_GENERIC or ESP32_GENERIC-SPIRAM, which lacks 16/17); deep sleep ends
 # only through the wake sources board.py armed (esp32.wake_on_ext0/ext1), on
 # those pins' levels, and is refused when the MPU6050 is not armed to wake it;
-# the watchdog (machine.WDT) reboots the bowl when the app stops feeding it.
+# the watchdog (machine.WDT) reboots the bowl when the app stops feeding it;
+# machine.I2S is host_sim/portable/fakes/i2s.py's, on the amplifier's pins only.
 # Runs on the MicroPython unix port and on CPython.
 import hashlib
 import os
@@ -215,6 +216,8 @@ class FakeESP32:
         self.Pin = _Part(self.pin, IN=_IN, OUT=_OUT, OPEN_DRAIN=7, PULL_UP=_PULL_UP, PULL_DOWN=_PULL_DOWN,
                          IRQ_RISING=1, IRQ_FALLING=2)
         self.ADC = _Part(self._adc, ATTN_0DB=0, ATTN_2_5DB=1, ATTN_6DB=2, ATTN_11DB=3)
+        self._I2S = None
+        self.i2s = {}  # id -> the FakeI2S made on it (one object an id, as the port keeps them)
         self.chip_reset("power")
 
     def chip_reset(self, why):
@@ -231,6 +234,7 @@ class FakeESP32:
         self.radio = False  # Wi-Fi off: the bowl never starts it but to draw a secret
         self.pm = self.PM_PERFORMANCE  # ESP-IDF's default once Wi-Fi starts: WIFI_PS_MIN_MODEM
         self._prng = 0  # the radio-off stream starts over at every reset
+        self.i2s = {}  # RAM is gone: no I2S object, its DMA stopped
 
     def pin(self, n, mode=None, pull=_ANY, value=None):
         p = self.pads.get(n)
@@ -271,6 +275,40 @@ class FakeESP32:
         pwm.freq(freq)
         pwm.duty_u16(duty_u16)
         return pwm
+
+    @property
+    def I2S(self):
+        """machine.I2S, its module loaded at first use (a bowl without clips never asks: on the
+        unix port the fake's code is heap)."""
+        if self._I2S is None:
+            from fakes import i2s as fake_i2s
+            self._I2S = _Part(self._i2s, TX=fake_i2s.TX, RX=fake_i2s.RX, MONO=fake_i2s.MONO,
+                              STEREO=fake_i2s.STEREO, shift=fake_i2s.shift)
+        return self._I2S
+
+    def _i2s(self, id, **kw):
+        from fakes import i2s as fake_i2s
+        """machine.I2S(id, sck=, ws=, sd=, mode=, bits=, format=, rate=, ibuf=): a FakeI2S whose
+        samples reach the simulated MAX98357A when sck/ws/sd are its pins (board.PIN_AMP_*) and
+        one is fitted (SimBoard.amp_fitted); it cannot tell otherwise, nor can the bowl."""
+        if not isinstance(id, int) or not 0 <= id < fake_i2s.IDS:
+            raise ValueError("invalid id")
+        old = self.i2s.get(id)
+        if old is not None:
+            old.deinit()  # mp_machine_i2s_make_new_instance: the same id again deinits the old one
+        pins = {}
+        for k in ("sck", "ws", "sd"):
+            p = kw.get(k)
+            if p is not None and not isinstance(p, Pad):
+                raise TypeError("%s: a Pin" % k)
+            pins[k] = p.n if p is not None else -1
+        dev = fake_i2s.FakeI2S(self.sim, id, pins)
+        dev.init(**kw)
+        dev.reaches_amp = (self.sim.amp_fitted and pins == {"sck": board.PIN_AMP_BCLK, "ws": board.PIN_AMP_LRC,
+                                                           "sd": board.PIN_AMP_DIN} and kw["mode"] == fake_i2s.TX)
+        self.i2s[id] = dev
+        self.sim.i2s = dev
+        return dev
 
     def _adc(self, pin, atten=0):
         if pin.n != board.PIN_VBAT:
