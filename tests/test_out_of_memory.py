@@ -52,7 +52,7 @@ def test_a_frame_without_memory_is_drawn_again(tmp_path, monkeypatch):
     sim = new_sim(tmp_path)
     shown = sim.app.shown
     monkeypatch.setattr(scr.Screen, "idle", _once(scr.Screen.idle))
-    sim.console.changed += 1
+    sim.console.redraw()
     sim.step(100)
     assert "screen: out of memory drawing a frame; drawn again" in sim.log()
     assert sim.app.shown > shown and sim.resets == []  # the next round drew it

@@ -89,9 +89,9 @@ def _fair(hw, con):
         return
     if cfg is not None and cfg["fair"] == "on":
         from bobing import fair
-        con.fair = fair.Fair(hw.root, hw.strong_random, lambda out: con.dice.roll(out),
-                             cfg["desk_scheme"] + "://" + cfg["desk"].upper() if cfg["desk"] else None,
-                             cfg["fair_wait"] * 1000)
+        con.use_fair(fair.Fair(hw.root, hw.strong_random, lambda out: con.dice.roll(out),
+                               cfg["desk_scheme"] + "://" + cfg["desk"].upper() if cfg["desk"] else None,
+                               cfg["fair_wait"] * 1000))
 
 
 class App:
