@@ -29,8 +29,6 @@
 # (AD0 low); 12 LEDs; display 128x64.
 from micropython import const
 
-BOARD_NAME = "FireBeetle 2 ESP32-E (DFR0654)"
-
 I2C_ID = const(0)
 I2C_FREQ = const(400000)
 PIN_SDA = const(21)

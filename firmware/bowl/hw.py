@@ -22,8 +22,6 @@
 import os
 import time
 
-WOKE_BY = ("power", "shake", "button", "watchdog", "reset")
-
 
 class Hardware:
     def __init__(self):
