@@ -18,7 +18,10 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-STOCK = os.path.join(ROOT, "build", "mp", "unix32-stock", "micropython")
+sys.path.insert(0, os.path.join(ROOT, "tests"))  # (an entry point: tests/portable.py names the builds)
+import portable  # noqa: E402
+
+STOCK = portable.MP32_STOCK
 
 # (name, the fix it reverts, file, the line as it is, the mutant, the tests that catch it)
 MUTANTS = (
