@@ -769,11 +769,7 @@ def start(app):
     Wi-Fi (the bowl plays offline and says why)."""
     hw = app.hw
     con = app.con
-    try:
-        cfg = read_config(hw.root)
-    except ValueError as e:
-        hw.say("net: %s; playing offline" % e)
-        return None
+    cfg = app.net_cfg  # net.txt as bowl/app.py read it at boot (a bad one was said then)
     if cfg is None:
         return None
     wlan = getattr(hw, "wlan", None)
