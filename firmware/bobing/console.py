@@ -136,34 +136,6 @@ class Settings:
         return self.kiosk_profile if self.mode == "kiosk" else self.profile
 
 
-class MenuState:
-    """What the menus (bobing/menu.py) have open and the PIN's lockout: Console.menu.
-    Defaults on the class: a game that never opens a menu pays no heap for them."""
-    list = None  # the current list: [id, items, cursor] (V_MENU's argument)
-    edit = None  # what the digit entry or confirmation edits
-    then = None  # after a menu's notice: where the menus go on (menu.after_notice), not the game
-    authed = False  # the PIN or the attendant's key opened the menus now on show
-    pin_fails = None  # wrong PINs in a row as on flash (menu.py); None: not read yet
-    pin_since = 0  # when the current lock started (a lock read from flash: at boot)
-    pin_plain = None  # the PIN is still the default (None: not checked since boot or a change)
-
-
-class Grants:
-    """What the prize desk granted this kiosk (bowl/net.py hands it in): Console.grants.
-    bobing/shakes.py's record on flash says which customer a grant of shakes is for;
-    it is used exactly when that customer is in the journal. An event's stock
-    (allot) is applied through the journal between rolls."""
-
-    def __init__(self):
-        self.acks = []  # answers to the desk's shake grants still to send: (id, st, why) (bowl/net.py)
-        self.steps = {}  # per class: its last grant raise seen since boot (the ask's low mark)
-
-    allot = None  # the desk's latest stock grant (s, ((class, cumulative), ...)) not applied yet
-    shakes = None  # a grant of shakes on flash not used yet: (id, n, game, customer)
-    floor = -1  # the highest grant id taken (-1: not read from flash yet)
-    damaged = False  # the record on flash was damaged: the next grant only sets the floor
-
-
 def _unload(name):
     """Drop a module only the boot needs: on a bowl running .mpy files its code
     is heap, free again once nothing refers to it (imported again if asked)."""
@@ -192,13 +164,15 @@ class Console:
     _pressed = 0  # when a button was last pressed (any menu closes MENU_LOCK_MS after it)
     _pages = 1  # pages of the result on show (screen.result_pages decides, via set_pages)
     _clock0 = (0, 0)  # (the game's minute, the time it was read): the kiosk's minutes go on from it
+    _pin_plain = None  # the PIN is still the default (None: not checked since boot or a change)
+    # state objects made when first needed (a family game played by shakes makes neither):
+    menu = None  # what the menus have open and the PIN's lockout: a menu.MenuState (_menus)
+    grants = None  # what the prize desk granted: a shakes.Grants (_grants)
 
     def __init__(self, root, t_ms, urandom, has_display=True, has_sensor=True, hw_errors=(),
                  woke_by="power", entropy=None, event=""):
         self.root = root
         self.event = event
-        self.grants = Grants()
-        self.menu = MenuState()
         self.urandom = urandom
         self.entropy = entropy or urandom
         self.has_display = has_display
@@ -317,7 +291,8 @@ class Console:
         self._frame_t = self.now
         self.changed += 1
         if view != V_NOTICE and not V_MENU <= view <= V_SECRET and view != V_CLAIM:
-            self.menu.authed = False  # the PIN (or the key) opened the menus only until they close
+            if self.menu is not None:
+                self.menu.authed = False  # the PIN (or the key) opened the menus only until they close
         if view == V_FINAL:
             view = self.final.phase
         self.stage = view
@@ -383,7 +358,7 @@ class Console:
         value came in time, bobing/fair.py): its turn, shaking, a roll's result and the
         claims it won say so, as verify-fair, the desk's page and the claim link do."""
         v = self.view
-        if v == V_RESULT or v == V_CLAIM and self.menu.edit != "codes":  # (a code looked up later: not known)
+        if v == V_RESULT or v == V_CLAIM and not self._codes():  # (a code looked up later: not known)
             return self._own
         f = self.fair
         return (v == V_TURN or v == V_SHAKING) and f is not None and f.unseeded()
@@ -453,6 +428,21 @@ class Console:
             if last is not None and last.kind == game.EV_ROLL:
                 self._reshow = last  # the roll seen just before the cut is shown again as it stands
 
+    def _menus(self):
+        """bobing/menu.py, its state made when the first menu opens."""
+        from bobing import menu
+        if self.menu is None:
+            self.menu = menu.MenuState()
+        return menu
+
+    def _codes(self):
+        """-> True while a claim code shown again from the attendant's list is on show."""
+        return self.menu is not None and self.menu.edit == "codes"
+
+    def pin_set(self):
+        """A new PIN was set (menu.py: never the default): no customer waits for its check."""
+        self._pin_plain = False
+
     def set_final(self, fp, detector=None):
         """Play the final fp (a final_play.FinalPlay) with `detector` (its rules'), or
         None: no final (the detector stays until make_detector)."""
@@ -504,7 +494,7 @@ class Console:
         self.out = None
         self.claims = []
         self.make_detector()
-        g = self.grants.shakes
+        g = self.grants.shakes if self.grants is not None else None
         if g is not None:  # not used in the game that ended: it is for this game's first customer
             from bobing import shakes
             try:
@@ -673,7 +663,7 @@ class Console:
         # never while a kiosk waits for the attendant
         waiting = t is not None and t.kiosk and not t.shakes_left or self._unseeded()
         playing = (v == V_TURN or v == V_SHAKING or v == V_POOL or v == V_TABLE or
-                   v == V_RESULT and not self.claims or v == V_CLAIM and self.menu.edit != "codes") and not waiting
+                   v == V_RESULT and not self.claims or v == V_CLAIM and not self._codes()) and not waiting
         if (v == V_RESULT or v == V_CLAIM) and ev == shake.EV_JOLT:
             return  # a knock while the result or a code shows: it stays
         if ev == shake.EV_STUCK:
@@ -788,20 +778,16 @@ class Console:
                 self._notice_done()
             return
         if b == B_KEY:
-            from bobing import menu
-            menu.attendant(self)
+            self._menus().attendant(self)
             return
         if v == V_MENU or v == V_DIGITS or v == V_CONFIRM or v == V_SECRET:
-            from bobing import menu
-            menu.key(self, b, kind)
+            self._menus().key(self, b, kind)
             return
-        if v == V_CLAIM and self.menu.edit == "codes":  # a code shown again from the attendant's list
-            from bobing import menu
-            menu.key(self, b, kind)
+        if v == V_CLAIM and self._codes():  # a code shown again from the attendant's list
+            self._menus().key(self, b, kind)
             return
         if b == B_MENU:
-            from bobing import menu
-            menu.open_menu(self)
+            self._menus().open_menu(self)
             return
         if v == V_FINAL:
             from bobing import final_play
@@ -813,8 +799,7 @@ class Console:
         elif v == V_CLAIM and b == B_OK:
             self._after_result()
         elif v == V_OVER and b == B_OK:
-            from bobing import menu
-            menu.ask_new_game(self)
+            self._menus().ask_new_game(self)
         elif v == V_OVER and b == B_NEXT and not t.kiosk:
             self.show(V_TABLE, 1)  # who won what, a page a seat
         elif v == V_TABLE:
@@ -850,6 +835,7 @@ class Console:
 
     def confirm(self, title, action):
         """Ask for OK to confirm `title` (V_CONFIRM); menu.py does `action` on OK."""
+        self._menus()
         self.menu.edit = action
         self.show(V_CONFIRM, title)
 
@@ -868,7 +854,7 @@ class Console:
         if t.event and not t.stocked():
             self.show(V_WAIT)  # the stock ran out under this screen
             return False
-        g = self.grants.shakes  # a grant on flash is for the next customer, whoever lets him in
+        g = self.grants.shakes if self.grants is not None else None  # (on flash: the next customer's)
         if g is not None and n is None and t.customer + 1 == g[3]:
             n = g[1]
         m, t0 = self._clock0
@@ -878,7 +864,7 @@ class Console:
             return False
         if g is not None and t.customer == g[3]:
             self.grants.shakes = None
-            self.grants.acks.append((g[0], "used", ""))
+            self.ack((g[0], "used", ""))
             self.say("shakes: grant %d used by customer %d" % (g[0], t.customer))
             n = g[1]
         self.say("customer %d: %s started %d shakes" % (t.customer, "the prize desk" if n else "the attendant's key"
@@ -889,18 +875,18 @@ class Console:
 
     def pin_default(self):
         """-> True while the PIN is the default 1234 (checked once: a PBKDF2)."""
-        if self.menu.pin_plain is None:
+        if self._pin_plain is None:
             from bobing import settings
-            self.menu.pin_plain = bool(self.settings.pin) and settings.pin_check(self.settings.pin,
+            self._pin_plain = bool(self.settings.pin) and settings.pin_check(self.settings.pin,
                                                                              settings.DEFAULT_PIN)
             _unload("settings")
-        return self.menu.pin_plain
+        return self._pin_plain
 
     def tick(self, t_ms):
         """Time passes (call it often: every 10-50 ms)."""
         self.now = t_ms
         v = self.view
-        if (V_MENU <= v <= V_SECRET or v == V_CLAIM and self.menu.edit == "codes") and \
+        if (V_MENU <= v <= V_SECRET or v == V_CLAIM and self._codes()) and \
                 time.ticks_diff(t_ms, self._pressed) >= MENU_LOCK_MS:
             self.menu.edit = self.menu.then = None
             self.say("menu closed: %d s without a button (the PIN asked again)" % (MENU_LOCK_MS // 1000))
@@ -944,9 +930,10 @@ class Console:
                     self.next_notice_or(self.home())  # between shakes: said now, the game goes on after it
         if self.fair is not None and v != V_SHAKING:
             self._fair_step()
-        if self.grants.allot is not None and v != V_SHAKING and v != V_SLEEP:
+        gr = self.grants
+        if gr is not None and gr.allot is not None and v != V_SHAKING and v != V_SLEEP:
             self._apply_allot()
-        if self.grants.shakes is not None and v == V_GATE:
+        if gr is not None and gr.shakes is not None and v == V_GATE:
             self._use_grant()
         if self.flat and (v != V_NOTICE or since >= NOTICE_MS // 2):
             self.sleep = True  # every journal write is done: they finish inside sample()/press()
@@ -976,8 +963,30 @@ class Console:
 
 
     # ------------------------------------------------------------ shakes from the desk (Grants)
+    def _grants(self):
+        """The desk's grants, made at the first (bobing/shakes.py's class: loaded only then)."""
+        if self.grants is None:
+            from bobing import shakes
+            self.grants = shakes.Grants()
+            _unload("shakes")
+        return self.grants
+
+    def ack(self, a):
+        """An answer (id, st, why) to a desk's grant of shakes, to be sent once (bowl/net.py)."""
+        gr = self._grants()
+        if gr.acks is None:
+            gr.acks = []
+        if a not in gr.acks:
+            gr.acks.append(a)
+
+    def next_ack(self):
+        """-> the next answer to a desk's grant to send (bowl/net.py), or None."""
+        gr = self.grants
+        return gr.acks.pop(0) if gr is not None and gr.acks else None
+
     def _grant_state(self):
         """Read the record once: -> the highest id taken; sets the pending grant."""
+        self._grants()
         if self.grants.floor < 0:
             from bobing import shakes
             try:
@@ -1029,12 +1038,12 @@ class Console:
     def _use_grant(self):
         g = self.grants.shakes
         if self.table.customer + 1 == g[3]:
-            if self.menu.pin_plain:
+            if self._pin_plain:
                 return  # (said when the key or the menu tried: the grant waits for a PIN of the kiosk's own)
             self.next_customer()
         elif self.table.customer >= g[3]:  # its customer is on flash (a write that failed after all)
             self.grants.shakes = None
-            self.grants.acks.append((g[0], "used", ""))
+            self.ack((g[0], "used", ""))
 
     def grant_news(self):
         """At (re)connect: the answer for the last grant taken, sent again."""
@@ -1052,9 +1061,10 @@ class Console:
         tick that is between rolls. -> False for one not newer than the grant
         applied or kept (a repeat or a late one: ignored)."""
         t = self.table
-        if t is not None and t.event and s <= t.grant_s or self.grants.allot is not None and s <= self.grants.allot[0]:
+        gr = self._grants()
+        if t is not None and t.event and s <= t.grant_s or gr.allot is not None and s <= gr.allot[0]:
             return False
-        self.grants.allot = (s, grant)
+        gr.allot = (s, grant)
         return True
 
     def grant_s(self):
@@ -1079,7 +1089,10 @@ class Console:
             if self._play(kind, arg) is None:
                 return  # not on flash: resumed from it; the grant is applied again at the next tick
             if kind == game.EV_GRANT:
-                self.grants.steps[t.classes[arg[0]]] = arg[1] - before
+                gr = self.grants
+                if gr.steps is None:
+                    gr.steps = {}
+                gr.steps[t.classes[arg[0]]] = arg[1] - before
         self.grants.allot = None
         if evs:
             self.say("stock: grant %d applied: %s" % (s, " ".join(["%s=%d" % (c, n) for c, n in t.left()])))
@@ -1095,9 +1108,10 @@ class Console:
             return False
         if not t.stocked():
             return True
+        steps = self.grants.steps if self.grants is not None else None
         for c in t.classes:
             g = t.granted[c]
-            if g and t.pool[c] <= max(1, self.grants.steps.get(c, g) // 4):
+            if g and t.pool[c] <= max(1, (steps.get(c, g) if steps else g) // 4):
                 return True
         return False
 
@@ -1113,11 +1127,10 @@ class Console:
             self._after_result()
 
     def _notice_done(self):
-        then = self.menu.then
+        then = self.menu.then if self.menu is not None else None
         if then is not None and not self._notices:
             self.menu.then = None
-            from bobing import menu
-            menu.after_notice(self, then)  # e.g. a wrong PIN: the entry again, never the game under it
+            self._menus().after_notice(self, then)  # e.g. a wrong PIN: the entry again, never the game under it
             return
         self.next_notice_or(self.home())
 

@@ -19,6 +19,17 @@ _ADMIN = ("stock", "bowl_id", "secret", "pin", "final", "back")
 CODES = const(20)  # the last claim codes the attendant can show again
 
 
+class MenuState:
+    """What the menus have open and the PIN's lockout: Console.menu, made when the first
+    menu opens. Defaults on the class: an instance holds only what was set."""
+    list = None  # the current list: [id, items, cursor] (V_MENU's argument)
+    edit = None  # what the digit entry or confirmation edits
+    then = None  # after a menu's notice: where the menus go on (after_notice), not the game
+    authed = False  # the PIN or the attendant's key opened the menus now on show
+    pin_fails = None  # wrong PINs in a row as on flash; None: not read yet
+    pin_since = 0  # when the current lock started (a lock read from flash: at boot)
+
+
 def key(c, b, kind=1):
     """A press of button b while a menu view (list, digits, confirm, secret, a code
     shown again) is on show."""
@@ -438,7 +449,7 @@ def _digits_done(c, value):
             return
         s.pin = settings.pin_record(value, c.urandom(16))
         s.pin_lost = s.pin_doubt = False
-        c.menu.pin_plain = False
+        c.pin_set()
         settings.save(c)
         _count_try(c, 0)
         c.say("PIN changed")

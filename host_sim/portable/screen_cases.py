@@ -126,7 +126,7 @@ class Shown:
         self.lang = lang
         self.table = table
         self.page = page
-        self.menu = console.MenuState()
+        self.menu = menu.MenuState()
         self.menu.list = menu_
         self.settings = settings or console.Settings()
         self.root = ""
