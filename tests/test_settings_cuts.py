@@ -143,9 +143,9 @@ def test_a_lost_pin_is_set_again_only_in_maintenance_mode(mp_built, kiosk_files,
 
 def test_set_pin_refuses_a_settings_file_it_cannot_trust(tmp_path):
     root = str(tmp_path)
-    assert "4 to 8 digits" in S.set_pin(root, "12")
-    assert "not the default" in S.set_pin(root, "1234")
-    assert "missing or damaged" in S.set_pin(root, "2468")  # no settings.txt: boot first
+    assert "4 to 8 digits" in S.set_pin(root, "12", C.Settings())
+    assert "not the default" in S.set_pin(root, "1234", C.Settings())
+    assert "missing or damaged" in S.set_pin(root, "2468", C.Settings())  # no settings.txt: boot first
     (tmp_path / S.SETTINGS_FILE).write_bytes(b"mode=kiosk\npin=\n")  # no checksum
-    assert "missing or damaged" in S.set_pin(root, "2468")
+    assert "missing or damaged" in S.set_pin(root, "2468", C.Settings())
     assert (tmp_path / S.SETTINGS_FILE).read_bytes() == b"mode=kiosk\npin=\n"

@@ -442,18 +442,17 @@ def save_secret(c):
         c.say("claim secret not saved: %s" % e)
 
 
-def set_pin(root, pin):
+def set_pin(root, pin, s):
     """The recovery of a lost PIN, in maintenance mode (`make pin`): `pin` into the
-    settings.txt the bowl's last boot wrote back whole, the wrong PINs back to 0.
-    -> the line to print (a refusal says why and what is allowed; nothing raises)."""
+    settings.txt the bowl's last boot wrote back whole (read into `s`, a fresh
+    console.Settings: the console imports this module, never the other way), the wrong
+    PINs back to 0. -> the line to print (a refusal says why and what is allowed; nothing raises)."""
     try:
         check_pin(pin)
         if pin == DEFAULT_PIN:
             raise ValueError("not the default %s" % DEFAULT_PIN)
     except ValueError as e:
         return "PIN not set: %s (4 to 8 digits 0-9, not %s)" % (e, DEFAULT_PIN)
-    from bobing.console import Settings
-    s = Settings()
     try:
         data = read(root, SETTINGS_FILE)
     except (OSError, ValueError):

@@ -124,7 +124,7 @@ class App:
         self._no_frame = 0  # frames in a row that found no memory to be drawn
         self._bad = [None, None]  # since when the accelerometer / display has failed (ms), or None
         # lost while playing, or missing at boot: looked for every PROBE_MS
-        on_bus = hw.i2c is not None and hw._i2c_parts is not None
+        on_bus = hw.on_i2c()
         self._lost = [on_bus and hw.accel is None, on_bus and hw.display is None]
         self._sample_t = t
         self.net = None

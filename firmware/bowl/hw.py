@@ -46,6 +46,11 @@ class Hardware:
             err = "%s %s" % (type(err).__name__, err)
         self.errors.append((part, err))
 
+    def on_i2c(self):
+        """-> True when the display and the accelerometer were looked for on a kept I2C
+        bus (attach_i2c): reattach() can look for a missing one again."""
+        return self.i2c is not None and self._i2c_parts is not None
+
     def booted(self):
         """The app has booted (its first screen is next): the board may slow its
         clock for play."""
