@@ -66,7 +66,7 @@ def plays(c):
         if c.view == C.V_NOTICE and c.arg[0] == vocab.N_PIN_DEFAULT:  # a kiosk with 1234 lets nobody in
             assert S.pin_check(c.settings.pin, S.DEFAULT_PIN)
             c.settings.pin = S.pin_record("2468", b"salt of 16 bytes")  # (as admin > PIN does)
-            c._pin_plain = None
+            c.settings.pin_plain = None
             c.press(C.B_OK, C.PRESS)
             c.press(C.B_KEY, C.PRESS)
     assert c.view == C.V_TURN, vocab.VIEW_IDS[c.view]

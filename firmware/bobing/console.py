@@ -131,6 +131,7 @@ class Settings:
     mode_lost = False  # settings.txt's mode could not be read (a kiosk's until the journal says otherwise)
     pin_lost = False  # the PIN's record is damaged: maintenance mode's `make pin` sets a new one
     pin_doubt = False  # settings.txt failed its checksum: a value, the PIN's too, may be wrong
+    pin_plain = None  # the PIN is still the default 1234 (None: not checked since boot or a change)
 
     def active_profile(self):
         return self.kiosk_profile if self.mode == "kiosk" else self.profile
@@ -164,7 +165,6 @@ class Console:
     _pressed = 0  # when a button was last pressed (any menu closes MENU_LOCK_MS after it)
     _pages = 1  # pages of the result on show (screen.result_pages decides, via set_pages)
     _clock0 = (0, 0)  # (the game's minute, the time it was read): the kiosk's minutes go on from it
-    _pin_plain = None  # the PIN is still the default (None: not checked since boot or a change)
     # state objects made when first needed (a family game played by shakes makes neither):
     menu = None  # what the menus have open and the PIN's lockout: a menu.MenuState (_menus)
     grants = None  # what the prize desk granted: a shakes.Grants (_grants)
@@ -358,7 +358,8 @@ class Console:
         value came in time, bobing/fair.py): its turn, shaking, a roll's result and the
         claims it won say so, as verify-fair, the desk's page and the claim link do."""
         v = self.view
-        if v == V_RESULT or v == V_CLAIM and not self._codes():  # (a code looked up later: not known)
+        m = self.menu
+        if v == V_RESULT or v == V_CLAIM and (m is None or m.edit != "codes"):  # (a code looked up later: not known)
             return self._own
         f = self.fair
         return (v == V_TURN or v == V_SHAKING) and f is not None and f.unseeded()
@@ -434,14 +435,6 @@ class Console:
         if self.menu is None:
             self.menu = menu.MenuState()
         return menu
-
-    def _codes(self):
-        """-> True while a claim code shown again from the attendant's list is on show."""
-        return self.menu is not None and self.menu.edit == "codes"
-
-    def pin_set(self):
-        """A new PIN was set (menu.py: never the default): no customer waits for its check."""
-        self._pin_plain = False
 
     def set_final(self, fp, detector=None):
         """Play the final fp (a final_play.FinalPlay) with `detector` (its rules'), or
@@ -662,8 +655,9 @@ class Console:
         # waits to be seen) or a claim code (once shown it is in the attendant's list),
         # never while a kiosk waits for the attendant
         waiting = t is not None and t.kiosk and not t.shakes_left or self._unseeded()
-        playing = (v == V_TURN or v == V_SHAKING or v == V_POOL or v == V_TABLE or
-                   v == V_RESULT and not self.claims or v == V_CLAIM and not self._codes()) and not waiting
+        m = self.menu
+        playing = (v == V_TURN or v == V_SHAKING or v == V_POOL or v == V_TABLE or v == V_RESULT and
+                   not self.claims or v == V_CLAIM and (m is None or m.edit != "codes")) and not waiting
         if (v == V_RESULT or v == V_CLAIM) and ev == shake.EV_JOLT:
             return  # a knock while the result or a code shows: it stays
         if ev == shake.EV_STUCK:
@@ -783,7 +777,8 @@ class Console:
         if v == V_MENU or v == V_DIGITS or v == V_CONFIRM or v == V_SECRET:
             self._menus().key(self, b, kind)
             return
-        if v == V_CLAIM and self._codes():  # a code shown again from the attendant's list
+        m = self.menu
+        if v == V_CLAIM and m is not None and m.edit == "codes":  # a code shown again from the attendant's list
             self._menus().key(self, b, kind)
             return
         if b == B_MENU:
@@ -875,20 +870,21 @@ class Console:
 
     def pin_default(self):
         """-> True while the PIN is the default 1234 (checked once: a PBKDF2)."""
-        if self._pin_plain is None:
+        if self.settings.pin_plain is None:
             from bobing import settings
-            self._pin_plain = bool(self.settings.pin) and settings.pin_check(self.settings.pin,
+            self.settings.pin_plain = bool(self.settings.pin) and settings.pin_check(self.settings.pin,
                                                                              settings.DEFAULT_PIN)
             _unload("settings")
-        return self._pin_plain
+        return self.settings.pin_plain
 
     def tick(self, t_ms):
         """Time passes (call it often: every 10-50 ms)."""
         self.now = t_ms
         v = self.view
-        if (V_MENU <= v <= V_SECRET or v == V_CLAIM and self._codes()) and \
+        m = self.menu  # (None until a menu opens; the menu views are shown only then)
+        if (V_MENU <= v <= V_SECRET or v == V_CLAIM and m is not None and m.edit == "codes") and \
                 time.ticks_diff(t_ms, self._pressed) >= MENU_LOCK_MS:
-            self.menu.edit = self.menu.then = None
+            m.edit = m.then = None
             self.say("menu closed: %d s without a button (the PIN asked again)" % (MENU_LOCK_MS // 1000))
             self.show(self.home())  # (the PIN's opening ends with the menus)
             v = self.view
@@ -1038,7 +1034,7 @@ class Console:
     def _use_grant(self):
         g = self.grants.shakes
         if self.table.customer + 1 == g[3]:
-            if self._pin_plain:
+            if self.settings.pin_plain:
                 return  # (said when the key or the menu tried: the grant waits for a PIN of the kiosk's own)
             self.next_customer()
         elif self.table.customer >= g[3]:  # its customer is on flash (a write that failed after all)

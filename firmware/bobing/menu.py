@@ -448,8 +448,7 @@ def _digits_done(c, value):
             c.next_notice_or(c.home())
             return
         s.pin = settings.pin_record(value, c.urandom(16))
-        s.pin_lost = s.pin_doubt = False
-        c.pin_set()
+        s.pin_lost = s.pin_doubt = s.pin_plain = False  # (never the default: refused above)
         settings.save(c)
         _count_try(c, 0)
         c.say("PIN changed")
