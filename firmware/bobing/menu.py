@@ -3,8 +3,10 @@
 # and the kiosk's PIN-protected admin items. Imported when MENU is first
 # pressed (or a finished game asks whether to start a new one), so a game that
 # never opens a menu never loads this code. The functions are the Console's
-# own, taking it as `c`; the list, digits and confirm views' arguments are as
-# console.py documents them; their text is panels.py's.
+# own, taking it as `c`: they change the menus' state (c.menu, a MenuState) and
+# the settings (c.settings), the Console itself only through its methods; the
+# list, digits and confirm views' arguments are as console.py documents them;
+# their text is panels.py's.
 import time
 
 from micropython import const
