@@ -42,8 +42,6 @@
 # no voice clips (bowl/app.py).
 from micropython import const
 
-BOARD_NAME = "FireBeetle 2 ESP32-E (DFR0654)"
-
 I2C_ID = const(0)
 I2C_FREQ = const(400000)
 PIN_SDA = const(21)

@@ -150,6 +150,18 @@ def test_a_customer_shakes_only_after_the_desk_has_his_commitment_and_anyone_can
     assert out.strip().endswith(OWN % (3, 0)) and code == 3, out
 
 
+def test_a_boot_reads_net_txt_once(tmp_path, monkeypatch):
+    # the event, the fair dice and the network each read it again (three reads a boot)
+    from bowl import net
+    reads = []
+    real = net.read_config
+    monkeypatch.setattr(net, "read_config", lambda root: reads.append(root) or real(root))
+    sim = _fair_kiosk(tmp_path)
+    sim.power_cut()
+    sim.step(100)
+    assert sim.console.fair is not None and len(reads) == 2, reads  # the first boot's and this one's
+
+
 def test_an_event_kiosk_plays_fair_by_default_and_a_family_game_keeps_its_dice(tmp_path):
     """net.txt without a fair= line: the event kiosk commits before its customer shakes
     (fair=off, a promoter's explicit choice, loads nothing of it); a family game on the

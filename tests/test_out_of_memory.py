@@ -52,7 +52,7 @@ def test_a_frame_without_memory_is_drawn_again(tmp_path, monkeypatch):
     sim = new_sim(tmp_path)
     shown = sim.app.shown
     monkeypatch.setattr(scr.Screen, "idle", _once(scr.Screen.idle))
-    sim.console.changed += 1
+    sim.console.redraw()
     sim.step(100)
     assert "screen: out of memory drawing a frame; drawn again" in sim.log()
     assert sim.app.shown > shown and sim.resets == []  # the next round drew it
@@ -60,11 +60,12 @@ def test_a_frame_without_memory_is_drawn_again(tmp_path, monkeypatch):
 
 
 def test_a_network_that_cannot_start_for_memory_leaves_the_game_offline(tmp_path, monkeypatch):
-    from bowl import net
-    (tmp_path / "net.txt").write_text("ssid=mall\npassword=secret123\nbroker=10.0.0.2\nevent=e\nstock=bowl\n")
+    from bobing import outbox
+    (tmp_path / "net.txt").write_text("ssid=mall\npassword=secret123\ntls=off\nbroker=10.0.0.2\nevent=e\n"
+                                      "stock=bowl\n")
     air = fake_wlan.Air({"mall": "secret123"}, broker=fake_wlan.FakeBroker())
-    sim = hal.Sim(str(tmp_path), urandom=Stream(1), air=air)  # App.__init__ reads net.txt, then the task
-    monkeypatch.setattr(net, "read_config", _once(net.read_config, after=1))
+    sim = hal.Sim(str(tmp_path), urandom=Stream(1), air=air)
+    monkeypatch.setattr(outbox, "Outbox", _once(outbox.Outbox))
     sim.power_cut()  # this boot reads net.txt for its game, then its network start finds no memory
     sim.step(100)
     assert sim.net is None

@@ -50,7 +50,7 @@ def test_a_desk_grant_lets_exactly_its_shakes_once(tmp_path):
     assert _grant(sim, 1, 2) == ("got", "")
     sim.step(100)
     assert c.view == C.V_TURN and c.table.customer == 1 and c.table.shakes_left == 2
-    assert c.acks == [(1, "used", "")]
+    assert c.grants.acks == [(1, "used", "")]
     assert _shakes_used(sim) == 2 and c.view == C.V_GATE
     # the same grant again (the retained message after a reconnect, a replay): nothing
     assert _grant(sim, 1, 2) == ("used", "")
@@ -112,4 +112,4 @@ def test_the_key_lets_a_granted_customer_in_with_the_desks_shakes(tmp_path):
     _shakes_used(sim)
     # the grant's customer is next whoever opens the gate; it is used once
     assert c.table.customer == 2 and c.table.shakes_left == 7
-    assert c.acks[-1] == (1, "used", "")
+    assert c.grants.acks[-1] == (1, "used", "")

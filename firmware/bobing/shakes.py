@@ -31,6 +31,19 @@ MAX_REF = const(24)  # characters of the receipt/reference
 _MAC_BYTES = const(16)
 
 
+class Grants:
+    """What the prize desk granted this kiosk (bowl/net.py hands it in): Console.grants,
+    made at the first grant. Shakes for a customer (the record above) and an event's
+    stock (allot), applied through the journal between rolls. Only class attributes
+    (no method): the console drops this module again, the class lives on alone."""
+    allot = None  # the desk's latest stock grant (s, ((class, cumulative), ...)) not applied yet
+    shakes = None  # a grant of shakes on flash not used yet: (id, n, game, customer)
+    floor = -1  # the highest grant id taken (-1: not read from flash yet)
+    damaged = False  # the record on flash was damaged: the next grant only sets the floor
+    acks = None  # answers to the desk's grants of shakes still to send: [(id, st, why)] (bowl/net.py)
+    steps = None  # {class: its last grant raise seen since boot} (the ask's low mark)
+
+
 def signed(secret, event, bowl_id, leaf, fields):
     """The text a desk->bowl message's mac signs; '|' separates, none may hold one."""
     for f in fields:

@@ -65,54 +65,55 @@ VOICE_FOLDER = "voice"  # bobing.voice.FOLDER, looked for before the voice is im
 NO_FRAME_ROUNDS = const(50)  # a second of UI rounds with no frame drawn for want of memory: restart
 
 
-def _event(hw):
-    """The event of net.txt (make provision), or "" (none, or stock=bowl): a kiosk
-    game is then an event game, whose stock comes from the prize desk. Not provisioned: nothing of the
-    network is loaded; a bad file is said (and said again by bowl/net.py)."""
+def _net_config(hw):
+    """ROOT/net.txt (make provision), read once at boot -> its settings, or None: not
+    provisioned (nothing of the network is loaded), or a file that cannot be read (said:
+    the bowl plays offline)."""
     import os
     try:
         os.stat(hw.root + "/net.txt")
     except OSError:
-        return ""
+        return None
     from bowl import net
     try:
         cfg = net.read_config(hw.root)
-        if cfg is None:  # there, but it cannot be read (a folder, a flash error)
-            hw.say("net: net.txt cannot be read; playing offline")
-            return ""
-        return cfg["event"] if cfg["stock"] == "desk" else ""
     except ValueError as e:
         hw.say("net: %s; playing offline" % e)
-        return ""
+        return None
+    if cfg is None:  # there, but it cannot be read (a folder, a flash error)
+        hw.say("net: net.txt cannot be read; playing offline")
+    return cfg
 
 
-def _fair(hw, con):
+def _event(cfg):
+    """The event of net.txt, or "" (none, or stock=bowl): a kiosk game is then an event
+    game, whose stock comes from the prize desk."""
+    return cfg["event"] if cfg is not None and cfg["stock"] == "desk" else ""
+
+
+def _fair(hw, con, cfg):
     """An event kiosk (net.txt, unless it says fair=off): each customer's dice from a
     commitment and the desk's value (bobing/fair.py); loaded only then. The bowl's
     own dice roll a turn whose desk value did not come in time (unverified)."""
-    from bowl import net
-    try:
-        cfg = net.read_config(hw.root)
-    except ValueError:
-        return
-    if cfg is not None and cfg["fair"] == "on":
+    if cfg["fair"] == "on":
         from bobing import fair
-        con.fair = fair.Fair(hw.root, hw.strong_random, lambda out: con.dice.roll(out),
-                             cfg["desk_scheme"] + "://" + cfg["desk"].upper() if cfg["desk"] else None,
-                             cfg["fair_wait"] * 1000)
+        con.use_fair(fair.Fair(hw.root, hw.strong_random, lambda out: con.dice.roll(out),
+                               cfg["desk_scheme"] + "://" + cfg["desk"].upper() if cfg["desk"] else None,
+                               cfg["fair_wait"] * 1000))
 
 
 class App:
     def __init__(self, hw, urandom=None):
         self.hw = hw
         t = hw.ticks_ms()
-        event = _event(hw)
+        self.net_cfg = cfg = _net_config(hw)  # (bowl/net.py's start reads it here)
+        event = _event(cfg)
         self.con = console.Console(hw.root, t, urandom or hw.urandom,
                                    has_display=hw.display is not None, has_sensor=hw.accel is not None,
                                    hw_errors=hw.errors, woke_by=hw.woke_by, entropy=hw.strong_random,
                                    event=event)
         if event:
-            _fair(hw, self.con)
+            _fair(hw, self.con, cfg)
         self.screen = None
         if hw.display is not None:
             self.screen = screen.Screen(hw.display, self.con.lang)
@@ -131,7 +132,7 @@ class App:
         self._no_frame = 0  # frames in a row that found no memory to be drawn
         self._bad = [None, None]  # since when the accelerometer / display has failed (ms), or None
         # lost while playing, or missing at boot: looked for every PROBE_MS
-        on_bus = hw.i2c is not None and hw._i2c_parts is not None
+        on_bus = hw.on_i2c()
         self._lost = [on_bus and hw.accel is None, on_bus and hw.display is None]
         self._sample_t = t
         self.voice = None
@@ -470,11 +471,8 @@ class App:
     def start_net(self):
         """Provisioned (make provision: net.txt): the event network's own task
         (bowl/net.py) -> its Net, or None."""
-        import os
-        try:
-            os.stat(self.hw.root + "/net.txt")
-        except OSError:
-            return None  # not provisioned: nothing of the network is loaded
+        if self.net_cfg is None:
+            return None  # not provisioned (or net.txt unreadable, said at boot): nothing of the network is loaded
         try:
             from bowl import net
             self.net = net.start(self)

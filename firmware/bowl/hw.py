@@ -26,8 +26,6 @@
 import os
 import time
 
-WOKE_BY = ("power", "shake", "button", "watchdog", "reset")
-
 
 class Hardware:
     def __init__(self):
@@ -58,6 +56,11 @@ class Hardware:
     def open_amp(self, rate, ibuf):
         """The amplifier's I2S -> it, or None: this board has none."""
         return None
+
+    def on_i2c(self):
+        """-> True when the display and the accelerometer were looked for on a kept I2C
+        bus (attach_i2c): reattach() can look for a missing one again."""
+        return self.i2c is not None and self._i2c_parts is not None
 
     def booted(self):
         """The app has booted (its first screen is next): the board may slow its

@@ -468,8 +468,8 @@ class Net:
         if self.gate is not None:
             m.subscribe(self._shakes_topic, 1)  # the retained grant comes now (or during a later call)
             news = self.gate.grant_news()
-            if news is not None and news not in self.gate.acks:
-                self.gate.acks.append(news)  # where the last grant stands: an answer lost to a cut is sent again
+            if news is not None:
+                self.gate.ack(news)  # where the last grant stands: an answer lost to a cut is sent again
         self._send_status()
 
     def _send_status(self):
@@ -608,18 +608,17 @@ class Net:
             return
         st, why = self.gate.grant_shakes(gid, n)
         self.say("net: shakes %d (%d, %s): %s%s" % (gid, n, ref, st, ": " + why if why else ""))
-        a = (gid, st, why)
-        if a not in self.gate.acks:
-            self.gate.acks.append(a)
+        self.gate.ack((gid, st, why))
 
     def poll(self, now, ticks_diff):
         """Between sends: take in what the broker has for us (not waiting), and
         ask for stock when the console says it runs low."""
         self.take_in()
         g = self.gate
-        if self._inflight is None and g is not None and g.acks:
+        a = g.next_ack() if self._inflight is None and g is not None else None
+        if a is not None:
             from bobing import shakes
-            gid, st, why = g.acks.pop(0)
+            gid, st, why = a
             self._publish(self._shaken_topic, shakes.ack_payload(gid, st, why), False, "shaken", None)
             return
         st = self.stock
@@ -769,11 +768,7 @@ def start(app):
     Wi-Fi (the bowl plays offline and says why)."""
     hw = app.hw
     con = app.con
-    try:
-        cfg = read_config(hw.root)
-    except ValueError as e:
-        hw.say("net: %s; playing offline" % e)
-        return None
+    cfg = app.net_cfg  # net.txt as bowl/app.py read it at boot (a bad one was said then)
     if cfg is None:
         return None
     wlan = getattr(hw, "wlan", None)

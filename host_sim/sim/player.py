@@ -415,7 +415,7 @@ class Player:
         c = self.console
         c.settings.names[:] = names
         settings.save(c)
-        c.changed += 1  # (redrawn with the names)
+        c.redraw()  # (drawn again with the names)
 
     def set_profile(self, name):
         self._set("profile", name)

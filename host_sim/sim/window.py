@@ -141,12 +141,6 @@ def frame_mono(frame):
     return b"".join(frame[(y >> 3) * w:((y >> 3) + 1) * w].translate(_BIT[y & 7]) for y in range(hal.HEIGHT))
 
 
-def frame_rgb(frame):
-    """A 128x64 SSD1306 frame as RGB bytes, row by row."""
-    on, off = bytes(ON), bytes(OFF)
-    return b"".join(on if v else off for v in frame_mono(frame))
-
-
 def oled_rect():
     return (MARGIN, MARGIN, hal.WIDTH * SCALE, hal.HEIGHT * SCALE)
 

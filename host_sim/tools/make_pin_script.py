@@ -51,7 +51,8 @@ def _main(argv):
         raise InputError("PIN: not the default %s (a kiosk refuses to play with it)" % settings.DEFAULT_PIN)
     tmp = a.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write("from bobing import settings\nprint(settings.set_pin(%r, %r))\n" % (a.root, pin))
+        f.write("from bobing import console, settings\nprint(settings.set_pin(%r, %r, console.Settings()))\n"
+                % (a.root, pin))
     os.replace(tmp, a.out)
     return 0
 

@@ -638,9 +638,6 @@ class Sim:
                 b._rate = b.cpu_factor
         app._draw = draw
 
-    def _app_running(self):
-        return self.app is not None and self.app.running
-
     def _reboot(self, why):
         self.resets.append(why)
         self.app = None  # a reset wipes the RAM: nothing of the old app lives on
