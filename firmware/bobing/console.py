@@ -616,6 +616,12 @@ class Console:
         if self.settings.sound != "off":
             self.speech = (out, zhuangyuan, ended)
 
+    def take_speech(self):
+        """-> what announce() left for the voice, once ((out, zhuangyuan, ended) or None)."""
+        sp = self.speech
+        self.speech = None
+        return sp
+
     def rattle(self, t_ms):
         """While the bowl is shaken (the table's game or the final): the dice
         knocking on the bowl, a click at irregular moments."""

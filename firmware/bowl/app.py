@@ -367,15 +367,13 @@ class App:
         """What the console announced, said by the voice (its piezo tune then gives way)."""
         c = self.con
         v = self.voice
-        sp = c.speech
+        sp = c.take_speech()
         if v is None:
-            c.speech = None
             return
         if sp is None:
             if v.speaking and c.settings.sound == "off":
                 v.stop()
             return
-        c.speech = None
         from bobing import voice
         t_ = c.table
         turn = t_.turn if t_ is not None and not t_.kiosk and not t_.ended and c.final is None else 0
