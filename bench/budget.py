@@ -32,7 +32,8 @@ if ON_MP:
     from fakes import chiptime
 else:
     sys.path.insert(0, ".")
-    import host_sim  # noqa: F401  (the firmware's shim)
+    from host_sim import compat
+    compat.install()  # the MicroPython shim; firmware/ importable
     from fakes import wlan as fake_wlan
     from fakes import bowl as hal
     from fakes import chiptime

@@ -10,7 +10,6 @@ if sys.implementation.name == "micropython":
 else:
     import os
 
-    import host_sim  # noqa: F401  (the shim: host_sim/portable on sys.path)
     TRACES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "traces") + os.sep
 
 import fairness  # noqa: F401

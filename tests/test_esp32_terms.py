@@ -238,7 +238,8 @@ def test_the_boot_replays_at_240_mhz_and_plays_at_the_boards_clock(tmp_path, mon
 _COUNTED = """
 import sys
 sys.path[:0] = ["tests", "."]
-import host_sim
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
 from fakes import bowl as hal
 from fakes import chiptime
 from bowlkit import roll

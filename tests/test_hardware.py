@@ -5,15 +5,13 @@
 import csv
 import os
 import re
-import sys
 import xml.etree.ElementTree as ET
 
 import board
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HW = os.path.join(ROOT, "hardware")
-sys.path.insert(0, HW)
-import power_budget  # noqa: E402
+from hardware import power_budget  # noqa: E402
 
 STRAPPING = {0, 2, 5, 12, 15}
 FLASH = set(range(6, 12))

@@ -5,12 +5,9 @@
 import contextlib
 import io
 import os
-import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-sys.path.insert(0, os.path.join(ROOT, "host_sim", "portable"))
-import image_size  # noqa: E402
+from bench import image_size  # noqa: E402
 from fakes import chiptime  # noqa: E402
 
 

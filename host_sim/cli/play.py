@@ -105,14 +105,11 @@ def make_player(args):
 def _voice_clips(root, p):
     """The voice's clips in the flash folder, as a deploy puts them on the bowl (made
     once by host_sim/tools/make_voice.py)."""
-    import sys as _sys
     from bobing import voice
     folder = os.path.join(root, voice.FOLDER)
     if all(os.path.isfile(os.path.join(folder, n + voice.SUFFIX)) for n, _t in voice.clips()):
         return
-    _sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                     "host_sim", "tools"))
-    import make_voice
+    from host_sim.tools import make_voice
     try:
         make_voice.make(folder)
     except make_voice.VoiceToolMissing as e:

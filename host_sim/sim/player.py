@@ -22,7 +22,6 @@ import os
 import shutil
 import tempfile
 
-import host_sim  # noqa: F401  (shim)
 import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import console as con
 from bobing import vocab

@@ -693,9 +693,8 @@ def _through(air):
     """umqtt.simple's sockets through the simulated radio -> the socket module (lookups)."""
     try:
         from umqtt import simple
-    except ImportError:  # CPython: micropython-lib's umqtt.simple as built (make mp)
-        sys.path.append(_here() + "/../../../build/mp/micropython-lib/micropython/umqtt.simple")
-        from umqtt import simple
+    except ImportError:  # CPython: micropython-lib's umqtt.simple as built (make mp), on the path
+        from umqtt import simple  # of host_sim.compat.install() (UMQTT)
     fw = _fake_wlan()
     fw.through(air, simple)
     return simple.socket
