@@ -15,6 +15,7 @@ import time
 sys.path.insert(0, "firmware")
 if sys.implementation.name == "micropython":
     sys.path.append("host_sim/portable")
+    sys.path.append(".")  # host_sim.portable.fakes
     import screen_cases
 else:
     sys.path.insert(0, ".")

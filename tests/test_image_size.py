@@ -8,7 +8,7 @@ import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from bench import image_size  # noqa: E402
-from fakes import chiptime  # noqa: E402
+from host_sim.portable.fakes import chiptime  # noqa: E402
 
 
 def test_the_image_leaves_a_tenth_of_the_bowls_app_partition_free(mp_built):

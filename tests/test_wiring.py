@@ -89,3 +89,25 @@ def test_importing_host_sim_patches_nothing():
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
                        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
     assert p.stdout.split() == ["False", "False"], p.stderr
+
+
+def bare_fakes_imports(source):
+    """Line numbers of imports of the simulated parts by the bare name `fakes`."""
+    out = []
+    for n in ast.walk(ast.parse(source)):
+        if isinstance(n, ast.ImportFrom) and n.level == 0 and (n.module or "").split(".")[0] == "fakes":
+            out.append(n.lineno)
+        elif isinstance(n, ast.Import) and any(a.name.split(".")[0] == "fakes" for a in n.names):
+            out.append(n.lineno)
+    return out
+
+
+def test_the_simulated_parts_are_imported_by_their_package_path():
+    # host_sim/portable is on the path for fairness and screen_cases: a bare `from fakes import bowl`
+    # would load a second copy of the simulated board beside host_sim.portable.fakes.bowl
+    found = []
+    for rel in python_files():
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            found += ["%s:%d" % (rel, n) for n in bare_fakes_imports(f.read())]
+    assert not found, "import the simulated parts as host_sim.portable.fakes: %s" % found
+    assert bare_fakes_imports("from fakes import bowl as hal\nimport fakes.wlan\n") == [1, 2]

@@ -15,8 +15,8 @@ _TICKS_HALF = TICKS_PERIOD // 2
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(_ROOT, "firmware")
-# the fakes and the other code that runs on both interpreters: one import name on both
-# (`from fakes import bowl`); the unix-port runner appends the same folder
+# the other code that runs on both interpreters by one top-level name (fairness, screen_cases);
+# the simulated parts are the package host_sim.portable.fakes on both
 PORTABLE = os.path.join(_ROOT, "host_sim", "portable")
 # the bowl's MQTT client on CPython too: micropython-lib's umqtt.simple as `make mp` fetched it
 UMQTT = os.path.join(_ROOT, "build", "mp", "micropython-lib", "micropython", "umqtt.simple")

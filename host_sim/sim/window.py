@@ -11,7 +11,7 @@ simulated time, which is how the tests drive it with SDL_VIDEODRIVER=dummy.
 import math
 import os
 
-from fakes import bowl as hal
+from host_sim.portable.fakes import bowl as hal
 from host_sim.cli.options import InputError
 from host_sim.sim import player
 from host_sim.sim import terminal

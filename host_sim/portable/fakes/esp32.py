@@ -14,7 +14,7 @@ import os
 import sys
 
 import board
-from fakes import chiptime
+from host_sim.portable.fakes import chiptime
 
 
 class DeepSleep(Exception):
