@@ -113,7 +113,7 @@ def main():
             costs = imports(binary, fw, FAMILY + SIMULATED + ON_DEMAND)
             print("import cost on the 32-bit %s build (B):" % name)
             for m, b in costs:
-                print("  %-18s %6d%s" % (m, b, "   (on demand)" if m in ON_DEMAND else ""))
+                print("  %-30s %6d%s" % (m, b, "   (on demand)" if m in ON_DEMAND else ""))
             cost = dict(costs)
             family = sum(cost[m] for m in FAMILY)
             sim = sum(cost[m] for m in SIMULATED)
