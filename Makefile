@@ -157,7 +157,7 @@ desk: $(DESK)
 # needs Debian's gettext, `make deps`)
 desk-messages: $(STAMP)
 	cd host_sim/desk && BOBING_DESK_DIR=$$(mktemp -d) DJANGO_SETTINGS_MODULE=host_sim.desk.settings \
-	  $(abspath $(PY)) -c 'import sys; sys.path.insert(0, "../.."); import host_sim, django; django.setup(); \
+	  $(abspath $(PY)) -c 'import sys; sys.path.insert(0, "../.."); from host_sim import compat; compat.install(); import django; django.setup(); \
 	  from django.core.management import call_command as c; \
 	  c("makemessages", locale=["zh_Hans"], no_obsolete=True, add_location="file", ignore_patterns=["static/*", "migrations/*"]); \
 	  c("compilemessages", locale=["zh_Hans"])'

@@ -28,8 +28,8 @@ BUILDS = (("frozen", portable.MP32_FROZEN), ("stock", portable.MP32_STOCK))
 FAMILY = ("bobing.profiles", "bobing.rules", "bobing.game", "bobing.journal", "bobing.dice", "bobing.shake",
           "bobing.leds", "bobing.glyphs", "bobing.paint", "bobing.screen", "bobing.sound", "bobing.console",
           "bowl.hw", "bowl.mpu6050", "bowl.app")
-# the simulated hardware (frozen in the frozen build), in the order fakes.bowl imports it
-SIMULATED = ("fakes.mpu6050", "fakes.chiptime", "fakes.parts", "fakes.esp32", "fakes.battery", "fakes.bowl")
+# the simulated hardware (frozen in the frozen build), in the order its bowl module imports it
+SIMULATED = tuple("host_sim.portable.fakes." + n for n in ("mpu6050", "chiptime", "parts", "esp32", "battery", "bowl"))
 ON_DEMAND = ("bobing.menu", "bobing.panels", "bobing.settings", "bobing.claim", "bobing.final", "bobing.journal_fix",
              "bobing.qr")
 
@@ -38,6 +38,7 @@ import sys, gc
 if %r != "frozen":
     sys.path.insert(0, %r)
 sys.path.append("host_sim/portable")
+sys.path.append(".")  # host_sim.portable.fakes
 gc.collect()
 prev = gc.mem_alloc()
 for m in %r:
@@ -112,7 +113,7 @@ def main():
             costs = imports(binary, fw, FAMILY + SIMULATED + ON_DEMAND)
             print("import cost on the 32-bit %s build (B):" % name)
             for m, b in costs:
-                print("  %-18s %6d%s" % (m, b, "   (on demand)" if m in ON_DEMAND else ""))
+                print("  %-30s %6d%s" % (m, b, "   (on demand)" if m in ON_DEMAND else ""))
             cost = dict(costs)
             family = sum(cost[m] for m in FAMILY)
             sim = sum(cost[m] for m in SIMULATED)

@@ -27,15 +27,17 @@ sys.path.insert(0, "tests")
 ON_MP = sys.implementation.name == "micropython"
 if ON_MP:
     sys.path.append("host_sim/portable")
-    from fakes import wlan as fake_wlan
-    from fakes import bowl as hal
-    from fakes import chiptime
+    sys.path.append(".")  # host_sim.portable.fakes
+    from host_sim.portable.fakes import wlan as fake_wlan
+    from host_sim.portable.fakes import bowl as hal
+    from host_sim.portable.fakes import chiptime
 else:
     sys.path.insert(0, ".")
-    import host_sim  # noqa: F401  (the firmware's shim)
-    from fakes import wlan as fake_wlan
-    from fakes import bowl as hal
-    from fakes import chiptime
+    from host_sim import compat
+    compat.install()  # the MicroPython shim; firmware/ importable
+    from host_sim.portable.fakes import wlan as fake_wlan
+    from host_sim.portable.fakes import bowl as hal
+    from host_sim.portable.fakes import chiptime
 from bobing import console as C  # noqa: E402
 from bobing import game, journal, vocab  # noqa: E402
 from bowlrun import Stream  # noqa: E402

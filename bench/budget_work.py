@@ -131,7 +131,7 @@ def c_costs():
 
 def counted(work):
     sys.path.insert(0, "host_sim/portable")
-    from fakes import chiptime
+    from host_sim.portable.fakes import chiptime
     cal = budget_calib.__file__
     n = [0, 0, 0]  # lines, calls, framebuf calls
 

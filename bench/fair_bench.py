@@ -15,7 +15,8 @@ if sys.implementation.name == "micropython":
     sys.path.insert(0, ".frozen")  # the bowl's modules as the frozen build holds them (their heap is the bowl's)
 else:
     sys.path.insert(0, ".")
-    import host_sim  # noqa: F401  (const/ticks shim)
+    from host_sim import compat
+    compat.install()  # the MicroPython shim; firmware/ importable
 
 import gc
 

@@ -12,8 +12,9 @@ import time
 
 sys.path.insert(0, "tests")
 sys.path.append("host_sim/portable")
+sys.path.append(".")  # host_sim.portable.fakes
 
-from fakes import bowl as hal
+from host_sim.portable.fakes import bowl as hal
 
 from bowlrun import Stream, play_to_end
 

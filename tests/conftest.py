@@ -2,15 +2,18 @@ import gc
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+from host_sim import compat
 
-import host_sim  # noqa: E402, F401  (installs the const/ticks shim and puts firmware/ on sys.path)
-import portable  # noqa: E402  (tests/ is on sys.path: pytest puts a conftest's folder there)
+# the tests' wiring, in one place: the import path is pytest.ini's pythonpath (the repo, firmware/,
+# tests/, host_sim/portable); the MicroPython shim (const, ticks, framebuf) installed here once
+compat.install()
+
+import portable  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # tests/mp/ holds tests that only make sense on MicroPython (heap_lock, real
 # framebuf, VfsLfs2); test_micropython.py runs them on the unix port.
@@ -313,6 +316,24 @@ FIRST = ("frozen-test_grant_powercut", "frozen-test_journal_powercut", "test_bow
 def pytest_configure(config):
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", "%s: %s" % (name, text))
+    # Django configured once per test process, on a folder of its own (as pytest-django does); its
+    # database migrated by desk_db at the first desk test, so collecting a desk file costs no migration
+    import deskkit
+    deskkit.configure()
+
+
+@pytest.fixture(scope="session")
+def desk_db():
+    """The desk's database of this test process, migrated once -> its folder."""
+    import deskkit
+    return deskkit.migrate()
+
+
+@pytest.fixture(autouse=True)
+def _desk_database(request):
+    # a desk test (its module uses tests/deskkit.py) finds the database migrated
+    if hasattr(getattr(request.node, "module", None), "deskkit"):
+        request.getfixturevalue("desk_db")
 
 
 def pytest_collection_finish(session):

@@ -9,6 +9,7 @@ import sys
 
 sys.path.insert(0, "tests")
 sys.path.append("host_sim/portable")
+sys.path.append(".")  # host_sim.portable.fakes
 
 from bowlrun import Stream, hal
 

@@ -8,10 +8,10 @@ import board
 from bobing import console as C
 from bobing import vocab
 from bobing import leds
-from fakes import battery as fake_battery
-from fakes import bowl as hal
-from fakes import esp32 as fake_esp32
-from fakes import parts as fake_parts
+from host_sim.portable.fakes import battery as fake_battery
+from host_sim.portable.fakes import bowl as hal
+from host_sim.portable.fakes import esp32 as fake_esp32
+from host_sim.portable.fakes import parts as fake_parts
 from bowlkit import battery_at, new_sim, press, roll
 
 

@@ -12,8 +12,7 @@ FIRMWARE = portable.FIRMWARE
 # the pinned 32-bit build without the bowl frozen in, as a stock image (make mp; `make mpy` compiles
 # with its mpy-cross)
 MICROPYTHON = portable.MP32_STOCK
-sys.path.insert(0, os.path.join(ROOT, "host_sim", "tools"))
-import make_package_json  # noqa: E402
+from host_sim.tools import make_package_json  # noqa: E402
 
 ON_FS = {"boot.py", "main.py"}  # MicroPython runs these by name from the filesystem
 BUILD_ONLY = {"manifest.py"}

@@ -12,14 +12,13 @@ import deskkit
 
 from bobing import dice, fair, game, rules
 
-deskkit.setup()
 
-from django.test import Client  # noqa: E402
+from django.test import Client
 
-from host_sim import cli  # noqa: E402
-from host_sim.analysis import fair_check  # noqa: E402
-from host_sim.desk import bus  # noqa: E402
-from host_sim.desk.models import Award, Bowl, Commitment, Import  # noqa: E402
+from host_sim import cli
+from host_sim.analysis import fair_check
+from host_sim.desk import bus
+from host_sim.desk.models import Award, Bowl, Commitment, Import
 
 EVENT = "fairday"
 BOWL = "0031"

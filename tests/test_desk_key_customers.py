@@ -8,7 +8,7 @@ import re
 
 import deskkit
 
-FOLDER = deskkit.setup()
+FOLDER = deskkit.folder()
 
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402

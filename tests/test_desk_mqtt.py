@@ -15,12 +15,11 @@ import deskkit
 from mqtt_broker import need_broker
 from mqttkit import BAD, EVENT, SECRET, Listener, awards_of, opened, play_kiosk, run_bowl, sealed
 
-deskkit.setup()
 
-from django.db import OperationalError  # noqa: E402
+from django.db import OperationalError
 
-from host_sim.desk import bus  # noqa: E402
-from host_sim.desk.models import Award, BowlStatus, Import  # noqa: E402
+from host_sim.desk import bus
+from host_sim.desk.models import Award, BowlStatus, Import
 
 
 @need_broker

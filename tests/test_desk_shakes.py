@@ -5,13 +5,12 @@ publishes (signed so that the bowl's own decoder takes it), one grant at a time
 per bowl, and the bowl's answers moving it on. Django's test client on SQLite."""
 import deskkit
 
-deskkit.setup()
 
-from django.test import Client  # noqa: E402
+from django.test import Client
 
-from bobing import shakes  # noqa: E402
-from host_sim.desk import bus, shakegrants  # noqa: E402
-from host_sim.desk.models import ShakeGrant  # noqa: E402
+from bobing import shakes
+from host_sim.desk import bus, shakegrants
+from host_sim.desk.models import ShakeGrant
 
 SECRET = bytes(range(5, 21))
 EV = "shakefest"

@@ -7,8 +7,8 @@ import errno
 
 from bobing import console as C
 from bobing import outbox
-from fakes import wlan as fake_wlan
-from fakes import bowl as hal
+from host_sim.portable.fakes import wlan as fake_wlan
+from host_sim.portable.fakes import bowl as hal
 from bowlkit import roll, to_kiosk
 from bowlrun import Stream
 
@@ -238,9 +238,10 @@ def test_the_boot_replays_at_240_mhz_and_plays_at_the_boards_clock(tmp_path, mon
 _COUNTED = """
 import sys
 sys.path[:0] = ["tests", "."]
-import host_sim
-from fakes import bowl as hal
-from fakes import chiptime
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
+from host_sim.portable.fakes import bowl as hal
+from host_sim.portable.fakes import chiptime
 from bowlkit import roll
 from bowlrun import Stream
 chiptime.count_work(sys.argv[2] == "1")

@@ -15,7 +15,7 @@ import pytest
 
 from bobing import claim, journal, outbox
 from bowl import net
-from fakes import wlan as fake_wlan
+from host_sim.portable.fakes import wlan as fake_wlan
 import portable
 from mqtt_broker import Sub, need_broker
 from mqttkit import BAD, EVENT, OTHER_SECRET, SECRET, Desk, bowl_cmd, decode, opened, play_kiosk, run_bowl
@@ -337,7 +337,7 @@ def test_a_network_that_cannot_start_is_said_and_the_bowl_plays_offline(tmp_path
     # an OSError from net.start (no RAM for the socket, the radio refusing) was swallowed as if
     # the bowl were not provisioned: the promoter saw no award arrive and no reason why
     import asyncio
-    from fakes import bowl as hal
+    from host_sim.portable.fakes import bowl as hal
     from bowl import app as bowl_app
     (tmp_path / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nevent=%s\n"
                                       % EVENT)

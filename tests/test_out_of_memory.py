@@ -8,8 +8,8 @@
 from bobing import console as C
 from bobing import journal
 from bobing import screen as scr
-from fakes import wlan as fake_wlan
-from fakes import bowl as hal
+from host_sim.portable.fakes import wlan as fake_wlan
+from host_sim.portable.fakes import bowl as hal
 from bowlkit import new_sim, roll
 from bowlrun import Stream
 

@@ -15,11 +15,10 @@ import portable
 from mqtt_broker import need_broker
 from mqttkit import EVENT, OTHER_SECRET, SECRET, bowl_cmd, sealed
 
-deskkit.setup()
 
-from bobing import shakes  # noqa: E402
-from host_sim.desk import shakegrants  # noqa: E402
-from host_sim.desk.models import ShakeGrant  # noqa: E402
+from bobing import shakes
+from host_sim.desk import shakegrants
+from host_sim.desk.models import ShakeGrant
 
 BOWL = "0007"
 

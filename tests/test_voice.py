@@ -4,7 +4,6 @@
 # each checked with sox as a listener's tools read it.
 import os
 import subprocess
-import sys
 import wave
 
 import array
@@ -20,8 +19,7 @@ from fakes import i2s as fake_i2s
 from host_sim import cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "host_sim", "tools"))
-import make_voice  # noqa: E402
+from host_sim.tools import make_voice  # noqa: E402
 
 
 @pytest.fixture(scope="module")

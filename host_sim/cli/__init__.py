@@ -18,7 +18,6 @@ import importlib
 import os
 import sys
 
-import host_sim  # noqa: F401  (installs the shim)
 from host_sim.cli.options import InputError, Parser
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -110,15 +110,12 @@ def make_player(args):
 def _voice_clips(root):
     """The voice's clips in the flash folder, as a deploy puts them on the bowl (made
     once by host_sim/tools/make_voice.py) -> None, or why they could not be made."""
-    import sys as _sys
     from bobing import voice
     folder = os.path.join(root, voice.FOLDER)
     names = [n for n, _t in voice.clips()] + [n for n, _t in voice.tunes()]
     if all(os.path.isfile(os.path.join(folder, n + voice.SUFFIX)) for n in names):
         return None
-    _sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                     "host_sim", "tools"))
-    import make_voice
+    from host_sim.tools import make_voice
     try:
         make_voice.make(folder)
     except make_voice.VoiceToolMissing as e:

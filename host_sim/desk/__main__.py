@@ -21,13 +21,16 @@ The desk's folder is $BOBING_DESK_DIR (default data/desk): desk.sqlite3, secret_
 import os
 import sys
 
-from host_sim.cli import guarded
-from host_sim.cli.options import InputError
+from host_sim import compat
+
+compat.install()  # this entry point's one set-up: the MicroPython shim, firmware/ importable
+
+from host_sim.cli import guarded  # noqa: E402
+from host_sim.cli.options import InputError  # noqa: E402
 
 
 def main(argv=None):
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "host_sim.desk.settings")
-    import host_sim  # noqa: F401  (firmware/ on sys.path, the const shim)
     argv = list(sys.argv if argv is None else argv)
     argv[0] = "python -m host_sim.desk"
     if len(argv) == 1 or argv[1] in ("-h", "--help"):

@@ -11,10 +11,8 @@ import logging
 import threading
 import time
 
-from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext_noop
-from django.views.decorators.http import require_http_methods
 
 from .models import Import, render_parts
 
@@ -90,10 +88,3 @@ def flush():
                            message=render_parts(parts, str)[:2000]))
     Import.objects.bulk_create(rows)
     return len(rows)
-
-
-@require_http_methods(["GET"])
-def page(request):
-    """The MQTT activity: awards received and messages refused, newest first."""
-    rows = Import.objects.filter(source="mqtt").order_by("-id")[:100]
-    return render(request, "desk/mqtt.html", {"rows": rows})

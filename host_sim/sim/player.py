@@ -22,14 +22,13 @@ import os
 import shutil
 import tempfile
 
-import host_sim  # noqa: F401  (shim)
 import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import console as con
 from bobing import vocab
 from bobing import game, journal, paint, rules, voice
 from bobing import screen as scr
-from fakes import mpu6050 as fake_mpu6050
-from fakes import bowl as hal
+from host_sim.portable.fakes import mpu6050 as fake_mpu6050
+from host_sim.portable.fakes import bowl as hal
 
 CHUNK_MS = 100
 TAP_MS = 800  # a single key press shakes this long (covers the auto-repeat delay)

@@ -12,7 +12,7 @@ import math
 import os
 import sys
 
-from fakes import bowl as hal
+from host_sim.portable.fakes import bowl as hal
 from host_sim.cli.options import InputError
 from host_sim.sim import player
 from host_sim.sim import terminal

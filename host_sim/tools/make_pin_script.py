@@ -16,10 +16,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-import host_sim  # noqa: F401  (the const shim; firmware/ on sys.path)
-from bobing import settings
-from host_sim.cli import guarded
-from host_sim.cli.options import InputError
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
+from bobing import settings  # noqa: E402
+from host_sim.cli import guarded  # noqa: E402
+from host_sim.cli.options import InputError  # noqa: E402
 
 
 def _pin():

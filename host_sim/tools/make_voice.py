@@ -62,7 +62,8 @@ def make(out=OUT):
     """Write every clip into folder out -> [(name, bytes)]. VoiceToolMissing when
     espeak-ng or sox is not installed (saying what to install)."""
     sys.path[:0] = [p for p in (ROOT,) if p not in sys.path]
-    import host_sim  # noqa: F401  (the firmware's modules on CPython)
+    from host_sim import compat
+    compat.install()  # the MicroPython shim; firmware/ importable
     from bobing import voice
     missing = [t for t in ("espeak-ng", "sox") if shutil.which(t) is None]
     if missing:

@@ -32,8 +32,8 @@ import os
 import sys
 import time
 
-from fakes import wlan as fake_wlan
-from fakes import bowl as hal
+from host_sim.portable.fakes import wlan as fake_wlan
+from host_sim.portable.fakes import bowl as hal
 from bobing import console as C
 from bowl import net
 

@@ -37,7 +37,8 @@ from datetime import datetime, timezone
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:  # run as a script: python tests/harness/event_sim.py
     sys.path.insert(0, ROOT)
-import host_sim  # noqa: E402,F401  (firmware/ on sys.path)
+from host_sim import compat  # noqa: E402
+compat.install()  # the MicroPython shim; firmware/ importable
 from bobing import journal, outbox  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "tests"))

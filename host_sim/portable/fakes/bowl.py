@@ -33,12 +33,12 @@ import time
 
 # the fakes first: on the unix port they are compiled from source here, and the
 # compiler needs heap that is still free before the firmware's .mpy are loaded
-from fakes import mpu6050 as fake_mpu6050
-from fakes import chiptime
-from fakes.chiptime import TICKS_PERIOD
-from fakes.parts import ADDR_OLED, Button, FakeDisplay, FakeNeoPixel, FakePWM, KeySwitch, NoLog
-from fakes.esp32 import DeepSleep, FakeESP32, HardReset
-from fakes.battery import Battery, Divider
+from host_sim.portable.fakes import mpu6050 as fake_mpu6050
+from host_sim.portable.fakes import chiptime
+from host_sim.portable.fakes.chiptime import TICKS_PERIOD
+from host_sim.portable.fakes.parts import ADDR_OLED, Button, FakeDisplay, FakeNeoPixel, FakePWM, KeySwitch, NoLog
+from host_sim.portable.fakes.esp32 import DeepSleep, FakeESP32, HardReset
+from host_sim.portable.fakes.battery import Battery, Divider
 
 import board
 from bobing import console as _console
@@ -712,7 +712,7 @@ class Sim:
 
 
 def _fake_wlan():
-    from fakes import wlan as fake_wlan
+    from host_sim.portable.fakes import wlan as fake_wlan
     return fake_wlan
 
 
@@ -720,9 +720,8 @@ def _through(air):
     """umqtt.simple's sockets through the simulated radio -> the socket module (lookups)."""
     try:
         from umqtt import simple
-    except ImportError:  # CPython: micropython-lib's umqtt.simple as built (make mp)
-        sys.path.append(_here() + "/../../../build/mp/micropython-lib/micropython/umqtt.simple")
-        from umqtt import simple
+    except ImportError:  # CPython: micropython-lib's umqtt.simple as built (make mp), on the path
+        from umqtt import simple  # of host_sim.compat.install() (UMQTT)
     fw = _fake_wlan()
     fw.through(air, simple)
     return simple.socket

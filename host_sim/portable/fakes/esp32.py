@@ -15,7 +15,7 @@ import os
 import sys
 
 import board
-from fakes import chiptime
+from host_sim.portable.fakes import chiptime
 
 
 class DeepSleep(Exception):

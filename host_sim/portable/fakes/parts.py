@@ -6,7 +6,7 @@
 import framebuf
 
 import board
-from fakes.chiptime import LED_LATCH_US, LED_US
+from host_sim.portable.fakes.chiptime import LED_LATCH_US, LED_US
 
 ADDR_OLED = board.ADDR_OLED  # the wiring is board.py's, never copied here
 WIDTH = board.OLED_WIDTH
