@@ -11,8 +11,9 @@ import urllib.request
 
 sys.path.insert(0, "tests")
 sys.path.insert(0, ".")
-import host_sim  # noqa: F401
-import deskkit
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
+import deskkit  # noqa: E402
 
 SETUP = """
 from django.utils import timezone

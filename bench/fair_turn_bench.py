@@ -11,13 +11,14 @@ import sys
 
 sys.path.insert(0, "tests")
 sys.path.insert(0, ".")
-import host_sim  # noqa: F401  (the firmware's shim)
-from fakes import bowl as hal
-from fakes import chiptime
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
+from host_sim.portable.fakes import bowl as hal  # noqa: E402
+from host_sim.portable.fakes import chiptime  # noqa: E402
 
-from bobing import console as C
-from bowlkit import customer_seed, desk_value, key, roll, to_kiosk
-from bowlrun import Stream
+from bobing import console as C  # noqa: E402
+from bowlkit import customer_seed, desk_value, key, roll, to_kiosk  # noqa: E402
+from bowlrun import Stream  # noqa: E402
 
 EVENT = "midautumn"
 NET = "ssid=mall\npassword=secret123\ntls=off\nbroker=127.0.0.1\nevent=%s\nfair=%s\n"

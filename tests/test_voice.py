@@ -13,9 +13,9 @@ import pytest
 
 from bobing import game, rules, voice
 from bobing import vocab
-from fakes import bowl as hal
-from fakes import esp32 as fake_esp32
-from fakes import i2s as fake_i2s
+from host_sim.portable.fakes import bowl as hal
+from host_sim.portable.fakes import esp32 as fake_esp32
+from host_sim.portable.fakes import i2s as fake_i2s
 from host_sim import cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -23,7 +23,7 @@ from host_sim.analysis import fair_check
 from . import inputs
 from .fair import append_log, export_of
 from .models import Award, Commitment, FairChain, FairLog
-from .settings import STATIC_DIR
+from .settings import STATIC_ROOT
 
 log = logging.getLogger("desk")
 
@@ -158,7 +158,7 @@ def firmware_module(request, name):
 def service_worker(request):
     """GET /V/sw.js: the receipt pages' service worker (static/desk/verify-sw.js), served
     under /V/ so that its scope is the receipt pages."""
-    with open(os.path.join(STATIC_DIR, "desk", "verify-sw.js"), "rb") as f:
+    with open(os.path.join(STATIC_ROOT, "desk", "verify-sw.js"), "rb") as f:
         resp = HttpResponse(f.read(), content_type="text/javascript; charset=utf-8")
     resp["Cache-Control"] = "no-cache"
     return resp

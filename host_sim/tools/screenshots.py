@@ -28,7 +28,8 @@ def play(flash):
     """The family's game, played by the simulator's player -> the player."""
     sys.path[:0] = [p for p in (ROOT, os.path.join(ROOT, "tests"), os.path.join(ROOT, "host_sim", "tools"))
                     if p not in sys.path]
-    import host_sim  # noqa: F401  (the firmware's modules on CPython)
+    from host_sim import compat
+    compat.install()  # the MicroPython shim; firmware/ importable
     import make_voice
     from bowlrun import Stream
     from host_sim.sim.player import Player

@@ -281,16 +281,16 @@ class FakeESP32:
         """machine.I2S, its module loaded at first use (a bowl without clips never asks: on the
         unix port the fake's code is heap)."""
         if self._I2S is None:
-            from fakes import i2s as fake_i2s
+            from host_sim.portable.fakes import i2s as fake_i2s
             self._I2S = _Part(self._i2s, TX=fake_i2s.TX, RX=fake_i2s.RX, MONO=fake_i2s.MONO,
                               STEREO=fake_i2s.STEREO, shift=fake_i2s.shift)
         return self._I2S
 
     def _i2s(self, id, **kw):
-        from fakes import i2s as fake_i2s
         """machine.I2S(id, sck=, ws=, sd=, mode=, bits=, format=, rate=, ibuf=): a FakeI2S whose
         samples reach the simulated MAX98357A when sck/ws/sd are its pins (board.PIN_AMP_*) and
         one is fitted (SimBoard.amp_fitted); it cannot tell otherwise, nor can the bowl."""
+        from host_sim.portable.fakes import i2s as fake_i2s
         if not isinstance(id, int) or not 0 <= id < fake_i2s.IDS:
             raise ValueError("invalid id")
         old = self.i2s.get(id)
