@@ -449,6 +449,8 @@ class Outbox:
         self.root = root
         self.event = check_name("event", event)
         self.cursor = read_cursor(root)
+        self.dirty = False  # the cursor moved (sent(..., later=True)) and is not on flash yet: commit()
+        self._topic = None  # (bowl, its award topic)
         self.busy = False  # the last next() stopped at its step with more to read
         self._game = 0  # the game whose awards are in _awards
         self._scan = None  # its journal.Scan, _awards its _Awards
@@ -502,8 +504,25 @@ class Outbox:
         s = self._scan
         return s.config.bowl_id if s.config is not None and s.table.kiosk else ""
 
-    def next(self):
+    def next(self, after=None):
+        """after: (game, award) of the last award handed out and still in flight: the next
+        one after it in the same game (one bounded step), or None (the window waits for its
+        PUBACKs before another game is read or the cursor moves past a game)."""
         self.busy = False
+        if after is not None:
+            g, n = after
+            if g != self._game or self._scan is None:
+                return None
+            if self._awards is not None:
+                item = self._first(g, self._bowl(), g, n)  # read already: no flash touched
+                if item is not None:
+                    return item
+            self._load(g)
+            if self._scan is None or not self._bowl():
+                return None
+            item = self._first(g, self._bowl(), g, n)
+            self.busy = item is None and self._scan.more
+            return item
         cg, cn = self.cursor
         ids, _top = journal.inventory(self.root)
         i = 0
@@ -541,6 +560,7 @@ class Outbox:
         if passed:
             write_cursor(self.root, cg, 0)  # once a step: a write on flash is a littlefs commit
             self.cursor = (cg, 0)
+            self.dirty = False
         return item
 
     def _pass_damage(self, gid):
@@ -577,13 +597,28 @@ class Outbox:
         for n, cls, customer in self._awards.out:
             if gid == cg and n <= cn:
                 continue
-            return topic(self.event, bowl, "award"), award_payload(gid, n, cls, customer), gid, n
+            t = self._topic
+            if t is None or t[0] != bowl:
+                t = self._topic = (bowl, topic(self.event, bowl, "award"))
+            return t[1], award_payload(gid, n, cls, customer), gid, n
         return None
 
-    def sent(self, game_no, award_no):
-        write_cursor(self.root, game_no, award_no)
+    def sent(self, game_no, award_no, later=False):
+        """The broker acknowledged award (game_no, award_no): the cursor moves to it, on flash
+        now, or with later=True at the next commit() (a cut before it sends those again)."""
+        if later:
+            self.dirty = True
+        else:
+            write_cursor(self.root, game_no, award_no)
+            self.dirty = False
         self.cursor = (game_no, award_no)
         if game_no == self._game and self._awards is not None:
             out = self._awards.out
             while out and out[0][0] <= award_no:
                 out.pop(0)
+
+    def commit(self):
+        """The cursor on flash, when sent(..., later=True) moved it."""
+        if self.dirty:
+            write_cursor(self.root, self.cursor[0], self.cursor[1])
+            self.dirty = False
