@@ -164,7 +164,7 @@ def test_outbox_sends_in_order_across_games_and_skips_table_games(tmp_path):
             if box.busy:  # one bounded step of reading done, more to read
                 continue
             break
-        tp, payload, g, n = item
+        tp, payload, g, n, _at = item
         a = outbox.decode_award(EVENT, tp, payload, lambda b: SECRET)
         seen.append((a.key(), (a.cls, a.code)))
         box.sent(g, n)

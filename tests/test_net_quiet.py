@@ -20,13 +20,13 @@ NET = ("ssid=mall\npassword=secret123\nbroker=10.0.0.2\nevent=midautumn\nstock=b
        % binascii.b2a_base64(CERT).decode().strip())
 
 
-def kiosk(tmp_path, cert=CERT):
+def kiosk(tmp_path, cert=CERT, issuer=None):
     """A kiosk (made from its menu), then provisioned for the event and started again."""
     sim = hal.Sim(str(tmp_path), urandom=Stream(3))
     sim.step(100)
     to_kiosk(sim)
     (tmp_path / "net.txt").write_text(NET)
-    br = fake_wlan.FakeBroker(cert)
+    br = fake_wlan.FakeBroker(cert, issuer)
     br.retain(DESK, b'{"v":2,"on":1}')
     air = fake_wlan.Air({"mall": "secret123"}, broker=br)
     sim = hal.Sim(str(tmp_path), urandom=Stream(3), air=air)
@@ -118,3 +118,30 @@ def test_a_broker_without_the_events_certificate_is_refused_and_the_bowl_plays_o
     sim.shake()
     assert sim.run_until(lambda s: s.console.rolled != rolled, 15000)  # plays on
     assert sim.resets == [] and chiptime.TLS_HANDSHAKE_US > 500000
+
+
+def test_a_certificate_signed_by_the_events_key_but_not_the_events_own_is_refused(tmp_path):
+    # the event's certificate is a CA (openssl req -x509): Mbed TLS's chain check passes another
+    # certificate its key signed; where the port keeps the peer's certificate it must be tls_ca= itself
+    sim, br = kiosk(tmp_path, cert=b"\x30\x82\x00\xfc" + bytes(range(1, 253)), issuer=CERT)
+    sim.step(8000)
+    log = "\n".join(sim.log())
+    assert "showed a certificate made with the event's key but not net.txt's tls_ca= itself" in log, log
+    assert "not sending the password" in log and not [t for t, _p, _r in br.published]
+
+
+def test_a_customer_the_key_lets_in_reaches_the_broker_sealed_as_it_happens(tmp_path):
+    from bobing import outbox, wire
+    from bowlkit import key
+    sim, br = kiosk(tmp_path)
+    c = sim.console
+    sim.step(8000)
+    key(sim)  # the attendant's key in the case's lock
+    assert c.table.customer == 1 and c.view == C.V_TURN
+    sim.step(net.QUIET_MS + 3000)  # (sent while nobody shakes)
+    sent = [(t, p) for t, p, _r in br.published if t.endswith("/key")]
+    assert len(sent) == 1, br.published
+    t, p = sent[0]
+    k = wire.key(binascii.unhexlify(c.settings.secret))
+    body = wire.open_sealed(k, wire.FROM_BOWL, "midautumn", c.settings.bowl_id, "key", p)
+    assert outbox.decode_key("midautumn", t, body)[1:3] == (c.j.game_id, 1)

@@ -274,6 +274,16 @@ class _Tls:
                                       "tls_ca= (%s); not sending the password" % (self.where, why))
             raise BrokerNotProven("%s did not complete a TLS handshake (%s): no TLS on that port? (net.txt's port= "
                                   "and tls=)" % (self.where, why))
+        # What Mbed TLS checked: the broker's chain ends at tls_ca= and it holds that certificate's key
+        # (its handshake signature), for the name broker.bobing; the event's certificate is a CA
+        # (openssl req -x509), so another certificate its key signed would pass. Where the port keeps
+        # the peer's certificate (getpeercert, with MBEDTLS_SSL_KEEP_PEER_CERTIFICATE: ESP-IDF's default;
+        # not the unix build's mbedtls_config_common.h) it must be tls_ca= itself, byte for byte.
+        peer = getattr(s, "getpeercert", None)
+        if peer is not None and peer(True) != self.der:
+            s.close()
+            raise BrokerNotProven("%s showed a certificate made with the event's key but not net.txt's tls_ca= "
+                                  "itself; not sending the password" % self.where)
         self.raw = sock
         return s
 
@@ -583,9 +593,10 @@ class Net:
 
     def _done(self, f):
         kind, key = f[1], f[2]
-        if kind == "award":
-            self.box.sent(key[0], key[1], True)  # on flash by commit()
-            self.sent += 1
+        if kind == "award":  # (or a customer the key let in, after that award: the outbox's order)
+            self.box.sent(key[0], key[1], True, key[2])  # on flash by commit()
+            if not key[2][1]:
+                self.sent += 1
         elif kind == "news":
             self.news[0].sent(key)
         elif kind == "fair":
@@ -720,8 +731,8 @@ class Net:
             self.say(notes.pop(0))
         if item is None:
             return self.box.busy  # still reading the journal (one bounded step a call): on soon
-        tp, payload, g, n = item
-        self._publish(tp, payload, False, "award", (g, n))
+        tp, payload, g, n, at = item
+        self._publish(tp, payload, False, "award", (g, n, at))
         return True
 
     def _seeding(self):
@@ -805,12 +816,13 @@ class Net:
                 if fl and ticks_diff(t0, fl[0][3]) >= ACK_MS:
                     raise OSError("no PUBACK in %d s" % (ACK_MS // 1000))
                 busy = False
+                free = self.may_send()  # nobody shakes: sends, the cursor's commit, the status
                 if not self.desk_seen:
                     if not self._waiting_said:
                         self._waiting_said = True
                         self.say("net: no desk has listened on this broker yet (%s): awards wait in the journal"
                                  % self._desk_topic.decode())
-                elif self.may_send():
+                elif free:
                     # sends for SLICE_MS at most, the window's PUBACKs taken in between
                     n = 0
                     while self.send_fair() or self.send_one() or self.send_news():
@@ -819,11 +831,12 @@ class Net:
                         if n >= 2 * WINDOW or ticks_diff(ticks_ms(), t0) >= SLICE_MS:
                             break
                         self.take_in()
-                self.commit(ticks_ms(), ticks_diff)
-                if not self._inflight and ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
-                    self._send_status()
-                    last_status = ticks_ms()
-                self.poll(ticks_ms(), ticks_diff)
+                if free:  # (a shake's samples never wait for a flash commit or a seal)
+                    self.commit(ticks_ms(), ticks_diff)
+                    if not self._inflight and ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
+                        self._send_status()
+                        last_status = ticks_ms()
+                    self.poll(ticks_ms(), ticks_diff)
                 if busy:
                     await asyncio.sleep(0)  # more to send: on as soon as the game's tasks have run
                 else:

@@ -273,8 +273,9 @@ class FakeBroker:
     stuck mid-burst; TCP stays up); acks_left=N goes silent after N PUBACKs.
     cert: the DER certificate of its TLS listener (FakeTls), None: a plain listener."""
 
-    def __init__(self, cert=None):
+    def __init__(self, cert=None, issuer=None):
         self.cert = cert
+        self.issuer = issuer  # the certificate whose key signed cert (None: cert is self-signed)
         self.handshakes = 0  # TLS handshakes completed
         self.up = True
         self.silent = False
@@ -500,20 +501,28 @@ class _TlsContext:
         if b.cert is None:
             sock.eof = True
             raise OSError(-0x7280, "SSL - The connection indicated an EOF")
-        if self.verify_mode == FakeTls.CERT_REQUIRED and b.cert != self.ca:
+        if self.verify_mode == FakeTls.CERT_REQUIRED and (b.issuer or b.cert) != self.ca:
             raise ValueError("The certificate is not correctly signed by the trusted CA")
         air.wait(chiptime.TLS_HANDSHAKE_US // 1000)  # ECDSA check, ECDH: the chip's CPU, in one call
         air.wait(air.rtt_ms())  # ClientKeyExchange, Finished -> Finished
         sock.tls = True
         b.handshakes += 1
-        return _TlsSocket(sock)
+        return _TlsSocket(sock, b.cert)
 
 
 class _TlsSocket:
-    """The SSL socket: reads and writes through the TCP one (no setsockopt, as the port's)."""
+    """The SSL socket: reads and writes through the TCP one (no setsockopt, as the port's); the
+    peer's certificate kept (getpeercert(True): the ESP32 port's with ESP-IDF's default
+    MBEDTLS_SSL_KEEP_PEER_CERTIFICATE, extmod/modtls_mbedtls.c)."""
 
-    def __init__(self, sock):
+    def __init__(self, sock, peer):
         self._s = sock
+        self._peer = peer
+
+    def getpeercert(self, binary_form=False):
+        if not binary_form:
+            raise NotImplementedError()
+        return self._peer
 
     def read(self, n):
         return self._s.read(n)
