@@ -145,3 +145,22 @@ def test_a_customer_the_key_lets_in_reaches_the_broker_sealed_as_it_happens(tmp_
     k = wire.key(binascii.unhexlify(c.settings.secret))
     body = wire.open_sealed(k, wire.FROM_BOWL, "midautumn", c.settings.bowl_id, "key", p)
     assert outbox.decode_key("midautumn", t, body)[1:3] == (c.j.game_id, 1)
+
+
+def test_a_connection_that_waited_long_takes_a_short_pause_but_never_a_shake(tmp_path):
+    # a kiosk with a queue may never rest net.QUIET_MS: after net.DEFER_MS a pause of net.GRACE_MS does
+    sim, _br = kiosk(tmp_path)
+    c = sim.console
+    sim.step(8000)
+    let_in(sim)
+    b = sim.board
+    sim.press("next")  # a touch just now (held 80 ms)
+    sim.step(net.GRACE_MS + 600)
+    now = b.ticks_ms()
+    assert not net.quiet(c, now, b.ticks_diff, 0)
+    assert not net.quiet(c, now, b.ticks_diff, net.DEFER_MS - 1)
+    assert net.quiet(c, now, b.ticks_diff, net.DEFER_MS)
+    sim.shake()
+    assert sim.run_until(lambda s: s.console.view == C.V_SHAKING, 3000)
+    sim.step(2 * net.GRACE_MS)
+    assert not net.quiet(c, b.ticks_ms(), b.ticks_diff, 10 * net.DEFER_MS)  # never while shaking

@@ -35,7 +35,8 @@
 #    extmod/modtls_mbedtls.c calls mbedtls_ssl_handshake until done). So a
 #    connect or reconnect starts only when the bowl is quiet (quiet(): no shake
 #    followed, no button or shake for QUIET_MS, READ_MS while a result or a
-#    claim is on the screen), never inside a roll. A shake that begins during the handshake
+#    claim is on the screen; once it has waited DEFER_MS, as a kiosk with a
+#    queue never rests that long, GRACE_MS will do), never inside a roll. A shake that begins during the handshake
 #    is followed from its end: the sensor task reads the accelerometer at the
 #    next round, the shake is still going (a shake lasts seconds, the handshake
 #    under one) and every sample from then on is taken on time
@@ -111,6 +112,10 @@ POLL_MS = const(5)  # while messages are in flight: look for their PUBACKs this 
 CURSOR_MS = const(1000)  # the cursor's file at most this often while a backlog drains
 QUIET_MS = const(1500)  # no button, no shake this long: a (re)connect may hold the loop
 READ_MS = const(5000)  # the same under a result or a claim (its customer reading it)
+# a kiosk with a queue is never quiet that long: once a connection has waited DEFER_MS, a moment
+# with no button or shake for GRACE_MS (still never while a shake is followed) will do
+DEFER_MS = const(20000)
+GRACE_MS = const(300)
 ASK_MS = const(30000)  # an ask for stock at most this often
 NET_FILE = "net.txt"
 FW_VERSION = "1"
@@ -379,7 +384,9 @@ class Net:
         self.say = say
         self.status = status
         self.may_send = may_send
-        self.quiet = quiet or may_send  # -> True when a (re)connect may hold the loop (see above)
+        # quiet(ms the connection has waited) -> True when a (re)connect may hold the loop (above)
+        self.quiet = quiet or (lambda waited: may_send())
+        self._want = None  # ticks_ms since when a connection waits for a quiet moment
         self.tls_module = tls_module  # the ssl module (None: the port's own)
         if mqtt_class is None:
             from umqtt.simple import MQTTClient as mqtt_class
@@ -796,9 +803,13 @@ class Net:
                         continue
                     if self._new_boot():  # its flash write in a round of its own
                         await asyncio.sleep(0)
-                    if not self.quiet():  # a connect holds the loop (the TLS handshake): only while
-                        await asyncio.sleep(IDLE_MS / 1000)  # nobody plays (see above); the Wi-Fi
-                        continue  # and the address are kept meanwhile
+                    now = ticks_ms()
+                    if self._want is None:
+                        self._want = now
+                    if not self.quiet(ticks_diff(now, self._want)):  # a connect holds the loop (the
+                        await asyncio.sleep(0.05)  # TLS handshake): only while nobody plays
+                        continue  # (see above); the Wi-Fi and the address are kept meanwhile
+                    self._want = None
                     try:
                         self._connect(addr)
                     except Exception:
@@ -853,15 +864,18 @@ class Net:
         self.box.commit()
 
 
-def quiet(con, now, ticks_diff):
+def quiet(con, now, ticks_diff, waited=0):
     """True when a (re)connect may hold the game loop: nobody shaking and no button or shake
-    for QUIET_MS (the console's idle clock), READ_MS under a result or a claim."""
+    for QUIET_MS (the console's idle clock), READ_MS under a result or a claim; GRACE_MS once the
+    connection has waited DEFER_MS (waited: ms)."""
     from bobing.vocab import V_CLAIM, V_RESULT, V_SHAKING
     v = con.view
     if v == V_SHAKING or con.stage == V_SHAKING:
         return False
     # a result or a claim of a roll since boot is being read: longer (one left on the screen, its
     # customer gone, lets it; one the bowl resumed under after a reset is not waited for)
+    if waited >= DEFER_MS:
+        return ticks_diff(now, con._active) >= GRACE_MS
     read = con.rolled and (v == V_RESULT or v == V_CLAIM)
     return ticks_diff(now, con._active) >= (READ_MS if read else QUIET_MS)
 
@@ -893,7 +907,8 @@ def start(app):
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda at: status_payload(True, con, hw.errors, at, tls),
               lambda: not champions.busy(con), wire.key(con.secret()), stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None),
-              quiet=lambda: quiet(con, hw.ticks_ms(), hw.ticks_diff), tls_module=getattr(hw, "ssl", None))
+              quiet=lambda waited: quiet(con, hw.ticks_ms(), hw.ticks_diff, waited),
+              tls_module=getattr(hw, "ssl", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     net.gate = con
     if con.fair is not None:
