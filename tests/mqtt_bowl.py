@@ -114,11 +114,11 @@ def main(argv):
     if cut:
         real_sent = box.sent
 
-        def sent(g, n):
+        def sent(g, n, later=False, at=None):
             if n >= cut:
                 print("power cut after award %d-%d" % (g, n))
                 sys.exit(3)
-            real_sent(g, n)
+            real_sent(g, n, later, at)
         box.sent = sent
     n = net.Net(cfg, box, bowl, wlan, print,
                 lambda at: ('{"v":2,"on":1,"b":%d,"c":%d,"i":%d,"fw":"1","g":0,"left":[],"faults":[]}' % at).encode(),

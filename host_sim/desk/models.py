@@ -51,6 +51,21 @@ class Game(models.Model):
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no"], name="one_game")]
 
 
+class KeyCustomer(models.Model):
+    """A customer a bowl's key let in, as the bowl sent it over MQTT (firmware/PROTOCOL.md
+    "Customers let in by the key"): live, before any journal is imported. Once by identity
+    (bowl, game, customer): a replayed message adds nothing. The Bowls page counts per game the
+    larger of these and its imported journal's (Game.by_key): the same customers, never added."""
+    bowl = models.ForeignKey(Bowl, on_delete=models.PROTECT)
+    game_no = models.PositiveIntegerField()
+    customer = models.PositiveIntegerField()
+    minute = models.PositiveIntegerField(default=0)  # the game's minute (the bowl's awake minutes)
+    seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "customer"], name="one_key_customer")]
+
+
 class Award(models.Model):
     """A prize a bowl paid. `seen` is when the desk first learned of it (the
     journal keeps no clock: the bowl knows the order, not the time)."""

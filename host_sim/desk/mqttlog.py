@@ -28,7 +28,8 @@ LEAF = {"award": gettext_noop("award message"), "status": gettext_noop("status m
         "ask": gettext_noop("stock request"), "champion": gettext_noop("champion message"),
         "final": gettext_noop("final message"), "finalroll": gettext_noop("final's roll message"),
         "shaken": gettext_noop("answer to a shake grant"),
-        "commit": gettext_noop("fair dice commitment"), "reveal": gettext_noop("fair dice reveal")}
+        "commit": gettext_noop("fair dice commitment"), "reveal": gettext_noop("fair dice reveal"),
+        "key": gettext_noop("message of a customer the key let in")}
 OTHER = gettext_noop("message of an unknown kind")
 BAD_MESSAGE = gettext_noop("not a valid %(leaf)s%(detail)s")
 

@@ -94,6 +94,7 @@ class SimBoard(board.Board):
         self._last_read = None
         self.wlan = None  # Sim(air=...): fake_wlan's radio, and the network task runs
         self.sockets = None
+        self.ssl = None  # Sim(air=...) with an in-memory broker: fake_wlan.FakeTls (bowl/net.py's tls_module)
         self.spawn = None
         self.lines = []
         self.echo = False
@@ -362,6 +363,8 @@ class Sim:
         if air is not None:
             air.clock = self.board
             self.board.sockets = _through(air)
+            if air.broker is not None:
+                self.board.ssl = _fake_wlan().FakeTls(air)
             self.board.wlan = _fake_wlan().WLAN(0, air)
             self.board.spawn = self._spawn
         self.urandom = urandom
