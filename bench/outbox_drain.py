@@ -14,7 +14,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import host_sim  # noqa: E402,F401  (firmware/ on sys.path)
+from host_sim import compat  # noqa: E402
+compat.install()  # the MicroPython shim; firmware/ importable
 from mqtt_broker import Broker, Sub  # noqa: E402
 from mqttkit import EVENT, SECRET, play_kiosk, run_bowl  # noqa: E402
 from bobing import journal  # noqa: E402

@@ -11,8 +11,8 @@ from bobing import console as C
 from bowl import net
 from bowlkit import to_kiosk
 from bowlrun import Stream, hal
-from fakes import chiptime
-from fakes import wlan as fake_wlan
+from host_sim.portable.fakes import chiptime
+from host_sim.portable.fakes import wlan as fake_wlan
 
 DESK = "bobing/midautumn/desk/status"
 CERT = b"\x30\x82\x00\xfc" + bytes(range(252))  # a DER SEQUENCE of 256 bytes: net.txt's tls_ca= takes it

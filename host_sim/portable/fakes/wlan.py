@@ -492,7 +492,7 @@ class _TlsContext:
         self.ca = d
 
     def wrap_socket(self, sock, server_hostname=None):
-        from fakes import chiptime
+        from host_sim.portable.fakes import chiptime
         if self.verify_mode == FakeTls.CERT_REQUIRED and server_hostname is None:
             raise ValueError("CERT_REQUIRED requires server_hostname")
         air = self.air

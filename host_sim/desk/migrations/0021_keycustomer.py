@@ -5,7 +5,7 @@ import django.db.models.deletion
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('desk', '0019_bowlstatus_status_order_tls'),
+        ('desk', '0020_fair_rules_stock'),
     ]
 
     operations = [
