@@ -125,13 +125,15 @@ def set_stock(name, totals, step=None):
     return ev
 
 
-def answer(event_name, bowl_id, s, left, first=False):
+def answer(event_name, bowl_id, s, left, first=False, now=None):
     """A bowl asks (ask message, or first=True: its first status "on":1) with s =
     the highest grant it applied and left = {class: its stock now}. -> (raised:
     True if a new grant was made; what was done, for the log; the bowl's current
     allot payload to publish after this commit, or None). Raises StockError
     (nothing changed) for a bowl or event the desk does not know, or an s the
-    desk never granted."""
+    desk never granted. now: the desk's clock (the release schedule's hour and day: pacing.py)."""
+    from . import pacing
+    now = now or timezone.now()
     ev = Event.objects.filter(name=event_name).first()
     if ev is None:
         raise StockError("event %r has no stock at this desk: set it with `python -m host_sim.desk stock "
@@ -157,12 +159,13 @@ def answer(event_name, bowl_id, s, left, first=False):
         paid = awarded(ev, bowl)
         new = dict(mine)
         raised = {}
+        paced = pacing.caps(ev, now)  # the schedule bounds the stock granted, never a roll
         for c, (total, step) in steps(ev).items():
             said = left.get(c, 0) + mine.get(c, 0) - based.get(c, 0)  # plus grants still on their way
             # the desk's own record bounds the claim: a bowl cannot have paid awards the desk never
             # received (its awards go out before its asks, on one connection, in order)
             stock = max(said, mine.get(c, 0) - paid.get(c, 0))
-            more = min(step, total - have.get(c, 0))
+            more = min(step, total - have.get(c, 0), paced.get(c, total) - have.get(c, 0))
             if more > 0 and stock <= step // 4:
                 new[c] = mine.get(c, 0) + more
                 raised[c] = more
@@ -174,7 +177,7 @@ def answer(event_name, bowl_id, s, left, first=False):
                 return False, what, None
             return False, what + "; republished s=%d" % seq, outbox.allot_payload(seq, as_list(mine))
         payload = outbox.allot_payload(seq + 1, as_list(new))  # before the commit: never a grant it cannot send
-        Allot.objects.create(event=ev, bowl=bowl, seq=seq + 1, grant=as_list(new), at=timezone.now())
+        Allot.objects.create(event=ev, bowl=bowl, seq=seq + 1, grant=as_list(new), at=now)
     return (True, "raised %s to s=%d" % (" ".join("%s+%d" % tuple(x) for x in as_list(raised)), seq + 1),
             payload)
 
