@@ -97,7 +97,8 @@ def workbook():
     shakes_of = {}
     for g in grants:
         shakes_of[g.bowl.bowl_id] = shakes_of.get(g.bowl.bowl_id, 0) + g.n
-    _sheet(wb, SHEETS[3], ["碗 bowl", "奖品 awards", "已兑奖 redeemed", "未兑奖 not redeemed", "授权摇数 shakes granted"],
+    _sheet(wb, SHEETS[3], ["碗 bowl", "奖品 awards", "已兑奖 redeemed", "未兑奖 not redeemed",
+                           "授权摇数 shakes granted"],
            [[b, n, k, n - k, shakes_of.get(b, 0)] for b, (n, k) in sorted(per_bowl.items())]
            + [[b, 0, 0, 0, s] for b, s in sorted(shakes_of.items()) if b not in per_bowl])
     per_cls = tally(lambda a: a.cls)
@@ -116,7 +117,8 @@ def workbook():
         h = t.replace(minute=0, second=0, microsecond=0)
         handed_hour[h] = handed_hour.get(h, 0) + 1
         handed_day[t.date()] = handed_day.get(t.date(), 0) + 1
-    _sheet(wb, SHEETS[5], ["小时 hour", "中奖 awards seen", "其中已兑 of them redeemed", "该小时兑出 handed over in it"],
+    _sheet(wb, SHEETS[5], ["小时 hour", "中奖 awards seen", "其中已兑 of them redeemed",
+                           "该小时兑出 handed over in it"],
            [[h, per_hour.get(h, (0, 0))[0], per_hour.get(h, (0, 0))[1], handed_hour.get(h, 0)]
             for h in sorted(set(per_hour) | set(handed_hour))])
     per_day = tally(lambda a: _local(a.seen).date())
