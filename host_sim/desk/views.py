@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 
-from . import allot, chart, codes, counter, forecast as fc, inputs
+from . import allot, chart, codes, counter, forecast as fc, inputs, views_pace
 from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names
 from .ingest import OVER_GRANT, OVER_TOTAL, Refused, ingest_journal, supervisor
 from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption, ShakeGrant, render_parts
@@ -360,6 +360,7 @@ def forecast(request):
     except fc.NoForecast as e:
         ctx["error"] = _("This game's stock cannot be forecast: %s.") % e
     ctx["some_unplanned"] = any(r["p50"] is None for r in ctx.get("rows", ()))
+    ctx.update(views_pace.forecast_context(request, g, rate))
     return render(request, "desk/forecast.html", ctx)
 
 
