@@ -4,7 +4,7 @@ from django.views.static import serve
 
 from host_sim.desk.settings import STATIC_DIR
 
-from . import fair, finals, logins, mqttlog, views, views_report
+from . import fair, finals, logins, mqttlog, views, views_report, views_shift
 
 urlpatterns = [
     path("", views.home, name="counter"),
@@ -14,6 +14,8 @@ urlpatterns = [
     path("import", views.import_journal, name="import"),
     path("stock", views.stock, name="stock"),
     path("report.csv", views.report_csv, name="report"),
+    path("shift", views_shift.page, name="shift"),
+    path("shift/close", views_shift.close, name="shift_close"),
     path("report.xlsx", views_report.report_xlsx, name="report_xlsx"),
     path("forecast", views.forecast, name="forecast"),
     path("final", finals.page, name="final"),

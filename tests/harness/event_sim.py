@@ -56,7 +56,9 @@ STOCK = {"zhuangyuan": 1, "duitang": 3, "sanhong": 8, "sijin": 20, "erju": 150, 
 class Plan:
     """When each fault comes (seconds after play starts) and how long it lasts."""
 
-    def __init__(self, play_s=36, cut_at=2, cut_s=20, broker_at=4, broker_down_s=2, desk_at=18, desk_down_s=3):
+    def __init__(self, play_s=36, cut_at=2, cut_s=20, broker_at=4, broker_down_s=2, desk_at=18, desk_down_s=3,
+                 faults=True):
+        self.faults = faults  # False: play_s of play without any fault
         self.play_s = play_s
         self.cut_at = cut_at
         self.cut_s = cut_s  # the long stretch: four times the bowl's 5 s back-off
@@ -81,12 +83,14 @@ def percentile(xs, p):
 
 
 class Event:
-    def __init__(self, folder, bowls, broker, speed=10, mp=MP, totals=None, stock=None, say=None, fair=False):
+    def __init__(self, folder, bowls, broker, speed=10, mp=MP, totals=None, stock=None, say=None, fair=False,
+                 pace=()):
         """totals: the event's stock per class, set on the desk (TOTALS by default); or stock:
         each bowl's own ({class: n}, the same for every bowl; then no shared stock). fair: the
         bowls play verifiable dice (the default; else net.txt says fair=off) and every roll is checked after the run
         (`python -m host_sim verify-fair` on each bowl's journal with the desk's export)."""
         self.fair = fair
+        self.pace = list(pace)  # the event's release schedule: `pace` arguments (CLASS=N/day ...)
         self.dir = str(folder)
         self.n = bowls
         self.speed = speed
@@ -138,6 +142,8 @@ class Event:
         if self.totals:
             code += "from django.core.management import call_command\ncall_command('stock', '--event', %r, %s)\n" % (
                 EVENT, ", ".join(repr("%s=%d" % kv) for kv in sorted(self.totals.items())))
+            if self.pace:
+                code += "call_command('pace', '--event', %r, %s)\n" % (EVENT, ", ".join(map(repr, self.pace)))
         p = subprocess.run([sys.executable, "-m", "host_sim.desk", "shell", "-c", code], cwd=ROOT,
                            env=self.desk_env(), capture_output=True, text=True, timeout=120)
         if p.returncode != 0:
@@ -368,7 +374,7 @@ class Event:
             (plan.cut_at, "cut", cut_bowl), (plan.cut_at + plan.cut_s, "uncut", cut_bowl),
             (plan.broker_at, "broker down", None), (plan.broker_at + plan.broker_down_s, "broker up", None),
             (plan.desk_at, "desk kill", None), (plan.desk_at + plan.desk_down_s, "desk up", None),
-            (plan.play_s, "idle", None)])
+            (plan.play_s, "idle", None)] if plan.faults else [(plan.play_s, "idle", None)])
         open_ = {}
         for at, what, bowl in events:
             self._wait_until(t0 + at)
