@@ -4,7 +4,6 @@ going off (sh-amy) hands a prize over at the counter, then counts the shelf and 
 (a wrong one records nothing); the desk shows the difference per class; a supervisor sees it open,
 closes it with a note, and the workbook (`report FILE.xlsx`) lists the hand-over with both
 attendants, the counts and who closed it."""
-import os
 
 import pytest
 from openpyxl import load_workbook
@@ -80,7 +79,8 @@ def test_a_shift_hand_over_records_the_difference_and_a_supervisor_closes_it(bro
     assert d.find_element(By.ID, "count_yixiu").get_attribute("value") == "2"  # what was typed stays
     d.find_element(By.ID, "on_by").clear()
     count(1, 1, 2, "sh-bo", deskkit.PASSWORD)
-    assert "sh-amy" in d.find_element(By.ID, "handed-over").text and "sh-bo" in d.find_element(By.ID, "handed-over").text
+    said = d.find_element(By.ID, "handed-over").text
+    assert "sh-amy" in said and "sh-bo" in said
     # granted 1 状元, 1 对堂, 4 一秀 (a bowl's step: half the total), one 一秀 handed over: 3 should remain
     got = {r.get_attribute("data-cls"): [td.text for td in r.find_elements(By.TAG_NAME, "td")[1:]]
            for r in d.find_elements(By.CSS_SELECTOR, "#result tr[data-cls]")}
@@ -89,7 +89,8 @@ def test_a_shift_hand_over_records_the_difference_and_a_supervisor_closes_it(bro
     login(d, s, "sh-boss")
     d.find_element(By.ID, "nav-shift").click()
     rows = d.find_elements(By.CSS_SELECTOR, "#open tr[data-cls]")
-    assert [(r.get_attribute("data-cls"), r.find_element(By.CLASS_NAME, "diff").text) for r in rows] == [("yixiu", "-1")]
+    assert [(r.get_attribute("data-cls"), r.find_element(By.CLASS_NAME, "diff").text) for r in rows] == [
+        ("yixiu", "-1")]
     assert "sh-amy" in rows[0].text and "sh-bo" in rows[0].text
     rows[0].find_element(By.NAME, "note").send_keys("one fell behind the shelf, found")
     rows[0].find_element(By.TAG_NAME, "button").click()

@@ -36,7 +36,8 @@ def record(ev, off_by, on_by, counts):
     the number as typed}; ShiftError for an unknown class, a missing or bad number, or the same
     attendant on both sides."""
     if on_by is None or on_by.pk == off_by.pk:
-        raise ShiftError("接班人须是另一位服务员 the attendant coming on must be another attendant than the one going off")
+        raise ShiftError("接班人须是另一位服务员 the attendant coming on must be another attendant than "
+                         "the one going off")
     with transaction.atomic():  # BEGIN IMMEDIATE: no hand-over recorded between the count and the expected
         want = expected(ev)
         got = {}
