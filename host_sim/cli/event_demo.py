@@ -162,10 +162,14 @@ class Demo:
         self.say("Ctrl-C stops everything")
 
     def awards(self):
+        return self._count("SELECT COUNT(*) FROM desk_award")
+
+    def _count(self, sql):
+        """A count from the desk's database, read-only (0 before it exists)."""
         try:
             db = sqlite3.connect("file:%s?mode=ro" % os.path.join(self.desk_dir, "desk.sqlite3"), uri=True, timeout=5)
             try:
-                return db.execute("SELECT COUNT(*) FROM desk_award").fetchone()[0]
+                return db.execute(sql).fetchone()[0]
             finally:
                 db.close()
         except sqlite3.Error:
@@ -185,7 +189,14 @@ class Demo:
             time.sleep(2)
 
     def stop(self):
-        """Bowls first (they finish their customer and say goodbye), then the desk, then the broker."""
+        """Bowls first (no new customer; the one shaking finishes his turn, revealed to the desk, then
+        they say goodbye), then the desk, then the broker."""
+        for root in self.roots:
+            if os.path.isdir(root):
+                loop.ctl(root, "idle")
+        deadline = time.time() + 30
+        while self._count("SELECT COUNT(*) FROM desk_commitment WHERE secret = ''") and time.time() < deadline:
+            time.sleep(0.5)
         for root in self.roots:
             if os.path.isdir(root):
                 loop.ctl(root, "exit")
@@ -205,6 +216,7 @@ class Demo:
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
+        self.say("stopped %s (pid %d)" % (name, p.pid))
 
 
 def run(a):
