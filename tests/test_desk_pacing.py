@@ -44,6 +44,15 @@ class Clock:
         return self.t
 
 
+def screen(t, out):
+    """The bowl's result screen after the roll, as text (the firmware's own drawing)."""
+    from host_sim.sim.player import _TextFrame, _TextScreen, screen_lines
+    s = _TextScreen(_TextFrame())
+    s.set_lang("zh")
+    s.result(t, out, 0)
+    return "\n".join(screen_lines(s.fb.items))
+
+
 def play_three_days(monkeypatch, seed=35):
     """-> ({day: {class: awards}}, {(day, hour): yixiu awards}, [(rank, class paid)] of 状元 rolls
     paid something lower)."""
@@ -83,7 +92,7 @@ def play_three_days(monkeypatch, seed=35):
                         out = t.apply(game.EV_ROLL, tuple(rng.randint(1, 6) for _ in range(6)))
                         if rules.tier(out.rank) == rules.tier(rules.rank_code("sihong")) and out.won and \
                                 out.won[0][0] != "zhuangyuan":
-                            lowered.append((rules.RANK_IDS[out.rank], out.won[0][0]))
+                            lowered.append((rules.RANK_IDS[out.rank], out.won[0][0], screen(t, out)))
                         won += [c for c, _src in out.won]
                     first = awards_no[b] + 1
                     awards_no[b] += len(won)
@@ -108,8 +117,13 @@ def test_a_paced_three_day_promotion_spreads_the_top_prizes_over_the_days(monkey
     seen = [timezone.localtime(a.seen).date() for a in Award.objects.filter(bowl__bowl_id__in=BOWLS,
                                                                             cls="zhuangyuan")]
     assert sorted(seen) == [datetime.date(2026, 9, d) for d in (25, 26, 27)]
-    # a 状元 rolled with none released: the kiosk's own lower_tier rule paid the next class with stock
-    assert lowered and all(c != "zhuangyuan" for _r, c in lowered), lowered
+    # a 状元 rolled with none released: the kiosk's own lower_tier rule paid the next class with stock,
+    # and the customer's screen says so (the prize he got, by its name)
+    assert lowered and all(c != "zhuangyuan" for _r, c, _text in lowered), lowered
+    names = {"duitang": "对堂", "sanhong": "三红", "sijin": "四进", "erju": "二举", "yixiu": "一秀"}
+    for _rank, c, text in lowered:
+        assert "得" + names[c] in text, text  # e.g. "四红" then "得对堂": the rank rolled, the prize paid
+    print("a 状元 roll with no 状元 released, on the bowl's screen:\n" + lowered[0][2])
     ev = Event.objects.get(name=EV)
     grants = allot.granted(allot.current(ev))
     assert grants["zhuangyuan"] <= 3 and grants["duitang"] <= 6
