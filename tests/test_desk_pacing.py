@@ -150,6 +150,11 @@ def test_the_forecast_shows_the_schedule_against_the_demand(monkeypatch):
         c.post("/import", {"journal": SimpleUploadedFile(os.path.basename(path), f.read())})
     page = c.get("/forecast?bowl=PC-F&rate=30&event=pc-fc").content.decode()
     assert 'id="pace"' in page and "每小时" in page and "每天" in page
+    # a networked kiosk has no imported journal: the event's schedule against the demand still shows
+    r = c.get("/forecast?event=pc-fc&rate=30")
+    assert r.status_code == 200 and 'id="pace"' in r.content.decode() and 'data-cls="yixiu"' in r.content.decode()
+    r = c.get("/forecast?event=pc-fc&rate=-3")
+    assert r.status_code == 400
 
 
 def test_a_bad_schedule_is_refused_and_changes_nothing():

@@ -155,7 +155,7 @@ class Demo:
         url = "http://127.0.0.1:%d/" % self.a.port
         self.say("desk: %s  log in as promoter, password %s" % (url, self.password))
         self.say("      awards and stock: %sstock   bowls: %sbowls   shakes: %sshakes   fair: %sfair   "
-                 "forecast: %sforecast?bowl=%s" % (url, url, url, url, url, self.ids[0]))
+                 "forecast: %sforecast?event=%s" % (url, url, url, url, url, EVENT))
         self.say("bowls: %s, a customer every %d s each%s; their flash folders in %s" % (
             " ".join(self.ids), self.a.pace_s, "" if self.a.speed == 1 else " of the bowls' clock (%d times real "
             "time)" % self.a.speed, self.dir))

@@ -336,6 +336,10 @@ def forecast(request):
     measured from its imports (or entered on the page), in plain words."""
     bowl = inputs.find_bowl(request.GET.get("bowl", "")[:40])
     g = Game.objects.filter(bowl=bowl).order_by("-game_no").first() if bowl else None
+    if g is None and (bowl is not None or not request.GET.get("bowl")):
+        paced = views_pace.event_page(request)  # the event's schedule needs no imported journal
+        if paced is not None:
+            return paced
     if g is None:
         return render(request, "desk/message.html", {
             "title": _("No forecast"), "text": _("No journal of bowl %r has been imported yet: import one first.")
