@@ -165,7 +165,9 @@ def answer(event_name, bowl_id, s, left, first=False, now=None):
             # the desk's own record bounds the claim: a bowl cannot have paid awards the desk never
             # received (its awards go out before its asks, on one connection, in order)
             stock = max(said, mine.get(c, 0) - paid.get(c, 0))
-            more = min(step, total - have.get(c, 0), paced.get(c, total) - have.get(c, 0))
+            more = min(step, total - have.get(c, 0))
+            if c in paced:  # the release schedule: this period's ceiling, a share of it per raise
+                more = min(more, paced[c][0] - have.get(c, 0), paced[c][1])
             if more > 0 and stock <= step // 4:
                 new[c] = mine.get(c, 0) + more
                 raised[c] = more

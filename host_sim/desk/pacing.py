@@ -17,7 +17,7 @@ from django.utils import timezone
 from bobing import outbox, profiles
 from host_sim.analysis import plan
 
-from .models import Allot, Award, Event, PaceRule
+from .models import Allot, Award, Bowl, Event, PaceRule
 
 PER = {"hour": datetime.timedelta(hours=1), "day": datetime.timedelta(days=1)}
 PER_WORDS = {"hour": "每小时 an hour", "day": "每天 a day"}
@@ -87,10 +87,15 @@ def _event_awards(ev, cls, since, until):
 
 
 def caps(ev, now):
-    """{class: the most the bowls' grants of it may sum to now} for the event's paced classes."""
+    """{class: (the most the bowls' grants of it may sum to now, the most one raise may give)} for
+    the event's paced classes. A raise is at most the period's release over the bowls (at least 1),
+    so the first bowl to ask does not take the whole hour's release and leave the others empty."""
+    import math
+    bowls = max(1, Bowl.objects.count())  # as allot.steps() divides the stock
     out = {}
     for r in PaceRule.objects.filter(event=ev):
-        out[r.cls] = _event_awards(ev, r.cls, ev.started, period_start(r.per, now)) + r.n
+        out[r.cls] = (_event_awards(ev, r.cls, ev.started, period_start(r.per, now)) + r.n,
+                      max(1, math.ceil(r.n / bowls)))
     return out
 
 
