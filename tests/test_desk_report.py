@@ -57,9 +57,24 @@ def event_day():
     for who, (bowl, g, n, cls, code) in zip(("rp-amy", "rp-amy", "rp-bo"), redeemed):
         r = login(who).post("/redeem", {"code": code, "bowl": bowl, "game": g, "award": n, "cls": cls})
         assert r.status_code == 200
+    # a code the counter checked in full and handed over before its bowl's journal came
+    deskkit.bowl("RP-3", SECRET)
+    _path, won = deskkit.kiosk_game(os.path.join(FOLDER, "flash-RP-3"), "RP-3", SECRET, 25, 13)
+    g, n, cls, code = won[0]
+    assert login("rp-bo").post("/redeem", {"code": code, "bowl": "RP-3", "game": g, "award": n, "cls": cls}
+                               ).status_code == 200
+    redeemed.append(("RP-3", g, n, cls, code))
     shakegrants.grant("rp-amy", "rp-fest", "RP-1", 3, ref="R-77")
     shakegrants.grant("rp-bo", "rp-fest", "RP-2", 2, ref="R-78")
     return shown, redeemed
+
+
+def orphans():
+    """Redemptions of awards the desk does not have (a code redeemed before its journal came; other
+    test files of this process make some): the workbook lists them too."""
+    from django.db.models import Exists, OuterRef
+    return Redemption.objects.exclude(Exists(Award.objects.filter(
+        bowl=OuterRef("bowl"), game_no=OuterRef("game_no"), award_no=OuterRef("award_no")))).count()
 
 
 def rows(ws):
@@ -74,12 +89,15 @@ def test_the_workbook_holds_every_award_and_grant_with_the_databases_counts(even
     assert wb.sheetnames == list(report.SHEETS)
     awards = rows(wb["奖品 awards"])
     assert awards[0][:3] == ("碗 bowl", "局 game", "奖号 award")  # Chinese first, English beside
-    mine = [r for r in awards[1:] if r[0] in ("RP-1", "RP-2")]
-    assert sorted((r[0], r[1], r[2], r[4]) for r in mine) == sorted((b, g, n, cls) for b, g, n, cls, _c in shown)
-    assert len(awards) - 1 == Award.objects.count()
+    mine = [r for r in awards[1:] if r[0] in ("RP-1", "RP-2", "RP-3")]
+    early = redeemed[-1]
+    assert sorted((r[0], r[1], r[2], r[4]) for r in mine) == sorted((b, g, n, cls) for b, g, n, cls, _c in
+                                                                    shown + [early])
+    assert [r[6] for r in mine if r[0] == "RP-3"] == [report.EARLY]
+    assert len(awards) - 1 == Award.objects.count() + orphans()
     done = {(r[0], r[1], r[2]): r for r in mine if r[8] == "是 yes"}
     assert set(done) == {(b, g, n) for b, g, n, _cls, _c in redeemed}
-    assert done[redeemed[-1][:3]][10] == "rp-bo" and done[redeemed[-1][:3]][9] is not None
+    assert done[redeemed[-2][:3]][10] == "rp-bo" and done[redeemed[-2][:3]][9] is not None
     assert not any(code in str(cell) for *_x, code in shown for r in mine for cell in r)  # no claim codes
     grants = rows(wb["摇奖 shake grants"])[1:]
     assert len(grants) == ShakeGrant.objects.count()
@@ -92,14 +110,14 @@ def test_the_workbook_holds_every_award_and_grant_with_the_databases_counts(even
         assert bowls[b][1:4] == (n, k, n - k)
     assert bowls["RP-1"][4] == 3
     per_cls = rows(wb["按奖项 per class"])[1:]
-    assert sum(r[3] for r in per_cls) == Award.objects.count()
+    assert sum(r[3] for r in per_cls) == Award.objects.count() + orphans()
     assert sum(r[4] for r in per_cls) == Redemption.objects.count()
-    assert sum(r[1] for r in rows(wb["按小时 per hour"])[1:]) == Award.objects.count()
+    assert sum(r[1] for r in rows(wb["按小时 per hour"])[1:]) == Award.objects.count() + orphans()
     days = rows(wb["按天 per day"])
-    assert sum(r[1] for r in days[1:]) == Award.objects.count()
+    assert sum(r[1] for r in days[1:]) == Award.objects.count() + orphans()
     assert sum(r[3] for r in days[1:]) == Redemption.objects.count()
     about = dict(rows(wb["说明 about"])[1:])
-    assert about["奖品 awards"] == Award.objects.count() and about["已兑奖 redeemed"] == Redemption.objects.count()
+    assert about["奖品 awards"] == Award.objects.count() + orphans() and about["已兑奖 redeemed"] == Redemption.objects.count()
 
 
 def test_the_workbook_opens_in_libreoffice_with_the_same_counts(event_day, tmp_path, soffice_installed):
@@ -113,7 +131,7 @@ def test_the_workbook_opens_in_libreoffice_with_the_same_counts(event_day, tmp_p
     assert p.returncode == 0 and len(made) == len(report.SHEETS), p.stdout + p.stderr
     with open(tmp_path / "csv" / "event-奖品 awards.csv", encoding="utf-8") as f:
         awards = list(csv.reader(f))
-    assert awards[0][0] == "碗 bowl" and len(awards) - 1 == Award.objects.count()
+    assert awards[0][0] == "碗 bowl" and len(awards) - 1 == Award.objects.count() + orphans()
     assert sum(1 for r in awards[1:] if r[8] == "是 yes") == Redemption.objects.count()
     with open(tmp_path / "csv" / "event-按碗 per bowl.csv", encoding="utf-8") as f:
         per_bowl = {r[0]: r for r in csv.reader(f)}
@@ -129,7 +147,7 @@ def test_an_attendant_downloads_it_and_nobody_else(event_day):
     assert r.status_code == 200 and r["Content-Type"] == views_report.XLSX
     assert r["Content-Disposition"].startswith('attachment; filename="event-')
     wb = load_workbook(io.BytesIO(r.content))
-    assert len(rows(wb["奖品 awards"])) - 1 == Award.objects.count()
+    assert len(rows(wb["奖品 awards"])) - 1 == Award.objects.count() + orphans()
 
 
 def test_a_bad_file_name_is_refused_saying_what_is_allowed(tmp_path):

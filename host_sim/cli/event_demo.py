@@ -220,6 +220,14 @@ class Demo:
 
 
 def run(a):
+    # the arguments first, before anything starts
+    from host_sim.desk.schedule import PaceError, parse
+    try:
+        parse(a.pace)
+    except PaceError as e:
+        raise InputError("--pace %s" % e)
+    if os.path.exists(a.dir) and not os.path.isdir(a.dir):
+        raise InputError("--dir %s: 不是文件夹 is not a folder: name a folder (it is made if missing)" % a.dir)
     if shutil.which("mosquitto") is None:
         raise InputError("event-demo needs Debian's mosquitto: apt-get install mosquitto (or `make deps`)")
     if not os.access(loop.MP32_FROZEN, os.X_OK):

@@ -26,29 +26,16 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from bobing import outbox, profiles
+from bobing import outbox
 
 from .models import Allot, Award, Bowl, Event, EventClass
+from .schedule import class_order
 
 
 class StockError(ValueError):
     """A stock setting or an ask the desk refuses; str() says why."""
 
 
-def class_order():
-    """Every prize class the firmware knows, highest first (the order of the
-    firmware's prize specs), -> {class: position} (made once; do not change it)."""
-    if _ORDER:
-        return _ORDER
-    order = {}
-    for name in profiles.prize_names():
-        for cid, _zh, _n, _ranks in profiles.prize_spec(name)["classes"]:
-            order.setdefault(cid, len(order))
-    _ORDER.update(order)
-    return _ORDER
-
-
-_ORDER = {}
 
 
 def unknown_classes(classes):

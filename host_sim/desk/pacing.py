@@ -8,7 +8,6 @@ on a bowl counts against the period, so the bowls together can never pay more th
 bowl with none of a class left pays what its profile's own rule for a missing prize says
 (RULES.md §4 when_exhausted: the kiosk's lower_tier, or nothing), as it does when the event's
 stock is all gone; its dice, its commitments and their checks stay what they were."""
-import datetime
 
 from django.db import transaction
 from django.db.models import Count
@@ -18,40 +17,7 @@ from bobing import outbox, profiles
 from host_sim.analysis import plan
 
 from .models import Allot, Award, Bowl, Event, PaceRule
-
-PER = {"hour": datetime.timedelta(hours=1), "day": datetime.timedelta(days=1)}
-PER_WORDS = {"hour": "每小时 an hour", "day": "每天 a day"}
-MAX_N = 100000
-
-
-class PaceError(ValueError):
-    """A schedule the desk refuses: str() says what was wrong and what is allowed."""
-
-
-def parse(items):
-    """["zhuangyuan=1/day", "yixiu=20/hour", "duitang=off"] -> {class: (n, per) or None (off)}."""
-    from .allot import class_order
-    pos = class_order()
-    out = {}
-    for item in items:
-        c, sep, rest = item.partition("=")
-        n, slash, per = rest.partition("/")
-        if not sep or not c:
-            raise PaceError("%r: 写成 write CLASS=N/hour or CLASS=N/day (e.g. zhuangyuan=1/day), or CLASS=off" % item)
-        if c not in pos:
-            raise PaceError("%r: 奖项 prize class %s is not one of the firmware's classes (%s)"
-                            % (item, c, " ".join(sorted(pos, key=pos.get))))
-        if c in out:
-            raise PaceError("%r: 奖项 class %s 给了两次 given twice" % (item, c))
-        if rest == "off":
-            out[c] = None
-            continue
-        if not slash or per not in PER or not n.isdigit() or not 0 <= int(n) <= MAX_N or not n.isascii():
-            raise PaceError("%r: 写成 write CLASS=N/hour or CLASS=N/day, N a whole number 0..%d (e.g. "
-                            "zhuangyuan=1/day), or CLASS=off" % (item, MAX_N))
-        out[c] = (int(n), per)
-    return out
-
+from .schedule import PER, PER_WORDS, PaceError, parse  # noqa: F401  (parse: Django-free)
 
 def set_pace(event_name, schedule):
     """The event's schedule changed per parse()'s dict (None: that class unpaced). PaceError for

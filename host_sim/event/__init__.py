@@ -8,7 +8,7 @@ import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOWL_SCRIPT = os.path.join(ROOT, "host_sim", "event", "kiosk_bowl.py")
-# `make mp` builds it (the tests take the path from tests/portable.py, which spells every build)
+# `make mp` builds it; the one place its path is spelled (tests/portable.py takes it from here)
 MP32_FROZEN = os.path.join(ROOT, "build", "mp", "unix32-frozen", "micropython")
 SSID, WIFI_KEY = "event-ap", "mooncake88"  # the simulated access point (host_sim/portable/fakes/wlan.py)
 PIN = "2468"  # the kiosks' admin PIN (a kiosk with 1234 lets nobody in)
