@@ -6,6 +6,7 @@
 #   sim            play a game in the simulator (terminal; host_sim play --window: pygame)
 #   run ARGS=...   any host_sim command in .venv: make run ARGS="plan --seats 10"
 #   desk           the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 HTTPS=1 for the counter's phones)
+#   event-demo     a whole event on loopback, no hardware: broker, desk, BOWLS=3 simulated kiosks (Ctrl-C stops)
 #   test           every test, the gate (builds MicroPython first; two workers, then the serial tests alone)
 #   test-fast      the edit loop: every test but the slow, MicroPython, broker and browser ones
 #   bench          speed and memory figures (MicroPython ones on the 32-bit frozen build)
@@ -40,7 +41,7 @@ DEV := $(VENV)/.installed-dev
 DESK := $(VENV)/.installed-desk
 STAMP := $(VENV)/.installed-test
 
-.PHONY: help sim test test-fast bench timing glyphs mpy deploy voice deploy-voice screenshots package-json clean mp desk desk-messages provision pin case deps broker vbat-cal flash run
+.PHONY: help sim test test-fast bench timing glyphs mpy deploy voice deploy-voice screenshots package-json clean mp desk desk-messages provision pin case deps broker vbat-cal flash run event-demo
 
 # ---- MicroPython v1.28.0 built from pinned source (hardware/README.md) ----------------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -152,6 +153,15 @@ run: $(PLAY) $(PLAN)
 LISTEN ?= 127.0.0.1:8000
 desk: $(DESK)
 	$(PY) -m host_sim.desk serve --listen $(LISTEN) $(if $(HTTPS),--https)
+
+# a whole event on this computer, no hardware (host_sim/cli/event_demo.py): mosquitto with the event's
+# users and ACL, the desk on http://127.0.0.1:8000/ with its listener, BOWLS simulated kiosk bowls on the
+# real firmware (the 32-bit MicroPython unix port: make mp), a customer every PACE_S seconds at each;
+# PACE="zhuangyuan=1/day yixiu=20/hour" a release schedule. Each run in its own folder under data/demo.
+BOWLS ?= 3
+PACE_S ?= 20
+event-demo: $(STAMP) mp
+	$(PY) -m host_sim event-demo --bowls $(BOWLS) --pace-s $(PACE_S) $(foreach p,$(PACE),--pace $(p))
 
 # the desk's Chinese: new texts from the code into django.po, then django.mo (both committed;
 # needs Debian's gettext, `make deps`)

@@ -126,6 +126,14 @@ def browser(tmp_path_factory, chromium_installed):
     d.quit()
 
 
+@pytest.fixture(scope="session")
+def soffice_installed():
+    # a missing LibreOffice fails, never skips: `make deps` installs it (host_sim/tools/debian_deps.sh)
+    import shutil
+    if not shutil.which("soffice"):
+        pytest.fail("needs Debian's libreoffice-calc-nogui: `make deps` as root installs it", pytrace=False)
+
+
 # Markers from what a test uses (its fixtures, or its file), not a line in every module, so
 # `make test-fast` can deselect them: -m "not slow and not micropython and not broker and not browser".
 MARKERS = {
@@ -137,7 +145,8 @@ MARKERS = {
 }
 MARK_BY_FIXTURE = {"mp_built": "micropython",
                    "broker_installed": "broker", "broker": "broker", "event_broker": "broker",
-                   "chromium_installed": "browser", "browser": "browser"}
+                   "chromium_installed": "browser", "browser": "browser",
+                   "soffice_installed": "slow"}  # LibreOffice starts in seconds
 MARK_BY_FILE = {
     "test_desk_server.py": ("slow",),  # every test there waits for a real desk server to start
     "test_case.py": ("slow",),  # openscad renders the case (CGAL) for each cut

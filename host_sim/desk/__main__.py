@@ -11,6 +11,9 @@
                                   (firmware/PROTOCOL.md); the broker password from $MQTT_PASSWORD
   stock --event NAME [CLASS=N ...] [--step CLASS=N ...]   the event's shared prize stock
                                   (total per class); without CLASS=N, what is granted so far
+  pace --event NAME [CLASS=N/day | CLASS=N/hour | CLASS=off ...]   the release schedule: at
+                                  most N of a class handed out a day or an hour (the dice unchanged)
+  report FILE.xlsx                the whole event as an Excel workbook (also /report.xlsx)
   backup FILE                     a consistent copy of the running desk's database (0600;
                                   it holds the bowls' secrets); serve --backup-dir FOLDER
                                   [--backup-every MINUTES] makes them by itself

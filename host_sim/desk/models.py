@@ -354,3 +354,42 @@ class FairLog(models.Model):
     body = models.TextField()
     head = models.CharField(max_length=64)
     at = models.DateTimeField()
+
+
+class PaceRule(models.Model):
+    """The promoter's release schedule of one class of an event (host_sim/desk/pacing.py): at
+    most `n` of it handed out by the bowls in each `per` (an hour or a day of the desk's clock).
+    Only the stock granted to bowls is paced: the dice and the rules never see it."""
+    PERIODS = ("hour", "day")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pace")
+    cls = models.CharField(max_length=20)
+    n = models.PositiveIntegerField()
+    per = models.CharField(max_length=4)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "cls"], name="one_pace")]
+
+
+class Handover(models.Model):
+    """A change of shift at the counter (host_sim/desk/shift.py): the attendant going off
+    (`off_by`, logged in) counted the shelf, the one coming on (`on_by`, by his password) saw it."""
+    event = models.ForeignKey(Event, on_delete=models.PROTECT)
+    at = models.DateTimeField()
+    off_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    on_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+
+class HandoverCount(models.Model):
+    """One class of a hand-over: what the desk says the shelf holds (granted to the bowls minus
+    handed over) and what was counted; a difference stays open until a supervisor closes it."""
+    handover = models.ForeignKey(Handover, on_delete=models.CASCADE, related_name="counts")
+    cls = models.CharField(max_length=20)
+    expected = models.IntegerField()
+    counted = models.PositiveIntegerField()
+    closed_by = models.CharField(max_length=150, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    close_note = models.CharField(max_length=200, blank=True)
+
+    @property
+    def diff(self):
+        return self.counted - self.expected

@@ -1,7 +1,7 @@
 from django.contrib.auth.decorators import login_not_required
 from django.urls import path
 
-from . import views, views_fair as fair, views_final, views_login, views_mqtt
+from . import views, views_fair as fair, views_final, views_login, views_mqtt, views_report, views_shift
 
 urlpatterns = [
     path("", views.home, name="counter"),
@@ -11,6 +11,9 @@ urlpatterns = [
     path("import", views.import_journal, name="import"),
     path("stock", views.stock, name="stock"),
     path("report.csv", views.report_csv, name="report"),
+    path("shift", views_shift.page, name="shift"),
+    path("shift/close", views_shift.close, name="shift_close"),
+    path("report.xlsx", views_report.report_xlsx, name="report_xlsx"),
     path("forecast", views.forecast, name="forecast"),
     path("final", views_final.page, name="final"),
     path("final/draw", views_final.draw, name="final_draw"),

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 
-from . import allot, chart, codes, counter, forecast as fc, inputs
+from . import allot, chart, codes, counter, forecast as fc, inputs, views_pace
 from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names
 from .ingest import OVER_GRANT, OVER_TOTAL, Refused, ingest_journal, supervisor
 from .models import Award, Bowl, BowlStatus, Event, Game, Import, KeyCustomer, Redemption, ShakeGrant, render_parts
@@ -336,6 +336,10 @@ def forecast(request):
     measured from its imports (or entered on the page), in plain words."""
     bowl = inputs.find_bowl(request.GET.get("bowl", "")[:40])
     g = Game.objects.filter(bowl=bowl).order_by("-game_no").first() if bowl else None
+    if g is None and (bowl is not None or not request.GET.get("bowl")):
+        paced = views_pace.event_page(request)  # the event's schedule needs no imported journal
+        if paced is not None:
+            return paced
     if g is None:
         return render(request, "desk/message.html", {
             "title": _("No forecast"), "text": _("No journal of bowl %r has been imported yet: import one first.")
@@ -360,6 +364,7 @@ def forecast(request):
     except fc.NoForecast as e:
         ctx["error"] = _("This game's stock cannot be forecast: %s.") % e
     ctx["some_unplanned"] = any(r["p50"] is None for r in ctx.get("rows", ()))
+    ctx.update(views_pace.forecast_context(request, g, rate))
     return render(request, "desk/forecast.html", ctx)
 
 
