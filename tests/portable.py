@@ -9,7 +9,6 @@ Every module under tests/mp/ runs there (and only there). Which build runs
 what: tests/test_micropython.py (the builds: `make mp`, build/mp/).
 """
 import os
-import sys
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TESTS)
@@ -18,8 +17,6 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 # build's in host_sim/event, where `python -m host_sim event-demo` takes it from):
 # `make mp` builds them from pinned source into build/mp (the Makefile's MP32_* names).
 MPB = os.path.join(ROOT, "build", "mp")
-if ROOT not in sys.path:  # a bench script run by path
-    sys.path.insert(0, ROOT)
 from host_sim.event import MP32_FROZEN  # noqa: E402  (the bowl frozen in, as on the ESP32; event-demo runs it too)
 MP32_STOCK = os.path.join(MPB, "unix32-stock", "micropython")  # nothing of the bowl frozen
 MPY_CROSS = os.path.join(MPB, "micropython", "mpy-cross", "build", "mpy-cross")

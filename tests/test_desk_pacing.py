@@ -14,17 +14,16 @@ import pytest
 
 import deskkit
 
-deskkit.setup()
 
-from django.core.management import call_command  # noqa: E402
-from django.core.management.base import CommandError  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.utils import timezone  # noqa: E402
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
+from django.utils import timezone
 
-from bobing import game, rules  # noqa: E402
-from host_sim.desk import allot, pacing  # noqa: E402
-from host_sim.desk.ingest import ingest  # noqa: E402
-from host_sim.desk.models import Award, Event, PaceRule  # noqa: E402
+from bobing import game, rules
+from host_sim.desk import allot, pacing
+from host_sim.desk.ingest import ingest
+from host_sim.desk.models import Award, Event, PaceRule
 
 SECRET = bytes(range(120, 136))
 EV = "pc-fest"

@@ -14,7 +14,7 @@ import pytest
 
 import deskkit
 
-FOLDER = deskkit.setup()
+FOLDER = deskkit.folder()
 
 from django.core.management import call_command  # noqa: E402
 from django.core.management.base import CommandError  # noqa: E402
