@@ -398,7 +398,7 @@ def test_publish_writes_the_fair_pages_as_static_files_that_still_verify(tmp_pat
     Award.objects.filter(bowl=b, game_no=12, award_no=1).update(code="SECRETCODE1")
     bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(12, 1, s, rolls))
     call_command("publish", str(tmp_path / "site"))
-    assert "%d claim pages" % len(won) in capsys.readouterr().out
+    assert "%d claim pages and 1 receipt pages" % len(won) in capsys.readouterr().out
     page = (tmp_path / "site" / "F" / BOWL / "12-1" / won[0].upper() / "index.html").read_text()
     assert page.index("已验证") < page.index("Verified") and s.hex() in page and "SECRETCODE1" not in page
     assert "结论" in (tmp_path / "site" / "fair" / "index.html").read_text()

@@ -179,6 +179,30 @@ def test_the_phone_checks_its_turn_itself_with_the_bowl_s_code_in_micropython_we
         assert no + "您保存的收据已不在兑奖台的日志里" in text and "no longer in the desk's log" in text, text
     finally:
         s.stop()
+    _published_receipts_verify_on_any_host(d, s, tmp_path, no)
+
+
+def _published_receipts_verify_on_any_host(d, s, tmp_path, no):
+    """After the event: `publish DIR` put on a plain web host (no desk behind it) — a
+    receipt link on that host checks the turn in the phone as the desk's page did."""
+    import functools
+    import http.server
+    import threading
+    site = tmp_path / "site"
+    r = s.manage("publish", str(site))
+    assert r.returncode == 0 and "receipt pages" in r.stdout, (r.stdout, r.stderr)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *a: None
+    host = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=host.serve_forever, daemon=True).start()
+    try:
+        url = "http://127.0.0.1:%d" % host.server_address[1]
+        text = _verdict(d, url + "/V/0082/6-1/").text
+        assert "已验证（在您的手机上）" in text and "正是规则所给" in text, text
+        text = _verdict(d, url + "/V/0082/6-3/").text
+        assert no + "秘密不在链上" in text, text
+    finally:
+        host.shutdown()
 
 
 _REWRITE = """
