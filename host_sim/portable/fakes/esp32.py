@@ -199,7 +199,7 @@ class FakeESP32:
     PM_NONE = 0  # WLAN.PM_*: esp_wifi_set_ps()'s wifi_ps_type_t (ports/esp32/network_wlan.c)
     PM_PERFORMANCE = 1
     PM_POWERSAVE = 2
-    _MODULES = ("machine", "esp32", "neopixel", "ssd1306", "network")
+    _MODULES = ("machine", "esp32", "neopixel", "ssd1306", "network", "flashbdev")
     _WHY = {"power": (1, 0), "brownout": (1, 0), "watchdog": (3, 0), "shake": (4, 2), "button": (4, 3), "timer": (4, 4),
             "reset": (2, 0)}  # the port reports a brown-out as PWRON_RESET (modmachine.c)
 
@@ -308,6 +308,11 @@ class FakeESP32:
             if self.ext1[1] and 1 in levels or not self.ext1[1] and 1 not in levels:
                 return "button"
         return None
+
+    # --- flashbdev (ports/esp32/modules/flashbdev.py): the "vfs" data partition, or None
+    @property
+    def bdev(self):
+        return getattr(self.sim, "partition", None)
 
     # --- os.urandom, network
     def urandom(self, n):
