@@ -475,4 +475,7 @@ def main(hw):
     if app.con is None:  # the repair screen: a loop of its own, no game tasks
         app.run()
         return
-    asyncio.run(app.run())
+    try:
+        asyncio.run(app.run())
+    except MemoryError:  # the scheduler itself (its queue, a task's frame): into the same game
+        app.out_of_memory("the task loop")

@@ -807,5 +807,27 @@ def start(app):
     if con.fair is not None:
         net.fair = con
     import asyncio
-    asyncio.create_task(net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running))
+    asyncio.create_task(kept(net, hw, app))
     return net
+
+
+async def kept(net, hw, app):
+    """net.run for as long as the app runs. Out of memory inside it is the run's own retry; one
+    that escapes (its handler short of memory as well) would end the task, and with it the
+    network until the next boot: here it is said, the connection dropped, and the task begins
+    again after a collection and BACKOFF_MS. The game's tasks never see it."""
+    import asyncio
+    import gc
+    while app.running:
+        try:
+            await net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running)
+            return
+        except MemoryError:
+            try:
+                net.close()
+            except MemoryError:
+                net.client = None  # (its socket goes with the collection)
+            net._inflight = None  # sent again after reconnecting, as after any drop
+            gc.collect()
+            hw.say("net: out of memory in the network task; it starts again in %d s" % (BACKOFF_MS // 1000))
+            await asyncio.sleep(BACKOFF_MS / 1000)
