@@ -277,7 +277,7 @@ deploy:
 	did not answer on $(PORT) (maintenance mode: hold MENU while pressing RESET)"; exit 1; }; echo "$$fw"; \
 	case "$$fw" in \
 	*"firmware: frozen"*) echo "the bowl runs the frozen image: its app is in the firmware, not copied \
-	(update it with make flash); copying boot.py and main.py"; \
+	(update it with make flash); copying boot.py and main.py (run only by an image without its own frozen)"; \
 	  cd $(MPY_OUT) && $(MPREMOTE) cp boot.py main.py : + reset ;; \
 	*"firmware: stock"*) $(MPREMOTE) mip install ssd1306 && \
 	  cd $(MPY_OUT) && $(MPREMOTE) cp -r bobing bowl board.mpy boot.py main.py : + reset ;; \
