@@ -112,6 +112,8 @@ class SimBoard(board.Board):
         self.esp.pin(board.PIN_MPU_INT).source = lambda: chip.int_level() if chip.present else None
         self.led_power_pin = self.esp.pin(board.PIN_LED_POWER)
         self.ring = FakeNeoPixel(leds, self.led_power_pin) if leds else None
+        if self.ring is not None:
+            self.led_power_pin.on_high = self.ring.powered_up
         if self.ring is not None and not realtime:
             self.ring.clock = self
         self.pwm = FakePWM() if buzzer else None
