@@ -151,3 +151,22 @@ def test_the_attendants_key_opens_the_repair_after_three_wrong_pins():
     assert shown(sim)[:2] == ["确定:重建", "OK: make new"]
     press(sim, "ok")
     assert sim.console.settings.mode == "kiosk"
+
+
+def test_a_flash_whose_first_sectors_cannot_be_read_says_it_needs_repair():
+    # reads of blocks 0 and 1 fail (the port's esp_partition_read -> OSError): littlefs cannot mount,
+    # and a fresh filesystem there cannot be read back either: the bowl says so and waits
+    sim, part = _bowl()
+    sim.console.settings.seats = 6
+    S.save(sim.console)
+    part.damage((0, 1), unreadable=True)
+    sim.power_cut()
+    sim.step(100)
+    lines = shown(sim)
+    assert lines[:2] == ["存储损坏", "Storage damaged"] and "settings readable" in lines, lines
+    press(sim, "ok")
+    press(sim, "ok")  # the fresh filesystem: made, but not mountable
+    lines = shown(sim)
+    assert lines[:2] == ["存储损坏", "Storage damaged"] and "请送修" in lines and "needs repair" in lines, lines
+    sim.step(10000)
+    assert sim.resets == ["power"] and sim.console is None  # no loop, no restart: it waits there
