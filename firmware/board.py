@@ -84,6 +84,7 @@ SLEEP_RETRY_MS = const(600000)  # deep sleep on a timer when wake on shake could
 CPU_HZ = const(160000000)  # hardware/power.md assumes this clock while playing
 BOOT_HZ = const(240000000)  # the boot (journal replay, first screen) runs at full speed, then CPU_HZ
 DATA_DIR = "/data"
+MOUNT = None  # (block device, why) when mount() found a filesystem that does not mount, else None
 
 from bowl.hw import Hardware, attach_i2c  # noqa: E402
 
@@ -232,6 +233,23 @@ class Board(Hardware):
             machine.deepsleep()  # no argument, no timer: deepsleep(0) would arm one that wakes at once
 
 
+def mount(at="/"):
+    """The frozen _boot.py's first step (firmware/boards/BOBING_ESP32/modules/_boot.py, in place of
+    the port's): the vfs partition (the port's flashbdev.bdev) mounted at `at`, a blank one
+    formatted; one that does not mount is left so, and said on the screen (bowl/repair.py)."""
+    global MOUNT
+    MOUNT = None
+    from flashbdev import bdev
+    if not bdev:
+        return
+    import vfs
+    from bowl import storage
+    why = storage.mount(bdev, vfs, at)
+    if why is not None:
+        print("the filesystem does not mount (%s): the bowl shows how to repair it" % why)
+        MOUNT = (bdev, why)
+
+
 def menu_held_at_boot():
     """MENU held down during power-up asks for maintenance mode (main.py)."""
     from machine import Pin
@@ -266,6 +284,7 @@ def bring_up(watchdog=True, hw=None):
     # the boot's replay and first frame run at 240, play at CPU_HZ (Board.booted)
     machine.freq(BOOT_HZ)
     hw.woke_by = _woke_by(machine)
+    hw.storage = MOUNT
     # pull=None: the OK pin has only its external 100k pull-up, awake and in deep sleep
     # (GPIO39 has no weak pulls; on GPIO4, where it was, Pin(id, mode) kept the reset
     # pull-down, machine_pin.c, and OK sat at ~1 V).
@@ -301,8 +320,12 @@ def bring_up(watchdog=True, hw=None):
 
     try:
         import neopixel
+        # the data pin driven low before the ring is powered: GPIO13 comes out of reset as an
+        # input, floating (machine_pin.c leaves it so until Pin(...) sets a mode), and a WS2812
+        # powered with a floating DIN can latch noise as colours
+        data = Pin(PIN_LED_DATA, Pin.OUT, value=0)
+        hw.pixels = neopixel.NeoPixel(data, LED_COUNT)
         hw.led_power = Pin(PIN_LED_POWER, Pin.OUT, value=1)
-        hw.pixels = neopixel.NeoPixel(Pin(PIN_LED_DATA, Pin.OUT), LED_COUNT)
     except Exception as e:
         hw.report("leds", e)
 

@@ -164,6 +164,9 @@ def esp32_frozen(built, tmp_path_factory):
 def test_esp32_board_manifest_freezes_everything_the_firmware_imports(esp32_frozen):
     frozen = esp32_frozen
     assert {"ssd1306", "neopixel", "asyncio", "board", "bobing.game", "bowl.app"} <= frozen
+    # main.c runs the frozen _boot.py, then boot.py and main.py, frozen ones first (pyexec.c):
+    # the bowl's own three, so that a filesystem that does not mount cannot take them away
+    assert {"_boot", "boot", "main", "bowl.storage", "bowl.repair", "flashbdev"} <= frozen
     missing = []
     for name, where in sorted(firmware_imports().items()):
         if name in frozen or name in ESP32_BUILTIN:

@@ -508,13 +508,29 @@ class App:
         await ui
 
 
+def boot(hw, urandom=None):
+    """What the bowl runs after a reset: the game (App), or, when its filesystem did not mount
+    (hw.storage, bowl/storage.py), the repair screen (bowl/repair.py) in its place."""
+    if hw.storage is not None:
+        import vfs
+        from bowl import repair
+        return repair.Repair(hw, vfs, getattr(hw, "mount_at", "/"))
+    return App(hw, urandom)
+
+
 def main(hw):
     """Start the bowl (firmware/main.py): never returns on the bowl. A crash is
     printed; the watchdog, no longer fed, then reboots into the same game."""
     import asyncio
     try:
-        app = App(hw)
+        app = boot(hw)
     except Exception:
         hw.start_watchdog()  # a boot that failed resets the bowl, as a hung one would
         raise
-    asyncio.run(app.run())
+    if app.con is None:  # the repair screen: a loop of its own, no game tasks
+        app.run()
+        return
+    try:
+        asyncio.run(app.run())
+    except MemoryError:  # the scheduler itself (its queue, a task's frame): into the same game
+        app.out_of_memory("the task loop")

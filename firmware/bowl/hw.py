@@ -23,6 +23,8 @@
 #   urandom    the random source of the dice: urandom(n) -> n bytes (os.urandom)
 #   strong_random(n)  bytes with real entropy, for secrets (bobing.dice's threat model)
 #   restart()  a hard reset into the same game (the app, out of memory mid-round)
+#   storage    (block device, why) when the filesystem did not mount at boot (bowl/storage.py):
+#              the app shows bowl/repair.py's screen in place of the game; None: mounted
 import os
 import time
 
@@ -44,6 +46,7 @@ class Hardware:
         self.errors = []  # [(part, message)] from bring-up, for the screen and the log
         self.i2c = None  # the I2C bus, kept by attach_i2c for reattach()
         self._i2c_parts = None
+        self.storage = None
 
     def report(self, part, err):
         """Record that `part` is missing or failed; `err` is an exception or a text."""

@@ -26,19 +26,22 @@
 #    name nobody answers, then DNS. A dotted address needs no lookup; a found
 #    address is kept until a connection to it fails. Failures back off,
 #    doubling from BACKOFF_MS to BACKOFF_MAX_MS.
-#  - the connection itself: TCP connect, with TLS the handshake, and CONNACK (a
-#    broker that takes the connection and never answers holds a round for the
-#    socket waits, then the attempt backs off), then the SUBACKs (a few ms on a
-#    LAN once power save is off). The TLS handshake is Mbed TLS's C code, ECDHE
+#  - the connection itself: TCP connect and CONNACK, each within CONNECT_S, then the
+#    SUBACKs, each within SOCK_TIMEOUT_S. The port polls a socket wait in 100 ms steps,
+#    retries = timeout / 100 ms, `for (i = 0; i <= retries; i++)` (modsocket.c): 0.4 s
+#    waits 0.5 s, 2 s waits 2.1 s. A broker that takes the connection and never answers
+#    holds a round 1 s (connect and CONNACK); one that stops after the CONNACK up to
+#    1 s + 2.1 s a SUBACK; then the attempt backs off. A few ms on a LAN once power save is off.
+#    With TLS, the handshake is Mbed TLS's C code, ECDHE
 #    and the ECDSA check on P-256: hundreds of ms of the ESP32's CPU in one call
 #    that nothing can cut into 20 ms pieces (the port runs no ECC step by step:
 #    extmod/modtls_mbedtls.c calls mbedtls_ssl_handshake until done). So a
 #    connect or reconnect starts only when the bowl is quiet (quiet(): no shake
 #    followed, no button or shake for QUIET_MS, READ_MS while a result or a
 #    claim is on the screen; once it has waited DEFER_MS, as a kiosk with a
-#    queue never rests that long, GRACE_MS will do), never inside a roll. A shake that begins during the handshake
-#    is followed from its end: the sensor task reads the accelerometer at the
-#    next round, the shake is still going (a shake lasts seconds, the handshake
+#    queue never rests that long, GRACE_MS will do), never inside a roll. A shake that begins
+#    during the handshake is followed from its end: the sensor task reads the accelerometer at
+#    the next round, the shake is still going (a shake lasts seconds, the handshake
 #    under one) and every sample from then on is taken on time
 #    (tests/test_net_quiet.py; bench/budget.py's net path reconnects over TLS).
 # WLAN.connect() does not block on the ESP32 port: it starts the association
@@ -96,7 +99,11 @@ from bobing import outbox, wire
 SOCK_TIMEOUT_S = const(2)
 CONNECT_S = 0.4  # TCP connect, then CONNACK: each a few ms on a LAN with power save off
 WIFI_WAIT_MS = const(20000)  # association + DHCP, then give up and back off
-WIFI_TRIES = const(3)  # WLAN.config(reconnects=): the port then says why it gave up (status())
+# WLAN.config(reconnects=1): the port gives up after reconnects + 1 = 2 disconnects
+# (network_wlan.c: conf_wifi_sta_reconnects = reconnects + 1) and status() then says why. A wrong
+# WPA2 passphrase's try ends in a handshake timeout after 4-6 s: 8-12 s, inside WIFI_WAIT_MS (3
+# reconnects were 16-24 s, and the wait ran out before the reason came).
+WIFI_TRIES = const(1)
 BACKOFF_MS = const(5000)
 BACKOFF_MAX_MS = const(80000)
 ACK_MS = const(10000)  # a message the broker has not acknowledged by then: reconnect and send again
@@ -129,6 +136,12 @@ STAT_WRONG_PASSWORD = const(202)  # AUTH_FAIL and CONNECTION_FAIL (205): the por
 # a wrong passphrase usually ends the 4-way handshake by timing out (wifi_err_reason_t 15, or 204
 # HANDSHAKE_TIMEOUT), which the port passes through once the reconnects are used up
 _HANDSHAKE_REASONS = (15, 204)
+# no access point to join: returned at once (network_wlan.c, network_wlan_status), each its own advice
+_NO_AP = (201, 210, 211, 212)
+_NO_AP_WHY = ("network not found",
+              "network found, but not with a security the bowl supports (WPA2-PSK)",  # _W_COMPATIBLE_SECURITY
+              "network found, but below the security threshold",  # _IN_AUTHMODE_THRESHOLD
+              "network found, but its signal is too weak here")  # _IN_RSSI_THRESHOLD
 _KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock", "fair", "desk",
          "fair_wait", "tls", "tls_ca")
 MAX_NET_FILE = const(2048)  # bytes of net.txt read: a broker certificate in base64 is ~600
@@ -436,9 +449,9 @@ class Net:
             if w.isconnected():
                 return True
             s = w.status()
-            if s == STAT_WRONG_PASSWORD or s == STAT_NO_AP_FOUND or s in _HANDSHAKE_REASONS:
-                if s == STAT_NO_AP_FOUND:
-                    why = "network not found"
+            if s == STAT_WRONG_PASSWORD or s in _NO_AP or s in _HANDSHAKE_REASONS:
+                if s in _NO_AP:
+                    why = _NO_AP_WHY[_NO_AP.index(s)]
                 elif s == STAT_WRONG_PASSWORD:
                     why = "wrong password"
                 else:
@@ -909,5 +922,27 @@ def start(app):
     if con.fair is not None:
         net.fair = con
     import asyncio
-    asyncio.create_task(net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running))
+    asyncio.create_task(kept(net, hw, app))
     return net
+
+
+async def kept(net, hw, app):
+    """net.run for as long as the app runs. Out of memory inside it is the run's own retry; one
+    that escapes (its handler short of memory as well) would end the task, and with it the
+    network until the next boot: here it is said, the connection dropped, and the task begins
+    again after a collection and BACKOFF_MS. The game's tasks never see it."""
+    import asyncio
+    import gc
+    while app.running:
+        try:
+            await net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running)
+            return
+        except MemoryError:
+            try:
+                net.close()
+            except MemoryError:
+                net.client = None  # (its socket goes with the collection)
+            net._inflight = None  # sent again after reconnecting, as after any drop
+            gc.collect()
+            hw.say("net: out of memory in the network task; it starts again in %d s" % (BACKOFF_MS // 1000))
+            await asyncio.sleep(BACKOFF_MS / 1000)

@@ -74,11 +74,15 @@ class SimBoard(board.Board):
     _rate = 0
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False,
-                 accel_id=0x68, build="ESP32_GENERIC", cpu_factor=0, flash=False, amp=True):
+                 accel_id=0x68, build="ESP32_GENERIC", cpu_factor=0, flash=False, amp=True, partition=None):
         board.Board.__init__(self)
         self.amp_fitted = amp  # a MAX98357A and its speaker on the I2S pins (the bowl cannot tell)
         self.i2s = None  # the last machine.I2S board.py made (fakes/i2s.py): what the amplifier heard
         self.root = root
+        # partition: the vfs partition (fakes/flash.py) holding root's littlefs, mounted at root's
+        # parent by the frozen _boot.py's board.mount() at every reset (32-bit unix port only)
+        self.partition = partition
+        self.mount_at = root[:root.rfind(SEP)] if partition is not None else "/"
         self.realtime = realtime  # True: the real clock (App.run under asyncio), else Sim's
         self.ms = t0 & (TICKS_PERIOD - 1)
         self._us = 0  # charged time not yet a whole ms
@@ -111,6 +115,8 @@ class SimBoard(board.Board):
         self.esp.pin(board.PIN_MPU_INT).source = lambda: chip.int_level() if chip.present else None
         self.led_power_pin = self.esp.pin(board.PIN_LED_POWER)
         self.ring = FakeNeoPixel(leds, self.led_power_pin) if leds else None
+        if self.ring is not None:
+            self.led_power_pin.on_high = self.ring.powered_up
         if self.ring is not None and not realtime:
             self.ring.clock = self
         self.pwm = FakePWM() if buzzer else None
@@ -135,11 +141,24 @@ class SimBoard(board.Board):
         if self.ring is not None:
             self.ring.write()  # the ring's supply follows its switch pin, now back at reset
         self.reset_at = self.ms
+        if self.partition is not None:
+            self._remount()
         self.cpu_on(True)
         try:
             self.esp.run(board.bring_up, True, self)
         finally:
             self.cpu_on(False)
+
+    def _remount(self):
+        # a reset unmounts everything (RAM is gone); then main.c runs the frozen _boot.py:
+        # board.mount() on the port's flashbdev.bdev
+        import vfs
+        try:
+            vfs.umount(self.mount_at)
+        except OSError:
+            pass  # (it did not mount last time)
+        gc.collect()  # the old filesystem's open files are finalised now, while it is still whole
+        self.esp.run(board.mount, self.mount_at)
 
     def booted(self):
         """board.Board.booted on the simulated chip: the CPU clock for play."""
@@ -342,10 +361,10 @@ class Sim:
     sleep) start a new App over the same parts and the same flash."""
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, urandom=None, t0=0, accel_id=0x68,
-                 build="ESP32_GENERIC", air=None, cpu_factor=0, flash=False, draw_factor=None, amp=True):
+                 build="ESP32_GENERIC", air=None, cpu_factor=0, flash=False, draw_factor=None, amp=True,
+                 partition=None):
         self.board = SimBoard(root, display, accel, leds, buzzer, t0, accel_id=accel_id, cpu_factor=cpu_factor,
-                              build=build,
-                              flash=flash, amp=amp)
+                              build=build, flash=flash, amp=amp, partition=partition)
         # drawing may cost otherwise (CPython draws on host_sim/compat/framebuf.py, in Python)
         self.draw_factor = cpu_factor if draw_factor is None else draw_factor
         self.board.feeder = self._feed_to
@@ -596,7 +615,7 @@ class Sim:
         meter = self._meter()
         b.cpu_on(True)
         try:
-            self.app = bowl_app.App(b, self.urandom or b.urandom)
+            self.app = bowl_app.boot(b, self.urandom or b.urandom)  # the game, or the repair screen
         finally:
             b.cpu_on(False)
             self._unmeter(meter)
@@ -624,7 +643,7 @@ class Sim:
 
     def _shaking(self):
         # the detector is following a shake (console view "shaking"): samples then matter most
-        return self.app is not None and self.app.con.view == _console.V_SHAKING
+        return self.app is not None and self.app.con is not None and self.app.con.view == _console.V_SHAKING
 
     def _time_drawing(self):
         b = self.board

@@ -85,6 +85,7 @@ class Pad:
         self.ext_down = down
         self.switch = False  # a button on this pin is held down (shorts it to GND)
         self.source = None  # a part driving the line: callable -> 0 / 1
+        self.on_high = None  # called when the pad starts driving high (the ring's supply switch)
         self.reset()
 
     def reset(self):
@@ -95,13 +96,22 @@ class Pad:
         self.handler = None
         self.trigger = 0
 
+    def _driving(self):
+        return self.mode & 2 and self.reg
+
+    def _changed(self, was):
+        if self.on_high is not None and not was and self._driving():
+            self.on_high()
+
     def init(self, mode=None, pull=_ANY, value=None):
+        was = self._driving()
         if value is not None:
             self.reg = 1 if value else 0  # set before the mode, as the port does
         if mode is not None:
             if mode & 2 and self.n >= INPUT_ONLY_FROM:
                 raise ValueError("pin can only be input")
             self.mode = mode
+        self._changed(was)
         if pull != _ANY:
             self.pd = pull is not None and bool(pull & _PULL_DOWN)
             self.pu = pull is not None and bool(pull & _PULL_UP)
@@ -122,7 +132,9 @@ class Pad:
 
     def value(self, v=None):
         if v is not None:
+            was = self._driving()
             self.reg = 1 if v else 0
+            self._changed(was)
             return None
         sim = self.esp.sim
         sim.cpu()
@@ -141,7 +153,7 @@ class Pad:
         return self.value(v)
 
     def on(self):
-        self.reg = 1
+        self.value(1)
 
     def off(self):
         self.reg = 0
@@ -200,7 +212,7 @@ class FakeESP32:
     PM_NONE = 0  # WLAN.PM_*: esp_wifi_set_ps()'s wifi_ps_type_t (ports/esp32/network_wlan.c)
     PM_PERFORMANCE = 1
     PM_POWERSAVE = 2
-    _MODULES = ("machine", "esp32", "neopixel", "ssd1306", "network")
+    _MODULES = ("machine", "esp32", "neopixel", "ssd1306", "network", "flashbdev")
     _WHY = {"power": (1, 0), "brownout": (1, 0), "watchdog": (3, 0), "shake": (4, 2), "button": (4, 3), "timer": (4, 4),
             "reset": (2, 0)}  # the port reports a brown-out as PWRON_RESET (modmachine.c)
 
@@ -347,6 +359,11 @@ class FakeESP32:
                 return "button"
         return None
 
+    # --- flashbdev (ports/esp32/modules/flashbdev.py): the "vfs" data partition, or None
+    @property
+    def bdev(self):
+        return getattr(self.sim, "partition", None)
+
     # --- os.urandom, network
     def urandom(self, n):
         """os.urandom on this ESP32: esp_random() (ports/esp32/mphalport.c) is a
@@ -399,6 +416,7 @@ class FakeESP32:
             raise OSError("no LED ring on GPIO%d" % pin.n)
         if not pin.mode & 2:
             raise OSError("NeoPixel data pin GPIO%d is not an output" % pin.n)
+        ring.data = pin
         if n != ring.n:
             raise ValueError("the ring has %d LEDs, not %d" % (ring.n, n))
         return ring

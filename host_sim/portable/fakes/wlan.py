@@ -74,6 +74,7 @@ class Air:
         self.names = dict(names or {})
         self.pm = PM_PERFORMANCE  # ESP-IDF's default
         self.wrong_reason = STAT_HANDSHAKE_TIMEOUT
+        self.no_ap_reason = STAT_NO_AP_FOUND  # or 210, 211, 212: why the station found no access point
         self._rtt_i = 0
         self.lookups = 0
 
@@ -174,13 +175,17 @@ class WLAN:
             if tries < 1:
                 return
         if pw is None:
-            self._status = STAT_NO_AP_FOUND
+            # 201, or 210-212 (no access point of compatible security, of the authmode or RSSI
+            # threshold): network_wlan.c returns each at once, reconnects or not
+            self._status = self.air.no_ap_reason
         elif pw != self._key:
             r = self.air.wrong_reason
             if r in (202, 205):
                 self._status = STAT_WRONG_PASSWORD  # AUTH_FAIL, CONNECTION_FAIL: the port's mapping
-            elif self.reconnects and tries >= self.reconnects:
-                self._status = r  # the reconnects are used up: the reason itself
+            elif self.reconnects and tries >= self.reconnects + 1:
+                # used up: config(reconnects=n) stores n + 1 (network_wlan.c:
+                # conf_wifi_sta_reconnects = reconnects + 1), the disconnects counted against it
+                self._status = r  # then status() passes the reason itself
             # else: the port tries again for ever and says STAT_CONNECTING
         else:
             self._status = STAT_GOT_IP
@@ -212,6 +217,16 @@ class WLAN:
 # Real sockets (air.broker None): the broker on loopback; the timeout is then
 # not waited out (tests on simulated time would only lose wall time).
 ETIMEDOUT = 110
+POLL_MS = 100  # modsocket.c SOCKET_POLL_US: a wait is polled in steps of 100 ms
+
+
+def waited_ms(t):
+    """What a socket wait of t seconds takes on the ESP32 port before ETIMEDOUT: _socket_settimeout
+    sets retries = t / 100 ms (rounded down), and the read and connect loops poll
+    `for (i = 0; i <= retries; i++)`, one 100 ms select each: 0.4 s waits 0.5 s (modsocket.c)."""
+    return (int(t * 1000) // POLL_MS + 1) * POLL_MS
+
+
 ECONNREFUSED = 111
 EHOSTUNREACH = 113
 
@@ -253,7 +268,7 @@ class _Socket:
             if self._timeout is None:
                 raise Hang("a read with no timeout on a connection whose access point is gone")
             if self._timeout:
-                self._air.wait(int(self._timeout * 1000))
+                self._air.wait(waited_ms(self._timeout))
                 raise OSError(ETIMEDOUT)
             return None
         return self._sock.read(n)
@@ -447,7 +462,7 @@ class _MemSocket:
             if t == 0:
                 return None
             nxt = box[0][0] if (air.up and box) else None
-            limit = None if t is None else int(t * 1000)
+            limit = None if t is None else waited_ms(t)
             if nxt is None or (limit is not None and nxt - now > limit):
                 if limit is None:
                     raise Hang("a read with no timeout on a connection that will not answer")
