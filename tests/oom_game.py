@@ -21,7 +21,7 @@ from bobing import console as C
 def main(root, rolls, with_net=False):
     air = None
     if with_net:
-        from fakes import wlan as fake_wlan
+        from host_sim.portable.fakes import wlan as fake_wlan
         with open(root + "/net.txt", "w") as f:
             f.write("ssid=mall\npassword=secret123\ntls=off\nbroker=10.0.0.2\nevent=e\nstock=bowl\n")
         br = fake_wlan.FakeBroker()

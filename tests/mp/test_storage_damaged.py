@@ -17,7 +17,7 @@ from bobing import settings as S
 sys.path.append("tests")  # the runner's working folder is the repo
 from bowlkit import PIN, press, roll, to_kiosk
 from bowlrun import Stream, hal
-from fakes.flash import Partition
+from host_sim.portable.fakes.flash import Partition
 
 BLOCKS = 40  # 160 KB: room for the files; the image lives in the heap
 
