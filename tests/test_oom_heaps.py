@@ -38,12 +38,15 @@ def test_a_game_plays_on_at_every_heap_from_the_smallest_that_boots(mp_built, tm
         assert out.startswith("booted 0"), "at %dK:\n%s" % (kib, out[-2000:])
     assert smallest is not None, "the bowl boots in no heap up to 96K"
     played = 0
-    for kib in range(smallest, smallest + 4):
+    for kib in range(smallest, smallest + 6):
         out = out if kib == smallest else _play(tmp_path, kib, mode)
         assert "Traceback" not in out, "at %dK:\n%s" % (kib, out[-3000:])
-        if mode and ("no console after" in out or out.startswith("booted 0")):
-            # the network's modules stay loaded in this process (a reset frees them), and where its
-            # heap fragments moves what fits by a K or two: not every larger heap boots here
+        if (mode and "no console after" in out) or (kib < smallest + 4 and (
+                "no console after" in out or out.startswith("booted 0"))):
+            # at the edge, where the heap fragments (the folder's name, the network's modules that
+            # stay loaded in this process) moves what fits by a K or two: not every heap of the
+            # first few boots here; 4K above the smallest, every one must (with the network, a
+            # restart that does not come back in this process: a real reset frees its modules)
             print("%dK: %s" % (kib, "did not boot" if out.startswith("booted 0") else "a restart did not come back"))
             continue
         played += 1
@@ -54,4 +57,4 @@ def test_a_game_plays_on_at_every_heap_from_the_smallest_that_boots(mp_built, tm
         if mode:  # the network's task ran (and came back from what ran short in it), or it said why not
             assert "said: net: connected" in out or "said: net: out of memory starting the network" in out, \
                 "at %dK:\n%s" % (kib, out[-3000:])
-    assert played >= 2, "only %d of 4 heaps from %dK played on" % (played, smallest)
+    assert played >= 3, "only %d of 6 heaps from %dK played on" % (played, smallest)

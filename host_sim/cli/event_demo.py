@@ -194,9 +194,16 @@ class Demo:
         for root in self.roots:
             if os.path.isdir(root):
                 loop.ctl(root, "idle")
-        deadline = time.time() + 30
+        deadline = time.time() + 90  # (a loaded machine runs the bowls' clocks slow)
+        said = False
         while self._count("SELECT COUNT(*) FROM desk_commitment WHERE secret = ''") and time.time() < deadline:
+            if not said:
+                self.say("等待最后的顾客揭示 waiting for the last customers' turns to be revealed ...")
+                said = True
             time.sleep(0.5)
+        left = self._count("SELECT COUNT(*) FROM desk_commitment WHERE secret = ''")
+        if left:
+            self.say("%d 个顾客的局尚未揭示 turn(s) not revealed yet: they stay in the bowls' journals" % left)
         for root in self.roots:
             if os.path.isdir(root):
                 loop.ctl(root, "exit")

@@ -436,7 +436,7 @@ class _MemSocket:
             if len(out) < i + n:
                 return
             kind, flags, body = out[0] >> 4, out[0] & 15, out[i:i + n]
-            del out[:i + n]
+            self._out = out = out[i + n:]  # (MicroPython's bytearray has no slice deletion)
             if not self._air.broker.silent:
                 self._air.broker._packet(self, kind, flags, body)
 
@@ -452,9 +452,10 @@ class _MemSocket:
                 chunk = box[0][1]
                 take = min(n - len(got), len(chunk))
                 got.extend(chunk[:take])
-                del chunk[:take]
-                if not chunk:
+                if take == len(chunk):
                     box.pop(0)
+                else:
+                    box[0][1] = chunk[take:]  # (MicroPython's bytearray has no slice deletion)
                 continue
             if got:
                 return bytes(got)  # a stream read returns what came (MicroPython's stream read)
