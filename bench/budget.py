@@ -188,8 +188,9 @@ def enter(sim, digits):
 def roll(sim, settle):
     """One shake to its result; settle: [worst settle-to-screen ms]: from the
     accelerometer read whose sample settled the shake (the app reads it between
-    the pieces of a frame too, not only at a round's start) to the end of the round
-    that sent the result's frame."""
+    the pieces of a frame too, not only at a round's start) to the last byte of the
+    result's frame on the display (what the round does after it, the ring's frame
+    and the network's turn, keeps nobody from the result)."""
     c = sim.console
     b = sim.board
     rolled = c.rolled
@@ -208,7 +209,7 @@ def roll(sim, settle):
         if prev is not None:
             prev(t0, t1)
         if st[0] is not None and st[0] is not False and b.disp.shows > st[1]:
-            settle[0] = max(settle[0], (t1 - st[0] + 999) // 1000)
+            settle[0] = max(settle[0], (b.disp.shown_us - st[0] + 999) // 1000)
             st[0] = False
     sim.on_round = rnd
     sim.shake()

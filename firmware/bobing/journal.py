@@ -68,17 +68,24 @@
 # only after that. On the host, os.fsync follows the flush where it exists.
 # littlefs commits are all-or-nothing, so a power cut loses at most the one
 # record in flight (tests/mp/test_journal_powercut.py cuts at every block
-# write). The cost: while a file fits littlefs's inline limit (cache_size)
-# it lives in its directory's metadata and a roll costs ~2 programs; beyond,
-# each sync copies the file's last block, so a roll costs about one 4 KB
-# sector erase and (bytes in that block)/cache_size programs
-# (bench/journal_bench.py: ~11 programs, ~1.3 KB and ~1 erase per roll in a
-# 10-seat game). Splitting a game into inline-sized segment files would cut
-# that about tenfold, at the price of many files per game and a harder
-# recovery; but at one erase per roll littlefs's wear levelling over a ~2 MB
-# partition (~500 sectors x 100k cycles) lasts ~50 million rolls, and an erase
-# (~50 ms typical for SPI NOR) hides inside the dice animation, so one file
-# per game it is.
+# write). The cost: a file longer than littlefs's inline limit (cache_size) is
+# copied on write: each sync copies its last block to a freshly erased one, a
+# 4 KB sector erase and (bytes in that block)/cache_size programs a commit
+# (bench/journal_bench.py: ~11 programs and ~1 erase in a 10-seat game): 45 ms
+# typical, 400 ms at the flash's maximum, too slow between a settled shake and
+# its result. So a record is first committed to the game's tail,
+# ROOT/gNNNNNNNN.bbt, a file that never outgrows the inline limit: it lives in
+# its directory's metadata log, which littlefs appends to in space erased
+# beforehand, and a commit programs ~2 pages (no erase but the log's occasional
+# compaction). Layout: "BBT", tail format (1 byte), game id and the index of its
+# first record (u32 LE), its records n (u16 LE), CRC-16 of those 14 bytes (u16 LE),
+# then n records as in the journal (their CRCs bound to their indices), written
+# in place (an inline file is rewritten whole at each commit anyway). The
+# journal gets them when no shake is followed (Journal.fold: one copy-on-write
+# commit for all the tail holds, then the tail's n set to 0), at the latest
+# when the tail is full, and at close. A cut between the two commits leaves the
+# records in both: a boot (recover) adds to the journal only the tail's records
+# past its end, then removes the tail.
 #
 # Recovery (`recover`) never raises on bad data: a truncated record, a bad
 # checksum, a newer format, a header naming another game, a config this
@@ -124,12 +131,17 @@ SUFFIX = ".bbj"
 BAD = ".bad"
 TMP = store.TMP
 CKPT = ".bbc"  # the game's checkpoint
+TAIL = ".bbt"  # the game's tail: its latest records, not yet in the journal (below)
 FAIR = ".bbf"  # the game's fair log (bobing/fair.py): pruned with its journal
 FAIR_KEY = ".bbk"  # the game's chain roots (bobing/fair.py, fair format 2): likewise
 _CK_MAGIC = b"BBC"
 _CK_FORMAT = const(1)
 _CK_HEAD = const(20)  # "BBC", format, game id, n, record n
 _CK_MAX = const(4096)  # checkpoint bytes at most (a damaged file never makes a big read)
+_T_MAGIC = b"BBT"
+_T_FORMAT = const(1)
+_T_HEAD = const(16)  # "BBT", tail format, game id and first record's index (u32 LE), records n (u16 LE), CRC-16
+TAIL_SLOTS = const(16)  # records a tail holds: 16 + 96 bytes, within littlefs's inline 128
 # Events between checkpoints: a boot replays at most CHECKPOINT_EVERY + 1 events
 # (the tests set it lower to exercise checkpoints in short games).
 CHECKPOINT_EVERY = 64
@@ -932,6 +944,7 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
         if total <= keep_bytes:
             break
         remove_beside(root, ids[i], CKPT, names)  # first: a checkpoint never outlives its journal
+        remove_beside(root, ids[i], TAIL, names)
         remove_beside(root, ids[i], FAIR, names)  # (its rolls cannot be checked without the journal)
         remove_beside(root, ids[i], FAIR_KEY, names)
         os.remove(path_of(root, ids[i]))
@@ -954,19 +967,102 @@ def remove_beside(root, game_id, suffix, names=None):
         os.remove(store.join(root, name))
 
 
+def _put(slot, src, at):
+    """RECORD bytes of src from `at` into a tail slot (no slice object: allocation-free)."""
+    for j in range(RECORD):
+        slot[j] = src[at + j]
+
+
+def _join_tail(root, name, r):
+    """Boot: the records of a tail (ROOT/gNNNNNNNN.bbt) past its journal's end go into the
+    journal, and the tail is removed; a damaged one is set aside (.bad) with a Problem,
+    its good records kept."""
+    gid = id_of(name)
+    tp = store.join(root, name)
+    bp = path_of(root, gid)
+    why = None
+    code = BAD_CHECKSUM
+    try:
+        f = open(tp, "rb")
+        try:
+            b = f.read(_T_HEAD + TAIL_SLOTS * RECORD + 1)
+        finally:
+            f.close()
+        f = open(bp, "rb")
+        try:
+            h = f.read(_HEAD)
+        finally:
+            f.close()
+    except OSError as e:
+        b = h = b""
+        why = "cannot be read (%s)" % e
+        code = UNREADABLE
+    t0 = n = 0
+    if why is None and not b:
+        pass  # made, and cut before its first commit: it holds nothing
+    elif why is None:
+        if (len(b) < _T_HEAD or b[0:3] != _T_MAGIC or b[3] != _T_FORMAT or get32(b, 4) != gid
+                or crc16(b, 0, _T_HEAD - 2) != b[_T_HEAD - 2] | (b[_T_HEAD - 1] << 8)):
+            why = "has a damaged header"
+        else:
+            t0, n = get32(b, 8), b[12] | (b[13] << 8)
+            if n > TAIL_SLOTS or len(b) < _T_HEAD + n * RECORD:
+                why = "is cut short (%d bytes for %d records)" % (len(b), n)
+                code = TRUNCATED
+    if why is None and not b:
+        pass
+    elif why is None and len(h) == _HEAD:
+        at = _HEAD + (h[9] | (h[10] << 8)) + 2
+        have, part = divmod(store.size(bp) - at, RECORD)
+        if part or have < t0:
+            why = "does not follow its journal's %d records" % have
+            code = TRUNCATED
+        else:
+            w = bytearray(12)
+            put32(w, 0, gid)
+            c0 = crc16(w, 0, 4)
+            good = t0
+            while good < t0 + n:
+                o = _T_HEAD + (good - t0) * RECORD
+                w[8:12] = b[o:o + 4]
+                if record_crc(w, c0, good) != b[o + 4] | (b[o + 5] << 8):
+                    why = "fails its checksum at record %d" % good
+                    break
+                good += 1
+            if good > have:
+                f = open(bp, "ab")
+                try:
+                    f.write(b[_T_HEAD + (have - t0) * RECORD:_T_HEAD + (good - t0) * RECORD])
+                    store.fsync(f)
+                finally:
+                    f.close()
+    elif why is None:
+        why = "has no journal header to follow"
+    if why is None:
+        os.remove(tp)
+        return
+    from bobing import journal_fix  # only damage needs it
+    bad = journal_fix.free_bad_name(root, gid)
+    os.rename(tp, store.join(root, bad))
+    p = Problem(code, "game %d: its tail (the latest records) %s; the records before are kept, the tail "
+                "moved to %s" % (gid, why, bad), gid, t0)
+    p.moved_to = bad
+    r.problems.append(p)
+
+
 class Journal:
     """The current game, open for appending. `table` is its game.Table; `last` the
     game.Outcome of the latest event (after a reboot: the roll that stands and is
     shown again), or None."""
 
-    def __init__(self, root, config, table, count, last=None, ck=0, sealer=None, sealed=0):
+    def __init__(self, root, config, table, count, last=None, ck=0, sealer=None, sealed=0, failed=None):
         self.root = root
         self.config = config
         self.table = table
         self.count = count  # records on flash
         self.last = last
         self.path = path_of(root, config.game_id)
-        self.failed = None
+        self.failed = failed  # why it takes no more events (recover() knows how to go on), or None
         self.ck = ck  # events the checkpoint on flash covers (0: none)
         self._state = None  # the table before the last event, to checkpoint at the next
         # Preallocated record buffer: game id, index, then the 6 bytes written.
@@ -980,6 +1076,23 @@ class Journal:
         self._sealer = sealer  # a sealed journal's running MAC (bobing/seal.py), else None
         self._sealed = sealed  # records before the end of the last seal
         self._f = open(self.path, "ab")
+        # The tail (the header's "durability"): its bytes as on flash, and a view of each slot
+        tb = self._tail = bytearray(_T_HEAD + TAIL_SLOTS * RECORD)
+        tb[0:3] = _T_MAGIC
+        tb[3] = _T_FORMAT
+        put32(tb, 4, config.game_id)
+        self._thead = memoryview(tb)[:_T_HEAD]
+        self._slots = [memoryview(tb)[_T_HEAD + i * RECORD:_T_HEAD + (i + 1) * RECORD] for i in range(TAIL_SLOTS)]
+        self._tpath = path_of(root, config.game_id, TAIL)
+        self._tf = None
+        if failed is None:
+            try:  # (opened here, so that no append allocates a file)
+                self._tf = open(self._tpath, "wb")
+            except OSError:
+                pass  # the first append tries again, and says why it cannot
+        self._t0 = count  # the index of the tail's first record
+        self._tn = 0  # records in the tail
+        self._body = count  # records in the journal file
         # The records the boot's checkpoint covered were not read: check_step reads
         # them a few at a time after the boot (in RAM only; every boot starts over).
         self._chk = 0
@@ -1013,20 +1126,72 @@ class Journal:
         sl = self._sealer
         if sl is not None:
             sl.update(self._rec)
+        k = 1 + SEAL_SLOTS if seal and sl is not None else 1
         try:
-            self._f.write(self._rec)
-            if seal and sl is not None:
-                self._f.write(sl.seal(self.count + 1))
-            store.fsync(self._f)
+            if self._tn + k > TAIL_SLOTS:
+                self._fold()  # full: nobody let the bowl rest between shakes
+            f = self._tf
+            if f is None:
+                f = self._tf = open(self._tpath, "wb")
+            at = self._tn
+            _put(self._slots[at], b, 8)
+            if k > 1:
+                o = sl.seal(self.count + 1)
+                for j in range(SEAL_SLOTS):
+                    _put(self._slots[at + 1 + j], o, j * RECORD)
+            f.seek(_T_HEAD + at * RECORD)
+            for j in range(at, at + k):
+                f.write(self._slots[j])
+            self._tail_head(self._t0, at + k)
+            f.seek(0)
+            f.write(self._thead)
+            store.fsync(f)  # one commit: the records and the count that takes them in
         except OSError as e:
             self.failed = e
             self._undo = True
             raise
+        self._tn += k
         self._ev = self.count
-        self.count += 1
-        if seal and sl is not None:
-            self.count += SEAL_SLOTS
+        self.count += k
+        if k > 1:
             self._sealed = self.count
+
+    def _tail_head(self, t0, n):
+        tb = self._tail
+        put32(tb, 8, t0)
+        tb[12] = n
+        tb[13] = 0
+        c = crc16(tb, 0, _T_HEAD - 2)
+        tb[_T_HEAD - 2] = c & 255
+        tb[_T_HEAD - 1] = c >> 8
+
+    def fold(self):
+        """For when no shake is followed: the tail's records into the journal file (its
+        copy-on-write commit, a sector erase, off the roll's path) -> None, or the OSError
+        that stopped it (the journal is then marked failed, as after a failed append;
+        the records are safe in the tail, and recover() puts them in the journal)."""
+        if not self._tn or self.failed is not None:
+            return None
+        try:
+            self._fold()
+        except OSError as e:
+            self.failed = e
+            self._undo = True
+            return e
+        return None
+
+    def _fold(self):
+        f = self._f
+        for j in range(self._body - self._t0, self._tn):
+            f.write(self._slots[j])
+        store.fsync(f)
+        self._body = self._t0 = self.count
+        self._tn = 0
+        self._tail_head(self._t0, 0)
+        t = self._tf
+        t.seek(0)
+        t.write(self._thead)
+        store.fsync(t)
 
     def check_step(self, n=16):
         """One bounded step of checking the records the boot's checkpoint covered
@@ -1131,20 +1296,33 @@ class Journal:
         the flash works again), so the file is cut back to the records before it
         (the prefix copied and renamed over it, as a repair does). If even that
         fails, recover() finds the record and the game resumes with it."""
-        f = self._f
-        self._f = None
-        if f is not None:
+        if self.failed is None and self._tn and self._f is not None:
             try:
-                f.close()
-            except OSError:
-                if self.failed is None:
-                    raise
+                self._fold()  # a closed game has no tail
+            except OSError as e:  # the tail holds them: recover() puts them in the journal
+                self.failed = e
+                self._undo = True
+        for f in (self._tf, self._f):
+            if f is not None:
+                try:
+                    f.close()
+                except OSError:
+                    if self.failed is None:
+                        raise
+        self._f = self._tf = None
         if self._undo:
             self._undo = False
-            keep = self._head + self.count * RECORD
+            keep = self._head + self._body * RECORD
             if store.size(self.path) > keep:
                 from bobing import journal_fix  # only a failed write needs it
                 journal_fix.cut_back(self.path, keep)
+            try:  # the tail as acknowledged (a failed commit may still have landed at its close)
+                self._tail_head(self._t0, self._tn)
+                store.write_whole(self._tpath, self._tpath[:-4] + TMP, [self._thead] + self._slots[:self._tn])
+            except OSError:
+                pass  # recover() finds the record in flight, and the game resumes with it
+        elif not self._tn:
+            store.discard(self._tpath)
 
 
 def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, counts=None, bowl_id="",
@@ -1207,6 +1385,9 @@ def _recover(root, secret):
             if name.endswith(TMP):
                 os.remove(store.join(root, name))
                 r.removed.append(name)
+        for name in store.listdir(root):
+            if name.endswith(TAIL) and len(name) == 13:
+                _join_tail(root, name, r)
         ids, top = inventory(root)
         if not ids or ids[-1] != top:
             return r  # no game, or the newest one was set aside whole: start a new one
@@ -1237,9 +1418,8 @@ def _recover(root, secret):
                 sl, sealed = seal.resume(path, s.end - s.count * RECORD, s.count, secret, gid)
                 if sl is None:
                     r.notes.append("game %d: no seal found: its next records go unsealed" % gid)
-            r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base, sl, sealed)
-            r.journal.minute = s.minute
-            r.journal.failed = stuck  # read-only until the repair can be done
+            r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base, sl, sealed, stuck)
+            r.journal.minute = s.minute  # (stuck: read-only until the repair can be done)
     except MemoryError:
         if r.journal is not None:
             r.journal.close()

@@ -6,7 +6,8 @@ import os
 from bobing import journal, store
 
 
-def _free_bad_name(root, gid):
+def free_bad_name(root, gid):
+    """A .bad name for game gid not yet taken in root."""
     names = store.listdir(root)
     name = journal.file_name(gid, journal.BAD)
     k = 1
@@ -46,14 +47,14 @@ def set_aside(root, s):
         # record index would hold another event
         journal.remove_beside(root, gid, journal.CKPT)
     if s.config is None:  # nothing readable: the whole file goes (a rename needs no room)
-        bad = _free_bad_name(root, gid)
+        bad = free_bad_name(root, gid)
         os.rename(path, store.join(root, bad))
         p.text += "; the whole file was moved to %s; start a new game" % bad
         p.moved_to = bad
         return True
     pruned = []
     for attempt in range(2):
-        bad = _free_bad_name(root, gid)
+        bad = free_bad_name(root, gid)
         try:
             store.copy(path, store.join(root, bad), s.end, s.size)
             store.copy(path, tmp, 0, s.end)

@@ -327,7 +327,7 @@ class Net:
     """The publisher. key: the bowl's message key (wire.key of its claim secret);
     status((boot, connection, i)) -> the status's body; mqtt_class:
     umqtt.simple.MQTTClient (or a test's); may_send() -> False while a shake is in
-    progress. stock: the console (allot(), grant_s(), stock_low(), table): grants in,
+    progress or its result is not yet on the screen. stock: the console (allot(), grant_s(), stock_low(), table): grants in,
     asks out; None: awards only."""
 
     def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, key, mqtt_class=None, stock=None,
@@ -726,6 +726,9 @@ class Net:
                     if addr is None:
                         await asyncio.sleep(self._backoff_ms() / 1000)
                         continue
+                    if not self.may_send():  # a shake began while Wi-Fi and the lookup were awaited
+                        await asyncio.sleep(IDLE_MS / 1000)
+                        continue
                     try:
                         self._connect(addr)
                     except Exception:
@@ -788,7 +791,7 @@ def start(app):
     box = outbox.Outbox(hw.root, cfg["event"])
     tls = 1 if cfg["tls_ca"] else 0
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda at: status_payload(True, con, hw.errors, at, tls),
-              lambda: not champions.busy(con), wire.key(con.secret()), stock=con if cfg["stock"] == "desk" else None,
+              lambda: not champions.busy(con) and app.drawn(), wire.key(con.secret()), stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     net.gate = con
