@@ -329,6 +329,7 @@ class App:
         if hw.led_power is not None:
             hw.led_power.value(0 if c.led == leds.P_OFF else 1)
         ring.render(c.led, frame, hw.pixels.buf)
+        self._due()  # (the ring's frame is worked out, then sent: a sample between when due)
         hw.pixels.write()
 
     def sound(self, t):
