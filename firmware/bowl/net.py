@@ -327,8 +327,8 @@ class Net:
     """The publisher. key: the bowl's message key (wire.key of its claim secret);
     status((boot, connection, i)) -> the status's body; mqtt_class:
     umqtt.simple.MQTTClient (or a test's); may_send() -> False while a shake is in
-    progress or its result is not yet on the screen. stock: the console (allot(), grant_s(), stock_low(), table): grants in,
-    asks out; None: awards only."""
+    progress or its result is not yet on the screen. stock: the console (allot(),
+    grant_s(), stock_low(), table): grants in, asks out; None: awards only."""
 
     def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, key, mqtt_class=None, stock=None,
                  sockets=None, spawn=None):
@@ -791,7 +791,8 @@ def start(app):
     box = outbox.Outbox(hw.root, cfg["event"])
     tls = 1 if cfg["tls_ca"] else 0
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda at: status_payload(True, con, hw.errors, at, tls),
-              lambda: not champions.busy(con) and app.drawn(), wire.key(con.secret()), stock=con if cfg["stock"] == "desk" else None,
+              lambda: not champions.busy(con) and app.drawn(), wire.key(con.secret()),
+              stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     net.gate = con
