@@ -737,6 +737,9 @@ class Net:
                     self._fails = 0
                     self.say("net: connected to %s:%d" % (self.cfg["broker"], self.cfg["port"]))
                     last_status = ticks_ms()
+                if not self.may_send():  # a shake is followed (seconds; the keepalive allows far more): the
+                    await asyncio.sleep(IDLE_MS / 1000)  # loop is its own, nothing is read or sent
+                    continue
                 self.take_in()
                 f = self._inflight
                 if f is not None:
