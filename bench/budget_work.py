@@ -131,7 +131,7 @@ def c_costs():
 
 def counted(work):
     sys.path.insert(0, "host_sim/portable")
-    from fakes import chiptime
+    from host_sim.portable.fakes import chiptime
     cal = budget_calib.__file__
     n = [0, 0, 0]  # lines, calls, framebuf calls
 
@@ -179,7 +179,7 @@ if __name__ == "__main__":
         c_costs()
     else:
         import subprocess
-        sys.path.insert(0, "tests")
+        sys.path[:0] = [".", "tests"]  # (CPython, from the project root as make bench runs it)
         import portable
         got = {}
         for args in ([portable.MP32_FROZEN, "bench/budget_work.py"],

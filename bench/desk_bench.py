@@ -12,7 +12,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import host_sim  # noqa: E402,F401
+from host_sim import compat  # noqa: E402
+compat.install()  # the MicroPython shim; firmware/ importable
 import deskkit  # noqa: E402  (the tests' server and kiosk-game helpers)
 
 SECRET = bytes(range(16))

@@ -25,7 +25,8 @@ import urllib.parse
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import host_sim  # noqa: E402,F401
+from host_sim import compat  # noqa: E402
+compat.install()  # the MicroPython shim; firmware/ importable
 import deskkit  # noqa: E402  (the tests' server helper)
 
 SECONDS = float(os.environ.get("DESK_GUESS_SECONDS") or 60)

@@ -19,7 +19,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-import host_sim  # noqa: E402,F401
+from host_sim import compat  # noqa: E402
+compat.install()  # the MicroPython shim; firmware/ importable
 import deskkit  # noqa: E402  (the tests' server helper)
 from desk_guess import Peer  # noqa: E402  (a browser at one source address)
 

@@ -10,7 +10,8 @@ import time
 sys.path.insert(0, "firmware")
 if sys.implementation.name != "micropython":
     sys.path.insert(0, ".")
-    import host_sim  # noqa: F401  (const/ticks shim)
+    from host_sim import compat
+    compat.install()  # the MicroPython shim; firmware/ importable
 
 from bobing import dice, shake
 

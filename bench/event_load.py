@@ -15,7 +15,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import host_sim  # noqa: E402,F401
+from host_sim import compat  # noqa: E402
+compat.install()  # the MicroPython shim; firmware/ importable
 from harness import event_sim  # noqa: E402
 from mqtt_broker import Broker  # noqa: E402  (the tests' real mosquitto)
 

@@ -11,12 +11,24 @@ import sys
 import time
 
 sys.path.insert(0, "firmware")
-if sys.implementation.name != "micropython":
+if sys.implementation.name == "micropython":
+    sys.path.insert(0, ".frozen")  # the bowl's modules as the frozen build holds them (their heap is the bowl's)
+else:
     sys.path.insert(0, ".")
-    import host_sim  # noqa: F401  (const/ticks shim)
+    from host_sim import compat
+    compat.install()  # the MicroPython shim; firmware/ importable
 
-from bobing import dice, fair
-from dice_bench import alloc_per_call
+import gc
+
+from bobing import dice, game, journal, outbox  # noqa: F401  (what the console holds before fair.py)
+
+gc.collect()
+_before = gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
+from bobing import fair  # noqa: E402
+
+gc.collect()
+IMPORT_FAIR = gc.mem_alloc() - _before if hasattr(gc, "mem_alloc") else 0
+from dice_bench import alloc_per_call  # noqa: E402
 
 ROLLS = 5000
 COMMITS = 500
@@ -68,8 +80,9 @@ def main():
         print("%s: heap allocated per derived roll %.0f bytes, per link of the chain %.0f bytes"
               % (name, alloc_per_call(rolls, 1000), alloc_per_call(lambda n: [dice.chain_step(s) for _ in range(n)]
                                                                    and None, 1000)))
+    if MP:
+        print("%s: heap importing bobing/fair.py after dice, journal, game and outbox: %d bytes" % (name, IMPORT_FAIR))
     if MP:  # what a turn in progress keeps (format 2): its list, the Derived, the game's cache
-        import gc
         f = fair.Fair("/nonexistent", os.urandom)
         gc.collect()
         a = gc.mem_alloc()
@@ -88,14 +101,22 @@ def main():
     print("fair log (format 2): %d bytes a customer of %d shakes = %.1f bytes a roll (%d with his own seed), "
           "plus %d bytes a chain (per %d customers); the journal's record: 6"
           % (log, SHAKES, log / SHAKES, seeded, once, dice.CHAIN_N))
-    c = fair.commit2_payload(g, k, 1, b"\xab" * 32)
+    c = fair.commit2_payload(g, k, 1, b"\xab" * 32, "kiosk", [5, 10, 20, 40, 80, 200])
     sd = fair.seed2_payload(g, k, b"\xcd" * 16)
     sd2 = fair.seed2_payload(g, k, b"\xcd" * 16, b"\xab" * 16)
     rv = fair.reveal2_payload(g, k, b"\xef" * 32, ["123456"] * SHAKES)
     rv2 = fair.reveal2_payload(g, k, b"\xef" * 32, ["123456"] * SHAKES, p=b"\xab" * 16)
     print("messages a customer (format 2): 3 (commit %d B bowl->desk, seed %d B desk->bowl retained, reveal %d B "
           "bowl->desk), each QoS 1; with his own seed 4 (a second seed of %d B, reveal %d B) and his phone's "
-          "POST /fair/seed" % (len(c), len(sd), len(rv), len(sd2), len(rv2)))
+          "POST /fair/seed; the commit names the game's rules and his stock (here \"kiosk\", 6 classes)"
+          % (len(c), len(sd), len(rv), len(sd2), len(rv2)))
+    if not MP:  # what the desk, verify-fair and the phone run to replay a turn's awards
+        shakes = ["444444", "-", "123456"]
+
+        def replays(n):
+            for _ in range(n):
+                game.turn_awards("kiosk", [5, 10, 20, 40, 80, 200], shakes)
+        print("%s: a turn's awards replayed (game.turn_awards, 3 shakes) %.3f ms" % (name, per_call_ms(replays, 200)))
 
 
 main()

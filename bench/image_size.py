@@ -26,7 +26,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]  # an entry point: the project and its test kit
 import portable  # noqa: E402  (the builds' paths)
 
 MPB = portable.MPB
@@ -63,7 +63,7 @@ def bowl_sources():
 
 def sim_sources():
     """What the unix frozen build freezes beyond the bowl (and the stock build)."""
-    return [(os.path.join(ROOT, "host_sim", "portable", "fakes", n + ".py"), "fakes/" + n)
+    return [(os.path.join(ROOT, "host_sim", "portable", "fakes", n + ".py"), "host_sim/portable/fakes/" + n)
             for n in ("__init__", "bowl", "mpu6050", "wlan")] + \
         [(os.path.join(LIB, "umqtt.simple", "umqtt", "simple.py"), "umqtt/simple")]
 

@@ -6,8 +6,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import host_sim  # noqa: F401
-from host_sim.analysis import plan
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
+from host_sim.analysis import plan  # noqa: E402
 
 for profile, seats in (("xiamen", 10), ("kiosk", 1)):
     w, c = time.perf_counter(), time.process_time()

@@ -15,7 +15,8 @@ if MP:
 else:
     sys.path.insert(0, "firmware")
     sys.path.insert(0, ".")
-    import host_sim  # noqa: F401  (shim: const, ticks, framebuf stand-in)
+    from host_sim import compat
+    compat.install()  # the MicroPython shim; firmware/ importable
 
 import framebuf  # noqa: E402
 

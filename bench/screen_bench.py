@@ -13,7 +13,8 @@ if sys.implementation.name == "micropython":
     import screen_cases
 else:
     sys.path.insert(0, ".")
-    import host_sim  # noqa: F401  (shim: const, ticks, framebuf stand-in)
+    from host_sim import compat
+    compat.install()  # the MicroPython shim; firmware/ importable
     import screen_cases
 
 import framebuf

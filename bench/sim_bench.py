@@ -7,9 +7,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import host_sim  # noqa: F401  (shim)
-from host_sim.analysis import plan
-from host_sim.analysis import stats
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
+from host_sim.analysis import plan  # noqa: E402
+from host_sim.analysis import stats  # noqa: E402
 
 GAMES = 2000
 

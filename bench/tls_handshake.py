@@ -13,7 +13,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import host_sim  # noqa: E402,F401  (firmware/ on sys.path)
+from host_sim import compat  # noqa: E402
+compat.install()  # the MicroPython shim; firmware/ importable
 import portable  # noqa: E402  (the builds paths)
 MP = portable.MP32_FROZEN
 

@@ -8,9 +8,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ["SDL_VIDEODRIVER"] = "offscreen"  # a real frame rate (the dummy driver runs flat out)
-import host_sim  # noqa: F401
-from host_sim.sim import player
-from host_sim.sim import window
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
+from host_sim.sim import player  # noqa: E402
+from host_sim.sim import window  # noqa: E402
 
 
 def main():

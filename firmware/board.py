@@ -12,8 +12,14 @@
 # ----------------  ---------  ----------  ----  --------------  ----------------------------------
 # SSD1306 + MPU6050 SDA        SDA         21    PIN_SDA         the board's I2C pins (4.7k pull-ups on the OLED)
 # SSD1306 + MPU6050 SCL        SCL         22    PIN_SCL
-# MPU6050 (GY-521)  INT        D2          25    PIN_MPU_INT     RTC_GPIO6: ext0 wake on a shake
-# button OK         leg 1      D12         4     PIN_BTN_OK      RTC_GPIO10: ext1 wake; 100k pull-up to 3V3
+# MPU6050 (GY-521)  INT        A0          36    PIN_MPU_INT     RTC_GPIO0, input only: ext0 wake on a shake
+#                                                                (the MPU's INT is push-pull: no pull needed)
+# button OK         leg 1      A1          39    PIN_BTN_OK      RTC_GPIO3, input only: ext1 wake; 100k pull-up
+#                                                                to 3V3
+# MAX98357A amp     BCLK       D2          25    PIN_AMP_BCLK    I2S bit clock (I2S_ID's sck)
+# MAX98357A amp     LRC        D12         4     PIN_AMP_LRC     I2S word select (ws)
+# MAX98357A amp     DIN        D6          14    PIN_AMP_DIN     I2S data out (sd); its boot-time PWM burst
+#                                                                finds no LRC clock: the amp ignores it
 # button MENU       leg 1      SCK         18    PIN_BTN_MENU    plain input, internal pull-up
 # button NEXT       leg 1      MISO        19    PIN_BTN_NEXT    plain input, internal pull-up
 # WS2812 ring       DIN        D7          13    PIN_LED_DATA    through 330 R
@@ -25,11 +31,16 @@
 # No strapping pin (0, 2, 5, 12, 15) and no flash pin (6-11) is used, nor 16/17: SPIRAM
 # builds of MicroPython have no GPIO16/17 (ports/esp32/machine_pin.h), WROVER modules wire
 # their PSRAM there. Every pin here exists on ESP32_GENERIC and ESP32_GENERIC-SPIRAM alike.
+# The three I2S lines need outputs, and the FireBeetle brings out one free one (14): the two
+# wake inputs moved to the input-only RTC pins 36 and 39, giving the I2S 25 and 4.
 # Buses and counts: I2C bus 0 at 400 kHz; SSD1306 at 0x3C, MPU6050 at 0x68
-# (AD0 low); 12 LEDs; display 128x64.
+# (AD0 low); 12 LEDs; display 128x64. I2S peripheral 0 (the ESP32 has 0 and 1), 16-bit
+# mono at the voice's 8 kHz (bobing/voice.py), fed from the ring's switched supply (wiring.md).
+# AMP: a MAX98357A is fitted. It is a receive-only I2S part (no register, no acknowledge:
+# nothing the bowl could probe), so this file says so; a bowl built without one sets it False
+# and the piezo says everything, as it also does when machine.I2S fails or the flash holds
+# no voice clips (bowl/app.py).
 from micropython import const
-
-BOARD_NAME = "FireBeetle 2 ESP32-E (DFR0654)"
 
 I2C_ID = const(0)
 I2C_FREQ = const(400000)
@@ -40,8 +51,13 @@ ADDR_MPU = const(0x68)
 OLED_WIDTH = const(128)
 OLED_HEIGHT = const(64)
 
-PIN_MPU_INT = const(25)
-PIN_BTN_OK = const(4)
+PIN_MPU_INT = const(36)
+PIN_BTN_OK = const(39)
+PIN_AMP_BCLK = const(25)
+PIN_AMP_LRC = const(4)
+PIN_AMP_DIN = const(14)
+I2S_ID = const(0)
+AMP = True  # a MAX98357A on the I2S pins (see the header)
 PIN_BTN_MENU = const(18)
 PIN_BTN_NEXT = const(19)
 PIN_LED_DATA = const(13)
@@ -68,6 +84,7 @@ SLEEP_RETRY_MS = const(600000)  # deep sleep on a timer when wake on shake could
 CPU_HZ = const(160000000)  # hardware/power.md assumes this clock while playing
 BOOT_HZ = const(240000000)  # the boot (journal replay, first screen) runs at full speed, then CPU_HZ
 DATA_DIR = "/data"
+MOUNT = None  # (block device, why) when mount() found a filesystem that does not mount, else None
 
 from bowl.hw import Hardware, attach_i2c  # noqa: E402
 
@@ -85,6 +102,19 @@ class Board(Hardware):
         self._vbat_cal = False  # True once a calibration from GAUGE_FILE is in use
         self._vbat_said = False
         self._watchdog = True
+
+    has_amp = AMP
+
+    def open_amp(self, rate, ibuf):
+        """The amplifier's I2S (TX, 16-bit mono at rate, ibuf bytes of DMA) -> it, or None
+        without one. Made when the app has clips to say (bowl/app.py), not at bring-up: a
+        bowl without them spends no DMA memory. Raises what machine.I2S raises."""
+        if not AMP:
+            return None
+        from machine import I2S, Pin
+        self.amp = I2S(I2S_ID, sck=Pin(PIN_AMP_BCLK), ws=Pin(PIN_AMP_LRC), sd=Pin(PIN_AMP_DIN), mode=I2S.TX,
+                       bits=16, format=I2S.MONO, rate=rate, ibuf=ibuf)
+        return self.amp
 
     def start_watchdog(self):
         if self._watchdog and self.wdt is None:
@@ -186,6 +216,8 @@ class Board(Hardware):
             self.led_power.value(0)  # the ring's LEDs draw ~1 mA each even when dark
         if self.buzzer is not None:
             self.buzzer.duty_u16(0)
+        if self.amp is not None:
+            self.amp.deinit()  # its DMA stops; the amp loses its supply with the ring's
         timed = 0
         if self.accel is not None:
             try:
@@ -199,6 +231,23 @@ class Board(Hardware):
             machine.deepsleep(timed)
         else:
             machine.deepsleep()  # no argument, no timer: deepsleep(0) would arm one that wakes at once
+
+
+def mount(at="/"):
+    """The frozen _boot.py's first step (firmware/boards/BOBING_ESP32/modules/_boot.py, in place of
+    the port's): the vfs partition (the port's flashbdev.bdev) mounted at `at`, a blank one
+    formatted; one that does not mount is left so, and said on the screen (bowl/repair.py)."""
+    global MOUNT
+    MOUNT = None
+    from flashbdev import bdev
+    if not bdev:
+        return
+    import vfs
+    from bowl import storage
+    why = storage.mount(bdev, vfs, at)
+    if why is not None:
+        print("the filesystem does not mount (%s): the bowl shows how to repair it" % why)
+        MOUNT = (bdev, why)
 
 
 def menu_held_at_boot():
@@ -235,10 +284,10 @@ def bring_up(watchdog=True, hw=None):
     # the boot's replay and first frame run at 240, play at CPU_HZ (Board.booted)
     machine.freq(BOOT_HZ)
     hw.woke_by = _woke_by(machine)
-    # pull=None: GPIO4 comes out of reset with its weak pull-down on (datasheet
-    # IO_MUX table), and Pin(id, mode) leaves the pull as it is unless pull= is
-    # given (machine_pin.c): against the 100k pull-up that left OK at ~1 V.
-    # The external pull-up alone holds it high, awake and in deep sleep.
+    hw.storage = MOUNT
+    # pull=None: the OK pin has only its external 100k pull-up, awake and in deep sleep
+    # (GPIO39 has no weak pulls; on GPIO4, where it was, Pin(id, mode) kept the reset
+    # pull-down, machine_pin.c, and OK sat at ~1 V).
     hw._ok = Pin(PIN_BTN_OK, Pin.IN, pull=None)
     hw.buttons = (Pin(PIN_BTN_MENU, Pin.IN, Pin.PULL_UP), Pin(PIN_BTN_NEXT, Pin.IN, Pin.PULL_UP), hw._ok)
     hw._int = Pin(PIN_MPU_INT, Pin.IN)
@@ -271,8 +320,12 @@ def bring_up(watchdog=True, hw=None):
 
     try:
         import neopixel
+        # the data pin driven low before the ring is powered: GPIO13 comes out of reset as an
+        # input, floating (machine_pin.c leaves it so until Pin(...) sets a mode), and a WS2812
+        # powered with a floating DIN can latch noise as colours
+        data = Pin(PIN_LED_DATA, Pin.OUT, value=0)
+        hw.pixels = neopixel.NeoPixel(data, LED_COUNT)
         hw.led_power = Pin(PIN_LED_POWER, Pin.OUT, value=1)
-        hw.pixels = neopixel.NeoPixel(Pin(PIN_LED_DATA, Pin.OUT), LED_COUNT)
     except Exception as e:
         hw.report("leds", e)
 

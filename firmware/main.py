@@ -1,6 +1,8 @@
 # The bowl starts here. Hold MENU while the bowl powers up (or while pressing
 # RESET) for maintenance mode: no app and no watchdog, so that mpremote can
 # copy files without the watchdog rebooting the board under it.
+# Frozen into the firmware (firmware/boards/BOBING_ESP32/manifest.py), as is boot.py: the port
+# runs a frozen main.py before one on the filesystem, so a damaged filesystem cannot take it away.
 import board
 
 maintenance = board.menu_held_at_boot()

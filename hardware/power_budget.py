@@ -31,6 +31,24 @@ RING_MA = LEDS * LED_IDLE_MA + LEDS * 3 * CHANNEL_MA * BRIGHTNESS * LIT * SHOW_D
 RING_WHY = ("%d x %.1f mA dark + %d x 3 x %d mA x %d/255 brightness x 1/3 lit x %d %% of the time"
             % (LEDS, LED_IDLE_MA, LEDS, CHANNEL_MA, LED_BRIGHTNESS, SHOW_DUTY * 100))
 
+# The voice (bom.md items 19-20): a MAX98357A on the ring's switched supply (on while awake) and
+# an 8 ohm speaker. At the 9 dB gain (GAIN open) full scale is taken to swing the bridge-tied
+# output to about the supply (an estimate: measure the clip point); the clips' RMS level is
+# what sox measures of the 44 speech clips (host_sim/tools/make_voice.py: `sox ... -n stat`,
+# RMS amplitude 0.114 of full scale, espeak-ng's peaks at full scale); a roll says its rank,
+# "轮到" and a name, about 2.5 s, every ~8 s at a busy table (as SHOW_DUTY).
+AMP_QUIESCENT_MA = 2.4  # MAX98357A datasheet: quiescent current 2.4 mA
+CELL_V = 3.7
+SPEAKER_OHM = 8.0
+VOICE_RMS = 0.114
+AMP_EFFICIENCY = 0.6  # assumption: the datasheet's 92 % is at 1 W into 8 ohm; class D falls to ~60 % at tens of mW
+SPEAK_DUTY = 2.5 / 8
+SPEECH_W = (VOICE_RMS * CELL_V) ** 2 / SPEAKER_OHM
+SPEECH_MA = SPEECH_W / AMP_EFFICIENCY / CELL_V * 1000 * SPEAK_DUTY
+SPEECH_WHY = ("(%.3f x %.1f V)^2 / %d ohm = %.0f mW while it speaks, / %d %% efficiency / %.1f V, x %d %% of the time"
+              % (VOICE_RMS, CELL_V, SPEAKER_OHM, SPEECH_W * 1000, AMP_EFFICIENCY * 100, CELL_V, SPEAK_DUTY * 100))
+SPEECH_PEAK_MA = CELL_V ** 2 / SPEAKER_OHM / 0.9 / CELL_V * 1000  # a full-scale peak, at ~90 % efficiency
+
 # (part, mA, source or assumption)
 ACTIVE = [
     ("ESP32-WROOM-32E, 160 MHz, Wi-Fi/BT off", 40.0,
@@ -41,6 +59,8 @@ ACTIVE = [
      "MPU-6000/6050 product spec: accelerometer normal operating current 500 uA"),
     ("WS2812B ring, 12 LEDs, average over play", RING_MA, RING_WHY),
     ("piezo buzzer, short chirps", 0.5, "assumption: < 1 mA while sounding, seldom"),
+    ("MAX98357A amplifier, quiescent (powered while awake)", AMP_QUIESCENT_MA, "MAX98357A datasheet: 2.4 mA quiescent"),
+    ("speaker: the voice, average over play", SPEECH_MA, SPEECH_WHY),
 ]
 
 SLEEP = [
@@ -158,6 +178,14 @@ def render():
         % (PLAY_HOURS_PER_DAY, 24 - PLAY_HOURS_PER_DAY, f["active_ma"], PLAY_HOURS_PER_DAY,
            f["sleep_ma"] + f["self_ma"], 24 - PLAY_HOURS_PER_DAY, f["day_mah"], f["festival_days"]),
     ]
+    lines += ["- the voice: %.1f mA of the active figure (%.1f mA quiescent + %.1f mA speech), %.0f %% of it; "
+              "its full-scale peaks draw about %d mA for moments (through the cell's %.2f ohm: %d mV of sag)"
+              % (AMP_QUIESCENT_MA + SPEECH_MA, AMP_QUIESCENT_MA, SPEECH_MA,
+                 (AMP_QUIESCENT_MA + SPEECH_MA) * 100 / f["active_ma"], SPEECH_PEAK_MA, CELL_R_OHM,
+                 SPEECH_PEAK_MA * CELL_R_OHM),
+              "- an evening of %d h with the voice: %.1f mAh of the %.0f usable (%.1f mAh of it the voice)"
+              % (PLAY_HOURS_PER_DAY, f["active_ma"] * PLAY_HOURS_PER_DAY, f["usable_mah"],
+                 (AMP_QUIESCENT_MA + SPEECH_MA) * PLAY_HOURS_PER_DAY)]
     lines += ["", "### Event bowl (Wi-Fi on while it plays)", "",
               "| radio | radio mA | bowl mA | hours of play per charge | source |", "|---|---:|---:|---:|---|"]
     ev = event_figures()

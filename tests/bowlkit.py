@@ -105,7 +105,7 @@ def desk_value(c, commit, d, event="e", u=None):
     from bobing import fair
     bowl = c.settings.bowl_id
     f, _b, body = fair.form(event, "bobing/%s/%s/commit" % (event, bowl), commit, "commit")
-    g, k, a, anchor = fair.decode_commit2(body)
+    g, k, a, anchor, _pf, _left = fair.decode_commit2(body)
     return (g, k, a, anchor) + (customer_seed(c, g, k, d, u, event),)
 
 

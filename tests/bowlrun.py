@@ -9,7 +9,8 @@ import sys
 
 if sys.implementation.name == "micropython":
     sys.path.append("host_sim/portable")
-    from fakes import bowl as hal
+    sys.path.append(".")  # host_sim.portable.fakes
+    from host_sim.portable.fakes import bowl as hal
     import os
 
     def new_root(name):
@@ -25,7 +26,7 @@ else:
     import os
     import tempfile
 
-    from fakes import bowl as hal  # noqa: F401  (the tests take it from here: one name on both)
+    from host_sim.portable.fakes import bowl as hal  # noqa: F401  (the tests take it from here: one name on both)
 
     def new_root(name):
         return tempfile.mkdtemp(prefix="bobing-e2e-%s-" % name)

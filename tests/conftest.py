@@ -2,15 +2,18 @@ import gc
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+from host_sim import compat
 
-import host_sim  # noqa: E402, F401  (installs the const/ticks shim and puts firmware/ on sys.path)
-import portable  # noqa: E402  (tests/ is on sys.path: pytest puts a conftest's folder there)
+# the tests' wiring, in one place: the import path is pytest.ini's pythonpath (the repo, firmware/,
+# tests/, host_sim/portable); the MicroPython shim (const, ticks, framebuf) installed here once
+compat.install()
+
+import portable  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # tests/mp/ holds tests that only make sense on MicroPython (heap_lock, real
 # framebuf, VfsLfs2); test_micropython.py runs them on the unix port.
@@ -123,6 +126,14 @@ def browser(tmp_path_factory, chromium_installed):
     d.quit()
 
 
+@pytest.fixture(scope="session")
+def soffice_installed():
+    # a missing LibreOffice fails, never skips: `make deps` installs it (host_sim/tools/debian_deps.sh)
+    import shutil
+    if not shutil.which("soffice"):
+        pytest.fail("needs Debian's libreoffice-calc-nogui: `make deps` as root installs it", pytrace=False)
+
+
 # Markers from what a test uses (its fixtures, or its file), not a line in every module, so
 # `make test-fast` can deselect them: -m "not slow and not micropython and not broker and not browser".
 MARKERS = {
@@ -134,7 +145,8 @@ MARKERS = {
 }
 MARK_BY_FIXTURE = {"mp_built": "micropython",
                    "broker_installed": "broker", "broker": "broker", "event_broker": "broker",
-                   "chromium_installed": "browser", "browser": "browser"}
+                   "chromium_installed": "browser", "browser": "browser",
+                   "soffice_installed": "slow"}  # LibreOffice starts in seconds
 MARK_BY_FILE = {
     "test_desk_server.py": ("slow",),  # every test there waits for a real desk server to start
     "test_case.py": ("slow",),  # openscad renders the case (CGAL) for each cut
@@ -313,6 +325,24 @@ FIRST = ("frozen-test_grant_powercut", "frozen-test_journal_powercut", "test_bow
 def pytest_configure(config):
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", "%s: %s" % (name, text))
+    # Django configured once per test process, on a folder of its own (as pytest-django does); its
+    # database migrated by desk_db at the first desk test, so collecting a desk file costs no migration
+    import deskkit
+    deskkit.configure()
+
+
+@pytest.fixture(scope="session")
+def desk_db():
+    """The desk's database of this test process, migrated once -> its folder."""
+    import deskkit
+    return deskkit.migrate()
+
+
+@pytest.fixture(autouse=True)
+def _desk_database(request):
+    # a desk test (its module uses tests/deskkit.py) finds the database migrated
+    if hasattr(getattr(request.node, "module", None), "deskkit"):
+        request.getfixturevalue("desk_db")
 
 
 def pytest_collection_finish(session):

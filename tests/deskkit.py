@@ -1,6 +1,7 @@
-"""Shared by the desk's tests: one Django setup per test process (its own
-folder and database), kiosk journals played by the firmware's own journal and
-game code, and a desk server in a subprocess for the tests that need a real one."""
+"""Shared by the desk's tests: one Django set-up per test process (its own
+folder and database: conftest.py configures it, its desk_db fixture migrates it),
+kiosk journals played by the firmware's own journal and game code, and a desk
+server in a subprocess for the tests that need a real one."""
 import os
 import random
 import socket
@@ -19,13 +20,14 @@ PASSWORD = "counter-pass-42"
 CHROMIUM = "/usr/bin/chromium"  # Debian's chromium and chromium-driver (conftest's browser fixture)
 DRIVER = "/usr/bin/chromedriver"
 SHOTS = os.path.join(ROOT, "host_sim", "desk", "shots")  # the README's screenshots (DESK_SHOTS=1)
-_done = []
+_done = {}
 
 
-def setup():
-    """Configure Django on a fresh folder (once per process) and migrate."""
-    if not _done:
-        os.environ["BOBING_DESK_DIR"] = tempfile.mkdtemp(prefix="desk-test-")
+def configure(folder=None):
+    """Django configured on a folder of its own (a fresh one unless given), once per process:
+    tests/conftest.py's pytest_configure does it for the tests, as pytest-django would -> the folder."""
+    if "folder" not in _done:
+        os.environ["BOBING_DESK_DIR"] = folder or tempfile.mkdtemp(prefix="desk-test-")
         os.environ["DJANGO_SETTINGS_MODULE"] = "host_sim.desk.settings"
         import django
         django.setup()
@@ -35,10 +37,30 @@ def setup():
         # hash); desk servers and commands in subprocesses hash at the desk's own settings
         settings.PASSWORD_HASHERS = [QUICK_ARGON2 if h.endswith(".Argon2PasswordHasher") else h
                                      for h in settings.PASSWORD_HASHERS]
+        _done["folder"] = os.environ["BOBING_DESK_DIR"]
+    return _done["folder"]
+
+
+def folder():
+    """The desk's folder of this process (configure() first: the tests' conftest has)."""
+    return _done["folder"]
+
+
+def migrate():
+    """The database migrated, once per process (conftest's desk_db fixture: at the first desk test,
+    not when a file is collected)."""
+    if "migrated" not in _done:
+        configure()
         from django.core.management import call_command
         call_command("migrate", interactive=False, verbosity=0)
-        _done.append(os.environ["BOBING_DESK_DIR"])
-    return _done[0]
+        _done["migrated"] = True
+    return _done["folder"]
+
+
+def setup():
+    """Configured and migrated at once (the benches, which have no conftest) -> the folder."""
+    configure()
+    return migrate()
 
 
 QUICK_ARGON2 = "deskkit.QuickArgon2"
@@ -124,9 +146,10 @@ def kiosk_game(root, bowl_id, secret, customers, seed, counts=None, game_id=0):
 # records those awards first, as they arrive before a bowl's ask) through allot.answer; prints "raised K".
 ASKER = r"""
 import os, random, sys
-sys.path.insert(0, os.getcwd())
 os.environ["DJANGO_SETTINGS_MODULE"] = "host_sim.desk.settings"
-import host_sim, django
+from host_sim import compat
+compat.install()
+import django
 django.setup()
 from django.db import OperationalError
 from host_sim.desk import allot

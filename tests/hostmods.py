@@ -6,12 +6,12 @@ import sys
 
 if sys.implementation.name == "micropython":
     sys.path.append("host_sim/portable")
+    sys.path.append(".")  # host_sim.portable.fakes
     TRACES = "tests/data/traces/"
 else:
     import os
 
-    import host_sim  # noqa: F401  (the shim: host_sim/portable on sys.path)
     TRACES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "traces") + os.sep
 
 import fairness  # noqa: F401
-from fakes import mpu6050 as fake_mpu6050  # noqa: F401
+from host_sim.portable.fakes import mpu6050 as fake_mpu6050  # noqa: F401

@@ -17,13 +17,13 @@ import binascii
 import sys
 import time
 
-from fakes import wlan as fake_wlan
+from host_sim.portable.fakes import wlan as fake_wlan
 from bobing import outbox, wire
 from bowl import net
 
 
 def app(root, ms):
-    from fakes import bowl as hal
+    from host_sim.portable.fakes import bowl as hal
     from bowl import app as bowl_app
     board = hal.SimBoard(root, realtime=True)
     board.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, fake_wlan.Air({"mall-5F": "mooncake88"}))
@@ -59,7 +59,7 @@ def app(root, ms):
 
 
 def gate(root, ms, cut):
-    from fakes import bowl as hal
+    from host_sim.portable.fakes import bowl as hal
     from bowl import app as bowl_app
     from bobing import console as C
     board = hal.SimBoard(root, accel=False, realtime=True)
@@ -114,11 +114,11 @@ def main(argv):
     if cut:
         real_sent = box.sent
 
-        def sent(g, n):
+        def sent(g, n, later=False, at=None):
             if n >= cut:
                 print("power cut after award %d-%d" % (g, n))
                 sys.exit(3)
-            real_sent(g, n)
+            real_sent(g, n, later, at)
         box.sent = sent
     n = net.Net(cfg, box, bowl, wlan, print,
                 lambda at: ('{"v":2,"on":1,"b":%d,"c":%d,"i":%d,"fw":"1","g":0,"left":[],"faults":[]}' % at).encode(),

@@ -3,21 +3,32 @@
 # the app say so and restart into the same game (fakes' machine.reset: the same heap here,
 # harder than the bowl's fresh one); a boot that finds no memory is the watchdog's reset
 # (bowl.app.main), redone here. Prints "booted 0|1", then "events N game G restarts R".
-#   micropython -X heapsize=56K tests/oom_game.py ROOT ROLLS
+#   micropython -X heapsize=56K tests/oom_game.py ROOT ROLLS [net]
+# net: the bowl is provisioned (net.txt) and its network task runs beside the game against
+# fakes/wlan.py's radio and in-memory broker: out of memory may then strike in that task too.
 import gc
 import sys
 
 sys.path.insert(0, "tests")
 sys.path.append("host_sim/portable")
+sys.path.append(".")  # host_sim.portable.fakes
 
 from bowlrun import Stream, hal
 
 from bobing import console as C
 
 
-def main(root, rolls):
+def main(root, rolls, with_net=False):
+    air = None
+    if with_net:
+        from host_sim.portable.fakes import wlan as fake_wlan
+        with open(root + "/net.txt", "w") as f:
+            f.write("ssid=mall\npassword=secret123\ntls=off\nbroker=10.0.0.2\nevent=e\nstock=bowl\n")
+        br = fake_wlan.FakeBroker()
+        br.retain("bobing/e/desk/status", b'{"v":2,"on":1}')
+        air = fake_wlan.Air({"mall": "secret123"}, broker=br)
     try:
-        sim = hal.Sim(root, urandom=Stream(7))
+        sim = hal.Sim(root, urandom=Stream(7), air=air)
     except MemoryError:
         print("booted 0")
         return
@@ -46,7 +57,7 @@ def main(root, rolls):
             except MemoryError:
                 pass
     for line in sim.log():
-        if "out of memory" in line:
+        if "out of memory" in line or line.startswith("net: connected"):
             print("said:", line)
     c = sim.console
     if c is None:  # no boot came back in this process's heap (a real reset starts a fresh one)
@@ -58,4 +69,4 @@ def main(root, rolls):
                                              sim.resets.count("reset") + boots))
 
 
-main(sys.argv[1], int(sys.argv[2]))
+main(sys.argv[1], int(sys.argv[2]), sys.argv[3:] == ["net"])

@@ -13,10 +13,11 @@ import os
 TESTS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TESTS)
 FIRMWARE = os.path.join(ROOT, "firmware")
-# The one place each MicroPython binary's path is spelled (tests, bench, harnesses):
+# The one place each MicroPython binary's path is spelled (tests, bench, harnesses; the frozen
+# build's in host_sim/event, where `python -m host_sim event-demo` takes it from):
 # `make mp` builds them from pinned source into build/mp (the Makefile's MP32_* names).
 MPB = os.path.join(ROOT, "build", "mp")
-MP32_FROZEN = os.path.join(MPB, "unix32-frozen", "micropython")  # the bowl frozen in, as on the ESP32
+from host_sim.event import MP32_FROZEN  # noqa: E402  (the bowl frozen in, as on the ESP32; event-demo runs it too)
 MP32_STOCK = os.path.join(MPB, "unix32-stock", "micropython")  # nothing of the bowl frozen
 MPY_CROSS = os.path.join(MPB, "micropython", "mpy-cross", "build", "mpy-cross")
 BUILDS = {"frozen": MP32_FROZEN, "stock": MP32_STOCK}

@@ -9,7 +9,7 @@ import pytest
 
 import board
 from bobing import console as C
-from fakes import battery as fake_battery
+from host_sim.portable.fakes import battery as fake_battery
 from bowlkit import battery_at, new_sim, roll
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -122,7 +122,7 @@ def test_the_radio_draws_the_cell_and_sags_the_rail(tmp_path):
     assert bat.rail_mv() - bat.rail_low_mv() == (240000 - 129000) * bat.R_MOHM // 1000000  # transmit peaks
     b.esp.active(False)
     assert bat.load_ua() == off and bat.rail_low_mv() == bat.rail_mv()
-    from fakes import wlan as fake_wlan
+    from host_sim.portable.fakes import wlan as fake_wlan
     b.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, fake_wlan.Air({"event": "password1"}))
     b.wlan.active(True)  # the network task's radio, with ESP-IDF's default power save
     assert bat.load_ua() - off == 45000

@@ -8,10 +8,10 @@ import board
 from bobing import console as C
 from bobing import vocab
 from bobing import leds
-from fakes import battery as fake_battery
-from fakes import bowl as hal
-from fakes import esp32 as fake_esp32
-from fakes import parts as fake_parts
+from host_sim.portable.fakes import battery as fake_battery
+from host_sim.portable.fakes import bowl as hal
+from host_sim.portable.fakes import esp32 as fake_esp32
+from host_sim.portable.fakes import parts as fake_parts
 from bowlkit import battery_at, new_sim, press, roll
 
 
@@ -35,15 +35,16 @@ def test_pads_start_in_their_reset_state():
 
 def test_pin_changes_the_pull_only_when_pull_is_given():
     e = chip()
-    p = e.Pin(board.PIN_BTN_OK, e.Pin.IN)  # the reset pull-down stays on ...
-    assert p.pd and not p.pu
-    assert fake_esp32.VIL_MV < p.mv() < fake_esp32.VIH_MV  # ... against the 100k pull-up: about 1 V, no valid level
-    p = e.Pin(board.PIN_BTN_OK, e.Pin.IN, pull=None)
+    p = e.Pin(4, e.Pin.IN)  # GPIO4's reset pull-down stays on (the OK button sat at ~1 V on it once)
+    assert p.pd and not p.pu and p.value() == 0
+    p = e.Pin(4, e.Pin.IN, pull=None)
+    assert not p.pd and not p.pu and p.mv() is None  # nothing wired to it as an input: floating
+    p = e.Pin(4, e.Pin.IN, e.Pin.PULL_UP)
+    assert p.pu and not p.pd and p.value() == 1
+    p = e.Pin(4, e.Pin.IN)
+    assert p.pu, "Pin(id, mode) without pull= must keep the pull as it is"
+    p = e.Pin(board.PIN_BTN_OK, e.Pin.IN, pull=None)  # OK: its external 100k pull-up alone holds it high
     assert not p.pd and not p.pu and p.mv() == fake_esp32.VDD_MV and p.value() == 1
-    p = e.Pin(board.PIN_BTN_OK, e.Pin.IN, e.Pin.PULL_DOWN)
-    assert p.pd and not p.pu
-    p = e.Pin(board.PIN_BTN_OK, e.Pin.IN)
-    assert p.pd, "Pin(id, mode) without pull= must keep the pull as it is"
     with pytest.raises(ValueError):
         e.Pin(34, e.Pin.OUT)  # input-only pad
     with pytest.raises(ValueError):

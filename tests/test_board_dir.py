@@ -132,7 +132,5 @@ def test_the_partition_table_fits_4mib_and_leaves_the_filesystem_its_room():
         end = offset + size
     # the port's main.c makes "vfs" (littlefs) from there to the end of the 4 MiB flash
     assert 0x400000 - end >= 0x180000, "the filesystem would have %d bytes" % (0x400000 - end)
-    import sys
-    sys.path.insert(0, os.path.join(ROOT, "bench"))
-    import image_size
+    from bench import image_size
     assert image_size.app_partition() == rows[2][4]  # the bench reads the same table

@@ -6,8 +6,8 @@
 # same game whatever its length.
 from bobing import game, journal
 from bobing import console as C
-from fakes import bowl as hal
-from fakes import chiptime
+from host_sim.portable.fakes import bowl as hal
+from host_sim.portable.fakes import chiptime
 from bowlrun import Stream
 
 NONE_ROLL = (2, 2, 3, 3, 5, 6)  # ranks nothing: the game never ends

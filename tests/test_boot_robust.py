@@ -145,7 +145,7 @@ def _screen(sim):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_damaged_tail_the_full_flash_cannot_set_aside_is_not_said_to_be_set_aside(tmp_path, monkeypatch, lang):
     sim = new_sim(tmp_path)
-    sim.console.settings.lang = sim.console.lang = lang
+    sim.console.settings.lang = lang  # (the console's lang is the setting's)
     from bobing import settings
     settings.save(sim.console)
     for _ in range(3):

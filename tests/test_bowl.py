@@ -365,7 +365,7 @@ def test_settings_file_survives_garbage(tmp_path):
     sim = new_sim(tmp_path)
     c = sim.console
     s = c.settings
-    assert (s.seats, s.mode, s.lang) == (10, "kiosk", "zh") and s.pin == "" and c.pin_lost  # never 1234
+    assert (s.seats, s.mode, s.lang) == (10, "kiosk", "zh") and s.pin == "" and c.settings.pin_lost  # never 1234
     log = sim.log()
     assert sum("default kept" in line for line in log) == 4, log  # seats, lang, pin x2 (no key yet: a new bowl)
     assert c.view == C.V_NOTICE and c.arg[0] == vocab.N_SETTINGS

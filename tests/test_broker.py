@@ -28,12 +28,11 @@ from mqtt_broker import Broker, Sub, need_broker
 from mqttkit import (EVENT, SECRET, Listener, awards_of, bowl_cmd, make_users, opened, passwords, play_kiosk, run_bowl,
                      sealed)
 
-deskkit.setup()
 
-from bobing import journal, outbox  # noqa: E402
-from host_sim.cli import broker as cmd_broker  # noqa: E402
-from host_sim.desk import bus  # noqa: E402
-from host_sim.desk.models import Award, Import  # noqa: E402
+from bobing import journal, outbox
+from host_sim.cli import broker as cmd_broker
+from host_sim.desk import bus
+from host_sim.desk.models import Award, Import
 
 A, B = mqttkit.BOWLS
 

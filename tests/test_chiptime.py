@@ -3,8 +3,8 @@
 # well as a close -- at littlefs's programs and erases for the file's size, once;
 # and the first radio start's RF calibration, once per bowl.
 from bobing import store
-from fakes import bowl as hal
-from fakes import chiptime
+from host_sim.portable.fakes import bowl as hal
+from host_sim.portable.fakes import chiptime
 from bowlrun import Stream
 
 

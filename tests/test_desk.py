@@ -9,7 +9,7 @@ import pytest
 
 import deskkit
 
-FOLDER = deskkit.setup()
+FOLDER = deskkit.folder()
 
 from django.test import Client  # noqa: E402
 
@@ -473,3 +473,22 @@ def test_bowl_1_is_bowl_0001_at_the_counter_and_at_import():
     assert "new award" in msgs(r)[0], msgs(r)
     assert Award.objects.filter(bowl__bowl_id="34").count() == len(shown)
     assert c.post("/check", {"code": shown[1][3]}).status_code == 200  # its codes, made with the bowl's 0034
+
+
+def test_the_counter_s_scripts_reach_a_phone_before_its_login_and_vendored_code_keeps_its_licence():
+    # the counter page names its scripts; a phone fetches them as any browser does, logged in or
+    # not (static files are public: the login page's language switch shares them)
+    page = login().get("/").content.decode()
+    scripts = re.findall(r'<script[^>]* src="(/static/[^"]+)"', page)
+    assert "/static/desk/scan.js" in scripts, scripts
+    static = os.path.join(deskkit.ROOT, "host_sim", "desk", "static")
+    for src in scripts:
+        r = Client().get(src)
+        assert r.status_code == 200 and "javascript" in r["Content-Type"], (src, r.status_code)
+        with open(os.path.join(static, src[len("/static/"):]), "rb") as f:
+            assert b"".join(r.streaming_content) == f.read(), src
+        # what others wrote sits under vendor/NAME/ with its licence beside it
+        if os.path.basename(src) not in ("scan.js", "verify.js"):
+            folder = os.path.dirname(src[len("/static/"):])
+            assert folder.startswith("desk/vendor/") and os.path.isfile(os.path.join(static, folder, "LICENSE")), src
+    assert Client().get("/static/desk/none.js").status_code == 404

@@ -12,13 +12,12 @@ import pytest
 
 import deskkit
 
-deskkit.setup()
 
-from django.core.management import call_command  # noqa: E402
-from django.core.management.base import CommandError  # noqa: E402
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
-from host_sim.desk import allot  # noqa: E402
-from host_sim.desk.models import Award, Event  # noqa: E402
+from host_sim.desk import allot
+from host_sim.desk.models import Award, Event
 
 SECRET = bytes(range(70, 86))
 
@@ -173,9 +172,10 @@ def test_racing_desks_and_stock_commands_never_grant_beyond_a_total(tmp_path):
     # the same database, read by a fresh process: every bowl's history, and the sums
     check = r"""
 import os, sys, json
-sys.path.insert(0, os.getcwd())
 os.environ["DJANGO_SETTINGS_MODULE"] = "host_sim.desk.settings"
-import host_sim, django
+from host_sim import compat
+compat.install()
+import django
 django.setup()
 from host_sim.desk.models import Allot, EventClass
 rows = [(a.bowl.bowl_id, a.seq, a.grant) for a in Allot.objects.filter(event__name="race").order_by("bowl_id", "seq")]

@@ -86,7 +86,6 @@ def test_log_in_import_redeem_refuse_and_download_csv(browser, desk, tmp_path):
     with open(files[0], encoding="utf-8") as f:
         lines = f.read().splitlines()
     assert lines[0] == "\ufefftime,bowl,game,award,class,class id,attendant"  # a BOM: Excel reads UTF-8
-    deskkit.setup()  # the desk's forms need Django configured (run alone, no other test has)
     from host_sim.desk.forms import class_names
     assert lines[1].endswith(",0301,%d,%d,%s,%s,amy" % (g, n, class_names()[cls], cls))
     shutil.rmtree(d.downloads, ignore_errors=True)

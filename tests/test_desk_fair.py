@@ -1,4 +1,4 @@
-"""Verifiable fairness at the prize desk (host_sim/desk/fair.py): the listener's
+"""Verifiable fairness at the prize desk (host_sim/desk/fair.py, views_fair.py): the listener's
 handler records a bowl's commitment with its time and answers with its own
 random value on the bowl's retained seed topic (the same value for a copy, a
 refusal for a changed one), checks the reveal with the bowl's derivation, and
@@ -10,16 +10,15 @@ import os
 
 import deskkit
 
-from bobing import dice, fair, rules
+from bobing import dice, fair, game, rules
 
-deskkit.setup()
 
-from django.test import Client  # noqa: E402
+from django.test import Client
 
-from host_sim import cli  # noqa: E402
-from host_sim.analysis import fair_check  # noqa: E402
-from host_sim.desk import bus  # noqa: E402
-from host_sim.desk.models import Award, Bowl, Commitment, Import  # noqa: E402
+from host_sim import cli
+from host_sim.analysis import fair_check
+from host_sim.desk import bus
+from host_sim.desk.models import Award, Bowl, Commitment, Import
 
 EVENT = "fairday"
 BOWL = "0031"
@@ -85,7 +84,7 @@ def test_the_desk_records_answers_checks_and_shows_it_to_anyone(tmp_path, capsys
     assert page.status_code == 200, page.status_code
     html = page.content.decode()
     assert "公平骰子" in html and dice.commitment(s).hex()[:16] in html and d.hex() in html
-    assert "已核实" in html and "未核实" in html and "密钥从未公开" in html
+    assert "已验证" in html and "未验证" in html and "密钥从未公开" in html
     en = Client(HTTP_ACCEPT_LANGUAGE="en").get("/fair").content.decode()
     assert "Fair dice: every commitment" in en and "never revealed" in en
     # the claim screen's QR text leads to that award's customer
@@ -168,17 +167,37 @@ def test_the_claim_qr_link_leads_a_phone_to_its_verdict_and_the_counter_still_ta
         assert "not a claim screen" in page or "不是" in page, page[-800:]
 
 
-def _turn2(g, k, root, rolls=3):
+PF = "kiosk"  # the rules a format-2 test bowl commits to, and its stock at each customer's start
+STOCK = [1, 2, 5, 10, 20, 40]
+
+
+def _turn2(g, k, root, rolls=3, pays=False):
     """A format-2 bowl's honest turn: customer k's secret from the chain grown from root,
-    the desk's value for him -> (secret, desk value, rolls as text)."""
+    the desk's value for him -> (secret, desk value, rolls as text). pays: he shakes on past
+    `rolls` until a roll pays (the desk's value is its own random)."""
     a, p = dice.chain_place(k)
-    r, pub = bus.handle(EVENT, _topic("commit"), fair.commit2_payload(g, k, a, dice.chain_at(root, 0)))
+    r, pub = bus.handle(EVENT, _topic("commit"), fair.commit2_payload(g, k, a, dice.chain_at(root, 0), PF, STOCK))
     assert r in ("commit", "known") and len(pub) == 1 and pub[0][0] == _topic("seed"), (r, pub)
     g2, k2, c, d = fair.decode_seed(EVENT, pub[0][0], pub[0][1], BOWL)
     assert (g2, k2, c) == (g, k, None)
     s = dice.chain_at(root, p)
     der = dice.Derived(s, d, g, k, bytes(16))
-    return s, d, ["".join(map(str, der.roll(i, bytearray(6)))) for i in range(rolls)]
+    out = []
+    while len(out) < rolls or pays and not any(game.turn_awards(PF, STOCK, out)):
+        out.append("".join(map(str, der.roll(len(out), bytearray(6)))))
+    return s, d, out
+
+
+def _paid(g, k, rolls, first=1, bowl=BOWL):
+    """The awards the bowl's rules give customer k's rolls, received by the desk as the
+    bowl sends them (numbered from `first`) -> their classes."""
+    from django.utils import timezone
+    b = Bowl.objects.get(bowl_id=bowl)
+    won = [c for w in game.turn_awards(PF, STOCK, rolls) for c in w]
+    for i, c in enumerate(won):
+        Award.objects.create(bowl=b, game_no=g, award_no=first + i, cls=c, customer=k, code="P%d-%d-%d" % (g, k, i),
+                             source="mqtt", seen=timezone.now())
+    return won
 
 
 def test_format_2_one_anchor_per_chain_one_value_per_customer_whatever_the_bowl_asks(tmp_path, capsys):
@@ -195,8 +214,10 @@ def test_format_2_one_anchor_per_chain_one_value_per_customer_whatever_the_bowl_
     # a re-draw: the bowl reveals no rolls and asks again for the same customer -> the same value
     assert _turn2(7, 1, root)[1] == d1
     # another anchor for the same chain (a bowl re-drawing its chain): refused, no value sent
-    r, pub = bus.handle(EVENT, _topic("commit"), fair.commit2_payload(7, 2, 1, dice.chain_at(os.urandom(32), 0)))
+    r, pub = bus.handle(EVENT, _topic("commit"), fair.commit2_payload(7, 2, 1, dice.chain_at(os.urandom(32), 0), PF,
+                                                                   STOCK))
     assert r == "refused" and not pub
+    _paid(7, 1, rolls1)  # (the bowl sends a turn's awards before its reveal)
     assert bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(7, 1, s1, rolls1))[0] == "reveal"
     row.refresh_from_db()
     assert row.verdict == "3 rolls verified, 0 unverified", row.verdict
@@ -204,6 +225,7 @@ def test_format_2_one_anchor_per_chain_one_value_per_customer_whatever_the_bowl_
     assert bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(7, 1, s1, rolls1[:1]))[0] == "refused"
     # customer 2: the bowl reveals a secret that is not his place in the chain
     _s2, _d2, rolls2 = _turn2(7, 2, root)
+    _paid(7, 2, rolls2, first=50)
     bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(7, 2, os.urandom(32), rolls2))
     assert fair_check.CHAIN in Commitment.objects.get(game_no=7, q=2).verdict
     # customer 3 never revealed
@@ -234,8 +256,8 @@ def test_the_public_page_marks_a_customer_whole_a_retried_row_is_never_green():
     s3, _d3, rolls3 = _turn(8, 2, 3)
     bus.handle(EVENT, _topic("reveal"), fair.reveal_payload(8, 2, 3, s3, rolls3))
     html = Client().get("/fair", {"bowl": BOWL, "game": "8"}).content.decode()
-    rows = re.findall(r"<tr><td class=\"(on|off)\">.*?</td><td>%s</td><td>8</td><td>(\d) \((\d)\)</td>" % BOWL, html,
-                      re.S)
+    rows = re.findall(r"<tr><td class=\"(on|off)\">.*?</td><td[^>]*>%s</td><td[^>]*>8</td>"
+                      r"<td[^>]*>(\d) \((\d)\)</td>" % BOWL, html, re.S)
     assert sorted(rows) == [("off", "2", "2"), ("off", "2", "3"), ("on", "1", "1")], rows
     assert re.search(r"<tr><th>结论</th>", html), html  # the verdict first, in the page's language
 
@@ -250,15 +272,15 @@ def test_a_claim_page_says_bowl_and_desk_trusted_and_an_award_without_a_commitme
     deskkit.bowl(BOWL, SECRET)
     b = Bowl.objects.get(bowl_id=BOWL)
     root = os.urandom(32)
-    s, _d, rolls = _turn2(9, 1, root)
+    s, _d, rolls = _turn2(9, 1, root, pays=True)
+    won = _paid(9, 1, rolls)
     bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(9, 1, s, rolls))
-    for n, k in ((1, 1), (2, 5)):
-        Award.objects.create(bowl=b, game_no=9, award_no=n, cls="yixiu", customer=k, code="C%d" % n,
-                             source="mqtt", seen=timezone.now())
+    Award.objects.create(bowl=b, game_no=9, award_no=len(won) + 1, cls="yixiu", customer=5, code="C5",
+                         source="mqtt", seen=timezone.now())
     html = Client().get("/F/%s/9-1/YIXIU" % BOWL).content.decode()
     assert "已验证" in html and html.index("信任碗和兑奖台") < html.index("Bowl and desk trusted"), html
     assert 'href="/V/%s/9-1" id="phone-check"' % BOWL in html, html  # his own check, in his phone
-    html = Client().get("/F/%s/9-2/YIXIU" % BOWL).content.decode()
+    html = Client().get("/F/%s/9-%d/YIXIU" % (BOWL, len(won) + 1)).content.decode()
     assert html.index("未验证") < html.index("Not verified: this bowl committed for the other customers"), html
 
 
@@ -288,6 +310,7 @@ def test_a_customer_s_seed_from_his_phone_goes_to_his_bowl_and_a_substituted_one
     assert not desk_fair.seeds_to_publish(EVENT)
     der = dice.Derived(s1, d1, 10, 1, u)
     rolls = ["".join(map(str, der.roll(i, bytearray(6)))) for i in range(3)]
+    _paid(10, 1, rolls)
     bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(10, 1, s1, rolls, p=u))
     assert Commitment.objects.get(game_no=10, q=1).verdict == "3 rolls verified, 0 unverified"
     # customer 2: his seed goes in, but the bowl rolls with one of its own choosing
@@ -317,11 +340,13 @@ def test_the_desk_s_log_is_hash_chained_and_a_saved_receipt_shows_a_rewritten_hi
     b = Bowl.objects.get(bowl_id=BOWL)
     root = os.urandom(32)
     before = FairLog.objects.count()
+    n = 1
     for k in (1, 2):
-        s, _d, rolls = _turn2(11, k, root)
+        s, _d, rolls = _turn2(11, k, root, pays=True)
+        n += len(_paid(11, k, rolls, first=n))
         bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(11, k, s, rolls))
-    Award.objects.create(bowl=b, game_no=11, award_no=1, cls="yixiu", customer=1, code="R1", source="mqtt",
-                         seen=timezone.now())
+    rolled = len(Commitment.objects.get(bowl=b, game_no=11, q=1).rolls) + len(
+        Commitment.objects.get(bowl=b, game_no=11, q=2).rolls)
     assert [e.kind for e in FairLog.objects.order_by("pk")][before:] == ["chain", "value", "reveal", "value", "reveal"]
     html = Client().get("/F/%s/11-1/YIXIU" % BOWL).content.decode()
     n, head = re.search(r"desk log entry (\d+) · <code>([0-9a-f]{64})</code>", html).groups()
@@ -336,12 +361,17 @@ def test_the_desk_s_log_is_hash_chained_and_a_saved_receipt_shows_a_rewritten_hi
         return code, capsys.readouterr().out
 
     code, out = verify()
-    assert code == 0 and out.strip().endswith("fair: 6 rolls verified, 0 unverified"), out
+    assert code == 0 and out.strip().endswith("fair: %d rolls verified, 0 unverified" % rolled), out
     history = json.loads((tmp_path / "export.json").read_text())["log"]
     # the operator deletes customer 2's value from the log
     FairLog.objects.filter(kind="value", body__contains='"g":11,"k":2').delete()
     code, out = verify()
     assert code == 1 and "%s: 2" % fair_check.LOG_BROKEN in out and "%s: 1" % fair_check.LOG_MISSING in out, out
+    # ... and every page says so, Chinese first: the public page above its verdicts, his claim page in his
+    html = Client().get("/fair").content.decode()
+    assert 'id="log"' in html and html.index("兑奖台的日志断了") < html.index("log is broken (an entry"), html[:3000]
+    html = Client().get("/F/%s/11-1/YIXIU" % BOWL).content.decode()
+    assert "未验证" in html and "兑奖台的日志断了" in html and html.index("未验证") < html.index("Not verified"), html
     # ... or changes customer 1's reveal and recomputes every head after it: the chain holds,
     # the customer's receipt does not
     FairLog.objects.all().delete()
@@ -360,17 +390,16 @@ def test_publish_writes_the_fair_pages_as_static_files_that_still_verify(tmp_pat
     each fair award's claim page at its link's path, so a customer can check after the
     event on any web host; the written export verifies as the live one does."""
     from django.core.management import call_command
-    from django.utils import timezone
     Commitment.objects.all().delete()
     deskkit.bowl(BOWL, SECRET)
     b = Bowl.objects.get(bowl_id=BOWL)
-    s, _d, rolls = _turn2(12, 1, os.urandom(32))
+    s, _d, rolls = _turn2(12, 1, os.urandom(32), pays=True)
+    won = _paid(12, 1, rolls)
+    Award.objects.filter(bowl=b, game_no=12, award_no=1).update(code="SECRETCODE1")
     bus.handle(EVENT, _topic("reveal"), fair.reveal2_payload(12, 1, s, rolls))
-    Award.objects.create(bowl=b, game_no=12, award_no=1, cls="yixiu", customer=1, code="SECRETCODE1", source="mqtt",
-                         seen=timezone.now())
     call_command("publish", str(tmp_path / "site"))
-    assert "1 claim pages" in capsys.readouterr().out
-    page = (tmp_path / "site" / "F" / BOWL / "12-1" / "YIXIU" / "index.html").read_text()
+    assert "%d claim pages and 1 receipt pages" % len(won) in capsys.readouterr().out
+    page = (tmp_path / "site" / "F" / BOWL / "12-1" / won[0].upper() / "index.html").read_text()
     assert page.index("已验证") < page.index("Verified") and s.hex() in page and "SECRETCODE1" not in page
     assert "结论" in (tmp_path / "site" / "fair" / "index.html").read_text()
     assert cli.main(["verify-fair", "--desk", str(tmp_path / "site" / "fair" / "export.json"), "--bowl", BOWL,

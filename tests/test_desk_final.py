@@ -14,11 +14,10 @@ from mqttkit import EVENT, NONE, SECRET, SIHONG_12, SIHONG_13, app_flash, run_ap
 from bobing import final_play as F
 from bobing import game, journal
 
-deskkit.setup()
 
-from django.test import Client  # noqa: E402
+from django.test import Client
 
-from host_sim.desk.models import Champion, Final, Import  # noqa: E402
+from host_sim.desk.models import Champion, Final, Import
 
 WUZI = (2, 2, 2, 2, 2, 5)
 

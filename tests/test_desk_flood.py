@@ -3,13 +3,10 @@ small: its delays are the bench's figures, not checked here): every real award
 behind the flood is stored, each refusal is counted in the MQTT log, which gets a
 row per topic a second rather than one per message (before: 10,022 rows buried
 the import page), and the log gets a few lines a second, each once."""
-import os
-import sys
 
 from mqtt_broker import need_broker
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
-import desk_flood
+from bench import desk_flood
 
 
 @need_broker

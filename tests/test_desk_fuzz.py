@@ -12,7 +12,7 @@ import pytest
 
 import deskkit
 
-FOLDER = deskkit.setup()
+FOLDER = deskkit.folder()
 
 from django.test import Client  # noqa: E402
 

@@ -9,7 +9,7 @@ import re
 
 import deskkit
 
-FOLDER = deskkit.setup()
+FOLDER = deskkit.folder()
 
 from django.test import Client  # noqa: E402
 

@@ -8,7 +8,7 @@ import re
 
 import deskkit
 
-FOLDER = deskkit.setup()
+FOLDER = deskkit.folder()
 
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
@@ -20,11 +20,11 @@ from host_sim.desk.models import Game, ShakeGrant  # noqa: E402
 SECRET = bytes(range(40, 56))
 
 
-def _journal(who_minutes):
+def _journal(who_minutes, bowl="0071"):
     """A kiosk game whose customers were let in by (who, minute) -> the journal's bytes and name."""
-    root = os.path.join(FOLDER, "key-customers")
+    root = os.path.join(FOLDER, "key-customers-" + bowl)
     os.makedirs(root, exist_ok=True)
-    j = journal.start(root, "kiosk", None, 1, None, "0071", SECRET)
+    j = journal.start(root, "kiosk", None, 1, None, bowl, SECRET)
     rng = random.Random(4)
     for who, minute in who_minutes:
         j.play(game.EV_CUSTOMER, 3 if who == journal.BY_DESK else None, journal.customer_meta(who, minute))
@@ -35,11 +35,11 @@ def _journal(who_minutes):
         return f.read(), os.path.basename(j.path)
 
 
-def _row(lang):
+def _row(lang, bowl="0071"):
     c = Client(HTTP_ACCEPT_LANGUAGE=lang)
     assert c.login(username="kai", password=deskkit.PASSWORD)
     part = c.get("/bowls?part=1").content.decode()
-    row = re.search(r'<tr id="bowl-0071">(.*?)</tr>', part, re.S).group(1)
+    row = re.search(r'<tr id="bowl-%s">(.*?)</tr>' % bowl, part, re.S).group(1)
     return part, row
 
 
@@ -63,3 +63,31 @@ def test_the_bowls_page_shows_customers_by_key_beside_those_against_receipts():
     assert re.search(r'<td[^>]*class="by-receipt"[^>]*>(.*?)</td>', row, re.S).group(1) == "1"
     part, row = _row("zh-hans")  # Chinese first
     assert "钥匙放行的顾客" in part and "最近：第1局第9分钟" in row
+
+
+def _key_cell(bowl):
+    _part, row = _row("en", bowl)
+    return re.search(r'<td[^>]*class="by-key"[^>]*>(.*?)</td>', row, re.S).group(1)
+
+
+def test_customers_let_in_by_the_key_show_live_from_their_sealed_messages_and_count_once():
+    from bobing import outbox, wire
+    deskkit.bowl("0072", SECRET)
+    deskkit.attendant("kai")
+    t = "bobing/keyfest/0072/key"
+
+    def sent(g, k, m, secret=SECRET):
+        return deskkit.receive("keyfest", t, wire.seal(wire.key(secret), wire.FROM_BOWL, "keyfest", "0072", "key",
+                                                       outbox.key_payload(g, k, m)))
+    assert sent(1, 1, 0)[0] == "key" and sent(1, 2, 4)[0] == "key"
+    cell = _key_cell("0072")
+    assert cell.startswith("2") and "last: game 1, minute 4" in cell  # live: no journal imported yet
+    assert sent(1, 2, 4)[0] == "known"  # replayed (or sent again after a reconnect): counted once
+    assert sent(1, 3, 9, secret=bytes(range(16)))[0] == "refused"  # forged: another bowl's key
+    assert _key_cell("0072").startswith("2")
+    # the game's journal imported later holds the same customers and one more: never added twice
+    data, name = _journal([(journal.BY_KEY, 0), (journal.BY_KEY, 4), (journal.BY_PIN, 6), (journal.BY_KEY, 9)],
+                          "0072")
+    ingest_journal(data, name)
+    cell = _key_cell("0072")
+    assert cell.startswith("3") and "last: game 1, minute 9" in cell

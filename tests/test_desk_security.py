@@ -9,7 +9,7 @@ import sys
 
 import deskkit
 
-FOLDER = deskkit.setup()
+FOLDER = deskkit.folder()
 
 from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -168,8 +168,9 @@ def test_password_guessing_is_locked_out_logged_and_the_lock_outlives_a_restart(
     # a restart: a new desk process on the same database still refuses the address
     from django.db import connection
     connection.close()
-    code = ("import os, sys; sys.path.insert(0, 'tests'); import host_sim, deskkit;"
-            "deskkit._done.append(os.environ['BOBING_DESK_DIR']);"
+    code = ("import os, sys; sys.path.insert(0, 'tests'); from host_sim import compat; compat.install();"
+            "import deskkit;"
+            "deskkit._done['folder'] = os.environ['BOBING_DESK_DIR'];"
             "os.environ['DJANGO_SETTINGS_MODULE']='host_sim.desk.settings'; import django; django.setup();"
             "from django.conf import settings; settings.ALLOWED_HOSTS.append('testserver');"
             "from django.test import Client; c = Client(REMOTE_ADDR='10.9.0.7');"

@@ -8,7 +8,7 @@ import subprocess
 
 from conftest import ROOT
 
-GUIDES = ["README.md", "firmware/README.md", "host_sim/README.md", "host_sim/desk/README.md",
+GUIDES = ["README.md", "firmware/README.md", "firmware/GUIDE.md", "host_sim/README.md", "host_sim/desk/README.md",
           "hardware/README.md", "tests/README.md"]
 TOPS = ("firmware", "host_sim", "hardware", "tests", "bench", "requirements")
 DESK_THIRD_PARTY = {"axes_reset_ip", "axes_reset_username", "check", "migrate"}  # axes' and Django's own commands
@@ -32,13 +32,31 @@ def test_the_front_door_is_short_and_sends_each_reader_to_a_guide():
     assert len(text.splitlines()) <= 150, len(text.splitlines())
     assert "make sim" in text.split("## Map")[0] and "make test" in text.split("## Map")[0]
     heads = re.findall(r"^## (.+)$", text, re.M)
-    for reader, guide in (("family", "host_sim/README.md"), ("mall promoter", "host_sim/desk/README.md"),
+    for reader, guide in (("family", "firmware/GUIDE.md"), ("family", "host_sim/README.md"),
+                          ("mall promoter", "host_sim/desk/README.md"), ("mall promoter", "firmware/GUIDE.md"),
                           ("building a bowl", "hardware/README.md"), ("developer", "firmware/README.md")):
         head = [h for h in heads if reader in h]
         assert head, (reader, heads)
         section = text.split("## " + head[0], 1)[1].split("\n## ", 1)[0]
         assert guide in section, (reader, guide)
     assert "tests/README.md" in text
+
+
+def test_the_bowl_has_its_own_users_guide_and_the_desk_guide_opens_with_a_checklist():
+    # the bowl's manual apart from the simulator's guide, which sends its reader there first
+    guide = read("firmware/GUIDE.md")
+    assert re.findall(r"^## (.+)$", guide, re.M)[:2] == ["At the table", "At a kiosk"]
+    for words in ("MENU", "NEXT", "OK", "PIN", "等待服务员"):
+        assert words in guide, words
+    sim = read("host_sim/README.md")
+    assert "firmware/GUIDE.md" in sim.split("\n## ", 1)[0]
+    assert "## Playing at the table" not in sim
+    # a promoter's page first: numbered steps, at most a page, before any reference section
+    desk = read("host_sim/desk/README.md")
+    heads = re.findall(r"^## (.+)$", desk, re.M)
+    assert heads[0] == "Set-up checklist", heads
+    checklist = desk.split("## Set-up checklist", 1)[1].split("\n## ", 1)[0]
+    assert len(checklist.splitlines()) <= 60 and re.search(r"^1\. ", checklist, re.M)
 
 
 def test_every_path_the_docs_name_exists():

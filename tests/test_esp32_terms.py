@@ -7,8 +7,8 @@ import errno
 
 from bobing import console as C
 from bobing import outbox
-from fakes import wlan as fake_wlan
-from fakes import bowl as hal
+from host_sim.portable.fakes import wlan as fake_wlan
+from host_sim.portable.fakes import bowl as hal
 from bowlkit import roll, to_kiosk
 from bowlrun import Stream
 
@@ -195,6 +195,33 @@ def test_a_wrong_wifi_password_says_wrong_password(tmp_path):
     assert sim.resets == []
 
 
+def test_a_wrong_wifi_password_is_said_even_when_each_handshake_takes_its_longest(tmp_path, monkeypatch):
+    # the port says the reason only after reconnects + 1 disconnects (network_wlan.c); at 6 s a
+    # handshake timeout, three reconnects (24 s) outlasted the bowl's 20 s wait, which then said
+    # only "no connection"
+    monkeypatch.setattr(fake_wlan, "HANDSHAKE_MS", 6000)
+    sim, air, br = event_sim(tmp_path, networks={"mall": "other-pass"})
+    sim.step(30000)
+    lines = sim.board.lines
+    assert any("wrong password?" in line for line in lines), lines[-5:]
+    assert not any("no connection after" in line for line in lines), lines[-5:]
+
+
+def test_no_access_point_of_a_usable_security_or_signal_is_said_as_such(tmp_path):
+    for reason, said in ((210, "not with a security the bowl supports"), (212, "signal is too weak here")):
+        root = tmp_path / str(reason)
+        root.mkdir()
+        sim, air, br = event_sim(root, networks={"other": "x" * 8})
+        air.no_ap_reason = reason  # network_wlan.c passes 210-212 through at once
+        sim.step(10000)
+        assert any(said in line for line in sim.board.lines), (reason, sim.board.lines[-5:])
+
+
+def test_a_socket_wait_is_polled_in_100_ms_steps_as_on_the_port():
+    # modsocket.c: retries = timeout / SOCKET_POLL_US, then `for (i = 0; i <= retries; i++)` selects
+    assert [fake_wlan.waited_ms(t) for t in (0.4, 2, 0.05)] == [500, 2100, 100]
+
+
 def test_a_bus_stuck_in_the_middle_of_a_frame_is_no_watchdog_reset(tmp_path):
     sim = hal.Sim(str(tmp_path), urandom=Stream(7))
     sim.step(200)
@@ -238,9 +265,10 @@ def test_the_boot_replays_at_240_mhz_and_plays_at_the_boards_clock(tmp_path, mon
 _COUNTED = """
 import sys
 sys.path[:0] = ["tests", "."]
-import host_sim
-from fakes import bowl as hal
-from fakes import chiptime
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
+from host_sim.portable.fakes import bowl as hal
+from host_sim.portable.fakes import chiptime
 from bowlkit import roll
 from bowlrun import Stream
 chiptime.count_work(sys.argv[2] == "1")

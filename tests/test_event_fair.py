@@ -36,3 +36,21 @@ def test_every_roll_of_an_event_run_verifies(mp_built, broker, tmp_path):
     p = subprocess.run([sys.executable, "-m", "host_sim", "verify-fair", "--desk", str(export)],
                        capture_output=True, text=True, timeout=120, cwd=event_sim.ROOT)
     assert p.returncode == 1 and "dice do not match the reveal: 1" in p.stdout, p.stdout
+
+
+@need_broker
+def test_a_paced_event_still_verifies_every_roll(mp_built, broker, tmp_path):
+    """Pacing changes the stock granted, never a roll: with the top classes held back by the
+    release schedule (none released today), the bowls pay lower classes by their own rule, and
+    every roll still verifies against the desk's export."""
+    ev = event_sim.Event(tmp_path, 2, broker, speed=10, fair=True,
+                         pace=["zhuangyuan=0/day", "duitang=0/day", "sanhong=1/day"])
+    r = ev.run(event_sim.Plan(play_s=12, faults=False))
+    assert not ev.problems, "\n".join(ev.problems) + "\n%s" % r
+    f = r["fair"]
+    n = int(f["desk"][1].split()[1])
+    assert f["desk"][1] == "fair: %d rolls verified, 0 unverified" % n and n >= 6, f
+    assert sum(int(f[b][1].split()[1]) for b in ev.ids) == n, f
+    s = r["stock"]
+    assert s["zhuangyuan"]["granted"] == s["duitang"]["granted"] == 0 and s["sanhong"]["awarded"] <= 1, s
+    assert s["yixiu"]["awarded"] > 0, s

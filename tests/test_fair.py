@@ -150,6 +150,18 @@ def test_a_customer_shakes_only_after_the_desk_has_his_commitment_and_anyone_can
     assert out.strip().endswith(OWN % (3, 0)) and code == 3, out
 
 
+def test_a_boot_reads_net_txt_once(tmp_path, monkeypatch):
+    # the event, the fair dice and the network each read it again (three reads a boot)
+    from bowl import net
+    reads = []
+    real = net.read_config
+    monkeypatch.setattr(net, "read_config", lambda root: reads.append(root) or real(root))
+    sim = _fair_kiosk(tmp_path)
+    sim.power_cut()
+    sim.step(100)
+    assert sim.console.fair is not None and len(reads) == 2, reads  # the first boot's and this one's
+
+
 def test_an_event_kiosk_plays_fair_by_default_and_a_family_game_keeps_its_dice(tmp_path):
     """net.txt without a fair= line: the event kiosk commits before its customer shakes
     (fair=off, a promoter's explicit choice, loads nothing of it); a family game on the
@@ -530,9 +542,13 @@ def _game2(root, cheat=None, customers=3):
     fair.append(root, g, "A 1 %d %s" % (dice.CHAIN_N, anchor.hex()))
     seen = "2026-12-01T10:00:%02d+00:00"
     export = {"v": 1, "commitments": [], "awards": [], "turns": [],
-              "chains": [{"bowl": "0007", "g": g, "a": 1, "n": dice.CHAIN_N, "c": anchor.hex(), "seen": seen % 0}]}
+              "chains": [{"bowl": "0007", "g": g, "a": 1, "n": dice.CHAIN_N, "c": anchor.hex(), "seen": seen % 0,
+                          "pf": fair.rules_text(j.config.profile, j.config.overrides)}]}
     for k in range(1, customers + 1):
         j.play(game.EV_CUSTOMER, None)
+        left = [j.table.pool[c] for c in j.table.classes]  # (what his commit says he starts with)
+        if cheat == "hidden" and k == 2:
+            left[0] = 0  # "no 状元 left": a bowl hiding stock so that a 状元 pays nothing
         s = dice.chain_at(chain, k)
         d = bytes(rng.randrange(256) for _ in range(16))
         outage = cheat == "outage" and k == 2
@@ -558,7 +574,8 @@ def _game2(root, cheat=None, customers=3):
         fair.append(root, g, "S %d %s" % (k, s.hex()))
         export["turns"].append({"bowl": "0007", "g": g, "k": k, "seen": seen % k, "d": d.hex(), "s": s.hex(),
                                 "r": shakes[:1] if cheat == "short" and k == 1 else shakes,
-                                "revealed": seen % (k + 1), "verdict": "", "unseeded": 1 if outage else 0})
+                                "revealed": seen % (k + 1), "verdict": "", "unseeded": 1 if outage else 0,
+                                "l": left})
     j.close()
     from bobing import outbox
     _s, _t, won = outbox.replay(journal.path_of(root, g), g)
@@ -590,9 +607,12 @@ def test_format_2_cheating_bowls_are_caught_with_the_reason_named(tmp_path):
             ("changed", {fair_check.MISMATCH_DICE: 1}, {fair_check.MISMATCH_DICE: 1}),
             ("chain", {fair_check.CHAIN: 3}, {fair_check.CHAIN: 3}),
             ("outage", {fair_check.OUTAGE: 3}, {fair_check.OUTAGE: 3}),
-            ("short", {fair_check.NOT_PLAYED: 3}, {}),  # (the desk alone cannot know the shakes)
-            ("spill", {fair_check.SPILL_OFF: 1}, {}),
-            ("unpaid", {fair_check.UNPAID: 2}, {}),  # (a class the journal does not pay: named both ways)
+            # (the desk alone cannot know the shakes, but the awards of the hidden ones show)
+            ("short", {fair_check.NOT_PLAYED: 3}, {fair_check.AWARD_RULES: 1}),
+            ("spill", {fair_check.SPILL_OFF: 1}, {fair_check.SPILL_OFF: 1}),  # (the commit's rules say "off")
+            # a class the journal does not pay: named both ways; alone, the rules do not pay it
+            ("unpaid", {fair_check.UNPAID: 2}, {fair_check.AWARD_RULES: 3}),
+            ("hidden", {fair_check.NOT_COMMITTED: 3}, {fair_check.STOCK_HIDDEN: 3}),
             ("nocommit", {fair_check.AWARDS: 1}, {fair_check.NO_COMMIT_AWARD: 1})):
         root = str(tmp_path / cheat)
         g, export = _game2(root, cheat)
@@ -833,3 +853,13 @@ def test_before_his_first_shake_the_turn_screen_offers_the_customer_his_own_seed
     assert [x for x in pages() if x[0] == want and u.hex()[:8] in x[1]], "the seed's first characters not shown"
     roll(sim)
     assert not [x for x in pages() if x[0]], "a QR after the first shake"
+
+
+def test_every_reason_a_page_can_name_has_its_chinese():
+    """The pages say each reason Chinese first, English beside: every reason verify-fair
+    counts (each constant of fair_check that a Report can hold) has its Chinese."""
+    names = [n for n in dir(fair_check) if n.isupper() and isinstance(getattr(fair_check, n), str)
+             and n not in ("TRUSTED", "LOG_TAG")]
+    assert names and not [n for n in names if getattr(fair_check, n) not in fair_check.REASON_ZH], names
+    text = fair_check.reasons_text({fair_check.AWARD_RULES: 3})
+    assert text.index("奖品") < text.index("awards") and text.endswith(": 3")

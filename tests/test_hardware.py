@@ -5,26 +5,25 @@
 import csv
 import os
 import re
-import sys
 import xml.etree.ElementTree as ET
 
 import board
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HW = os.path.join(ROOT, "hardware")
-sys.path.insert(0, HW)
-import power_budget  # noqa: E402
+from hardware import power_budget  # noqa: E402
 
 STRAPPING = {0, 2, 5, 12, 15}
 FLASH = set(range(6, 12))
 RTC_GPIO = {0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39}
 INPUT_ONLY = {34, 35, 36, 37, 38, 39}
-OUTPUTS = ("PIN_SDA", "PIN_SCL", "PIN_LED_DATA", "PIN_LED_POWER", "PIN_BUZZER")
+OUTPUTS = ("PIN_SDA", "PIN_SCL", "PIN_LED_DATA", "PIN_LED_POWER", "PIN_BUZZER", "PIN_AMP_BCLK", "PIN_AMP_LRC",
+           "PIN_AMP_DIN")
 WAKE = ("PIN_MPU_INT", "PIN_BTN_OK")
 
 
 def board_constants():
-    return {k: getattr(board, k) for k in dir(board) if re.match(r"^(PIN|ADDR|I2C|OLED|LED|VBAT)_[A-Z_]+$", k)}
+    return {k: getattr(board, k) for k in dir(board) if re.match(r"^(PIN|ADDR|I2C|I2S|OLED|LED|VBAT)_[A-Z_]+$", k)}
 
 
 def pins():
@@ -87,7 +86,7 @@ def test_board_pins_are_safe_choices():
     for name in OUTPUTS:
         assert p[name] not in INPUT_ONLY, "%s drives a line; GPIO%d is input only" % (name, p[name])
     # every route of hardware/README.md: GPIO16/17 do not exist on SPIRAM builds (ports/esp32/machine_pin.h)
-    from fakes import esp32 as fake_esp32
+    from host_sim.portable.fakes import esp32 as fake_esp32
     for build, gpios in fake_esp32.BUILDS.items():
         for name, g in p.items():
             assert g in gpios, "%s on GPIO%d, which %s does not have" % (name, g, build)
@@ -174,7 +173,7 @@ def test_ring_data_level_shifter_and_soft_start_in_every_document():
 
 
 def test_the_simulated_board_has_the_documented_resistors():
-    from fakes import esp32 as fake_esp32
+    from host_sim.portable.fakes import esp32 as fake_esp32
     rows = {}
     for line in _read("wiring.md").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]

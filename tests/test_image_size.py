@@ -5,13 +5,10 @@
 import contextlib
 import io
 import os
-import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-sys.path.insert(0, os.path.join(ROOT, "host_sim", "portable"))
-import image_size  # noqa: E402
-from fakes import chiptime  # noqa: E402
+from bench import image_size  # noqa: E402
+from host_sim.portable.fakes import chiptime  # noqa: E402
 
 
 def test_the_image_leaves_a_tenth_of_the_bowls_app_partition_free(mp_built):

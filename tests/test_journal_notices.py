@@ -133,7 +133,7 @@ def test_a_damaged_final_that_cannot_be_set_aside_does_not_say_it_was(monkeypatc
 
 def test_a_bad_tail_set_aside_at_boot_still_says_so():
     c = C.Console.__new__(C.Console)  # only what panels.draw reads of a console
-    c.view, c.arg, c.lang = C.V_NOTICE, (C.N_JOURNAL, journal.TRUNCATED), "zh"
+    c.view, c.arg, c.settings = C.V_NOTICE, (C.N_JOURNAL, journal.TRUNCATED), C.Settings()  # (its lang: zh)
     zh, en = _said(c)
     assert "记录已恢复" in zh and "损坏部分已另存" in zh and "recovered; bad tail set aside" in en, (zh, en)
 

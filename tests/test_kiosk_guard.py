@@ -76,7 +76,7 @@ def test_an_open_kiosk_menu_locks_itself_after_two_minutes_without_a_button(tmp_
     goto(sim, "admin")
     assert c.view == C.V_MENU and c.arg[0] == "admin"
     _menu_stays_until(sim, C.V_MENU, LOCK)
-    assert c.view == C.V_GATE and not c.authed
+    assert c.view == C.V_GATE and not c.menu.authed
     assert any("menu closed" in line for line in sim.log())
     press(sim, "menu")  # the customer who comes by: the PIN is asked again
     assert c.view == C.V_DIGITS and c.arg[0] == "enter_pin"
@@ -103,4 +103,4 @@ def test_a_family_menu_closes_after_two_minutes_even_with_a_long_idle(tmp_path):
     enter(sim, "1234")
     assert c.view == C.V_MENU and c.arg[0] == "admin"
     _menu_stays_until(sim, C.V_MENU, LOCK)
-    assert c.view == C.V_TURN and not c.authed and not sim.sleeps
+    assert c.view == C.V_TURN and not c.menu.authed and not sim.sleeps

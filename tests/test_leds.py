@@ -131,3 +131,14 @@ def test_pattern_for_an_outcome():
     assert leds.pattern_for(t.spill()) == leds.P_SPILL
     assert leds.pattern_for(t.time_up()) == leds.P_IDLE
     assert leds.pattern_for(t.roll([4, 4, 4, 4, 4, 4])) == rules.LIUBOHONG
+
+
+def test_the_ring_is_powered_only_once_its_data_line_is_driven():
+    # GPIO13 floats out of reset (machine_pin.c: an input, no pull): a ring powered before board.py
+    # drives it latches noise as colours, seen until the first frame
+    from bowlrun import Stream, hal, new_root
+    sim = hal.Sim(new_root("ringpower"), urandom=Stream(3))
+    sim.step(200)
+    sim.power_cut()
+    sim.step(200)
+    assert sim.board.ring.garbled == 0 and sim.board.ring.writes > 0

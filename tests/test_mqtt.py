@@ -15,7 +15,7 @@ import pytest
 
 from bobing import claim, journal, outbox
 from bowl import net
-from fakes import wlan as fake_wlan
+from host_sim.portable.fakes import wlan as fake_wlan
 import portable
 from mqtt_broker import Sub, need_broker
 from mqttkit import BAD, EVENT, OTHER_SECRET, SECRET, Desk, bowl_cmd, decode, opened, play_kiosk, run_bowl
@@ -32,12 +32,18 @@ def test_every_award_reaches_the_desk_once_through_power_cut_and_broker_restart(
     # 1. the power fails after the broker acknowledged award 3, before the cursor moved
     p = run_bowl(root, broker.port, cut=3)
     assert p.returncode == 3 and "power cut after award 1-3" in p.stdout, p.stdout + p.stderr
-    assert outbox.read_cursor(str(root)) == (1, 2)
-    # 2. the bowl boots again and sends what the cursor says is left: award 3 again
+    # the cursor's file is written at most once a second while awards stream (net.CURSOR_MS):
+    # never past an award the broker acknowledged, perhaps behind it
+    c = outbox.read_cursor(str(root))
+    assert c in ((0, 0), (1, 1), (1, 2)), c
+    # (awards after 3 may have reached the broker too: several are in flight, net.WINDOW)
+    first = len(desk.lines(6, timeout=3))
+    assert 3 <= first <= 6
+    # 2. the bowl boots again and sends what the cursor says is left: award 3 (and any before) again
     p = run_bowl(root, broker.port)
-    assert p.returncode == 0 and "sent 4 cursor 1 6" in p.stdout, p.stdout + p.stderr
-    got, refused, dups = decode(desk.lines(7))
-    assert not refused and dups == 1  # award 3 arrived twice, recognised by its identity
+    assert p.returncode == 0 and "sent %d cursor 1 6" % (6 - c[1]) in p.stdout, p.stdout + p.stderr
+    got, refused, dups = decode(desk.lines(first + 6 - c[1]))
+    assert not refused and dups == first - c[1] >= 1  # award 3 (at least) twice, known by its identity
     assert {k: (a.cls, a.code) for k, a in got.items()} == want
 
     # 3. the broker goes down (persistence on), the desk too; the bowl plays on offline
@@ -55,10 +61,10 @@ def test_every_award_reaches_the_desk_once_through_power_cut_and_broker_restart(
     # 5. ... and the broker, restarted once more, keeps them for the desk's session
     broker.restart()
     desk.start()
-    got, refused, dups = decode(desk.lines(11))
+    got, refused, dups = decode(desk.lines(first + 10 - c[1]))
     desk.stop()
     want.update(more)
-    assert not refused and dups == 1 and len(got) == 10
+    assert not refused and dups == first - c[1] and len(got) == 10
     assert {k: (a.cls, a.code) for k, a in got.items()} == want
 
 
@@ -158,7 +164,7 @@ def test_outbox_sends_in_order_across_games_and_skips_table_games(tmp_path):
             if box.busy:  # one bounded step of reading done, more to read
                 continue
             break
-        tp, payload, g, n = item
+        tp, payload, g, n, _at = item
         a = outbox.decode_award(EVENT, tp, payload, lambda b: SECRET)
         seen.append((a.key(), (a.cls, a.code)))
         box.sent(g, n)
@@ -265,15 +271,16 @@ def test_the_app_publishes_on_its_own_task_while_the_game_runs(mp_built, broker,
     desk.start()
     watch = Desk(broker, tmp_path, topic=outbox.topic(EVENT, "0005", "status"), client_id="status-watch")
     watch.start()
-    p = subprocess.run(bowl_cmd("app", root, 2500),
+    # (it resumes under its last result: the network connects once that has stood net.READ_MS untouched)
+    p = subprocess.run(bowl_cmd("app", root, 6500),
                        capture_output=True, text=True, timeout=60, cwd=portable.ROOT)
     assert p.returncode == 0 and "Traceback" not in p.stdout + p.stderr, p.stdout + p.stderr
     samples, feeds = [int(x) for x in p.stdout.split("samples ")[1].split()[:3:2]]
     assert "net: connected to 127.0.0.1:%d" % broker.port in p.stdout
     assert "cursor 1 %d" % len(want) in p.stdout, p.stdout
-    # the game's tasks and the watchdog ran throughout: ~250 sensor rounds in 2.5 s, as without a
-    # network (a PUBACK held back by Nagle's algorithm, 40 ms a send, left ~115)
-    assert samples > 180 and feeds >= 2, p.stdout
+    # the game's tasks and the watchdog ran throughout: ~650 sensor rounds in 6.5 s, as without a
+    # network (a PUBACK held back by Nagle's algorithm, 40 ms a send, left ~115 in 2.5 s)
+    assert samples > 470 and feeds >= 5, p.stdout
     statuses = [json.loads(opened(SECRET, line.split()[0], binascii.unhexlify(line.split()[1])))
                 for line in watch.lines(2)]
     watch.stop()
@@ -337,7 +344,7 @@ def test_a_network_that_cannot_start_is_said_and_the_bowl_plays_offline(tmp_path
     # an OSError from net.start (no RAM for the socket, the radio refusing) was swallowed as if
     # the bowl were not provisioned: the promoter saw no award arrive and no reason why
     import asyncio
-    from fakes import bowl as hal
+    from host_sim.portable.fakes import bowl as hal
     from bowl import app as bowl_app
     (tmp_path / "net.txt").write_text("ssid=mall-5F\npassword=mooncake88\ntls=off\nbroker=127.0.0.1\nevent=%s\n"
                                       % EVENT)

@@ -8,8 +8,8 @@
 from bobing import console as C
 from bobing import journal
 from bobing import screen as scr
-from fakes import wlan as fake_wlan
-from fakes import bowl as hal
+from host_sim.portable.fakes import wlan as fake_wlan
+from host_sim.portable.fakes import bowl as hal
 from bowlkit import new_sim, roll
 from bowlrun import Stream
 
@@ -52,7 +52,7 @@ def test_a_frame_without_memory_is_drawn_again(tmp_path, monkeypatch):
     sim = new_sim(tmp_path)
     shown = sim.app.shown
     monkeypatch.setattr(scr.Screen, "idle", _once(scr.Screen.idle))
-    sim.console.changed += 1
+    sim.console.redraw()
     sim.step(100)
     assert "screen: out of memory drawing a frame; drawn again" in sim.log()
     assert sim.app.shown > shown and sim.resets == []  # the next round drew it
@@ -60,11 +60,12 @@ def test_a_frame_without_memory_is_drawn_again(tmp_path, monkeypatch):
 
 
 def test_a_network_that_cannot_start_for_memory_leaves_the_game_offline(tmp_path, monkeypatch):
-    from bowl import net
-    (tmp_path / "net.txt").write_text("ssid=mall\npassword=secret123\nbroker=10.0.0.2\nevent=e\nstock=bowl\n")
+    from bobing import outbox
+    (tmp_path / "net.txt").write_text("ssid=mall\npassword=secret123\ntls=off\nbroker=10.0.0.2\nevent=e\n"
+                                      "stock=bowl\n")
     air = fake_wlan.Air({"mall": "secret123"}, broker=fake_wlan.FakeBroker())
-    sim = hal.Sim(str(tmp_path), urandom=Stream(1), air=air)  # App.__init__ reads net.txt, then the task
-    monkeypatch.setattr(net, "read_config", _once(net.read_config, after=1))
+    sim = hal.Sim(str(tmp_path), urandom=Stream(1), air=air)
+    monkeypatch.setattr(outbox, "Outbox", _once(outbox.Outbox))
     sim.power_cut()  # this boot reads net.txt for its game, then its network start finds no memory
     sim.step(100)
     assert sim.net is None
@@ -87,3 +88,24 @@ def test_the_random_source_short_of_memory_at_boot_is_read_again_at_the_first_ro
     assert c.view == C.V_TURN and c.dice is None  # no "RNG failure, no rolls" notice: no test failed
     out = roll(sim)
     assert out.dice and c.dice is not None and c.table.events == 2 and sim.resets == ["power"]
+
+
+def test_out_of_memory_escaping_the_network_task_restarts_the_task_not_the_game(tmp_path, monkeypatch):
+    from bowl import net
+    (tmp_path / "net.txt").write_text("ssid=mall\npassword=secret123\ntls=off\nbroker=10.0.0.2\nevent=e\nstock=bowl\n")
+    br = fake_wlan.FakeBroker()
+    br.retain("bobing/e/desk/status", b'{"v":2,"on":1}')
+    air = fake_wlan.Air({"mall": "secret123"}, broker=br)
+    sim = hal.Sim(str(tmp_path), urandom=Stream(1), air=air)
+    sim.step(5000)
+    assert any(line.startswith("net: connected") for line in sim.log())
+    # a round of the task, and then its own handler, find no memory: it escapes net.run
+    monkeypatch.setattr(net.Net, "take_in", _once(net.Net.take_in))
+    monkeypatch.setattr(net.Net, "_why", _once(net.Net._why))
+    sim.step(2000)
+    log = sim.log()
+    assert "net: out of memory in the network task; it starts again in 5 s" in log, log
+    roll(sim)  # the game went on meanwhile, in the same boot
+    sim.step(8000)
+    assert any(line.startswith("net: connected") for line in sim.log())  # and the network is back
+    assert sim.resets == [] and sim.console.table.events == 1

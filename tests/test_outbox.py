@@ -80,7 +80,7 @@ def _full(root, cursor):
 
 def _item(root, a):
     g, n, cls, k = a
-    return outbox.topic(EVENT, BOWL, "award"), outbox.award_payload(g, n, cls, k), g, n
+    return outbox.topic(EVENT, BOWL, "award"), outbox.award_payload(g, n, cls, k), g, n, (n, 0, 0)  # (its place)
 
 
 def _next(box):
@@ -321,3 +321,48 @@ def test_a_game_whose_header_is_unreadable_is_passed_over():
             got.append((item[2], item[3]))
             box.sent(item[2], item[3])
     assert got == sorted(shown) and _next(box) is None
+
+
+def test_customers_let_in_by_the_key_go_out_in_the_journals_order_and_again_after_a_cut():
+    root = _root()
+    j = journal.start(root, "kiosk", None, 1, {"yixiu": 400, "erju": 100}, BOWL, SECRET)
+    rnd = Lcg(7)
+    order = []  # what the journal says, in its order: ("key", customer) or ("award", n)
+    minute = 0
+    while j.table.customer < 12:
+        t = j.table
+        if not t.shakes_left:
+            who = journal.BY_KEY if t.customer % 3 != 1 else journal.BY_PIN
+            minute += 2
+            j.play(game.EV_CUSTOMER, None, journal.customer_meta(who, minute))
+            if who == journal.BY_KEY:
+                order.append(("key", t.customer, minute))
+        else:
+            out = j.play(game.EV_ROLL, [1 + rnd(6) for _ in range(6)])
+            for i in range(len(out.won)):
+                order.append(("award", t.award_no - len(out.won) + 1 + i))
+    j.close()
+    assert len([x for x in order if x[0] == "key"]) == 8 and len(order) > 12
+
+    def drain(box, stop=None):
+        got = []
+        while True:
+            item = _next(box)
+            if item is None:
+                return got
+            tp, body = item[0].decode() if isinstance(item[0], bytes) else item[0], item[1]
+            if tp.endswith("/key"):
+                _b, g, k, m = outbox.decode_key(EVENT, tp, body)
+                got.append(("key", k, m))
+            else:
+                got.append(("award", item[3]))
+            box.sent(item[2], item[3], False, item[4])
+            if stop is not None and got[-1] == stop:
+                return got
+    box = outbox.Outbox(root, EVENT)
+    assert drain(box) == order  # every key customer once, in place among the awards
+    # a cut after an award whose next item is a key customer: that customer (not acknowledged) again
+    i = [k for k in range(1, len(order)) if order[k - 1][0] == "award" and order[k][0] == "key"][0]
+    outbox.write_cursor(root, 1, order[i - 1][1])
+    again = drain(outbox.Outbox(root, EVENT))
+    assert again == order[i:], (again[:3], order[i:i + 3])

@@ -66,7 +66,7 @@ def plays(c):
         if c.view == C.V_NOTICE and c.arg[0] == vocab.N_PIN_DEFAULT:  # a kiosk with 1234 lets nobody in
             assert S.pin_check(c.settings.pin, S.DEFAULT_PIN)
             c.settings.pin = S.pin_record("2468", b"salt of 16 bytes")  # (as admin > PIN does)
-            c._pin_plain = None
+            c.settings.pin_plain = None
             c.press(C.B_OK, C.PRESS)
             c.press(C.B_KEY, C.PRESS)
     assert c.view == C.V_TURN, vocab.VIEW_IDS[c.view]
@@ -192,7 +192,7 @@ def test_damaged_settings_files_boot_with_defaults_said_once():
                 v = "kiosk"  # a mode that cannot be read is a kiosk's (no game on flash says otherwise)
             assert getattr(s, k) == v, (data, k, getattr(s, k), v)
         if bad or probe == b"pin=\n":  # damage never resets the PIN to the default: it is lost
-            assert s.pin == "" and c.pin_lost, data
+            assert s.pin == "" and c.settings.pin_lost, data
         else:
             assert S.pin_check(s.pin, "1234"), data  # the default PIN, hashed
         _check(root, S.SETTINGS_FILE, data, bad, c)
@@ -230,7 +230,7 @@ def test_a_missing_claim_key_is_said_and_a_damaged_pin_is_never_1234():
     flipped = data[:i] + (b"0" if data[i:i + 1] != b"0" else b"1") + data[i + 1:]
     write(root, S.SETTINGS_FILE, flipped)
     c = boot(root, 2000)
-    assert notices(c) == [vocab.N_SETTINGS] and "crc" in c.arg[1] and c.pin_doubt
+    assert notices(c) == [vocab.N_SETTINGS] and "crc" in c.arg[1] and c.settings.pin_doubt
     assert not S.pin_check(c.settings.pin, "1234")  # the damaged record, kept (and in doubt)
     c.press(C.B_OK, C.PRESS)
     c.press(C.B_KEY, C.PRESS)  # the attendant's key never sets a PIN (it opened a list that did)
@@ -322,7 +322,7 @@ def test_a_new_bowl_hashes_no_pin_at_its_first_boot():
         loaded()
         c = boot(root)
         assert calls == [], calls
-        assert c.settings.pin == S.DEFAULT_PIN_RECORD and not c.pin_lost
+        assert c.settings.pin == S.DEFAULT_PIN_RECORD and not c.settings.pin_lost
         c.j.close()
         loaded()
         again = boot(root, 5000)  # as saved: the same record, still the default PIN

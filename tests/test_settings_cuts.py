@@ -56,9 +56,9 @@ def _is_damaged_kiosk(c, pin_kept):
     assert s.mode == "kiosk" and c.table.kiosk, (s.mode, c.log)
     assert vocab.N_SETTINGS in _shown(c), c.log  # said, never silent
     if pin_kept:
-        assert S.pin_check(s.pin, PIN) and not c.pin_lost
+        assert S.pin_check(s.pin, PIN) and not c.settings.pin_lost
     else:
-        assert s.pin == "" and c.pin_lost, c.log  # never 1234
+        assert s.pin == "" and c.settings.pin_lost, c.log  # never 1234
     c.press(C.B_OK, C.PRESS)
     c.press(C.B_MENU, C.PRESS)
     c.j.close()
@@ -124,7 +124,7 @@ def test_a_lost_pin_is_set_again_only_in_maintenance_mode(mp_built, kiosk_files,
         if name != S.SETTINGS_FILE:
             (data / name).write_bytes(b)
     c = C.Console(str(data), 0, os.urandom, has_sensor=False)
-    assert c.pin_lost and c.settings.mode == "kiosk"
+    assert c.settings.pin_lost and c.settings.mode == "kiosk"
     c.j.close()
     before = (data / S.SETTINGS_FILE).read_bytes()
     for bad in ("1234", "12a4", "123"):  # refused on the computer: nothing reaches the bowl
@@ -136,16 +136,16 @@ def test_a_lost_pin_is_set_again_only_in_maintenance_mode(mp_built, kiosk_files,
     assert not os.path.exists(os.path.join(ROOT, "build", "pin_set.py"))  # the script with the PIN is gone
     assert b"2468" not in (data / S.SETTINGS_FILE).read_bytes()
     c = C.Console(str(data), 1000, os.urandom, has_sensor=False)
-    assert not c.pin_lost and c.settings.mode == "kiosk" and S.pin_check(c.settings.pin, "2468")
+    assert not c.settings.pin_lost and c.settings.mode == "kiosk" and S.pin_check(c.settings.pin, "2468")
     assert _shown(c) == []
     c.j.close()
 
 
 def test_set_pin_refuses_a_settings_file_it_cannot_trust(tmp_path):
     root = str(tmp_path)
-    assert "4 to 8 digits" in S.set_pin(root, "12")
-    assert "not the default" in S.set_pin(root, "1234")
-    assert "missing or damaged" in S.set_pin(root, "2468")  # no settings.txt: boot first
+    assert "4 to 8 digits" in S.set_pin(root, "12", C.Settings())
+    assert "not the default" in S.set_pin(root, "1234", C.Settings())
+    assert "missing or damaged" in S.set_pin(root, "2468", C.Settings())  # no settings.txt: boot first
     (tmp_path / S.SETTINGS_FILE).write_bytes(b"mode=kiosk\npin=\n")  # no checksum
-    assert "missing or damaged" in S.set_pin(root, "2468")
+    assert "missing or damaged" in S.set_pin(root, "2468", C.Settings())
     assert (tmp_path / S.SETTINGS_FILE).read_bytes() == b"mode=kiosk\npin=\n"

@@ -1,12 +1,11 @@
 # micropython: yes
 # Shakes granted at the prize desk (firmware/PROTOCOL.md "Shakes from the
 # counter"), the shared codec and the bowl's record (bobing/shakes.py): the
-# desk signs with the bowl's claim secret, the bowl refuses what another secret,
-# bowl or event signed and anything malformed; the record on flash (on the unix
+# desk's grant is signed by its seal alone (bobing/wire.py, under the bowl's key):
+# the seal refuses what another key, bowl or event signed, the codec anything
+# malformed and an older desk's inner mac by name; the record on flash (on the unix
 # port in littlefs) reads back only as written. EV_CUSTOMER carries the shakes.
-import sys
-
-from bobing import game, journal, shakes
+from bobing import game, journal, shakes, wire
 from ramflash import fresh_root
 
 SECRET = bytes(range(1, 17))
@@ -23,36 +22,55 @@ def _refused(*args):
     raise AssertionError("accepted: %r" % (args,))
 
 
-def test_a_signed_grant_round_trips_and_its_mac_is_hmac_sha256():
-    p = shakes.payload(SECRET, EV, "3F-1", 7, 3, "R-88")
-    assert p.startswith(b'{"v":2,"id":7,"n":3,"ref":"R-88","m":"') and len(p) < 120
-    assert shakes.decode(EV, TOPIC, p, "3F-1", SECRET) == (7, 3, "R-88")
-    assert shakes.decode(EV, TOPIC.encode(), p, "3F-1", SECRET) == (7, 3, "R-88")
-    if sys.implementation.name != "micropython":
-        import hmac
-        import hashlib
-        import json
-        want = hmac.new(SECRET, b"bobing-desk1|midautumn|3F-1|shakes|7|3|R-88", hashlib.sha256).hexdigest()[:32]
-        assert json.loads(p)["m"] == want
+def _sealed(secret, bowl, body, event=EV):
+    return wire.seal(wire.key(secret), wire.FROM_DESK, event, bowl, "shakes", body)
+
+
+def _opened(secret, bowl, payload, event=EV):
+    return wire.open_sealed(wire.key(secret), wire.FROM_DESK, event, bowl, "shakes", payload)
+
+
+def _seal_refused(secret, bowl, payload, event=EV):
+    try:
+        _opened(secret, bowl, payload, event)
+    except ValueError as e:
+        return str(e)
+    raise AssertionError("seal accepted: %r" % (payload,))
+
+
+def test_a_sealed_grant_round_trips_with_one_signature():
+    p = shakes.payload(7, 3, "R-88")
+    assert p == b'{"v":2,"id":7,"n":3,"ref":"R-88"}'  # no inner mac: the seal is its signature
+    w = _sealed(SECRET, "3F-1", p)
+    assert w.count(b"mac") == 1 and len(w) < 120
+    body = _opened(SECRET, "3F-1", w)
+    assert shakes.decode(EV, TOPIC, body, "3F-1") == (7, 3, "R-88")
+    assert shakes.decode(EV, TOPIC.encode(), body, "3F-1") == (7, 3, "R-88")
 
 
 def test_forged_moved_replayed_elsewhere_and_malformed_grants_are_refused():
-    good = shakes.payload(SECRET, EV, "3F-1", 7, 3, "R-88")
-    assert "mac does not match" in _refused(EV, TOPIC, shakes.payload(OTHER, EV, "3F-1", 7, 3, "R-88"), "3F-1", SECRET)
-    assert "mac does not match" in _refused(EV, TOPIC, good.replace(b'"n":3', b'"n":9'), "3F-1", SECRET)
-    assert "mac does not match" in _refused(EV, TOPIC, good.replace(b'"id":7', b'"id":8'), "3F-1", SECRET)
-    # signed for bowl 3F-1, published on bowl 3F-2's topic; or for another event
-    assert "mac does not match" in _refused(EV, "bobing/midautumn/3F-2/shakes", good, "3F-2", SECRET)
-    assert "bowl" in _refused(EV, TOPIC, good, "3F-2", SECRET)
-    assert "topic" in _refused("newyear", TOPIC, good, "3F-1", SECRET)
+    good = _sealed(SECRET, "3F-1", shakes.payload(7, 3, "R-88"))
+    assert "seal does not match" in _seal_refused(SECRET, "3F-1", _sealed(OTHER, "3F-1", shakes.payload(7, 3, "R-88")))
+    assert "seal does not match" in _seal_refused(SECRET, "3F-1", good.replace(b'"n":3', b'"n":9'))
+    assert "seal does not match" in _seal_refused(SECRET, "3F-1", good.replace(b'"id":7', b'"id":8'))
+    # sealed for bowl 3F-1, published on bowl 3F-2's topic; or for another event
+    assert "seal does not match" in _seal_refused(SECRET, "3F-2", good)
+    assert "seal does not match" in _seal_refused(SECRET, "3F-1", good, "newyear")
+    body = _opened(SECRET, "3F-1", good)
+    assert "bowl" in _refused(EV, TOPIC, body, "3F-2")
+    assert "topic" in _refused("newyear", TOPIC, body, "3F-1")
+    # an older desk's grant: its inner mac "m" beside the seal, refused by name
+    old = b'{"v":2,"id":7,"n":3,"ref":"R-88","m":"' + b"0" * 32 + b'"}'
+    assert "field 'm': an inner mac" in _refused(EV, TOPIC, _opened(SECRET, "3F-1", _sealed(SECRET, "3F-1", old)),
+                                                  "3F-1")
     for bad, why in ((b"not json", "JSON"), (b"[1]", "object"), (b'{"v":3,"id":7,"n":3}', "format"),
-                     (b'{"v":2,"id":0,"n":3,"m":""}', "'id'"), (b'{"v":2,"id":7,"n":100,"m":""}', "'n'"),
-                     (b'{"v":2,"id":7,"n":true,"m":""}', "'n'"), (b'{"v":2,"id":7,"n":3,"ref":"a|b"}', "ref"),
-                     (b'{"v":2,"id":7,"n":3,"ref":"R"}', "mac"), (b"{" + b" " * 300 + b"}", "bytes")):
-        assert why in _refused(EV, TOPIC, bad, "3F-1", SECRET), bad
+                     (b'{"v":2,"id":0,"n":3}', "'id'"), (b'{"v":2,"id":7,"n":100}', "'n'"),
+                     (b'{"v":2,"id":7,"n":true}', "'n'"), (b'{"v":2,"id":7,"n":3,"ref":"a|b"}', "ref"),
+                     (b"{" + b" " * 300 + b"}", "bytes")):
+        assert why in _refused(EV, TOPIC, bad, "3F-1"), bad
     for args in ((0, 3), (1, 0), (1, 100), (1, 3, "x" * 25), (1, 3, 'a"b')):
         try:
-            shakes.payload(SECRET, EV, "3F-1", *args)
+            shakes.payload(*args)
         except ValueError:
             continue
         raise AssertionError("made %r" % (args,))

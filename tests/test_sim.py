@@ -14,7 +14,7 @@ import pytest
 from bobing import vocab
 from bobing import journal
 from host_sim import cli
-from fakes import bowl as hal
+from host_sim.portable.fakes import bowl as hal
 from host_sim.sim import player
 from host_sim.sim import terminal
 from host_sim.sim import textview

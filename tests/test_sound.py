@@ -4,7 +4,7 @@
 # tune; the quiet setting plays softer, off plays nothing.
 from bobing import console as C
 from bobing import game, sound
-from fakes import bowl as hal
+from host_sim.portable.fakes import bowl as hal
 from bowlkit import new_sim, press, goto
 
 

@@ -10,8 +10,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-import budget  # noqa: E402
+from bench import budget  # noqa: E402
 
 
 def doc_block():

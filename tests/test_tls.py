@@ -13,9 +13,8 @@ from deskkit import free_port
 from mqtt_broker import Broker, need_broker
 from mqttkit import EVENT, SECRET, Listener, app_flash, awards_of, make_users, passwords, play_kiosk, run_app
 
-deskkit.setup()
 
-from host_sim.cli import broker as cmd_broker  # noqa: E402
+from host_sim.cli import broker as cmd_broker
 
 BOWL = "0451"  # its own: the desk database of a test process is shared by the files it runs
 

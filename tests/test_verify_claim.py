@@ -107,6 +107,8 @@ def test_the_counter_check_loads_only_what_it_needs():
     # the check answers at once because it loads neither the game engine nor another
     # command's packages (the time itself is a figure for a benchmark, not a test)
     probe = ("import sys\n"
+             "from host_sim import compat\n"
+             "compat.install()\n"  # a script of its own: its entry point's set-up, as python -m host_sim's
              "from host_sim.cli import main\n"
              "for argv in (['verify-claim', '--help'], ['verify-claim', '--secret', 'k' * 16, %r]):\n"
              "    try:\n"

@@ -70,4 +70,4 @@ def test_a_message_of_format_1_is_refused_by_name_and_every_kind_is_format_2():
     msg = _refused(k, "b", "midautumn", "0001", "award", b'{"v":1,"g":1,"n":1,"c":"yixiu","k":1,"code":"X"}')
     assert "format 1 (unsealed, older firmware)" in msg, msg
     assert outbox.VERSION == 2  # the fair messages of format 2 are event messages too:
-    assert fair.commit2_payload(1, 1, 1, bytes(32)).startswith(b'{"v":2,')
+    assert fair.commit2_payload(1, 1, 1, bytes(32), "kiosk", [1] * 6).startswith(b'{"v":2,')

@@ -21,6 +21,9 @@
 #   beeps, duty                  tones to play (list of (hz, ms), hz 0 a rest:
 #                                bobing/sound.py's tunes and the dice's rattle),
 #                                drained; duty: the PWM duty they play at
+#   speech                       (out, zhuangyuan, ended) of the last roll or spill
+#                                shown, for the voice (bobing/voice.py: the app says
+#                                it and takes it); None, or with the sound off
 #   sleep                        True: the idle timeout ran out, deep-sleep now
 #   log                          lines for the serial log, drained
 #
@@ -127,6 +130,12 @@ class Settings:
         self.sound = "on"  # sound.LEVELS: on, quiet, off
         self.names = bytearray(game.MAX_SEATS)  # each seat's name: 1 + vocab.TITLES index, 0 none
 
+    # what the boot's read of the files found (bobing/settings.py sets them; not kept in the file)
+    mode_lost = False  # settings.txt's mode could not be read (a kiosk's until the journal says otherwise)
+    pin_lost = False  # the PIN's record is damaged: maintenance mode's `make pin` sets a new one
+    pin_doubt = False  # settings.txt failed its checksum: a value, the PIN's too, may be wrong
+    pin_plain = None  # the PIN is still the default 1234 (None: not checked since boot or a change)
+
     def active_profile(self):
         return self.kiosk_profile if self.mode == "kiosk" else self.profile
 
@@ -160,13 +169,23 @@ class Console:
     then an event game, whose stock comes only from the prize desk's grants
     (allot(), firmware/PROTOCOL.md "Shared stock")."""
 
+    # Defaults on the class (no heap per instance until set); the rest in __init__.
+    speech = None  # what the voice is to say (announce; the app takes it)
+    final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final; set_final)
+    fair = None  # verifiable dice on an event kiosk (net.txt fair=on): a fair.Fair, else None (use_fair)
+    _own = False  # the roll on show is the bowl's own dice on a fair kiosk whose desk did not answer
+    _fair_err = None  # when the last commitment could not be made (flash, random source)
+    _pressed = 0  # when a button was last pressed (any menu closes MENU_LOCK_MS after it)
+    _pages = 1  # pages of the result on show (screen.result_pages decides, via set_pages)
+    _clock0 = (0, 0)  # (the game's minute, the time it was read): the kiosk's minutes go on from it
+    # state objects made when first needed (a family game played by shakes makes neither):
+    menu = None  # what the menus have open and the PIN's lockout: a menu.MenuState (_menus)
+    grants = None  # what the prize desk granted: a shakes.Grants (_grants)
+
     def __init__(self, root, t_ms, urandom, has_display=True, has_sensor=True, hw_errors=(),
                  woke_by="power", entropy=None, event=""):
         self.root = root
         self.event = event
-        self._allot = None  # the desk's latest grant (s, ((class, cumulative), ...)) not applied yet
-        self._steps = {}  # per class: its last grant raise seen since boot (the ask's low mark)
-        self.acks = []  # answers to the desk's shake grants still to send: (id, st, why) (bowl/net.py)
         self.urandom = urandom
         self.entropy = entropy or urandom
         self.has_display = has_display
@@ -208,7 +227,6 @@ class Console:
         settings.boot(self)  # settings.txt, the claim secret, the PIN (notices for damage)
         _unload("settings")
         _unload("claim")
-        self.lang = self.settings.lang
         for part, msg in hw_errors:
             self.say("hardware: %s: %s" % (part, msg))
             if part == "display":
@@ -225,7 +243,7 @@ class Console:
             self.say("dice: %s" % e)
         self.detector = None
         self._resume(woke_by)
-        if self.mode_lost and self.table is not None and not self.table.kiosk:
+        if self.settings.mode_lost and self.table is not None and not self.table.kiosk:
             self.settings.mode = "family"  # the game on flash is a family table's (the journal is checksummed)
             self.say("settings: the mode was damaged; the game on flash is a family table's")
             from bobing import settings
@@ -247,11 +265,12 @@ class Console:
         self.next_notice_or(self.home())
 
     # ------------------------------------------------------------ helpers
-    # The public ones (say, notify, show, home, next_notice_or, set_led, secret,
-    # new_game, make_detector, rearm, draw_dice, announce, ok_rolls, confirm; the
-    # attributes now, since, stage; menu_list, pin_fails, pin_since, boot_t for the menus) are
-    # also what the modules the console loads on demand (menu, settings,
-    # final_play, panels) and bowl/net.py use.
+    # The public ones (say, notify, show, redraw, home, next_notice_or, set_led, secret,
+    # new_game, make_detector, set_final, use_fair, rearm, draw_dice, announce, ok_rolls,
+    # confirm; the attributes now, since, stage, boot_t; the state objects settings, menu,
+    # grants, final, fair) are what the modules the console loads on demand (menu,
+    # settings, final_play, panels) and bowl/ use: they change those state objects, and
+    # the Console's own attributes only through these methods.
     def say(self, line):
         """A line for the serial log."""
         self.log.append(line)
@@ -259,6 +278,15 @@ class Console:
     def notify(self, kind, detail=""):
         """A notice (N_*) to show before the next view (next_notice_or)."""
         self._notices.append((kind, detail))
+
+    @property
+    def lang(self):
+        """The screen's language: the setting's (the menu changes it at once)."""
+        return self.settings.lang
+
+    def redraw(self):
+        """The view on show changed in place (a menu's cursor, a digit): drawn again."""
+        self.changed += 1
 
     def secret(self):
         """The kiosk's claim secret (bytes)."""
@@ -276,7 +304,8 @@ class Console:
         self._frame_t = self.now
         self.changed += 1
         if view != V_NOTICE and not V_MENU <= view <= V_SECRET and view != V_CLAIM:
-            self.authed = False  # the PIN (or the key) opened the menus only until they close
+            if self.menu is not None:
+                self.menu.authed = False  # the PIN (or the key) opened the menus only until they close
         if view == V_FINAL:
             view = self.final.phase
         self.stage = view
@@ -342,7 +371,8 @@ class Console:
         value came in time, bobing/fair.py): its turn, shaking, a roll's result and the
         claims it won say so, as verify-fair, the desk's page and the claim link do."""
         v = self.view
-        if v == V_RESULT or v == V_CLAIM and self.edit != "codes":  # (a code looked up later: not known)
+        m = self.menu
+        if v == V_RESULT or v == V_CLAIM and (m is None or m.edit != "codes"):  # (a code looked up later: not known)
             return self._own
         f = self.fair
         return (v == V_TURN or v == V_SHAKING) and f is not None and f.unseeded()
@@ -412,6 +442,24 @@ class Console:
             if last is not None and last.kind == game.EV_ROLL:
                 self._reshow = last  # the roll seen just before the cut is shown again as it stands
 
+    def _menus(self):
+        """bobing/menu.py, its state made when the first menu opens."""
+        from bobing import menu
+        if self.menu is None:
+            self.menu = menu.MenuState()
+        return menu
+
+    def set_final(self, fp, detector=None):
+        """Play the final fp (a final_play.FinalPlay) with `detector` (its rules'), or
+        None: no final (the detector stays until make_detector)."""
+        self.final = fp
+        if fp is not None:
+            self.detector = detector
+
+    def use_fair(self, f):
+        """Verifiable dice (a fair.Fair) from now on: bowl/app.py for an event kiosk."""
+        self.fair = f
+
     def make_detector(self):
         opts = self.table.profile.options
         self.detector = shake.Detector(self.dice, opts.get("spill_detect", "off"))
@@ -452,14 +500,14 @@ class Console:
         self.out = None
         self.claims = []
         self.make_detector()
-        g = self._grant
+        g = self.grants.shakes if self.grants is not None else None
         if g is not None:  # not used in the game that ended: it is for this game's first customer
             from bobing import shakes
             try:
                 shakes.write(self.root, g[0], g[1], self.j.game_id, 1)
-                self._grant = (g[0], g[1], self.j.game_id, 1)
+                self.grants.shakes = (g[0], g[1], self.j.game_id, 1)
             except OSError as e:
-                self._grant = None
+                self.grants.shakes = None
                 self.say("shakes: grant %d lost with the old game: flash write failed: %s" % (g[0], e))
             _unload("shakes")
 
@@ -574,6 +622,14 @@ class Console:
         self.tune(sound.tune_for(out, zhuangyuan))
         if ended:
             self.tune(sound.GAME_END)
+        if self.settings.sound != "off":
+            self.speech = (out, zhuangyuan, ended)
+
+    def take_speech(self):
+        """-> what announce() left for the voice, once ((out, zhuangyuan, ended) or None)."""
+        sp = self.speech
+        self.speech = None
+        return sp
 
     def rattle(self, t_ms):
         """While the bowl is shaken (the table's game or the final): the dice
@@ -620,8 +676,9 @@ class Console:
         # waits to be seen) or a claim code (once shown it is in the attendant's list),
         # never while a kiosk waits for the attendant
         waiting = t is not None and t.kiosk and not t.shakes_left or self._unseeded()
-        playing = (v == V_TURN or v == V_SHAKING or v == V_POOL or v == V_TABLE or
-                   v == V_RESULT and not self.claims or v == V_CLAIM and self.edit != "codes") and not waiting
+        m = self.menu
+        playing = (v == V_TURN or v == V_SHAKING or v == V_POOL or v == V_TABLE or v == V_RESULT and
+                   not self.claims or v == V_CLAIM and (m is None or m.edit != "codes")) and not waiting
         if (v == V_RESULT or v == V_CLAIM) and ev == shake.EV_JOLT:
             return  # a knock while the result or a code shows: it stays
         if ev == shake.EV_STUCK:
@@ -736,20 +793,17 @@ class Console:
                 self._notice_done()
             return
         if b == B_KEY:
-            from bobing import menu
-            menu.attendant(self)
+            self._menus().attendant(self)
             return
         if v == V_MENU or v == V_DIGITS or v == V_CONFIRM or v == V_SECRET:
-            from bobing import menu
-            menu.key(self, b, kind)
+            self._menus().key(self, b, kind)
             return
-        if v == V_CLAIM and self.edit == "codes":  # a code shown again from the attendant's list
-            from bobing import menu
-            menu.key(self, b, kind)
+        m = self.menu
+        if v == V_CLAIM and m is not None and m.edit == "codes":  # a code shown again from the attendant's list
+            self._menus().key(self, b, kind)
             return
         if b == B_MENU:
-            from bobing import menu
-            menu.open_menu(self)
+            self._menus().open_menu(self)
             return
         if v == V_FINAL:
             from bobing import final_play
@@ -761,8 +815,7 @@ class Console:
         elif v == V_CLAIM and b == B_OK:
             self._after_result()
         elif v == V_OVER and b == B_OK:
-            from bobing import menu
-            menu.ask_new_game(self)
+            self._menus().ask_new_game(self)
         elif v == V_OVER and b == B_NEXT and not t.kiosk:
             self.show(V_TABLE, 1)  # who won what, a page a seat
         elif v == V_TABLE:
@@ -798,7 +851,8 @@ class Console:
 
     def confirm(self, title, action):
         """Ask for OK to confirm `title` (V_CONFIRM); menu.py does `action` on OK."""
-        self.edit = action
+        self._menus()
+        self.menu.edit = action
         self.show(V_CONFIRM, title)
 
     def next_customer(self, n=None, who=journal.BY_PIN):
@@ -816,7 +870,7 @@ class Console:
         if t.event and not t.stocked():
             self.show(V_WAIT)  # the stock ran out under this screen
             return False
-        g = self._grant  # a grant on flash is for the next customer, whoever lets him in
+        g = self.grants.shakes if self.grants is not None else None  # (on flash: the next customer's)
         if g is not None and n is None and t.customer + 1 == g[3]:
             n = g[1]
         m, t0 = self._clock0
@@ -825,8 +879,8 @@ class Console:
         if out is None:
             return False
         if g is not None and t.customer == g[3]:
-            self._grant = None
-            self.acks.append((g[0], "used", ""))
+            self.grants.shakes = None
+            self.ack((g[0], "used", ""))
             self.say("shakes: grant %d used by customer %d" % (g[0], t.customer))
             n = g[1]
         self.say("customer %d: %s started %d shakes" % (t.customer, "the prize desk" if n else "the attendant's key"
@@ -835,26 +889,23 @@ class Console:
         self._fair_step()
         return True
 
-    _pin_plain = None  # a kiosk's PIN is still the default (None: not checked since boot or a change)
-
     def pin_default(self):
         """-> True while the PIN is the default 1234 (checked once: a PBKDF2)."""
-        if self._pin_plain is None:
+        if self.settings.pin_plain is None:
             from bobing import settings
-            self._pin_plain = bool(self.settings.pin) and settings.pin_check(self.settings.pin,
+            self.settings.pin_plain = bool(self.settings.pin) and settings.pin_check(self.settings.pin,
                                                                              settings.DEFAULT_PIN)
             _unload("settings")
-        return self._pin_plain
-
-    _pressed = 0  # when a button was last pressed (any menu closes MENU_LOCK_MS after it)
+        return self.settings.pin_plain
 
     def tick(self, t_ms):
         """Time passes (call it often: every 10-50 ms)."""
         self.now = t_ms
         v = self.view
-        if (V_MENU <= v <= V_SECRET or v == V_CLAIM and self.edit == "codes") and \
+        m = self.menu  # (None until a menu opens; the menu views are shown only then)
+        if (V_MENU <= v <= V_SECRET or v == V_CLAIM and m is not None and m.edit == "codes") and \
                 time.ticks_diff(t_ms, self._pressed) >= MENU_LOCK_MS:
-            self.edit = self.then = None
+            m.edit = m.then = None
             self.say("menu closed: %d s without a button (the PIN asked again)" % (MENU_LOCK_MS // 1000))
             self.show(self.home())  # (the PIN's opening ends with the menus)
             v = self.view
@@ -896,9 +947,10 @@ class Console:
                     self.next_notice_or(self.home())  # between shakes: said now, the game goes on after it
         if self.fair is not None and v != V_SHAKING:
             self._fair_step()
-        if self._allot is not None and v != V_SHAKING and v != V_SLEEP:
+        gr = self.grants
+        if gr is not None and gr.allot is not None and v != V_SHAKING and v != V_SLEEP:
             self._apply_allot()
-        if self._grant is not None and v == V_GATE:
+        if gr is not None and gr.shakes is not None and v == V_GATE:
             self._use_grant()
         if self.flat and (v != V_NOTICE or since >= NOTICE_MS // 2):
             self.sleep = True  # every journal write is done: they finish inside sample()/press()
@@ -910,21 +962,6 @@ class Console:
             self.sleep = True
             self.show(V_SLEEP)
         self._last_tick = t_ms
-
-    # menu state (bobing/menu.py sets it; defaults on the class cost no heap per instance)
-    menu_list = None  # the current list: [id, items, cursor] (V_MENU's argument)
-    edit = None  # what the digit entry or confirmation edits
-    pin_fails = None  # the PIN's lockout (menu.py): wrong PINs in a row as on flash; None: not read yet
-    pin_since = 0  # when the current lock started (a lock read from flash: at boot)
-    authed = False  # the PIN or the attendant's key opened the menus now on show
-    then = None  # after a menu's notice: where the menus go on (menu.after_notice), not the game
-    mode_lost = False  # settings.txt's mode could not be read (a kiosk's until the journal says otherwise)
-    pin_lost = False  # the PIN's record is damaged: the attendant's key sets a new one
-    pin_doubt = False  # settings.txt failed its checksum: the key may set a new PIN too
-    final = None  # the 状元王中王 on this bowl, a final_play.FinalPlay (None: no final)
-    fair = None  # verifiable dice on an event kiosk (net.txt fair=on): a fair.Fair, else None
-    _own = False  # the roll on show is the bowl's own dice on a fair kiosk whose desk did not answer
-    _fair_err = None  # when the last commitment could not be made (flash, random source)
 
     def _time_limit(self, t_ms):
         """The profile's time limit counts play while the bowl is awake (a game
@@ -941,51 +978,67 @@ class Console:
                 self.say("time limit reached")
                 self.show(self.home())
 
-    # ------------------------------------------------------------ shakes from the desk
-    # bobing/shakes.py: the record on flash says which customer a grant is for;
-    # it is used exactly when that customer is in the journal.
-    _grant = None  # a grant on flash not used yet: (id, n, game, customer)
-    _grant_floor = -1  # the highest grant id taken (-1: not read from flash yet)
+
+    # ------------------------------------------------------------ shakes from the desk (Grants)
+    def _grants(self):
+        """The desk's grants, made at the first (bobing/shakes.py's class: loaded only then)."""
+        if self.grants is None:
+            from bobing import shakes
+            self.grants = shakes.Grants()
+            _unload("shakes")
+        return self.grants
+
+    def ack(self, a):
+        """An answer (id, st, why) to a desk's grant of shakes, to be sent once (bowl/net.py)."""
+        gr = self._grants()
+        if gr.acks is None:
+            gr.acks = []
+        if a not in gr.acks:
+            gr.acks.append(a)
+
+    def next_ack(self):
+        """-> the next answer to a desk's grant to send (bowl/net.py), or None."""
+        gr = self.grants
+        return gr.acks.pop(0) if gr is not None and gr.acks else None
 
     def _grant_state(self):
         """Read the record once: -> the highest id taken; sets the pending grant."""
-        if self._grant_floor < 0:
+        self._grants()
+        if self.grants.floor < 0:
             from bobing import shakes
             try:
                 r = shakes.read(self.root)
             except ValueError as e:
                 r = None
-                self._grant_floor = 0
-                self._grant_damaged = True  # the next grant seen may have been used: it only sets the floor
+                self.grants.floor = 0
+                self.grants.damaged = True  # the next grant seen may have been used: it only sets the floor
                 self.say("shakes: %s: the next grant is refused, later ones are taken" % e)
             else:
-                self._grant_floor = r[0] if r else 0
+                self.grants.floor = r[0] if r else 0
                 t = self.table
                 if r and t is not None and self.j is not None and r[2] == self.j.game_id and t.customer < r[3]:
-                    self._grant = r
+                    self.grants.shakes = r
             _unload("shakes")
-        return self._grant_floor
-
-    _grant_damaged = False
+        return self.grants.floor
 
     def grant_shakes(self, gid, n):
         """The desk's grant (decoded and authenticated by bowl/net.py with
         shakes.decode) -> (st, why): "got" once it is on flash (or was taken
         before and is still pending), "used", or "no" with the reason."""
         floor = self._grant_state()
-        if self._grant_damaged:
-            self._grant_damaged = False
-            self._grant_floor = gid
+        if self.grants.damaged:
+            self.grants.damaged = False
+            self.grants.floor = gid
             return "no", "the bowl's record of grants was damaged: grant again"
         if gid <= floor:
-            if self._grant is not None and self._grant[0] == gid:
+            if self.grants.shakes is not None and self.grants.shakes[0] == gid:
                 return "got", ""
             return ("used" if gid == floor else "no"), ("" if gid == floor else "not newer than grant %d" % floor)
         t = self.table
         if t is None or not t.kiosk or t.ended or self.j is None:
             return "no", "this bowl is not in a kiosk game"
-        if self._grant is not None:
-            return "no", "grant %d is still waiting for its customer" % self._grant[0]
+        if self.grants.shakes is not None:
+            return "no", "grant %d is still waiting for its customer" % self.grants.shakes[0]
         from bobing import shakes
         r = (gid, n, self.j.game_id, t.customer + 1)
         try:
@@ -994,28 +1047,28 @@ class Console:
             self.say("shakes: grant %d not taken: flash write failed: %s" % (gid, e))
             return "no", "flash write failed"
         _unload("shakes")
-        self._grant = r
-        self._grant_floor = gid
+        self.grants.shakes = r
+        self.grants.floor = gid
         self.say("shakes: grant %d of %d shakes taken" % (gid, n))
         return "got", ""
 
     def _use_grant(self):
-        g = self._grant
+        g = self.grants.shakes
         if self.table.customer + 1 == g[3]:
-            if self._pin_plain:
+            if self.settings.pin_plain:
                 return  # (said when the key or the menu tried: the grant waits for a PIN of the kiosk's own)
             self.next_customer()
         elif self.table.customer >= g[3]:  # its customer is on flash (a write that failed after all)
-            self._grant = None
-            self.acks.append((g[0], "used", ""))
+            self.grants.shakes = None
+            self.ack((g[0], "used", ""))
 
     def grant_news(self):
         """At (re)connect: the answer for the last grant taken, sent again."""
         self._grant_state()
-        if self._grant is not None:
-            return (self._grant[0], "got", "")
-        if self._grant_floor > 0:
-            return (self._grant_floor, "used", "")
+        if self.grants.shakes is not None:
+            return (self.grants.shakes[0], "got", "")
+        if self.grants.floor > 0:
+            return (self.grants.floor, "used", "")
         return None
 
     # ------------------------------------------------------------ the event's stock
@@ -1025,9 +1078,10 @@ class Console:
         tick that is between rolls. -> False for one not newer than the grant
         applied or kept (a repeat or a late one: ignored)."""
         t = self.table
-        if t is not None and t.event and s <= t.grant_s or self._allot is not None and s <= self._allot[0]:
+        gr = self._grants()
+        if t is not None and t.event and s <= t.grant_s or gr.allot is not None and s <= gr.allot[0]:
             return False
-        self._allot = (s, grant)
+        gr.allot = (s, grant)
         return True
 
     def grant_s(self):
@@ -1039,11 +1093,11 @@ class Console:
         t = self.table
         if t is None or not t.event or t.ended:
             return  # kept for the next event game (it carries the stock applied so far)
-        s, grant = self._allot
+        s, grant = self.grants.allot
         try:
             evs = t.stock_events(s, grant)
         except ValueError as e:
-            self._allot = None
+            self.grants.allot = None
             self.say("stock: grant %d refused: %s" % (s, e))
             return
         was = t.stocked()
@@ -1052,8 +1106,11 @@ class Console:
             if self._play(kind, arg) is None:
                 return  # not on flash: resumed from it; the grant is applied again at the next tick
             if kind == game.EV_GRANT:
-                self._steps[t.classes[arg[0]]] = arg[1] - before
-        self._allot = None
+                gr = self.grants
+                if gr.steps is None:
+                    gr.steps = {}
+                gr.steps[t.classes[arg[0]]] = arg[1] - before
+        self.grants.allot = None
         if evs:
             self.say("stock: grant %d applied: %s" % (s, " ".join(["%s=%d" % (c, n) for c, n in t.left()])))
         if not was and t.stocked() and self.view == V_WAIT:
@@ -1068,13 +1125,12 @@ class Console:
             return False
         if not t.stocked():
             return True
+        steps = self.grants.steps if self.grants is not None else None
         for c in t.classes:
             g = t.granted[c]
-            if g and t.pool[c] <= max(1, self._steps.get(c, g) // 4):
+            if g and t.pool[c] <= max(1, (steps.get(c, g) if steps else g) // 4):
                 return True
         return False
-
-    _pages = 1  # pages of the result on show (screen.result_pages decides, via set_pages)
 
     def set_pages(self, n):
         """The app tells how many pages the screen needs for the result on show."""
@@ -1088,11 +1144,10 @@ class Console:
             self._after_result()
 
     def _notice_done(self):
-        then = self.then
+        then = self.menu.then if self.menu is not None else None
         if then is not None and not self._notices:
-            self.then = None
-            from bobing import menu
-            menu.after_notice(self, then)  # e.g. a wrong PIN: the entry again, never the game under it
+            self.menu.then = None
+            self._menus().after_notice(self, then)  # e.g. a wrong PIN: the entry again, never the game under it
             return
         self.next_notice_or(self.home())
 

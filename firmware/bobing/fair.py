@@ -11,8 +11,10 @@
 #            on), and commits to the chain's anchor dice.chain_at(root, 0): customer
 #            k's secret is dice.chain_at(root, p) (a, p = dice.chain_place(k)), fixed
 #            by the anchor before any desk value exists, one per customer for ever
-#   commit   before customer k's first shake: {"f":2,"g","k","a","c": the anchor}
-#            to the desk, which records the chain's first anchor (another one is
+#   commit   before customer k's first shake: {"f":2,"g","k","a","c": the anchor,
+#            "pf": the game's rules (preset and overrides), "l": the stock at his
+#            start, per prize class} to the desk (so his awards can be replayed from
+#            the export alone: game.turn_awards), which records the chain's first anchor (another one is
 #            refused) and answers with its value for customer k: one value, the
 #            same however often it is asked
 #   seed     the desk's 16 bytes D for customer k: "V k D" logged, the shakes let in
@@ -142,10 +144,18 @@ def read_log(path):
 # Format 2 (the bowl's now): plain JSON bodies with "v": outbox.VERSION and "f": 2.
 # Their identity is (bowl, g, k): a copy changes nothing at the desk (the first
 # anchor of a chain, the first value and the first reveal of a customer stand).
-def commit2_payload(g, k, a, anchor):
-    """Customer k of game g is about to shake: chain a's anchor (64 hex), the desk's value asked for."""
+def commit2_payload(g, k, a, anchor, pf, left):
+    """Customer k of game g is about to shake: chain a's anchor (64 hex), the desk's value
+    asked for; pf: the game's rules (rules_text), left: the stock at his start, one count
+    per prize class in the profile's order."""
     from bobing import outbox
-    return ('{"v":%d,"f":2,"g":%d,"k":%d,"a":%d,"c":"%s"}' % (outbox.VERSION, g, k, a, _hex(anchor))).encode()
+    return ('{"v":%d,"f":2,"g":%d,"k":%d,"a":%d,"c":"%s","pf":"%s","l":[%s]}' % (
+        outbox.VERSION, g, k, a, _hex(anchor), pf, ",".join([str(n) for n in left]))).encode()
+
+
+def rules_text(name, overrides):
+    """A game's rules as a commit names them: the preset, then its overrides (sorted)."""
+    return name + "".join([" %s=%s" % (o, overrides[o]) for o in sorted(overrides)])
 
 
 def seed2_payload(g, k, d, u=None):
@@ -188,7 +198,16 @@ def decode_commit2(d):
     if a != dice.chain_place(k)[0]:
         raise ValueError("commit a=%d: customer %d is in chain %d (%d customers a chain)"
                          % (a, k, dice.chain_place(k)[0], dice.CHAIN_N))
-    return g, k, a, _unhex(d.get("c"), 32, "anchor c")
+    pf = d.get("pf")
+    if not isinstance(pf, str) or not 1 <= len(pf) <= 120 or '"' in pf or "\\" in pf:
+        raise ValueError("commit pf: the game's rules, a preset and its overrides (1..120 characters), got %r"
+                         % (pf,))
+    left = d.get("l")
+    if not isinstance(left, list) or len(left) > 16 or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 16777215 for n in left):
+        raise ValueError("commit l: the stock at the customer's start, at most 16 counts 0..16777215, got %r"
+                         % (left,))
+    return g, k, a, _unhex(d.get("c"), 32, "anchor c"), pf, left
 
 
 def decode_reveal2(d):
@@ -451,7 +470,9 @@ class Fair:
             self.turn = [g, k, secret, der, shakes, n, a, anchor, user, d]
             self.since = t_ms or 0
             if der is None:
-                self._queue("commit", commit2_payload(g, k, a, anchor))
+                c = j.config
+                self._queue("commit", commit2_payload(g, k, a, anchor, rules_text(c.profile, c.overrides),
+                                                      [t.pool[x] for x in t.classes]))
                 self.log.append("fair: customer %d of game %d: the desk's value asked for" % (k, g))
             else:
                 self.log.append("fair: customer %d of game %d: his turn goes on at roll %d" % (k, g, n + 1))

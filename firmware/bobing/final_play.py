@@ -288,8 +288,7 @@ def resume(c):
 
 
 def _enter(c, fp):
-    c.final = fp
-    c.detector = shake.Detector(c.dice, rules_option(fp, "spill_detect")) if c.has_sensor else None
+    c.set_final(fp, shake.Detector(c.dice, rules_option(fp, "spill_detect")) if c.has_sensor else None)
 
 
 def rules_option(fp, name):
@@ -334,7 +333,7 @@ def end(c):
         c.next_notice_or(c.home())
         return
     c.say("final %d ended" % c.final.fid)
-    c.final = None
+    c.set_final(None)
     if c.table is not None and c.has_sensor:
         c.make_detector()
     c.show(c.home())
@@ -355,7 +354,7 @@ def _event(c, kind, dice):
     except OSError as e:
         c.say("final: write failed: %s; resuming from flash" % e)
         c.notify(N_FLASH, str(e))
-        c.final = None
+        c.set_final(None)
         resume(c)
         c.next_notice_or(c.home())
         return

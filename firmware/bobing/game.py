@@ -849,3 +849,41 @@ class Table:
             if self._pending:
                 self._finish(out, self._pending)
 
+
+
+def profile_of(pf):
+    """A commit's rules text ("PRESET OPTION=VALUE ...", bobing/fair.py's rules_text) ->
+    its profiles.Profile; ValueError naming an unknown preset or option."""
+    parts = pf.split(" ")
+    o = {}
+    for x in parts[1:]:
+        name, value = profiles.parse_setting(x)
+        o[name] = value
+    return profiles.Profile(parts[0], o)
+
+
+def turn_awards(pf, left, shakes):
+    """One kiosk customer's turn replayed with this module's award logic (the bowl's own):
+    pf: the game's rules as its commit names them ("PRESET OPTION=VALUE ..."), left: the
+    stock at his start (one count per prize class, the profile's order), shakes: his
+    shakes in order, six digits each or "-" (a spill) -> [[class won, ...] per shake].
+    ValueError saying why the turn cannot be played so. For the checks of verifiable
+    fairness (host_sim/analysis/fair_check.py, the customer's phone); the bowl never calls it."""
+    p = profile_of(pf)
+    classes = [c[0] for c in p.prizes["classes"]]
+    if len(left) != len(classes):
+        raise ValueError("stock of %d classes, the rules %r have %d (%s)" % (len(left), pf, len(classes),
+                                                                         ", ".join(classes)))
+    counts = {}
+    for i in range(len(classes)):
+        counts[classes[i]] = left[i]
+    t = Table(p, counts=counts, event=True, granted=counts)
+    t.next_customer(255)  # (however many he had: the shakes the reveal lists are played)
+    out = []
+    for n in range(len(shakes)):
+        x = shakes[n]
+        if t.ended:
+            raise ValueError("shake %d after the game ended" % (n + 1))
+        w = t.spill() if x == "-" else t.roll(tuple([int(ch) for ch in x]))
+        out.append([c for c, _src in w.won])
+    return out

@@ -3,8 +3,10 @@
 # and the kiosk's PIN-protected admin items. Imported when MENU is first
 # pressed (or a finished game asks whether to start a new one), so a game that
 # never opens a menu never loads this code. The functions are the Console's
-# own, taking it as `c`; the list, digits and confirm views' arguments are as
-# console.py documents them; their text is panels.py's.
+# own, taking it as `c`: they change the menus' state (c.menu, a MenuState) and
+# the settings (c.settings), the Console itself only through its methods; the
+# list, digits and confirm views' arguments are as console.py documents them;
+# their text is panels.py's.
 import time
 
 from micropython import const
@@ -19,6 +21,17 @@ _ADMIN = ("stock", "bowl_id", "secret", "pin", "final", "back")
 CODES = const(20)  # the last claim codes the attendant can show again
 
 
+class MenuState:
+    """What the menus have open and the PIN's lockout: Console.menu, made when the first
+    menu opens. Defaults on the class: an instance holds only what was set."""
+    list = None  # the current list: [id, items, cursor] (V_MENU's argument)
+    edit = None  # what the digit entry or confirmation edits
+    then = None  # after a menu's notice: where the menus go on (after_notice), not the game
+    authed = False  # the PIN or the attendant's key opened the menus now on show
+    pin_fails = None  # wrong PINs in a row as on flash; None: not read yet
+    pin_since = 0  # when the current lock started (a lock read from flash: at boot)
+
+
 def key(c, b, kind=1):
     """A press of button b while a menu view (list, digits, confirm, secret, a code
     shown again) is on show."""
@@ -28,7 +41,7 @@ def key(c, b, kind=1):
     elif v == V_DIGITS:
         _digits_key(c, b, kind)
     elif v == V_CLAIM:  # a code shown again: back to the list of codes
-        _codes(c, c.menu_list[2] if c.menu_list is not None and c.menu_list[0] == "codes" else 0)
+        _codes(c, c.menu.list[2] if c.menu.list is not None and c.menu.list[0] == "codes" else 0)
     else:
         _confirm_key(c, b)
 
@@ -75,16 +88,16 @@ def ask_new_game(c):
 
 
 def _list(c, mid, items, cursor):
-    c.menu_list = [mid, items, cursor]
-    c.show(V_MENU, c.menu_list)
+    c.menu.list = [mid, items, cursor]
+    c.show(V_MENU, c.menu.list)
 
 
 def _menu_key(c, b):
-    m = c.menu_list
+    m = c.menu.list
     mid, items, cur = m[0], m[1], m[2]
     if b == B_NEXT:
         m[2] = (cur + 1) % len(items)
-        c.changed += 1
+        c.redraw()
         return
     if b == B_MENU:
         _close_menu(c, mid)
@@ -95,7 +108,7 @@ def _menu_key(c, b):
         if item == "back":
             _close_menu(c, mid)
         else:
-            c.edit = "codes"
+            c.menu.edit = "codes"
             c.show(V_CLAIM, item)
         return
     if item == "customer":
@@ -151,8 +164,7 @@ def _menu_key(c, b):
         elif mid == "mode":
             s.mode = item
         elif mid == "lang":
-            s.lang = item
-            c.lang = item
+            s.lang = item  # (the console's lang: at once)
         elif mid == "sound":
             s.sound = item
         settings.save(c)
@@ -174,9 +186,9 @@ def _names_key(c, mid, item, cur):
         else:
             seat = int(item)
             _list(c, "title", ("none",) + TITLES, s.names[seat - 1])
-            c.menu_list.append(seat)  # (whose name it is: panels.title_of)
+            c.menu.list.append(seat)  # (whose name it is: panels.title_of)
         return
-    seat = c.menu_list[3]
+    seat = c.menu.list[3]
     s.names[seat - 1] = cur  # 0: none (the seat's number), else 1 + the TITLES index
     settings.save(c)
     c.say("setting names: seat %d = %s" % (seat, item))
@@ -212,7 +224,7 @@ def recent_codes(c, n=CODES):
 
 def _codes(c, cursor):
     """The attendant's list of the last codes (OK shows one again, as it was)."""
-    c.edit = None
+    c.menu.edit = None
     items = tuple(recent_codes(c)) + ("back",)
     _list(c, "codes", items, min(cursor, len(items) - 1))
 
@@ -244,7 +256,7 @@ def _close_menu(c, mid):
     elif mid == "stock":
         _back_to_admin(c, "stock")
     elif mid == "title":
-        _names(c, c.menu_list[3] - 1)
+        _names(c, c.menu.list[3] - 1)
     else:
         _main(c, "seats" if mid == "names" else mid)
 
@@ -270,9 +282,9 @@ _LOCK_DOUBLINGS = const(10)
 
 
 def _fails(c):
-    """The wrong PINs so far (c.pin_fails, read from flash once: an unreadable
+    """The wrong PINs so far (c.menu.pin_fails, read from flash once: an unreadable
     count is a lock, counted from the boot)."""
-    if c.pin_fails is None:
+    if c.menu.pin_fails is None:
         n = 0
         try:
             data = settings.read(c.root, settings.PIN_FILE)
@@ -283,9 +295,9 @@ def _fails(c):
         except (OSError, ValueError) as e:
             c.say("%s unreadable (%s): the PIN is locked" % (settings.PIN_FILE, e))
             n = PIN_TRIES
-        c.pin_fails = n
-        c.pin_since = c.boot_t
-    return c.pin_fails
+        c.menu.pin_fails = n
+        c.menu.pin_since = c.boot_t
+    return c.menu.pin_fails
 
 
 def locked_for(c):
@@ -293,7 +305,7 @@ def locked_for(c):
     n = _fails(c)
     if not n or n % PIN_TRIES:
         return 0
-    left = (PIN_LOCK_MS << min(n // PIN_TRIES - 1, _LOCK_DOUBLINGS)) - time.ticks_diff(c.now, c.pin_since)
+    left = (PIN_LOCK_MS << min(n // PIN_TRIES - 1, _LOCK_DOUBLINGS)) - time.ticks_diff(c.now, c.menu.pin_since)
     return left if left > 0 else 0
 
 
@@ -310,14 +322,14 @@ def _count_try(c, fails):
     except OSError as e:
         c.say("PIN tries not saved: %s" % e)
         return False
-    c.pin_fails = fails
+    c.menu.pin_fails = fails
     return True
 
 
 def ask_pin(c, then):
     """The PIN entry, then `then` ("menu", "admin", "new", "pin_new"); in menus the
     PIN opened, the admin items go on without asking again."""
-    if c.authed and then != "pin_new":  # (a new PIN always asks the old one)
+    if c.menu.authed and then != "pin_new":  # (a new PIN always asks the old one)
         _then(c, then)
         return
     if not c.settings.pin:
@@ -359,21 +371,21 @@ def _check_pin(c, value, then):
         return
     if settings.pin_check(c.settings.pin, value):
         _count_try(c, 0)
-        c.authed = True
+        c.menu.authed = True
         _then(c, then)
         return
     c.say("wrong PIN (%d in a row)" % fails)
     if fails % PIN_TRIES == 0:
-        c.pin_since = c.now
+        c.menu.pin_since = c.now
         _locked(c, locked_for(c))
         return
     c.notify(N_PIN, "%d" % (PIN_TRIES - fails % PIN_TRIES))  # tries left before the next lock
-    c.then = then  # after the notice: the PIN entry again (then `then`), not the game under it
+    c.menu.then = then  # after the notice: the PIN entry again (then `then`), not the game under it
     c.next_notice_or(c.home())
 
 
 def _digits(c, title, start, target):
-    c.edit = target
+    c.menu.edit = target
     c.show(V_DIGITS, [title, bytearray(start.encode()), 0])
 
 
@@ -383,10 +395,10 @@ def _digits_key(c, b, kind=1):
     if b == B_MENU:
         if a[2] > 0:  # back one digit
             a[2] -= 1
-            c.changed += 1
+            c.redraw()
             return
-        target = c.edit  # on the first digit: cancel
-        c.edit = None
+        target = c.menu.edit  # on the first digit: cancel
+        c.menu.edit = None
         if target.startswith("check_pin:"):
             c.show(c.home())
         elif target.startswith("stock:"):
@@ -397,20 +409,20 @@ def _digits_key(c, b, kind=1):
     if b == B_NEXT:  # a press counts up, a long press down
         d = digits[a[2]] - 48
         digits[a[2]] = 48 + (d + (9 if kind == LONG else 1)) % 10
-        c.changed += 1
+        c.redraw()
         return
     if b != B_OK:
         return
     a[2] += 1
-    c.changed += 1
+    c.redraw()
     if a[2] < len(digits):
         return
     _digits_done(c, bytes(digits).decode())
 
 
 def _digits_done(c, value):
-    target = c.edit
-    c.edit = None
+    target = c.menu.edit
+    c.menu.edit = None
     s = c.settings
     if target.startswith("check_pin:"):
         _check_pin(c, value, target[10:])
@@ -429,22 +441,21 @@ def _digits_done(c, value):
     if target.startswith("pin_new2:"):
         if value == settings.DEFAULT_PIN:  # a kiosk plays only once it is changed from it
             c.notify(N_PIN_DEFAULT, "")
-            c.then = "list:admin" if c.authed else None
+            c.menu.then = "list:admin" if c.menu.authed else None
             c.next_notice_or(c.home())
             return
         if value != target[9:]:
             c.notify(N_PIN_DIFF, "")
-            c.then = "list:admin" if c.authed else None
+            c.menu.then = "list:admin" if c.menu.authed else None
             c.next_notice_or(c.home())
             return
         s.pin = settings.pin_record(value, c.urandom(16))
-        c.pin_lost = c.pin_doubt = False
-        c._pin_plain = False
+        s.pin_lost = s.pin_doubt = s.pin_plain = False  # (never the default: refused above)
         settings.save(c)
         _count_try(c, 0)
         c.say("PIN changed")
         c.notify(N_DONE, "pin")
-        c.then = "list:admin" if c.authed else None
+        c.menu.then = "list:admin" if c.menu.authed else None
         c.next_notice_or(c.home())
         return
     if target == "bowl_id":
@@ -469,8 +480,8 @@ def _confirm_key(c, b):
         else:
             _back_to_admin(c, "secret")
         return
-    action = c.edit
-    c.edit = None
+    action = c.menu.edit
+    c.menu.edit = None
     if b != B_OK:
         if action == "secret":
             _back_to_admin(c, "secret")

@@ -18,7 +18,7 @@
 # opened by the one receiving it before any decoder here reads its body.
 from micropython import const
 
-from bobing import claim, journal, store
+from bobing import claim, game, journal, store
 from bobing.jformat import RECORD
 
 VERSION = const(2)  # payload format ("v"): 2 is sealed (wire.py); any other is refused by name, never guessed at
@@ -65,6 +65,27 @@ def award_payload(game_no, award_no, cls, customer):
     award came from the bowl that holds that secret; a sniffer learns no code."""
     return ('{"v":%d,"g":%d,"n":%d,"c":"%s","k":%d}'
             % (VERSION, game_no, award_no, check_name("prize class", cls), customer)).encode()
+
+
+def key_payload(game_no, customer, minute):
+    """A customer the attendant's key let in (journal format 4) as compact JSON (bytes): his
+    game, his number in it, the game's minute (PROTOCOL.md "Customers let in by the key").
+    Idempotent by (bowl, game, customer)."""
+    return ('{"v":%d,"g":%d,"k":%d,"m":%d}' % (VERSION, game_no, customer, minute)).encode()
+
+
+def decode_key(event, topic_b, payload):
+    """A key customer's opened body -> (bowl id, game, customer, minute); ValueError saying
+    what was wrong."""
+    bowl_id, d = message(event, topic_b, payload, "key")
+    return (bowl_id, int_field(d, "g", 1, journal.MAX_GAME_ID), int_field(d, "k", 1, 0xFFFFFF),
+            int_field(d, "m", 0, journal.MAX_MINUTE))
+
+
+def pos(x):
+    """An outbox item's place in its game: an award (n, 0, 0); a key customer after award n
+    (n, 1, customer). Items are sent, and acknowledged, in this order."""
+    return (x[0], 0, 0) if x[1] is not None else (x[0], 1, x[2])
 
 
 class Award:
@@ -372,14 +393,35 @@ class _Awards:
     """journal.scan's `keep` for the outbox: called after each event the scan
     applied (scan.last is its Outcome); collects the kiosk awards numbered above
     `after` as (award_no, cls, customer), numbered as the console numbers the
-    claims it shows (award_no counts kiosk awards only)."""
+    claims it shows (award_no counts kiosk awards only). keys: also the customers
+    the attendant's key let in (format 4), as (awards before him, None, customer,
+    minute), in the journal's order among the awards, from `after` on (flush()
+    after each scan: who let a customer in is known once the scan counted him)."""
 
-    def __init__(self, s, after):
+    def __init__(self, s, after, keys=False):
         self.s = s
         self.after = after
         self.out = []
+        self.keys = keys
+        self._k = 0  # s.keyed as last seen
+        self._pending = None  # (award_no, customer) of the last customer, until his who is known
 
-    def append(self, _ev):
+    def flush(self):
+        p = self._pending
+        if p is None:
+            return
+        self._pending = None
+        s = self.s
+        if s.keyed > self._k and p[0] >= self.after:
+            self.out.append((p[0], None, p[1], s.minute))
+        self._k = s.keyed
+
+    def append(self, ev):
+        if self.keys:
+            self.flush()
+            if ev[0] == game.EV_CUSTOMER:
+                self._k = self.s.keyed
+                self._pending = (self.s.table.award_no, self.s.table.customer)
         t = self.s.table
         won = self.s.last.won
         if not won or not t.kiosk:
@@ -449,6 +491,8 @@ class Outbox:
         self.root = root
         self.event = check_name("event", event)
         self.cursor = read_cursor(root)
+        self.dirty = False  # the cursor moved (sent(..., later=True)) and is not on flash yet: commit()
+        self._topic = None  # (bowl, its award topic)
         self.busy = False  # the last next() stopped at its step with more to read
         self._game = 0  # the game whose awards are in _awards
         self._scan = None  # its journal.Scan, _awards its _Awards
@@ -472,6 +516,7 @@ class Outbox:
             if s.config is not None and size >= s.end and _record_at(path, s.end - _LAST, _LAST) == self._last:
                 if self._bowl():  # from where it stopped: what was appended, or the next step
                     journal.scan(path, gid, keep=self._awards, into=s, limit=STEP, mend=True)
+                    self._awards.flush()
                     if s.base and s.problem is not None and s.problem.code == journal.BAD_EVENT:
                         self._whole = gid  # refused by the table its checkpoint gave: the events decide
                         self._scan = self._awards = None
@@ -482,13 +527,14 @@ class Outbox:
         after = cn if gid == cg else 0
         self._scan = self._awards = None  # the old game's table goes before the next is read
         s = journal.Scan()
-        a = _Awards(s, after)
+        a = _Awards(s, after, True)
         journal.scan(path, gid, keep=a, into=s, checkpoint=after > 0 and gid != self._whole, limit=0, mend=True)
         if s.base and s.table.award_no > after:  # the checkpoint is past awards still to send
             s = a = None
             s = journal.Scan()
-            a = _Awards(s, after)
+            a = _Awards(s, after, True)
             journal.scan(path, gid, keep=a, into=s, limit=0, mend=True)
+        a.flush()
         self._scan, self._awards, self._game = s, a, gid
         self._mark(path, size)
 
@@ -502,8 +548,25 @@ class Outbox:
         s = self._scan
         return s.config.bowl_id if s.config is not None and s.table.kiosk else ""
 
-    def next(self):
+    def next(self, after=None):
+        """after: (game, award) of the last award handed out and still in flight: the next
+        one after it in the same game (one bounded step), or None (the window waits for its
+        PUBACKs before another game is read or the cursor moves past a game)."""
         self.busy = False
+        if after is not None:
+            g, at = after[0], after[2]
+            if g != self._game or self._scan is None:
+                return None
+            if self._awards is not None:
+                item = self._first(g, self._bowl(), at)  # read already: no flash touched
+                if item is not None:
+                    return item
+            self._load(g)
+            if self._scan is None or not self._bowl():
+                return None
+            item = self._first(g, self._bowl(), at)
+            self.busy = item is None and self._scan.more
+            return item
         cg, cn = self.cursor
         ids, _top = journal.inventory(self.root)
         i = 0
@@ -521,7 +584,7 @@ class Outbox:
                     break
                 bowl = self._bowl()
                 if bowl:
-                    item = self._first(gid, bowl, cg, cn)
+                    item = self._first(gid, bowl, (cn, 0, 0) if gid == cg else (0, 0, 0))
                     if item is not None:
                         break
                     if self._scan.more:
@@ -541,6 +604,7 @@ class Outbox:
         if passed:
             write_cursor(self.root, cg, 0)  # once a step: a write on flash is a littlefs commit
             self.cursor = (cg, 0)
+            self.dirty = False
         return item
 
     def _pass_damage(self, gid):
@@ -556,8 +620,9 @@ class Outbox:
         if self._told == (gid, at):
             return False  # as it was: not read again until it changes
         c = journal.Scan()
-        a = _Awards(c, s.table.award_no)
+        a = _Awards(c, s.table.award_no, True)
         journal.scan(path, gid, keep=a, into=c, checkpoint=True, limit=0, mend=True)
+        a.flush()
         if c.base <= at or c.problem is not None and c.config is None:
             self._told = (gid, at)
             self.notes.append("outbox: game %d: reading stopped at record %d (%s); no checkpoint lies past it"
@@ -573,17 +638,40 @@ class Outbox:
         self._mark(path, store.size(path))
         return True
 
-    def _first(self, gid, bowl, cg, cn):
-        for n, cls, customer in self._awards.out:
-            if gid == cg and n <= cn:
+    def _first(self, gid, bowl, after):
+        """The first item of the game read placed after `after` (its position, pos())."""
+        for x in self._awards.out:
+            p = pos(x)
+            if p <= after:
                 continue
-            return topic(self.event, bowl, "award"), award_payload(gid, n, cls, customer), gid, n
+            if x[1] is None:  # a customer the key let in
+                return topic(self.event, bowl, "key"), key_payload(gid, x[2], x[3]), gid, x[0], p
+            t = self._topic
+            if t is None or t[0] != bowl:
+                t = self._topic = (bowl, topic(self.event, bowl, "award"))
+            return t[1], award_payload(gid, x[0], x[1], x[2]), gid, x[0], p
         return None
 
-    def sent(self, game_no, award_no):
-        write_cursor(self.root, game_no, award_no)
+    def sent(self, game_no, award_no, later=False, at=None):
+        """The broker acknowledged award (game_no, award_no), or the item at position `at`
+        (next()'s last field: a key customer after that award): the cursor moves to the award,
+        on flash now, or with later=True at the next commit() (a cut before it sends those again;
+        a key customer after the cursor's award is sent again too: the desk counts him once)."""
+        if later:
+            self.dirty = True
+        else:
+            write_cursor(self.root, game_no, award_no)
+            self.dirty = False
         self.cursor = (game_no, award_no)
+        if at is None:
+            at = (award_no, 0, 0)
         if game_no == self._game and self._awards is not None:
             out = self._awards.out
-            while out and out[0][0] <= award_no:
+            while out and pos(out[0]) <= at:
                 out.pop(0)
+
+    def commit(self):
+        """The cursor on flash, when sent(..., later=True) moved it."""
+        if self.dirty:
+            write_cursor(self.root, self.cursor[0], self.cursor[1])
+            self.dirty = False

@@ -90,7 +90,7 @@ def label(item, lang):
 def title_of(c, mid):
     """The title of list `mid` in the current language (the name list's: the seat's)."""
     if mid == "title":
-        return ("%d号 名字" if c.lang == "zh" else "Seat %d name") % c.menu_list[3]
+        return ("%d号 名字" if c.lang == "zh" else "Seat %d name") % c.menu.list[3]
     return label(mid if _label_at(mid) >= 0 else "main", c.lang)
 
 

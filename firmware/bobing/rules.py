@@ -30,14 +30,21 @@ CHAJINHUA = const(12)  # 状元插金花: four 4s and two 1s
 
 RANK_IDS = ("none", "yixiu", "erju", "sijin", "sanhong", "duitang", "sihong",
             "wuzi", "wuhong", "heiliubo", "biandijin", "liubohong", "chajinhua")
-# Rank names, "|"-separated in code order: rank_names("zh"/"pinyin"/"en") makes
-# the tuple when asked (as 39 strings they cost some 3 KB of heap on the unix
-# port, and the screen keeps only the language it shows).
-_RANK_ZH = "无|一秀|二举|四进|三红|对堂|四红|五子登科|五红|黑六勃|遍地锦|六勃红|状元插金花"
-_RANK_PINYIN = ("Wu|Yi Xiu|Er Ju|Si Jin|San Hong|Dui Tang|Si Hong|Wu Zi|Wu Hong|Hei Liu Bo|Bian Di Jin|"
-                "Liu Bo Hong|Cha Jin Hua")
-_RANK_EN = ("Nothing|One red|Two reds|Four of a kind|Three reds|Straight|Four reds|Five of a kind|"
-            "Five reds|Six of a kind|Six ones|Six reds|Golden flower")
+# Rank names in code order, constant tuples: the frozen image keeps them in flash, so
+# rank_names("zh"/"pinyin"/"en") allocates nothing (split from "|"-separated texts when asked,
+# each language cost a few hundred bytes of the bowl's heap).
+_RANK_ZH = (
+    "无", "一秀", "二举", "四进", "三红", "对堂", "四红", "五子登科", "五红", "黑六勃", "遍地锦", "六勃红",
+    "状元插金花",
+)
+_RANK_PINYIN = (
+    "Wu", "Yi Xiu", "Er Ju", "Si Jin", "San Hong", "Dui Tang", "Si Hong", "Wu Zi", "Wu Hong", "Hei Liu Bo",
+    "Bian Di Jin", "Liu Bo Hong", "Cha Jin Hua",
+)
+_RANK_EN = (
+    "Nothing", "One red", "Two reds", "Four of a kind", "Three reds", "Straight", "Four reds",
+    "Five of a kind", "Five reds", "Six of a kind", "Six ones", "Six reds", "Golden flower",
+)
 
 ZHUANGYUAN = const(6)  # tier of every rank code >= SIHONG
 TIER_IDS = ("none", "yixiu", "erju", "sijin", "sanhong", "duitang", "zhuangyuan")
@@ -267,8 +274,7 @@ class Rules:
 
 def rank_names(which):
     """The names of every rank code, in code order: which = "zh", "pinyin" or
-    "en". A new tuple on every call (the names are kept as one string each):
-    keep the one you use."""
+    "en". Constant tuples (in flash on the frozen bowl): nothing is allocated."""
     if which == "zh":
         t = _RANK_ZH
     elif which == "pinyin":
@@ -277,5 +283,5 @@ def rank_names(which):
         t = _RANK_EN
     else:
         raise ValueError("rank names %r: zh, pinyin or en" % (which,))
-    return tuple(t.split("|"))
+    return t
 

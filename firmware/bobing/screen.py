@@ -71,28 +71,32 @@ _L_UNVERIFIED_A = const(41)
 _L_UNVERIFIED_B = const(42)
 _L_NTH = const(43)
 
-# The labels of each language as ONE "|"-separated text (as separate strings,
-# both languages' labels took 7 KB of the unix port's heap); set_lang() keeps
-# the language in use as a tuple.
+# The labels of each language: a tuple of constants, which the frozen image keeps in flash
+# (mpy-tool freezes constant tuples as ROM objects): choosing a language allocates nothing.
+# (Split from one "|"-separated text at set_lang, they took ~1.3 KB of the frozen bowl's heap.)
 _ZH = (
-    "号|第|轮|轮到|剩余奖品|状元|新游戏|人|摇碗定先手|摇碗中|"
-    "得|追|无奖|状元归|状元仍归|停一轮|下一位|游戏结束|关灯抢饼|无状元|"
-    "奖品|骰子出碗|本次作废|时间到|开始|位顾客|还有|次|请下一位顾客|谢谢参与|"
-    "|本轮后结束|先摇|共|点|已派完|此项不设奖||同分先到者得|未胜过|未验证|骰子未验证||位"
+    "号", "第", "轮", "轮到", "剩余奖品", "状元", "新游戏", "人", "摇碗定先手", "摇碗中", "得", "追", "无奖",
+    "状元归", "状元仍归", "停一轮", "下一位",
+    "游戏结束", "关灯抢饼", "无状元", "奖品", "骰子出碗", "本次作废", "时间到", "开始", "位顾客", "还有",
+    "次", "请下一位顾客", "谢谢参与", "", "本轮后结束",
+    "先摇", "共", "点", "已派完", "此项不设奖", "", "同分先到者得", "未胜过", "未验证", "骰子未验证", "", "位",
 )
 _EN = (
-    "Seat|Round||Seat|Prizes left|Champion:|"
-    "New game|players|Shake to start|shaking...|takes|from|"
-    "No prize|Zhuangyuan now|Zhuangyuan stays|sits out a turn|Next:|Game over|"
-    "LIGHTS OFF!|No Zhuangyuan|Prizes|Dice out of bowl|roll void|Time is up|"
-    "Start|Customer|Shakes left||Next customer!|Thank you!|"
-    "You win|Last round|starts|Total||all won|pays no prize here|to shake|Tie: first keeps|"
-    "does not beat|unverified|Unverified:|no desk value|"
+    "Seat", "Round", "", "Seat", "Prizes left", "Champion:", "New game", "players", "Shake to start",
+    "shaking...", "takes", "from", "No prize", "Zhuangyuan now", "Zhuangyuan stays", "sits out a turn",
+    "Next:", "Game over", "LIGHTS OFF!", "No Zhuangyuan", "Prizes", "Dice out of bowl", "roll void",
+    "Time is up", "Start", "Customer", "Shakes left", "", "Next customer!", "Thank you!", "You win",
+    "Last round", "starts", "Total", "", "all won", "pays no prize here", "to shake", "Tie: first keeps",
+    "does not beat", "unverified", "Unverified:", "no desk value", "",
 )
 
 # why a game ended (game.REASONS, in its order) -> Chinese, English
-_REASON_ZH = "奖品发完|六勃红|关灯抢饼|时间到|库存已空|状元王中王"
-_REASON_EN = "All prizes won|Liu Bo Hong|Lights off, grab|Time is up|Out of stock|Champion final"
+_REASON_ZH = (
+    "奖品发完", "六勃红", "关灯抢饼", "时间到", "库存已空", "状元王中王",
+)
+_REASON_EN = (
+    "All prizes won", "Liu Bo Hong", "Lights off, grab", "Time is up", "Out of stock", "Champion final",
+)
 
 
 _BOWL_Y = const(17)  # the shaking screen's bowl and dice: rows 17-63 (its header above)
@@ -120,8 +124,8 @@ class Screen:
         self.lang = lang
         zh = p.zh
         # this language's labels and reasons
-        self._l = tuple((_ZH if zh else _EN).split("|"))
-        self._why = tuple((_REASON_ZH if zh else _REASON_EN).split("|"))
+        self._l = _ZH if zh else _EN
+        self._why = _REASON_ZH if zh else _REASON_EN
 
     # ---------------------------------------------------------------- screens
     def idle(self, t, unverified=False):

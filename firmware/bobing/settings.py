@@ -338,8 +338,8 @@ def played(root):
 
 def boot(c):
     """Console c's boot: settings.txt, claim.key and the PIN into c.settings.
-    Sets c.mode_lost (the mode could not be read: a kiosk's until the journal says
-    otherwise) and c.pin_doubt (damage may have touched the PIN's record)."""
+    Sets c.settings' mode_lost (the mode could not be read: a kiosk's until the journal
+    says otherwise), pin_doubt (damage may have touched the PIN's record) and pin_lost."""
     s = c.settings
     root = c.root
     bad = []
@@ -361,7 +361,7 @@ def boot(c):
             bad.append("%s: cut: its last line is not whole" % SETTINGS_FILE)
         if crc is False:
             bad.append("crc: the checksum does not match: a value may be wrong")
-            c.pin_doubt = True
+            s.pin_doubt = True
     if not bad and (crc is None or not old[2]) and played(root):
         # missing, empty or cut at a line's end on a bowl that was set up: damaged, never a
         # new bowl's defaults (family, PIN 1234). Only an older firmware's file (its PIN in
@@ -376,7 +376,7 @@ def boot(c):
     damaged = bool(bad)
     if damaged and not old[3]:
         s.mode = "kiosk"  # the safe side: the journal's game may say it was a family table's
-        c.mode_lost = True
+        s.mode_lost = True
     dirty = bad or old_pin or old_secret or not s.pin and not old[2]
     if bad and data is not None:
         _aside(c, SETTINGS_FILE)
@@ -394,7 +394,7 @@ def boot(c):
     if old_pin:
         s.pin = pin_record(old_pin, c.urandom(16))
     elif not s.pin and (old[2] or damaged):
-        c.pin_lost = True  # never the default: the recovery in maintenance mode sets a new one
+        s.pin_lost = True  # never the default: the recovery in maintenance mode sets a new one
         if damaged:
             bad.append("pin: lost: set a new one in maintenance mode (make pin)")
     elif not s.pin:
@@ -442,18 +442,17 @@ def save_secret(c):
         c.say("claim secret not saved: %s" % e)
 
 
-def set_pin(root, pin):
+def set_pin(root, pin, s):
     """The recovery of a lost PIN, in maintenance mode (`make pin`): `pin` into the
-    settings.txt the bowl's last boot wrote back whole, the wrong PINs back to 0.
-    -> the line to print (a refusal says why and what is allowed; nothing raises)."""
+    settings.txt the bowl's last boot wrote back whole (read into `s`, a fresh
+    console.Settings: the console imports this module, never the other way), the wrong
+    PINs back to 0. -> the line to print (a refusal says why and what is allowed; nothing raises)."""
     try:
         check_pin(pin)
         if pin == DEFAULT_PIN:
             raise ValueError("not the default %s" % DEFAULT_PIN)
     except ValueError as e:
         return "PIN not set: %s (4 to 8 digits 0-9, not %s)" % (e, DEFAULT_PIN)
-    from bobing.console import Settings
-    s = Settings()
     try:
         data = read(root, SETTINGS_FILE)
     except (OSError, ValueError):

@@ -33,7 +33,6 @@ SHAKING = const(1)
 SETTLING = const(2)
 ROLLED = const(3)
 SPILLED = const(4)
-STATE_IDS = ("idle", "shaking", "settling", "rolled", "spilled")
 
 # what feed() returns
 EV_NONE = const(0)

@@ -1,16 +1,15 @@
 # Shakes granted at the prize desk (PROTOCOL.md "Shakes from the counter"): the
 # attendant checks a receipt and grants "3 shakes to bowl 3F-1"; the desk sends
-#   bobing/<event>/<bowl>/shakes  {"v":2,"id":7,"n":3,"ref":"R-88","m":"<32 hex>"}
-# (QoS 1, retained: the grant waits in the broker until the bowl reads it), mac =
-# the first 16 bytes of HMAC-SHA256(the bowl's claim secret,
-# "bobing-desk1|<event>|<bowl>|shakes|<id>|<n>|<ref>") in hex. Only the desk and
-# the bowl hold the secret, so a forged grant, or one moved to another bowl or
-# event, fails the mac; ids only grow per bowl, so a replayed one grants nothing.
-# (the message is sealed as well, wire.py, whose "mac" is the last field: this one is "m").
+#   bobing/<event>/<bowl>/shakes  {"v":2,"id":7,"n":3,"ref":"R-88"} + the seal
+# (QoS 1, retained: the grant waits in the broker until the bowl reads it). The seal
+# (bobing/wire.py, from the desk, under the bowl's key, with the event, bowl and leaf
+# in its text) is the grant's one signature: a forged grant, or one moved to another
+# bowl or event, fails it before decode() reads the body; ids only grow per bowl, so a
+# replayed one grants nothing. A grant of the desk before the seal was its only
+# signature carries an inner mac "m": refused by name (update the desk).
 # The bowl answers on bobing/<event>/<bowl>/shaken {"v":2,"id":7,"st":"got"} when
 # the grant is on its flash, "used" once the customer's shakes started, "no" with
-# "why" when refused. signed()/check_mac() are the desk->bowl authentication for
-# any later desk->bowl message (another leaf in the signed text).
+# "why" when refused.
 #
 # Power-safe, each grant used once: ROOT/shakes.txt ("v1 ID N G C CRC") says
 # grant ID of N shakes is for customer C of game G. It is written (tmp + rename:
@@ -22,39 +21,26 @@
 # folder, the same on MicroPython and CPython.
 from micropython import const
 
-from bobing import claim, journal, outbox, store
+from bobing import journal, outbox, store
 
 FILE = "shakes.txt"
 _TMP = "shakes.tmp"
 MAX_SHAKES = const(99)  # shakes in one grant (a journal record carries 1..255)
 MAX_REF = const(24)  # characters of the receipt/reference
-_MAC_BYTES = const(16)
 
 
-def signed(secret, event, bowl_id, leaf, fields):
-    """The text a desk->bowl message's mac signs; '|' separates, none may hold one."""
-    for f in fields:
-        if "|" in str(f):
-            raise ValueError("field %r may not contain '|'" % (f,))
-    return "bobing-desk1|%s|%s|%s|%s" % (event, bowl_id, leaf, "|".join([str(f) for f in fields]))
+class Grants:
+    """What the prize desk granted this kiosk (bowl/net.py hands it in): Console.grants,
+    made at the first grant. Shakes for a customer (the record above) and an event's
+    stock (allot), applied through the journal between rolls. Only class attributes
+    (no method): the console drops this module again, the class lives on alone."""
+    allot = None  # the desk's latest stock grant (s, ((class, cumulative), ...)) not applied yet
+    shakes = None  # a grant of shakes on flash not used yet: (id, n, game, customer)
+    floor = -1  # the highest grant id taken (-1: not read from flash yet)
+    damaged = False  # the record on flash was damaged: the next grant only sets the floor
+    acks = None  # answers to the desk's grants of shakes still to send: [(id, st, why)] (bowl/net.py)
+    steps = None  # {class: its last grant raise seen since boot} (the ask's low mark)
 
-
-def mac(secret, event, bowl_id, leaf, fields):
-    h = claim.hmac_sha256(claim.check_secret(secret), signed(secret, event, bowl_id, leaf, fields))
-    import binascii
-    return binascii.hexlify(h[:_MAC_BYTES]).decode()
-
-
-def check_mac(secret, event, bowl_id, leaf, fields, got):
-    """ValueError unless `got` is the mac of these fields (compared in full)."""
-    want = mac(secret, event, bowl_id, leaf, fields)
-    if not isinstance(got, str) or len(got) != len(want):
-        raise ValueError("no valid mac (%d hex digits)" % (2 * _MAC_BYTES))
-    diff = 0
-    for i in range(len(want)):
-        diff |= ord(want[i]) ^ ord(got[i])
-    if diff:
-        raise ValueError("mac does not match: not signed by the desk with this bowl's secret")
 
 
 def _ref(r):
@@ -66,26 +52,27 @@ def _ref(r):
     return r
 
 
-def payload(secret, event, bowl_id, gid, n, ref=""):
-    """The desk's grant of n shakes, number gid (1.., grows per bowl)."""
+def payload(gid, n, ref=""):
+    """The desk's grant of n shakes, number gid (1.., grows per bowl): the body the desk seals."""
     gid = outbox.int_field({"id": gid}, "id", 1, outbox.MAX_SEQ)
     n = outbox.int_field({"n": n}, "n", 1, MAX_SHAKES)
     ref = _ref(ref)
-    m = mac(secret, event, bowl_id, "shakes", (gid, n, ref))
-    return ('{"v":%d,"id":%d,"n":%d,"ref":"%s","m":"%s"}' % (outbox.VERSION, gid, n, ref, m)).encode()
+    return ('{"v":%d,"id":%d,"n":%d,"ref":"%s"}' % (outbox.VERSION, gid, n, ref)).encode()
 
 
-def decode(event, topic_b, msg, bowl_id, secret):
-    """A grant as the bowl receives it -> (id, n, ref). ValueError saying what was
-    wrong: another event's or bowl's topic, oversized, not JSON, another format,
-    a field out of range, a mac that does not match."""
+def decode(event, topic_b, msg, bowl_id):
+    """A grant's opened body (wire.open_sealed checked the desk's seal) -> (id, n, ref).
+    ValueError saying what was wrong: another event's or bowl's topic, oversized, not
+    JSON, another format, a field out of range, an inner mac (an older desk's grant)."""
     b, d = outbox.message(event, topic_b, msg, "shakes")
     if b != bowl_id:
         raise ValueError("grant for bowl %r: this is bowl %r" % (b, bowl_id))
+    if "m" in d:
+        raise ValueError("field 'm': an inner mac, as an older desk wrote grants; the seal alone signs them "
+                         "now (PROTOCOL.md \"Shakes from the counter\"): update the desk")
     gid = outbox.int_field(d, "id", 1, outbox.MAX_SEQ)
     n = outbox.int_field(d, "n", 1, MAX_SHAKES)
     ref = _ref(d.get("ref", ""))
-    check_mac(secret, event, bowl_id, "shakes", (gid, n, ref), d.get("m"))
     return gid, n, ref
 
 

@@ -13,7 +13,6 @@ B_MENU = const(0)
 B_NEXT = const(1)
 B_OK = const(2)
 B_KEY = const(3)  # the attendant's key (board.PIN_KEY), fed as bit 3 of the buttons' mask
-BUTTON_IDS = ("menu", "next", "ok", "key")
 PRESS = const(1)
 LONG = const(2)
 

@@ -28,6 +28,13 @@
 # PROBE_MS (one empty write first: on a stuck bus the ESP32's driver waits
 # 100 ms a byte, so nothing longer is tried) and taken back.
 #
+# The voice (bobing/voice.py), when the board has an amplifier (hw.amp: machine.I2S)
+# and the flash its clips (ROOT/voice): what the console announces (Console.speech:
+# a roll's rank, the 状元 with its fanfare, whose turn, the game's end) is said on the
+# speaker, and the piezo's tune for it gives way; with no amplifier or no clips the
+# piezo plays the tunes as before. The sound setting: off says nothing, quiet says it
+# 12 dB down. The clip streams a chunk per sensor round, after the sample.
+#
 # A frame goes to the display in DATA_BYTES transfers with a sensor round
 # between them whenever one is due: the whole frame (1,044 bytes at 400 kHz,
 # >= 23.5 ms) in one transfer would hold 100 Hz sampling for two or three
@@ -54,57 +61,59 @@ BATTERY_MS = const(5000)  # the battery is read this often (and at boot)
 # them; and on a stuck bus the ESP32's legacy driver gives up on one after 100 ms x (1 + 32) = 3.3 s
 # (ports/esp32/machine_i2c.c), not 102 s for a whole frame: well within the watchdog
 DATA_BYTES = const(32)
+VOICE_FOLDER = "voice"  # bobing.voice.FOLDER, looked for before the voice is imported (tests/test_voice.py)
 NO_FRAME_ROUNDS = const(50)  # a second of UI rounds with no frame drawn for want of memory: restart
 
 
-def _event(hw):
-    """The event of net.txt (make provision), or "" (none, or stock=bowl): a kiosk
-    game is then an event game, whose stock comes from the prize desk. Not provisioned: nothing of the
-    network is loaded; a bad file is said (and said again by bowl/net.py)."""
+def _net_config(hw):
+    """ROOT/net.txt (make provision), read once at boot -> its settings, or None: not
+    provisioned (nothing of the network is loaded), or a file that cannot be read (said:
+    the bowl plays offline)."""
     import os
     try:
         os.stat(hw.root + "/net.txt")
     except OSError:
-        return ""
+        return None
     from bowl import net
     try:
         cfg = net.read_config(hw.root)
-        if cfg is None:  # there, but it cannot be read (a folder, a flash error)
-            hw.say("net: net.txt cannot be read; playing offline")
-            return ""
-        return cfg["event"] if cfg["stock"] == "desk" else ""
     except ValueError as e:
         hw.say("net: %s; playing offline" % e)
-        return ""
+        return None
+    if cfg is None:  # there, but it cannot be read (a folder, a flash error)
+        hw.say("net: net.txt cannot be read; playing offline")
+    return cfg
 
 
-def _fair(hw, con):
+def _event(cfg):
+    """The event of net.txt, or "" (none, or stock=bowl): a kiosk game is then an event
+    game, whose stock comes from the prize desk."""
+    return cfg["event"] if cfg is not None and cfg["stock"] == "desk" else ""
+
+
+def _fair(hw, con, cfg):
     """An event kiosk (net.txt, unless it says fair=off): each customer's dice from a
     commitment and the desk's value (bobing/fair.py); loaded only then. The bowl's
     own dice roll a turn whose desk value did not come in time (unverified)."""
-    from bowl import net
-    try:
-        cfg = net.read_config(hw.root)
-    except ValueError:
-        return
-    if cfg is not None and cfg["fair"] == "on":
+    if cfg["fair"] == "on":
         from bobing import fair
-        con.fair = fair.Fair(hw.root, hw.strong_random, lambda out: con.dice.roll(out),
-                             cfg["desk_scheme"] + "://" + cfg["desk"].upper() if cfg["desk"] else None,
-                             cfg["fair_wait"] * 1000)
+        con.use_fair(fair.Fair(hw.root, hw.strong_random, lambda out: con.dice.roll(out),
+                               cfg["desk_scheme"] + "://" + cfg["desk"].upper() if cfg["desk"] else None,
+                               cfg["fair_wait"] * 1000))
 
 
 class App:
     def __init__(self, hw, urandom=None):
         self.hw = hw
         t = hw.ticks_ms()
-        event = _event(hw)
+        self.net_cfg = cfg = _net_config(hw)  # (bowl/net.py's start reads it here)
+        event = _event(cfg)
         self.con = console.Console(hw.root, t, urandom or hw.urandom,
                                    has_display=hw.display is not None, has_sensor=hw.accel is not None,
                                    hw_errors=hw.errors, woke_by=hw.woke_by, entropy=hw.strong_random,
                                    event=event)
         if event:
-            _fair(hw, self.con)
+            _fair(hw, self.con, cfg)
         self.screen = None
         if hw.display is not None:
             self.screen = screen.Screen(hw.display, self.con.lang)
@@ -123,9 +132,12 @@ class App:
         self._no_frame = 0  # frames in a row that found no memory to be drawn
         self._bad = [None, None]  # since when the accelerometer / display has failed (ms), or None
         # lost while playing, or missing at boot: looked for every PROBE_MS
-        on_bus = hw.i2c is not None and hw._i2c_parts is not None
+        on_bus = hw.on_i2c()
         self._lost = [on_bus and hw.accel is None, on_bus and hw.display is None]
         self._sample_t = t
+        self.voice = None
+        if hw.has_amp:
+            self._open_voice()
         self.net = None
         self._probe_t = t
         self._bat_t = t
@@ -349,6 +361,47 @@ class App:
             self._beep_end = self.hw.ticks_add(t, ms)
             self._beeping = True
 
+    def _open_voice(self):
+        """The voice, when the flash has its clips and the amplifier's I2S starts."""
+        import os
+        hw = self.hw
+        try:
+            os.stat(hw.root + "/" + VOICE_FOLDER)
+        except OSError:
+            hw.say("voice: no clips in %s/%s: the piezo plays (make deploy-voice copies them)"
+                   % (hw.root, VOICE_FOLDER))
+            return
+        from bobing import voice  # (only now: a bowl without clips spends no heap on the voice)
+        try:
+            amp = hw.open_amp(voice.RATE, voice.IBUF)
+        except Exception as e:  # (machine.I2S: ValueError, OSError from ESP-IDF)
+            hw.say("voice: the amplifier's I2S did not start (%s): the piezo plays" % (e,))
+            return
+        if amp is not None:
+            self.voice = voice.Voice(hw.root, amp)
+
+    def speak(self, t):
+        """What the console announced, said by the voice (its piezo tune then gives way)."""
+        c = self.con
+        v = self.voice
+        sp = c.take_speech()
+        if v is None:
+            return
+        if sp is None:
+            if v.speaking and c.settings.sound == "off":
+                v.stop()
+            return
+        from bobing import voice
+        t_ = c.table
+        turn = t_.turn if t_ is not None and not t_.kiosk and not t_.ended and c.final is None else 0
+        v.shift = voice.QUIET_SHIFT if c.settings.sound == "quiet" else 0
+        if v.say(voice.say_for(sp[0], sp[1], sp[2], turn, c.settings.names), t):
+            del c.beeps[:]
+        elif v.missing is not None:
+            self.hw.say("voice: no clip %s/%s/%s%s: the piezo plays" % (self.hw.root, voice.FOLDER, v.missing,
+                                                                        voice.SUFFIX))
+            v.missing = None
+
     def _flush_log(self):
         log = self.con.log
         while log:
@@ -357,6 +410,8 @@ class App:
     # ---------------------------------------------------------------- rounds
     def sensor_round(self, t):
         self.poll_sensor(t)
+        if self.voice is not None:
+            self.voice.step(t)
         self._alive |= 1
 
     def ui_round(self, t):
@@ -383,6 +438,7 @@ class App:
                 return
         self.drive_leds(t)
         self._due()  # and between the ring's work and what follows (the network's round)
+        self.speak(t)
         self.fold()
         self.sound(t)
         self._flush_log()
@@ -423,17 +479,16 @@ class App:
         self.running = False
         if self.hw.buzzer is not None:
             self.hw.buzzer.duty_u16(0)
+        if self.voice is not None:
+            self.voice.stop()
         self.hw.say("idle: deep sleep")
         self.hw.deepsleep()
 
     def start_net(self):
         """Provisioned (make provision: net.txt): the event network's own task
         (bowl/net.py) -> its Net, or None."""
-        import os
-        try:
-            os.stat(self.hw.root + "/net.txt")
-        except OSError:
-            return None  # not provisioned: nothing of the network is loaded
+        if self.net_cfg is None:
+            return None  # not provisioned (or net.txt unreadable, said at boot): nothing of the network is loaded
         try:
             from bowl import net
             self.net = net.start(self)
@@ -471,13 +526,29 @@ class App:
         await ui
 
 
+def boot(hw, urandom=None):
+    """What the bowl runs after a reset: the game (App), or, when its filesystem did not mount
+    (hw.storage, bowl/storage.py), the repair screen (bowl/repair.py) in its place."""
+    if hw.storage is not None:
+        import vfs
+        from bowl import repair
+        return repair.Repair(hw, vfs, getattr(hw, "mount_at", "/"))
+    return App(hw, urandom)
+
+
 def main(hw):
     """Start the bowl (firmware/main.py): never returns on the bowl. A crash is
     printed; the watchdog, no longer fed, then reboots into the same game."""
     import asyncio
     try:
-        app = App(hw)
+        app = boot(hw)
     except Exception:
         hw.start_watchdog()  # a boot that failed resets the bowl, as a hung one would
         raise
-    asyncio.run(app.run())
+    if app.con is None:  # the repair screen: a loop of its own, no game tasks
+        app.run()
+        return
+    try:
+        asyncio.run(app.run())
+    except MemoryError:  # the scheduler itself (its queue, a task's frame): into the same game
+        app.out_of_memory("the task loop")

@@ -13,16 +13,20 @@
 #   key        the attendant's key (a momentary keylock switch), Pin-like,
 #              value() == 0 while the key is turned; None on a board without one
 #   buzzer     PWM-like: freq(hz), duty_u16(d)
+#   amp        machine.I2S-like (TX, 16-bit mono at bobing/voice.py's RATE): write(buf),
+#              shift(buf=, bits=, shift=), deinit(); made by open_amp(rate, ibuf) when
+#              the app has clips to say; None before, or without an amplifier
+#   has_amp    the board has one (open_amp makes its I2S)
 #   wdt        has feed(); None until the app calls start_watchdog()
 #   root       folder of the bowl's files (journal, settings)
 #   woke_by    why the app starts: "power", "shake", "button", "watchdog", "reset"
 #   urandom    the random source of the dice: urandom(n) -> n bytes (os.urandom)
 #   strong_random(n)  bytes with real entropy, for secrets (bobing.dice's threat model)
 #   restart()  a hard reset into the same game (the app, out of memory mid-round)
+#   storage    (block device, why) when the filesystem did not mount at boot (bowl/storage.py):
+#              the app shows bowl/repair.py's screen in place of the game; None: mounted
 import os
 import time
-
-WOKE_BY = ("power", "shake", "button", "watchdog", "reset")
 
 
 class Hardware:
@@ -34,6 +38,7 @@ class Hardware:
         self.buttons = ()
         self.key = None
         self.buzzer = None
+        self.amp = None
         self.wdt = None
         self.root = "/data"
         self.woke_by = "power"
@@ -41,12 +46,24 @@ class Hardware:
         self.errors = []  # [(part, message)] from bring-up, for the screen and the log
         self.i2c = None  # the I2C bus, kept by attach_i2c for reattach()
         self._i2c_parts = None
+        self.storage = None
 
     def report(self, part, err):
         """Record that `part` is missing or failed; `err` is an exception or a text."""
         if isinstance(err, Exception):
             err = "%s %s" % (type(err).__name__, err)
         self.errors.append((part, err))
+
+    has_amp = False
+
+    def open_amp(self, rate, ibuf):
+        """The amplifier's I2S -> it, or None: this board has none."""
+        return None
+
+    def on_i2c(self):
+        """-> True when the display and the accelerometer were looked for on a kept I2C
+        bus (attach_i2c): reattach() can look for a missing one again."""
+        return self.i2c is not None and self._i2c_parts is not None
 
     def booted(self):
         """The app has booted (its first screen is next): the board may slow its

@@ -13,17 +13,37 @@
 #    (_Bounded) so that setblocking(True) means "wait SOCK_TIMEOUT_S".
 #  - nothing waits for a PUBACK: a QoS 1 message is written and the task moves
 #    on; its PUBACK is read when it comes (check_msg, not waiting), and the
-#    cursor moves then. One message is in flight at a time; none acknowledged
-#    within ACK_MS drops the connection (it is sent again after reconnecting).
+#    cursor moves then. Up to WINDOW awards are in flight at once (the broker
+#    acknowledges QoS 1 in the order received, MQTT 3.1.1 section 4.6), other
+#    messages one at a time; the oldest not acknowledged within ACK_MS drops the
+#    connection (all in flight are sent again after reconnecting). No pause
+#    between sends: each turn sends for SLICE_MS at most, then yields to the
+#    game's tasks (asyncio.sleep(0)); the cursor is written at most every
+#    CURSOR_MS while a backlog drains (each write is a littlefs commit: an erase
+#    and programs), and at once when nothing is in flight.
 #  - the broker's name is looked up on a thread of its own (the port's
 #    getaddrinfo releases the GIL, modsocket.c): mDNS takes 5 s for a *.local
 #    name nobody answers, then DNS. A dotted address needs no lookup; a found
 #    address is kept until a connection to it fails. Failures back off,
 #    doubling from BACKOFF_MS to BACKOFF_MAX_MS.
-#  - the connection itself: TCP connect and CONNACK, each within CONNECT_S (a
-#    broker that takes the connection and never answers holds a round 0.8 s at
-#    most, then the attempt backs off), then two SUBACKs (a few ms on a LAN once
-#    power save is off).
+#  - the connection itself: TCP connect and CONNACK, each within CONNECT_S, then the
+#    SUBACKs, each within SOCK_TIMEOUT_S. The port polls a socket wait in 100 ms steps,
+#    retries = timeout / 100 ms, `for (i = 0; i <= retries; i++)` (modsocket.c): 0.4 s
+#    waits 0.5 s, 2 s waits 2.1 s. A broker that takes the connection and never answers
+#    holds a round 1 s (connect and CONNACK); one that stops after the CONNACK up to
+#    1 s + 2.1 s a SUBACK; then the attempt backs off. A few ms on a LAN once power save is off.
+#    With TLS, the handshake is Mbed TLS's C code, ECDHE
+#    and the ECDSA check on P-256: hundreds of ms of the ESP32's CPU in one call
+#    that nothing can cut into 20 ms pieces (the port runs no ECC step by step:
+#    extmod/modtls_mbedtls.c calls mbedtls_ssl_handshake until done). So a
+#    connect or reconnect starts only when the bowl is quiet (quiet(): no shake
+#    followed, no button or shake for QUIET_MS, READ_MS while a result or a
+#    claim is on the screen; once it has waited DEFER_MS, as a kiosk with a
+#    queue never rests that long, GRACE_MS will do), never inside a roll. A shake that begins
+#    during the handshake is followed from its end: the sensor task reads the accelerometer at
+#    the next round, the shake is still going (a shake lasts seconds, the handshake
+#    under one) and every sample from then on is taken on time
+#    (tests/test_net_quiet.py; bench/budget.py's net path reconnects over TLS).
 # WLAN.connect() does not block on the ESP32 port: it starts the association
 # and isconnected() is polled. Power save goes off (WLAN.PM_NONE): with ESP-IDF's
 # default modem sleep the station wakes only for DTIM beacons, and each round
@@ -79,7 +99,11 @@ from bobing import outbox, wire
 SOCK_TIMEOUT_S = const(2)
 CONNECT_S = 0.4  # TCP connect, then CONNACK: each a few ms on a LAN with power save off
 WIFI_WAIT_MS = const(20000)  # association + DHCP, then give up and back off
-WIFI_TRIES = const(3)  # WLAN.config(reconnects=): the port then says why it gave up (status())
+# WLAN.config(reconnects=1): the port gives up after reconnects + 1 = 2 disconnects
+# (network_wlan.c: conf_wifi_sta_reconnects = reconnects + 1) and status() then says why. A wrong
+# WPA2 passphrase's try ends in a handshake timeout after 4-6 s: 8-12 s, inside WIFI_WAIT_MS (3
+# reconnects were 16-24 s, and the wait ran out before the reason came).
+WIFI_TRIES = const(1)
 BACKOFF_MS = const(5000)
 BACKOFF_MAX_MS = const(80000)
 ACK_MS = const(10000)  # a message the broker has not acknowledged by then: reconnect and send again
@@ -87,7 +111,18 @@ LOOKUP_MS = const(30000)  # a name lookup not answered by then has failed
 STATUS_MS = const(30000)  # the retained status again: "last seen", and the MQTT keepalive
 KEEPALIVE_S = const(75)  # > 2 x STATUS_MS: the broker publishes the will after 1.5 x this
 IDLE_MS = const(200)
-SEND_GAP_MS = const(50)  # between two awards: the game's tasks run between the sends
+WINDOW = const(8)  # awards in flight at once (QoS 1, unacknowledged)
+# a turn of the task sends for this long at most, then the game's tasks run; only while nobody
+# shakes (may_send()), so it never falls between the samples of a shake
+SLICE_MS = const(40)
+POLL_MS = const(5)  # while messages are in flight: look for their PUBACKs this often
+CURSOR_MS = const(1000)  # the cursor's file at most this often while a backlog drains
+QUIET_MS = const(1500)  # no button, no shake this long: a (re)connect may hold the loop
+READ_MS = const(5000)  # the same under a result or a claim (its customer reading it)
+# a kiosk with a queue is never quiet that long: once a connection has waited DEFER_MS, a moment
+# with no button or shake for GRACE_MS (still never while a shake is followed) will do
+DEFER_MS = const(20000)
+GRACE_MS = const(300)
 ASK_MS = const(30000)  # an ask for stock at most this often
 NET_FILE = "net.txt"
 FW_VERSION = "1"
@@ -101,6 +136,12 @@ STAT_WRONG_PASSWORD = const(202)  # AUTH_FAIL and CONNECTION_FAIL (205): the por
 # a wrong passphrase usually ends the 4-way handshake by timing out (wifi_err_reason_t 15, or 204
 # HANDSHAKE_TIMEOUT), which the port passes through once the reconnects are used up
 _HANDSHAKE_REASONS = (15, 204)
+# no access point to join: returned at once (network_wlan.c, network_wlan_status), each its own advice
+_NO_AP = (201, 210, 211, 212)
+_NO_AP_WHY = ("network not found",
+              "network found, but not with a security the bowl supports (WPA2-PSK)",  # _W_COMPATIBLE_SECURITY
+              "network found, but below the security threshold",  # _IN_AUTHMODE_THRESHOLD
+              "network found, but its signal is too weak here")  # _IN_RSSI_THRESHOLD
 _KEYS = ("ssid", "password", "broker", "port", "event", "user", "mqtt_password", "stock", "fair", "desk",
          "fair_wait", "tls", "tls_ca")
 MAX_NET_FILE = const(2048)  # bytes of net.txt read: a broker certificate in base64 is ~600
@@ -218,12 +259,15 @@ class _Tls:
     """umqtt.simple's ssl= for the event broker: its certificate is the one trust anchor (tls_ca);
     a broker that cannot prove it holds that certificate's key never sees the password."""
 
-    def __init__(self, der, where):
+    def __init__(self, der, where, module=None):
         self.der = der
         self.where = where
+        self.module = module  # the ssl module (the simulator's for its in-memory broker), None: the port's
 
     def wrap_socket(self, sock, server_hostname=None):
-        import ssl
+        ssl = self.module
+        if ssl is None:
+            import ssl
         try:
             sock.setsockopt(6, 1, 1)  # TCP_NODELAY on the TCP socket (the SSL one has no setsockopt)
         except (OSError, AttributeError):
@@ -248,6 +292,16 @@ class _Tls:
                                       "tls_ca= (%s); not sending the password" % (self.where, why))
             raise BrokerNotProven("%s did not complete a TLS handshake (%s): no TLS on that port? (net.txt's port= "
                                   "and tls=)" % (self.where, why))
+        # What Mbed TLS checked: the broker's chain ends at tls_ca= and it holds that certificate's key
+        # (its handshake signature), for the name broker.bobing; the event's certificate is a CA
+        # (openssl req -x509), so another certificate its key signed would pass. Where the port keeps
+        # the peer's certificate (getpeercert, with MBEDTLS_SSL_KEEP_PEER_CERTIFICATE: ESP-IDF's default;
+        # not the unix build's mbedtls_config_common.h) it must be tls_ca= itself, byte for byte.
+        peer = getattr(s, "getpeercert", None)
+        if peer is not None and peer(True) != self.der:
+            s.close()
+            raise BrokerNotProven("%s showed a certificate made with the event's key but not net.txt's tls_ca= "
+                                  "itself; not sending the password" % self.where)
         self.raw = sock
         return s
 
@@ -331,7 +385,7 @@ class Net:
     grant_s(), stock_low(), table): grants in, asks out; None: awards only."""
 
     def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, key, mqtt_class=None, stock=None,
-                 sockets=None, spawn=None):
+                 sockets=None, spawn=None, quiet=None, tls_module=None):
         self.cfg = cfg
         self.box = box
         self.key = key
@@ -343,6 +397,10 @@ class Net:
         self.say = say
         self.status = status
         self.may_send = may_send
+        # quiet(ms the connection has waited) -> True when a (re)connect may hold the loop (above)
+        self.quiet = quiet or (lambda waited: may_send())
+        self._want = None  # ticks_ms since when a connection waits for a quiet moment
+        self.tls_module = tls_module  # the ssl module (None: the port's own)
         if mqtt_class is None:
             from umqtt.simple import MQTTClient as mqtt_class
         self.mqtt_class = mqtt_class
@@ -369,8 +427,10 @@ class Net:
         self._addr = None  # the broker's address found by the last lookup
         self._found = None  # a lookup's answer: (True, address) or (False, error)
         self._fails = 0  # failures in a row (the backoff doubles with them)
-        self._inflight = None  # (pid, kind, key, ticks_ms sent) of the message awaiting its PUBACK
+        self._inflight = []  # [pid, kind, key, ticks_ms sent, acked] of the messages awaiting their PUBACK
         self._pid = 0
+        self._committed = 0  # ticks_ms of the last cursor write (CURSOR_MS)
+        self.connects = 0  # connections made since boot
 
     async def _wifi(self, ticks_ms, ticks_diff):
         import asyncio
@@ -389,9 +449,9 @@ class Net:
             if w.isconnected():
                 return True
             s = w.status()
-            if s == STAT_WRONG_PASSWORD or s == STAT_NO_AP_FOUND or s in _HANDSHAKE_REASONS:
-                if s == STAT_NO_AP_FOUND:
-                    why = "network not found"
+            if s == STAT_WRONG_PASSWORD or s in _NO_AP or s in _HANDSHAKE_REASONS:
+                if s in _NO_AP:
+                    why = _NO_AP_WHY[_NO_AP.index(s)]
                 elif s == STAT_WRONG_PASSWORD:
                     why = "wrong password"
                 else:
@@ -435,12 +495,10 @@ class Net:
 
     def _connect(self, addr):
         c = self.cfg
-        tls = _Tls(c["tls_ca"], "%s:%d" % (c["broker"], c["port"])) if c["tls_ca"] else None
+        tls = _Tls(c["tls_ca"], "%s:%d" % (c["broker"], c["port"]), self.tls_module) if c["tls_ca"] else None
         m = self.mqtt_class("bowl-" + self.bowl_id, addr, c["port"], c["user"] or None,
                             c["mqtt_password"] or None, KEEPALIVE_S, ssl=tls)
-        if not self._boot or self._conn >= outbox.MAX_CONN:
-            self._boot = outbox.next_boot(self.box.root)  # on flash before any status says it
-            self._conn = 0
+        self._new_boot()
         self._conn += 1
         self._i = 0
         will = status_payload(False, at=(self._boot, self._conn))
@@ -449,7 +507,8 @@ class Net:
         m.connect(True, CONNECT_S)
         m.sock = _Bounded(m.sock, tls.raw if tls is not None else None)
         self.client = m
-        self._inflight = None
+        self._inflight = []
+        self.connects += 1
         # umqtt writes a PUBLISH in four small writes: with Nagle's algorithm on, the later ones
         # wait for the broker's delayed ACK (40 ms on Linux). IPPROTO_TCP 6 and TCP_NODELAY 1 are
         # the values of Linux and of lwIP (extmod/modlwip.c); the unix port's socket module does
@@ -460,6 +519,17 @@ class Net:
             except OSError:
                 pass
         m.set_callback(self._on_msg)
+
+    def _new_boot(self):
+        if not self._boot or self._conn >= outbox.MAX_CONN:
+            self._boot = outbox.next_boot(self.box.root)  # on flash before any status says it
+            self._conn = 0
+            return True
+        return False
+
+    def _subscribe(self):
+        """After the connect, in a round of its own (the handshake's was long enough)."""
+        m = self.client
         m.subscribe(self._desk_topic, 1)  # retained: comes now (or during a later call)
         if self.stock is not None:
             m.subscribe(self._allot_topic, 1)  # the retained allot comes now (or during a later call)
@@ -468,8 +538,8 @@ class Net:
         if self.gate is not None:
             m.subscribe(self._shakes_topic, 1)  # the retained grant comes now (or during a later call)
             news = self.gate.grant_news()
-            if news is not None and news not in self.gate.acks:
-                self.gate.acks.append(news)  # where the last grant stands: an answer lost to a cut is sent again
+            if news is not None:
+                self.gate.ack(news)  # where the last grant stands: an answer lost to a cut is sent again
         self._send_status()
 
     def _send_status(self):
@@ -487,27 +557,27 @@ class Net:
             topic = topic.encode()
         msg = wire.seal(self.key, wire.FROM_BOWL, self.cfg["event"], self.bowl_id,
                         topic[topic.rfind(b"/") + 1:].decode(), msg)
-        pkt = bytearray(b"\x32\0\0\0\0")
-        if retain:
-            pkt[0] |= 1
-        sz = 2 + len(topic) + 2 + len(msg)
+        # the whole PUBLISH in one write: with TLS each write is a record of its own
+        tl = len(topic)
+        sz = 2 + tl + 2 + len(msg)
+        pkt = bytearray(5 + sz)
+        pkt[0] = 0x33 if retain else 0x32
         i = 1
         while sz > 0x7F:
             pkt[i] = (sz & 0x7F) | 0x80
             sz >>= 7
             i += 1
         pkt[i] = sz
-        s = m.sock
-        s.write(pkt, i + 1)
-        pkt[0] = len(topic) >> 8
-        pkt[1] = len(topic) & 0xFF
-        s.write(pkt, 2)
-        s.write(topic)
-        pkt[0] = pid >> 8
-        pkt[1] = pid & 0xFF
-        s.write(pkt, 2)
-        s.write(msg)
-        self._inflight = (pid, kind, key, self._now())
+        i += 1
+        pkt[i] = tl >> 8
+        pkt[i + 1] = tl & 0xFF
+        pkt[i + 2:i + 2 + tl] = topic
+        i += 2 + tl
+        pkt[i] = pid >> 8
+        pkt[i + 1] = pid & 0xFF
+        pkt[i + 2:i + 2 + len(msg)] = msg
+        m.sock.write(pkt, i + 2 + len(msg))
+        self._inflight.append([pid, kind, key, self._now(), False])
 
     def _now(self):
         import time
@@ -517,7 +587,7 @@ class Net:
         """What the broker sent, without waiting for more (a few messages at most):
         PUBACKs, the desk's status, allots."""
         m = self.client
-        for _ in range(8):
+        for _ in range(WINDOW + 4):  # a window's PUBACKs and a few messages of the desk
             op = m.check_msg()
             if op is None:
                 return
@@ -531,14 +601,22 @@ class Net:
                 m.sock.read(4)
 
     def _acked(self, pid):
-        f = self._inflight
-        if f is None or f[0] != pid:
+        fl = self._inflight
+        for f in fl:
+            if f[0] == pid:
+                f[4] = True
+                break
+        else:
             return
-        self._inflight = None
+        while fl and fl[0][4]:  # in the order sent: the cursor never passes an award not acknowledged
+            self._done(fl.pop(0))
+
+    def _done(self, f):
         kind, key = f[1], f[2]
-        if kind == "award":
-            self.box.sent(key[0], key[1])
-            self.sent += 1
+        if kind == "award":  # (or a customer the key let in, after that award: the outbox's order)
+            self.box.sent(key[0], key[1], True, key[2])  # on flash by commit()
+            if not key[2][1]:
+                self.sent += 1
         elif kind == "news":
             self.news[0].sent(key)
         elif kind == "fair":
@@ -602,28 +680,27 @@ class Net:
     def _shakes(self, topic_b, msg):
         from bobing import shakes
         try:
-            gid, n, ref = shakes.decode(self.cfg["event"], topic_b, msg, self.bowl_id, self.gate.secret())
+            gid, n, ref = shakes.decode(self.cfg["event"], topic_b, msg, self.bowl_id)
         except ValueError as e:
             self.say("net: shakes refused: %s" % e)  # a forged or malformed grant gets no answer
             return
         st, why = self.gate.grant_shakes(gid, n)
         self.say("net: shakes %d (%d, %s): %s%s" % (gid, n, ref, st, ": " + why if why else ""))
-        a = (gid, st, why)
-        if a not in self.gate.acks:
-            self.gate.acks.append(a)
+        self.gate.ack((gid, st, why))
 
     def poll(self, now, ticks_diff):
         """Between sends: take in what the broker has for us (not waiting), and
         ask for stock when the console says it runs low."""
         self.take_in()
         g = self.gate
-        if self._inflight is None and g is not None and g.acks:
+        a = g.next_ack() if not self._inflight and g is not None else None
+        if a is not None:
             from bobing import shakes
-            gid, st, why = g.acks.pop(0)
+            gid, st, why = a
             self._publish(self._shaken_topic, shakes.ack_payload(gid, st, why), False, "shaken", None)
             return
         st = self.stock
-        if (self._inflight is None and st is not None and st.stock_low()
+        if (not self._inflight and st is not None and st.stock_low()
                 and (self._asked is None or ticks_diff(now, self._asked) >= ASK_MS)):
             self._asked = now
             self._publish(self._ask_topic, outbox.ask_payload(st.grant_s(), st.table.left()), False, "ask", None)
@@ -656,20 +733,25 @@ class Net:
                 pass
 
     def send_one(self):
-        """Publish the next award (QoS 1) unless a message is in flight; the cursor
-        moves when its PUBACK comes. -> True if one was sent, or the outbox stopped at a
-        step with more to read (one bounded step per call). OSError when the connection
-        fails."""
-        if self._inflight is not None:
-            return False
-        item = self.box.next()
+        """Publish the next award (QoS 1) while the window has room (WINDOW awards and
+        nothing else in flight); the cursor moves when its PUBACK comes. -> True if one
+        was sent, or the outbox stopped at a step with more to read (one bounded step per
+        call). OSError when the connection fails."""
+        fl = self._inflight
+        if fl:
+            last = fl[-1]
+            if len(fl) >= WINDOW or last[1] != "award":
+                return False
+            item = self.box.next(last[2])  # the award after the last in flight, in the same game
+        else:
+            item = self.box.next()
         notes = self.box.notes
         while notes:
             self.say(notes.pop(0))
         if item is None:
             return self.box.busy  # still reading the journal (one bounded step a call): on soon
-        tp, payload, g, n = item
-        self._publish(tp, payload, False, "award", (g, n))
+        tp, payload, g, n, at = item
+        self._publish(tp, payload, False, "award", (g, n, at))
         return True
 
     def _seeding(self):
@@ -681,7 +763,7 @@ class Net:
     def send_fair(self):
         """Publish the next commitment or reveal (QoS 1) unless a message is in flight:
         before awards, a customer waits for his commitment's answer. -> True if sent."""
-        if self.fair is None or self._inflight is not None or not self.fair.fair.pending:
+        if self.fair is None or self._inflight or not self.fair.fair.pending:
             return False
         item = self.fair.fair.pending[0]
         self._publish(outbox.topic(self.cfg["event"], self.bowl_id, item[0]), item[1], False, "fair", item)
@@ -690,7 +772,7 @@ class Net:
     def send_news(self):
         """Publish the next champion or final message (QoS 1) unless one is in
         flight -> True if one was sent. OSError when the connection fails."""
-        if self.news is None or self._inflight is not None:
+        if self.news is None or self._inflight:
             return False
         rep, con = self.news
         item = rep.next(con)
@@ -708,6 +790,14 @@ class Net:
             ms *= 2
         return min(ms, BACKOFF_MAX_MS)
 
+    def commit(self, now, ticks_diff):
+        """The cursor on flash when it moved: at once when nothing is in flight (the backlog
+        done), else at most every CURSOR_MS (a power cut sends the rest again: counted once)."""
+        box = self.box
+        if box.dirty and (not self._inflight or ticks_diff(now, self._committed) >= CURSOR_MS):
+            box.commit()
+            self._committed = now
+
     async def run(self, ticks_ms, ticks_diff, alive=None):
         """The task: until self.running is False (or alive() is), then the
         connection is dropped (the broker publishes the will: "on":0)."""
@@ -717,56 +807,92 @@ class Net:
         while self.running and (alive is None or alive()):
             try:
                 if self.client is None:
-                    if not self.may_send():  # connecting waits on the broker (2 x CONNECT_S at
-                        await asyncio.sleep(IDLE_MS / 1000)  # most): never while a shake is followed
-                        continue
-                    addr = None
+                    addr = None  # (the Wi-Fi's association and the lookup wait off the loop)
                     if await self._wifi(ticks_ms, ticks_diff):
                         addr = await self._address(asyncio, ticks_ms, ticks_diff)
                     if addr is None:
                         await asyncio.sleep(self._backoff_ms() / 1000)
                         continue
-                    if not self.may_send():  # a shake began while Wi-Fi and the lookup were awaited
-                        await asyncio.sleep(IDLE_MS / 1000)
-                        continue
+                    if self._new_boot():  # its flash write in a round of its own
+                        await asyncio.sleep(0)
+                    now = ticks_ms()
+                    if self._want is None:
+                        self._want = now
+                    if not self.quiet(ticks_diff(now, self._want)):  # a connect holds the loop (the
+                        await asyncio.sleep(0.05)  # TLS handshake): only while nobody plays
+                        continue  # (see above); the Wi-Fi and the address are kept meanwhile
+                    self._want = None
                     try:
                         self._connect(addr)
                     except Exception:
                         self._addr = None  # looked up again next time: the address may have moved
                         raise
                     self._fails = 0
-                    self.say("net: connected to %s:%d" % (self.cfg["broker"], self.cfg["port"]))
+                    await asyncio.sleep(0)  # the game's tasks after the connect's long round
+                    self._subscribe()
+                    self.say("net: connected to %s:%d%s" % (self.cfg["broker"], self.cfg["port"],
+                                                             " (TLS)" if self.cfg["tls_ca"] else ""))
                     last_status = ticks_ms()
                 if not self.may_send():  # a shake is followed (seconds; the keepalive allows far more): the
                     await asyncio.sleep(IDLE_MS / 1000)  # loop is its own, nothing is read or sent
                     continue
                 self.take_in()
-                f = self._inflight
-                if f is not None:
-                    if ticks_diff(ticks_ms(), f[3]) >= ACK_MS:
-                        raise OSError("no PUBACK in %d s" % (ACK_MS // 1000))
-                elif not self.desk_seen:
+                fl = self._inflight
+                t0 = ticks_ms()
+                if fl and ticks_diff(t0, fl[0][3]) >= ACK_MS:
+                    raise OSError("no PUBACK in %d s" % (ACK_MS // 1000))
+                busy = False
+                free = self.may_send()  # nobody shakes: sends, the cursor's commit, the status
+                if not self.desk_seen:
                     if not self._waiting_said:
                         self._waiting_said = True
                         self.say("net: no desk has listened on this broker yet (%s): awards wait in the journal"
                                  % self._desk_topic.decode())
-                elif self.may_send() and (self.send_fair() or self.send_one() or self.send_news()):
-                    await asyncio.sleep(SEND_GAP_MS / 1000)
-                    continue
-                if self._inflight is None and ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
-                    self._send_status()
-                    last_status = ticks_ms()
-                self.poll(ticks_ms(), ticks_diff)
-                await asyncio.sleep((SEND_GAP_MS if self._inflight is not None or self._seeding() else IDLE_MS) / 1000)
+                elif free:
+                    # sends for SLICE_MS at most, the window's PUBACKs taken in between
+                    n = 0
+                    while self.send_fair() or self.send_one() or self.send_news():
+                        busy = True
+                        n += 1
+                        if n >= 2 * WINDOW or ticks_diff(ticks_ms(), t0) >= SLICE_MS:
+                            break
+                        self.take_in()
+                if free:  # (a shake's samples never wait for a flash commit or a seal)
+                    self.commit(ticks_ms(), ticks_diff)
+                    if not self._inflight and ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
+                        self._send_status()
+                        last_status = ticks_ms()
+                    self.poll(ticks_ms(), ticks_diff)
+                if busy:
+                    await asyncio.sleep(0)  # more to send: on as soon as the game's tasks have run
+                else:
+                    await asyncio.sleep((POLL_MS if self._inflight or self._seeding() else IDLE_MS) / 1000)
             except Exception as e:
                 # OSError from the socket, IndexError when umqtt reads b"" from a closed one,
                 # AssertionError from its checks of the broker's replies, MQTTException when
                 # the broker refuses the connection (bad user or password): all the same here
                 ms = self._backoff_ms()
                 self.say("net: %s; retrying in %d s" % (self._why(e), ms // 1000))
-                self.close()
+                self.close()  # what was in flight is sent again after reconnecting (from the cursor)
                 await asyncio.sleep(ms / 1000)
         self.close()
+        self.box.commit()
+
+
+def quiet(con, now, ticks_diff, waited=0):
+    """True when a (re)connect may hold the game loop: nobody shaking and no button or shake
+    for QUIET_MS (the console's idle clock), READ_MS under a result or a claim; GRACE_MS once the
+    connection has waited DEFER_MS (waited: ms)."""
+    from bobing.vocab import V_CLAIM, V_RESULT, V_SHAKING
+    v = con.view
+    if v == V_SHAKING or con.stage == V_SHAKING:
+        return False
+    # a result or a claim of a roll since boot is being read: longer (one left on the screen, its
+    # customer gone, lets it; one the bowl resumed under after a reset is not waited for)
+    if waited >= DEFER_MS:
+        return ticks_diff(now, con._active) >= GRACE_MS
+    read = con.rolled and (v == V_RESULT or v == V_CLAIM)
+    return ticks_diff(now, con._active) >= (READ_MS if read else QUIET_MS)
 
 
 def start(app):
@@ -775,11 +901,7 @@ def start(app):
     Wi-Fi (the bowl plays offline and says why)."""
     hw = app.hw
     con = app.con
-    try:
-        cfg = read_config(hw.root)
-    except ValueError as e:
-        hw.say("net: %s; playing offline" % e)
-        return None
+    cfg = app.net_cfg  # net.txt as bowl/app.py read it at boot (a bad one was said then)
     if cfg is None:
         return None
     wlan = getattr(hw, "wlan", None)
@@ -796,11 +918,35 @@ def start(app):
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda at: status_payload(True, con, hw.errors, at, tls),
               lambda: not champions.busy(con) and app.drawn(), wire.key(con.secret()),
               stock=con if cfg["stock"] == "desk" else None,
-              sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None))
+              sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None),
+              quiet=lambda waited: quiet(con, hw.ticks_ms(), hw.ticks_diff, waited),
+              tls_module=getattr(hw, "ssl", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     net.gate = con
     if con.fair is not None:
         net.fair = con
     import asyncio
-    asyncio.create_task(net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running))
+    asyncio.create_task(kept(net, hw, app))
     return net
+
+
+async def kept(net, hw, app):
+    """net.run for as long as the app runs. Out of memory inside it is the run's own retry; one
+    that escapes (its handler short of memory as well) would end the task, and with it the
+    network until the next boot: here it is said, the connection dropped, and the task begins
+    again after a collection and BACKOFF_MS. The game's tasks never see it."""
+    import asyncio
+    import gc
+    while app.running:
+        try:
+            await net.run(hw.ticks_ms, hw.ticks_diff, lambda: app.running)
+            return
+        except MemoryError:
+            try:
+                net.close()
+            except MemoryError:
+                net.client = None  # (its socket goes with the collection)
+            net._inflight = None  # sent again after reconnecting, as after any drop
+            gc.collect()
+            hw.say("net: out of memory in the network task; it starts again in %d s" % (BACKOFF_MS // 1000))
+            await asyncio.sleep(BACKOFF_MS / 1000)

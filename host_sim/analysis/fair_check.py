@@ -96,7 +96,7 @@ def derive(secret, desk, g, k, i, user=None):
 
 
 _NO_USER = bytes(dice.USER_BYTES)
-TRUSTED = "信任碗和奖台 bowl and desk trusted"
+TRUSTED = "信任碗和兑奖台 bowl and desk trusted"
 NO_CHAIN = "no chain anchor before the customer's turn"
 CHAIN = "revealed secret is not the chain's (another anchor or position)"
 NOT_PLAYED = "reveal does not hold the shakes played"
@@ -105,6 +105,19 @@ SPILL_OFF = "a spill in a game whose spill detection is off"
 NO_COMMIT_AWARD = "award of a customer with no commitment (a fair bowl's game)"
 UNPAID = "award of the journal the desk does not hold, or the desk's the journal does not pay"
 SEED_NOT_USED = "the customer's seed the desk passed on is not the one his dice used"
+NO_RULES = "no rules or stock at the desk to replay the awards"
+NOT_COMMITTED = "the rules or stock the commit named are not the journal's"
+AWARD_RULES = "awards not the ones the game's rules and stock give his rolls"
+STOCK_HIDDEN = "stock at a customer's start below what the customer before him left"
+
+
+def replay_awards(pf, left, shakes):
+    """The classes the game's rules (pf) and stock (left) pay for these shakes, in order,
+    by the bowl's own award logic (bobing.game.turn_awards) -> (list, None) or (None, why)."""
+    try:
+        return [c for won in game.turn_awards(pf, left, shakes) for c in won], None
+    except ValueError as e:
+        return None, str(e)
 
 
 def _user(t):
@@ -118,11 +131,13 @@ def _sent(t):
     return bytes.fromhex(u) if u else None
 
 
-def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_bad, sent=None):
+def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_bad, sent=None, pay=None):
     """One format-2 turn's shakes (six digits each, "-" a spill) into report. anchor,
     secret, d: bytes or None; user: the customer's value the dice used (zeros: none);
     sent: the one the desk passed on from his phone, or None. count_bad: how many rolls
-    an unverified turn counts."""
+    an unverified turn counts. pay: (the game's rules, the stock at his start, the
+    classes the desk holds for him in order) to replay his awards (the export alone),
+    or None (the journal's own replay checks them: check_game)."""
     rolls = [x for x in shakes if x != "-"]
     n = max(1, len(rolls)) if count_bad is None else count_bad
     a, p = dice.chain_place(k)
@@ -153,7 +168,7 @@ def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_b
         return False
     if user == _NO_USER:
         report.trusted.append(who)
-    i = 0
+    i = ok = 0
     for x in shakes:
         want = derive(secret, d, g, k, i, user)
         if x == "-":  # uses up no position: it would have rolled what his next shake rolls
@@ -163,13 +178,44 @@ def _turn2(report, who, g, k, anchor, secret, d, user, shakes, unseeded, count_b
         if want != x:
             report.bad(MISMATCH_DICE, 1, "%s: roll %d is %s, %s from the reveal" % (who, i, x, want))
             continue
-        report.verified += 1
+        ok += 1
+    report.verified += ok
+    if pay is not None and ok == len(rolls):  # (a turn whose dice fail is unverified already)
+        n = ok
+        pf, left, held = pay
+        if not pf or left is None:
+            report.verified -= n  # (his dice are the derivation's, but what they paid cannot be shown)
+            report.bad(NO_RULES, n, "%s: the desk holds no rules or stock for his turn: his awards %s cannot be "
+                       "replayed" % (who, " ".join(held) or "(none)"))
+            return False
+        want, why = replay_awards(pf, left, shakes)
+        if want != held:
+            report.verified -= n
+            report.bad(AWARD_RULES, n, "%s: the rules %r with the stock %s pay %s, the desk holds %s" % (
+                who, pf, left, " ".join(want) if want is not None else "nothing (%s)" % why,
+                " ".join(held) or "no award"))
+            return False
     return True
 
 
-def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
+class _Starts:
+    """journal.scan's `keep`: each customer's stock at his start, as the bowl's table had it."""
+
+    def __init__(self, s):
+        self.s = s
+        self.at = {}
+
+    def append(self, _ev):
+        t = self.s.table
+        if self.s.last is not None and self.s.last.kind == game.EV_CUSTOMER:
+            self.at[t.customer] = [t.pool[c] for c in t.classes]
+
+
+def _f2_game(root, g, rows, events, report, desk, bowl, spills=True, played=None):
     """The format-2 customers of one game of a bowl's folder (spills: the game's header
-    lets the detector call a spill). -> their numbers."""
+    lets the detector call a spill; played: (the journal's rules as a commit names them,
+    {customer: his stock at his start}) to hold the desk's record of his commit to).
+    -> their numbers."""
     anchors, values, unseeded, secrets = {}, {}, set(), {}
     for r in rows:
         if r[0] == "A":
@@ -191,7 +237,7 @@ def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
         elif kind == game.EV_ROLL or kind == game.EV_SPILL:
             shakes.setdefault(customer, []).append(_dice_text(arg) if kind == game.EV_ROLL else "-")
     mine = set(values) | unseeded | set(secrets) | {k for k in shakes if k not in f1 and anchors}
-    at_desk, chains = {}, {}
+    at_desk, chains, pfs = {}, {}, {}
     if desk is not None:
         for t in desk.get("turns", []):
             if t["bowl"] == bowl and t["g"] == g:
@@ -199,6 +245,7 @@ def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
         for c in desk.get("chains", []):
             if c["bowl"] == bowl and c["g"] == g:
                 chains[c["a"]] = bytes.fromhex(c["c"])
+                pfs[c["a"]] = c.get("pf")
     for k in sorted(mine):
         who = "game %d customer %d" % (g, k)
         a, _p = dice.chain_place(k)
@@ -213,6 +260,10 @@ def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
                 continue
             if chains[a] != anchor:
                 report.bad(CHAIN, max(1, len(sh)), "%s: the journal's anchor of chain %d is not the desk's" % (who, a))
+                continue
+            if played is not None and (pfs.get(a) != played[0] or t.get("l") != played[1].get(k)):
+                report.bad(NOT_COMMITTED, max(1, len(sh)), "%s: his commit named the rules %r and the stock %s, the "
+                           "journal plays %r from %s" % (who, pfs.get(a), t.get("l"), played[0], played[1].get(k)))
                 continue
             if d is None or t.get("d") is None:
                 pass
@@ -231,6 +282,32 @@ def _f2_game(root, g, rows, events, report, desk, bowl, spills=True):
         _turn2(report, who, g, k, anchor, secrets.get(k), d, user, sh, k in unseeded, max(1, len(
             [x for x in sh if x != "-"])), _sent(t))
     return mine
+
+
+def spills_called(pf):
+    """Do the game's rules (a commit's pf) let the bowl call a spill? (no preset turns
+    spill detection on: a spill in a game without it is a bowl voiding a roll)"""
+    try:
+        return game.profile_of(pf).options["spill_detect"] != "off"
+    except ValueError:
+        return True  # (the award replay names rules it cannot read)
+
+
+def _hidden_stock(pf, before, paid, left):
+    """A customer's stock against the one before him: a class can only come down by what
+    the customer before was paid (grants only raise it) -> (what he started with, what was
+    left) of the first class below that, or None."""
+    try:
+        classes = [c[0] for c in game.profile_of(pf).prizes["classes"]]
+    except ValueError:
+        return None  # (the replay names rules it cannot read)
+    if len(before) != len(classes) or len(left) != len(classes):
+        return None
+    for i, cls in enumerate(classes):
+        was = before[i] - paid.count(cls)
+        if left[i] < was:
+            return "%s=%d" % (cls, left[i]), "%s=%d" % (cls, was)
+    return None
 
 
 def _dice_text(d):
@@ -265,7 +342,13 @@ def check_game(root, g, report, desk=None, bowl=None):
     if problem:
         report.lines.append("game %d: fair log: %s" % (g, problem))
     spills = s.config is None or s.config.make_profile().options.get("spill_detect", "off") != "off"
-    two = _f2_game(root, g, rows, events, report, desk, bowl, spills)
+    played = None
+    if desk is not None and s.config is not None:
+        st = journal.Scan()
+        starts = _Starts(st)
+        journal.scan(path, g, keep=starts, into=st)
+        played = (fair.rules_text(s.config.profile, s.config.overrides), starts.at)
+    two = _f2_game(root, g, rows, events, report, desk, bowl, spills, played)
     cs = _commitments(rows)
     at_desk = {}
     if desk is not None:
@@ -392,10 +475,48 @@ def check_game(root, g, report, desk=None, bowl=None):
     return report
 
 
+# Each reason in Chinese, for the pages a customer reads (Chinese first, English beside).
+REASON_ZH = {
+    NO_COMMIT: "摇骰之前没有承诺",
+    NO_DESK: "承诺没有兑奖台随机数",
+    UNSEEDED: "没有兑奖台随机数就摇了（没按时到：碗自己的骰子）",
+    UNREVEALED: "承诺从未公开",
+    MISMATCH_REVEAL: "公开的秘密与承诺不符",
+    MISMATCH_DICE: "骰子与公开的秘密不符",
+    AFTER_RETRY: "同一顾客第二次承诺下的摇骰（重来？）",
+    HIDDEN: "日志里少了一个承诺（藏起来的重来？）",
+    LATE: "承诺记录在这位顾客的奖之后",
+    WRONG_CUSTOMER: "摇骰属于另一位顾客的承诺",
+    NOT_AT_DESK: "兑奖台没有记录这个承诺",
+    AWARDS: "奖品不能由公开的摇骰说明",
+    NO_CHAIN: "顾客摇之前没有链锚点",
+    CHAIN: "公开的秘密不在链上（别的锚点或位置）",
+    NOT_PLAYED: "公开的摇骰不是实际摇的",
+    OUTAGE: "兑奖台已发出随机数却说没收到（假装断网？）",
+    SPILL_OFF: "这一局不检测出界，却有出界",
+    NO_COMMIT_AWARD: "公平碗这一局里没有承诺的顾客得了奖",
+    UNPAID: "碗日志的奖与兑奖台的奖不一致",
+    SEED_NOT_USED: "兑奖台转交的顾客种子不是骰子所用的",
+    NO_RULES: "兑奖台没有规则和库存，奖品无法重算",
+    AWARD_RULES: "奖品不是这一局的规则和库存给这些摇骰的",
+    STOCK_HIDDEN: "顾客开始时的库存少于上一位顾客留下的",
+    NOT_COMMITTED: "承诺里写的规则或库存与碗的日志不符",
+}
+
+
+def reasons_text(unverified, lang=None):
+    """A Report's reasons for a page: "中文 English: n" each (Chinese first, English beside),
+    or in one language ("zh", "en") for a page that says each line in both."""
+    return "; ".join("%s: %d" % ((REASON_ZH[r] if lang == "zh" else r if lang == "en" else
+                                  REASON_ZH[r] + " " + r), n) for r, n in sorted(unverified.items()))
+
+
 LOG_TAG = "bobing-log-v1|"
 LOG_BROKEN = "the desk's log is broken (an entry changed or deleted)"
 LOG_MISSING = "not in the desk's log as the export shows it"
 RECEIPT = "a saved receipt is not in this export's log"
+REASON_ZH.update({LOG_BROKEN: "兑奖台的日志断了（有一条被改或被删）",
+                  LOG_MISSING: "兑奖台日志里没有公开数据所示的这一条", RECEIPT: "保存的收据不在这份公开数据的日志里"})
 
 
 def log_body(d):
@@ -445,13 +566,13 @@ def check_log(desk, report, receipts=()):
         seen.setdefault((e["kind"], b.get("bowl"), b.get("g"), b.get("k", b.get("a"))), b)
     for c in desk.get("chains", []):
         b = seen.get(("chain", c["bowl"], c["g"], c["a"]))
-        if b is None or b.get("c") != c["c"]:
+        if b is None or b.get("c") != c["c"] or b.get("pf") != c.get("pf"):
             report.bad(LOG_MISSING, 1, "bowl %s game %d: chain %d's anchor %s" % (c["bowl"], c["g"], c["a"], (
                 "is not in the log" if b is None else "differs from the log's")))
     for t in desk.get("turns", []):
         key = (t["bowl"], t["g"], t["k"])
         v = seen.get(("value",) + key)
-        if v is None or v.get("d") != t.get("d"):
+        if v is None or v.get("d") != t.get("d") or v.get("l") != t.get("l"):
             report.bad(LOG_MISSING, 1, "bowl %s game %d customer %d: the desk's value %s" % (key + (
                 "is not in the log" if v is None else "differs from the log's",)))
         r = seen.get(("reveal",) + key)
@@ -498,21 +619,36 @@ def check_export(desk, report, bowl=None, game_no=None):
     chains = {}
     for c in desk.get("chains", []):
         chains.setdefault((c["bowl"], c["g"], c["a"]), c)
+    before = None  # the turn before in the same game: (bowl, g, k, its stock, the classes it was paid)
     for t in sorted(desk.get("turns", []), key=lambda t: (t["bowl"], t["g"], t["k"])):
         b, g, k = t["bowl"], t["g"], t["k"]
         if (bowl is not None and b != bowl) or (game_no is not None and g != game_no):
             continue
         c = chains.get((b, g, dice.chain_place(k)[0]))
         who = "bowl %s game %d customer %d" % (b, g, k)
-        if c is not None and when(c["seen"]) > when(t["seen"]):
-            report.bad(NO_CHAIN, max(1, len(t.get("r") or [])), "%s: chain anchor recorded after the turn's value"
-                       % who)
-            continue
         shakes = t.get("r") or []
+        held = [a["c"] for a in sorted(awards.get((b, g, k), []), key=lambda a: a["n"])]
+        stock = t.get("l")
+        paid = held  # what took his stock: what the rules pay his rolls (else what the desk holds)
+        if stock is not None and c and c.get("pf"):
+            paid = replay_awards(c["pf"], stock, shakes)[0] or held
+        last, before = before, (b, g, k, stock, paid)
+        if c is not None and when(c["seen"]) > when(t["seen"]):
+            report.bad(NO_CHAIN, max(1, len(shakes)), "%s: chain anchor recorded after the turn's value" % who)
+            continue
+        if last and last[:3] == (b, g, k - 1) and stock is not None and last[3] is not None and c and c.get("pf"):
+            low = _hidden_stock(c["pf"], last[3], last[4], stock)
+            if low:
+                report.bad(STOCK_HIDDEN, max(1, len([x for x in shakes if x != "-"])), "%s: he started with %s, "
+                           "though customer %d left %s" % (who, low[0], k - 1, low[1]))
+                continue
+        if "-" in shakes and c and c.get("pf") and not spills_called(c["pf"]):
+            report.bad(SPILL_OFF, shakes.count("-"), "%s: %d spilled shake(s), though the rules %r detect none" % (
+                who, shakes.count("-"), c["pf"]))
         _turn2(report, who, g, k, bytes.fromhex(c["c"]) if c else None,
-                    bytes.fromhex(t["s"]) if t.get("s") else None, bytes.fromhex(t["d"]) if t.get("d") else None,
-                    _user(t), shakes, bool(t.get("unseeded")), None, _sent(t))
-    # (the awards are replayed against the game's rules with its journal: check_game)
+               bytes.fromhex(t["s"]) if t.get("s") else None, bytes.fromhex(t["d"]) if t.get("d") else None,
+               _user(t), shakes, bool(t.get("unseeded")), None, _sent(t),
+               pay=(c.get("pf") if c else None, stock, held))
     fair_games = {(c["bowl"], c["g"]) for c in desk.get("chains", [])}
     have = {(t["bowl"], t["g"], t["k"]) for t in desk.get("turns", [])}
     for a in desk.get("awards", []):

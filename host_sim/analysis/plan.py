@@ -67,7 +67,6 @@ import math
 
 import numpy as np
 
-import host_sim  # noqa: F401  (the shim)
 from bobing import game, rules
 
 MAX_STATES = 1000000

@@ -18,7 +18,6 @@ import importlib
 import os
 import sys
 
-import host_sim  # noqa: F401  (installs the shim)
 from host_sim.cli.options import InputError, Parser
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -41,6 +40,8 @@ COMMANDS = {
     "verify-fair": ("host_sim.cli.verify_fair", "recompute every roll of a fair event kiosk from its journal or "
                     "the desk's export (exit 0: all verified)"),
     "broker": ("host_sim.cli.broker", "an event's mosquitto users, passwords and ACL (one user per bowl)"),
+    "event-demo": ("host_sim.cli.event_demo", "a whole event on loopback, no hardware: mosquitto, the desk and "
+                   "N simulated kiosk bowls on the real firmware (Ctrl-C stops it)"),
 }
 
 

@@ -34,7 +34,8 @@ MAX_PACKET = 1024
 BOWL_OWN = (("write", "award"), ("write", "status"), ("write", "ask"), ("read", "allot"),
             ("write", "champion"), ("write", "final"), ("write", "finalroll"),  # the 状元王中王's
             ("read", "shakes"), ("write", "shaken"),  # shakes granted at the counter, and the answer
-            ("write", "commit"), ("write", "reveal"), ("read", "seed"))  # verifiable fairness
+            ("write", "commit"), ("write", "reveal"), ("read", "seed"),  # verifiable fairness
+            ("write", "key"))  # customers the attendant's key let in
 
 
 def add_arguments(p):

@@ -86,6 +86,12 @@ def make_player(args):
                     else:
                         os.remove(path)
         open(os.path.join(args.root, MARK), "a").close()
+        if getattr(args, "say_to", None) or getattr(args, "window", False):
+            why = _voice_clips(args.root)  # on the flash before the bowl boots, as a deploy puts them
+            if why and args.say_to:
+                raise options.InputError("--say-to: %s" % why)
+            if why:
+                print("窗口没有语音，蜂鸣器代替 the window has no voice (%s): the piezo plays instead" % why)
         p = player.Player(args.root, urandom)
     except OSError as e:
         lock.close()
@@ -97,28 +103,24 @@ def make_player(args):
     if args.names is not None:
         p.set_names(args.names)
     if getattr(args, "say_to", None):
-        _voice_clips(args.root, p)
         p.speak()
     return p
 
 
-def _voice_clips(root, p):
+def _voice_clips(root):
     """The voice's clips in the flash folder, as a deploy puts them on the bowl (made
-    once by host_sim/tools/make_voice.py)."""
-    import sys as _sys
+    once by host_sim/tools/make_voice.py) -> None, or why they could not be made."""
     from bobing import voice
     folder = os.path.join(root, voice.FOLDER)
-    if all(os.path.isfile(os.path.join(folder, n + voice.SUFFIX)) for n, _t in voice.clips()):
-        return
-    _sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                     "host_sim", "tools"))
-    import make_voice
+    names = [n for n, _t in voice.clips()] + [n for n, _t in voice.tunes()]
+    if all(os.path.isfile(os.path.join(folder, n + voice.SUFFIX)) for n in names):
+        return None
+    from host_sim.tools import make_voice
     try:
         make_voice.make(folder)
     except make_voice.VoiceToolMissing as e:
-        p.close()
-        p.lock.close()
-        raise options.InputError("--say-to: %s" % e)
+        return str(e)
+    return None
 
 
 def take_lock(root):

@@ -15,9 +15,11 @@ _TICKS_HALF = TICKS_PERIOD // 2
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(_ROOT, "firmware")
-# the fakes and the other code that runs on both interpreters: one import name on both
-# (`from fakes import bowl`); the unix-port runner appends the same folder
+# the other code that runs on both interpreters by one top-level name (fairness, screen_cases);
+# the simulated parts are the package host_sim.portable.fakes on both
 PORTABLE = os.path.join(_ROOT, "host_sim", "portable")
+# the bowl's MQTT client on CPython too: micropython-lib's umqtt.simple as `make mp` fetched it
+UMQTT = os.path.join(_ROOT, "build", "mp", "micropython-lib", "micropython", "umqtt.simple")
 
 
 def const(x):
@@ -50,8 +52,9 @@ def sleep_us(us):
 
 
 def install():
-    """Idempotent: make `micropython` importable, add ticks to `time`, put firmware/ and
-    host_sim/portable on sys.path."""
+    """Idempotent: make `micropython` importable, add ticks to `time`, put firmware/,
+    host_sim/portable and umqtt.simple on sys.path. The one set-up of every host entry point
+    (importing host_sim does none of it)."""
     if sys.implementation.name == "micropython":
         return
     if "micropython" not in sys.modules:
@@ -64,8 +67,9 @@ def install():
             setattr(time, name, globals()[name])
     if FIRMWARE not in sys.path:
         sys.path.insert(0, FIRMWARE)
-    if PORTABLE not in sys.path:
-        sys.path.append(PORTABLE)
+    for p in (PORTABLE, UMQTT):
+        if p not in sys.path:
+            sys.path.append(p)
     if "framebuf" not in sys.modules:  # the screen module's `import framebuf`
         from host_sim.compat import framebuf
         sys.modules["framebuf"] = framebuf

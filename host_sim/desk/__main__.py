@@ -11,6 +11,9 @@
                                   (firmware/PROTOCOL.md); the broker password from $MQTT_PASSWORD
   stock --event NAME [CLASS=N ...] [--step CLASS=N ...]   the event's shared prize stock
                                   (total per class); without CLASS=N, what is granted so far
+  pace --event NAME [CLASS=N/day | CLASS=N/hour | CLASS=off ...]   the release schedule: at
+                                  most N of a class handed out a day or an hour (the dice unchanged)
+  report FILE.xlsx                the whole event as an Excel workbook (also /report.xlsx)
   backup FILE                     a consistent copy of the running desk's database (0600;
                                   it holds the bowls' secrets); serve --backup-dir FOLDER
                                   [--backup-every MINUTES] makes them by itself
@@ -21,13 +24,16 @@ The desk's folder is $BOBING_DESK_DIR (default data/desk): desk.sqlite3, secret_
 import os
 import sys
 
-from host_sim.cli import guarded
-from host_sim.cli.options import InputError
+from host_sim import compat
+
+compat.install()  # this entry point's one set-up: the MicroPython shim, firmware/ importable
+
+from host_sim.cli import guarded  # noqa: E402
+from host_sim.cli.options import InputError  # noqa: E402
 
 
 def main(argv=None):
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "host_sim.desk.settings")
-    import host_sim  # noqa: F401  (firmware/ on sys.path, the const shim)
     argv = list(sys.argv if argv is None else argv)
     argv[0] = "python -m host_sim.desk"
     if len(argv) == 1 or argv[1] in ("-h", "--help"):

@@ -26,29 +26,16 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from bobing import outbox, profiles
+from bobing import outbox
 
 from .models import Allot, Award, Bowl, Event, EventClass
+from .schedule import class_order
 
 
 class StockError(ValueError):
     """A stock setting or an ask the desk refuses; str() says why."""
 
 
-def class_order():
-    """Every prize class the firmware knows, highest first (the order of the
-    firmware's prize specs), -> {class: position} (made once; do not change it)."""
-    if _ORDER:
-        return _ORDER
-    order = {}
-    for name in profiles.prize_names():
-        for cid, _zh, _n, _ranks in profiles.prize_spec(name)["classes"]:
-            order.setdefault(cid, len(order))
-    _ORDER.update(order)
-    return _ORDER
-
-
-_ORDER = {}
 
 
 def unknown_classes(classes):
@@ -125,13 +112,15 @@ def set_stock(name, totals, step=None):
     return ev
 
 
-def answer(event_name, bowl_id, s, left, first=False):
+def answer(event_name, bowl_id, s, left, first=False, now=None):
     """A bowl asks (ask message, or first=True: its first status "on":1) with s =
     the highest grant it applied and left = {class: its stock now}. -> (raised:
     True if a new grant was made; what was done, for the log; the bowl's current
     allot payload to publish after this commit, or None). Raises StockError
     (nothing changed) for a bowl or event the desk does not know, or an s the
-    desk never granted."""
+    desk never granted. now: the desk's clock (the release schedule's hour and day: pacing.py)."""
+    from . import pacing
+    now = now or timezone.now()
     ev = Event.objects.filter(name=event_name).first()
     if ev is None:
         raise StockError("event %r has no stock at this desk: set it with `python -m host_sim.desk stock "
@@ -157,12 +146,15 @@ def answer(event_name, bowl_id, s, left, first=False):
         paid = awarded(ev, bowl)
         new = dict(mine)
         raised = {}
+        paced = pacing.caps(ev, now)  # the schedule bounds the stock granted, never a roll
         for c, (total, step) in steps(ev).items():
             said = left.get(c, 0) + mine.get(c, 0) - based.get(c, 0)  # plus grants still on their way
             # the desk's own record bounds the claim: a bowl cannot have paid awards the desk never
             # received (its awards go out before its asks, on one connection, in order)
             stock = max(said, mine.get(c, 0) - paid.get(c, 0))
             more = min(step, total - have.get(c, 0))
+            if c in paced:  # the release schedule: this period's ceiling, a share of it per raise
+                more = min(more, paced[c][0] - have.get(c, 0), paced[c][1])
             if more > 0 and stock <= step // 4:
                 new[c] = mine.get(c, 0) + more
                 raised[c] = more
@@ -174,7 +166,7 @@ def answer(event_name, bowl_id, s, left, first=False):
                 return False, what, None
             return False, what + "; republished s=%d" % seq, outbox.allot_payload(seq, as_list(mine))
         payload = outbox.allot_payload(seq + 1, as_list(new))  # before the commit: never a grant it cannot send
-        Allot.objects.create(event=ev, bowl=bowl, seq=seq + 1, grant=as_list(new), at=timezone.now())
+        Allot.objects.create(event=ev, bowl=bowl, seq=seq + 1, grant=as_list(new), at=now)
     return (True, "raised %s to s=%d" % (" ".join("%s+%d" % tuple(x) for x in as_list(raised)), seq + 1),
             payload)
 

@@ -42,7 +42,7 @@ from bobing import outbox, wire
 
 from . import allot, fair, finals, mqttlog, shakegrants
 from .ingest import Refused, ingest
-from .models import Allot, Bowl, BowlStatus, Event
+from .models import Allot, Bowl, BowlStatus, Event, KeyCustomer
 
 log = logging.getLogger("desk")
 # the desk's own status (retained) and its will, as the bowls' net.py reads them
@@ -192,6 +192,17 @@ def handle(event, topic, payload):
             if r == "granted":
                 return r, pub
         return "status", []
+    if t.endswith("/key"):  # a customer the bowl's key let in: the Bowls page's count, live
+        try:
+            bowl_id, g, k, m = outbox.decode_key(event, topic, payload)
+        except ValueError as e:
+            return mqttlog.bad_message(topic, e), []
+        bowl = Bowl.objects.filter(bowl_id=bowl_id).first()
+        if bowl is None:
+            return _refuse(topic, NOT_KNOWN, bowl=bowl_id), []
+        _row, new = KeyCustomer.objects.get_or_create(bowl=bowl, game_no=g, customer=k,
+                                                      defaults={"minute": m, "seen": timezone.now()})
+        return ("key" if new else "known"), []
     if t.endswith("/shaken"):
         try:
             return shakegrants.acked(event, topic, payload), []
@@ -291,7 +302,7 @@ async def listen(host, port, event, username=None, password=None, ready=None, se
     subscribed; seen(result) is called after each message (tests). ca: the event
     broker's certificate file: connect by TLS, trusting only it."""
     topics = [(outbox.every_bowl(event, leaf), 1)
-              for leaf in ("award", "status", "ask", "shaken") + finals.LEAVES + fair.LEAVES]
+              for leaf in ("award", "status", "ask", "shaken", "key") + finals.LEAVES + fair.LEAVES]
     own = outbox.topic(event, "desk", "status")
     flusher = asyncio.create_task(_flusher())
     try:

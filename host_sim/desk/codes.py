@@ -13,9 +13,19 @@ import unicodedata
 
 from django.utils.translation import gettext as _
 
-from bobing import claim
+from bobing import claim, profiles
 
 QR_PREFIX = "BB1:"
+
+
+def class_names():
+    """{class id: Chinese name} over every prize spec of the firmware (the desk's
+    forms offer them, a scanned code must name one)."""
+    seen = {}
+    for name in profiles.prize_names():
+        for cid, zh, _n, _ranks in profiles.prize_spec(name)["classes"]:
+            seen.setdefault(cid, zh)
+    return seen
 
 
 def normalize(text):
@@ -49,7 +59,6 @@ def parse_qr(text, known_classes=None):
                            "Scan it again or type the code.") % {"ga": ga[:20]})
     cls = cls.strip().lower()
     if known_classes is None:
-        from .forms import class_names
         known_classes = class_names()
     if cls not in known_classes:
         raise ValueError(_("The scanned QR code names the prize class %(cls)r, which the desk does not know. "

@@ -3,25 +3,19 @@ the listener (bus.py) hands commit and reveal messages to handle(), decoded by
 the firmware's own bobing.fair. A commitment is recorded with the desk's time,
 then the desk's own 16 random bytes (secrets: the OS's entropy) go back on the
 bowl's retained seed topic; a reveal is checked with host_sim.analysis.fair_check (the
-bowl's derivation). The public page (no login) lists every commitment, its
-time, the desk's value, the reveal and the verdict; /fair/export.json is what
-`python -m host_sim verify-fair --desk` checks."""
+bowl's derivation). export_of() is what the public pages (views_fair.py) show and
+what `python -m host_sim verify-fair --desk` checks."""
 import logging
 import secrets
 
-from django.contrib.auth.decorators import login_not_required
 from django.db import IntegrityError, transaction
-from django.http import JsonResponse
-from django.shortcuts import render
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
-from django.views.decorators.http import require_GET, require_POST
 
-from bobing import dice, fair, journal, outbox
+from bobing import dice, fair, outbox
 from host_sim.analysis import fair_check
 
-from . import inputs, mqttlog
+from . import mqttlog
 from .models import Award, Bowl, Commitment, FairChain, FairLog
 
 log = logging.getLogger("desk")
@@ -98,7 +92,7 @@ def handle(event, topic, payload):
     return "reveal", []
 
 
-def _log(kind, **body):
+def append_log(kind, **body):
     """Append one entry to the desk's hash-chained log (call inside the transaction that
     records what it says). -> the entry."""
     last = FairLog.objects.order_by("-pk").first()
@@ -107,23 +101,29 @@ def _log(kind, **body):
                                                                                  text), at=timezone.now())
 
 
-def _commit2(event, topic, bowl, g, k, a, anchor):
-    """Fair format 2: customer k is about to shake. His chain's first anchor stands (another
-    is refused, no value sent); his one desk value is drawn the first time and sent again,
-    the same, whenever he is asked for (a copy, a reboot, a retry)."""
+def _commit2(event, topic, bowl, g, k, a, anchor, pf, left):
+    """Fair format 2: customer k is about to shake. His chain's first anchor and rules stand
+    (another is refused, no value sent); his one desk value is drawn the first time and
+    sent again, the same, whenever he is asked for (a copy, a reboot, a retry), recorded
+    with the stock his commit says he starts with (the first stands)."""
     now = timezone.now()
     with transaction.atomic():
         chain, fresh = FairChain.objects.get_or_create(bowl=bowl, game_no=g, a=a, defaults={
-            "n": dice.CHAIN_N, "anchor": anchor.hex(), "seen": now})
+            "n": dice.CHAIN_N, "anchor": anchor.hex(), "seen": now, "rules": pf})
         if fresh:
-            _log("chain", bowl=bowl.bowl_id, g=g, a=a, c=chain.anchor)
+            append_log("chain", bowl=bowl.bowl_id, g=g, a=a, c=chain.anchor, pf=pf)
         if chain.anchor != anchor.hex():
             return _refuse(topic, gettext_noop("chain %(a)s of game %(game)s is already recorded with another "
                                                "anchor: the first one stands, no value is sent"), a=a, game=g), []
+        if chain.rules != pf:
+            return _refuse(topic, gettext_noop("game %(game)s was committed with the rules %(first)s, this commit "
+                                               "names %(pf)s: the first one stands, no value is sent"),
+                           game=g, first=chain.rules, pf=pf[:40]), []
         row, new = Commitment.objects.get_or_create(bowl=bowl, game_no=g, q=k, defaults={
-            "fmt": 2, "customer": k, "commit": chain.anchor, "seen": now, "desk": secrets.token_bytes(16).hex()})
+            "fmt": 2, "customer": k, "commit": chain.anchor, "seen": now, "desk": secrets.token_bytes(16).hex(),
+            "left": list(left)})
         if new:
-            _log("value", bowl=bowl.bowl_id, g=g, k=k, d=row.desk)  # logged before it is sent
+            append_log("value", bowl=bowl.bowl_id, g=g, k=k, d=row.desk, l=row.left)  # logged before it is sent
     if row.fmt != 2:
         return _refuse(topic, gettext_noop("customer %(k)s of game %(game)s: a format-1 commitment has his "
                                            "number"), k=k, game=g), []
@@ -146,7 +146,7 @@ def _reveal2(event, topic, bowl, g, k, s, rolls, unseeded, p):
             return "known", []
         row.secret, row.rolls, row.revealed, row.unseeded = s.hex(), list(rolls), timezone.now(), unseeded
         row.upicked = p.hex() if p else ""
-        e = _log("reveal", bowl=bowl.bowl_id, g=g, k=k, s=row.secret, r=row.rolls, p=row.upicked or None,
+        e = append_log("reveal", bowl=bowl.bowl_id, g=g, k=k, s=row.secret, r=row.rolls, p=row.upicked or None,
                  unseeded=1 if unseeded else 0)
         row.log_n = e.pk
         r = fair_check.check_export(export_of([row], with_awards=True), fair_check.Report())
@@ -170,112 +170,6 @@ def seeds_published(pks):
     Commitment.objects.filter(pk__in=pks).update(useed_sent=True)
 
 
-@login_not_required
-@require_POST
-def take_seed(request):
-    """POST /fair/seed (public: the phone page of the waiting screen's QR): bowl, g, k and
-    u, the 16 random bytes (32 hex digits) the customer's phone made with Web Crypto.
-    Taken only for a format-2 customer the desk has sent its value to, not yet revealed;
-    the first seed stands. -> JSON: what the phone keeps (the chain's anchor, the desk's
-    value, its seed), or {"error": ...} with a 4xx status, Chinese first, English beside."""
-    def no(status, zh, en):
-        return JsonResponse({"error": "%s %s" % (zh, en)}, status=status, json_dumps_params={"ensure_ascii": False})
-    bowl, g, k, u = (request.POST.get(x, "")[:64] for x in ("bowl", "g", "k", "u"))
-    u = u.lower()
-    if not (g.isdigit() and k.isdigit() and len(u) == 2 * dice.USER_BYTES and
-            all(ch in "0123456789abcdef" for ch in u)):
-        return no(400, "格式不对：要碗号、局号、顾客号和 32 位十六进制的种子。",
-                  "Malformed: a bowl, a game, a customer and a seed of 32 hex digits are needed.")
-    with transaction.atomic():
-        row = Commitment.objects.select_for_update().select_related("bowl").filter(
-            bowl__bowl_id=bowl, game_no=int(g), q=int(k), fmt=2).first()
-        if row is None:
-            return no(404, "兑奖台还没有这位顾客：请等碗显示等待摇碗后再扫。",
-                      "The desk has no such customer yet: scan once the bowl shows his turn.")
-        if row.secret:
-            return no(409, "这位顾客的摇骰已经结束：种子来得太晚。",
-                      "This customer's turn is over: the seed came too late.")
-        if row.useed and row.useed != u:
-            return no(409, "这位顾客已经有一个种子：以第一个为准。",
-                      "This customer already has a seed: the first one stands.")
-        if not row.useed:
-            row.useed, row.useed_sent = u, False
-            row.save(update_fields=["useed", "useed_sent"])
-            _log("seed", bowl=bowl, g=row.game_no, k=row.customer, u=u)
-    log.info("fair: bowl %s game %s customer %s: his own seed taken", bowl, g, k)
-    ch = FairChain.objects.filter(bowl=row.bowl, game_no=row.game_no, a=dice.chain_place(row.customer)[0]).first()
-    return JsonResponse({"bowl": bowl, "g": row.game_no, "k": row.customer, "u": u, "d": row.desk,
-                         "anchor": ch.anchor if ch else None, "p": dice.chain_place(row.customer)[1]})
-
-
-@login_not_required
-@require_GET
-def join_page(request, bowl, gk):
-    """GET /J/<bowl>/<game>-<customer>: the phone page of the waiting screen's QR: the
-    chain's anchor and the desk's value for that customer, and a button that makes his
-    own seed in the phone (Web Crypto), keeps it there with them and posts it to /fair/seed."""
-    g, dash, k = gk.partition("-")
-    row = ch = None
-    if dash and g.isdigit() and k.isdigit() and len(bowl) <= 32:
-        row = Commitment.objects.filter(bowl__bowl_id=bowl, game_no=int(g), q=int(k), fmt=2).first()
-    if row is not None:
-        ch = FairChain.objects.filter(bowl_id=row.bowl_id, game_no=row.game_no,
-                                      a=dice.chain_place(row.customer)[0]).first()
-    resp = render(request, "desk/fair_join.html", {
-        "bowl": bowl[:32], "g": g[:8], "k": k[:8], "row": row, "anchor": ch.anchor if ch else "",
-        "p": dice.chain_place(row.customer)[1] if row else 0}, status=200 if row else 404)
-    resp["Referrer-Policy"] = "no-referrer"
-    return resp
-
-
-def _verify_url(a):
-    from django.urls import reverse
-    return reverse("fair_verify", args=[a.bowl.bowl_id, "%d-%d" % (a.game_no, a.customer)])
-
-
-_VERIFY_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
-               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-
-
-@login_not_required
-@require_GET
-def verify_page(request, bowl, gk):
-    """GET /V/<bowl>/<game>-<customer>: the customer's receipt page: his turn (the chain's
-    anchor, the desk's value, the reveal) checked in his own phone by the bowl's
-    bobing/dice.py under MicroPython's WebAssembly port (static/desk/verify.js), and held
-    to the seed and anchor his phone saved. Its policy lets WebAssembly compile."""
-    import json
-    from django.templatetags.static import static
-    from django.urls import reverse
-    g, dash, k = gk.partition("-")
-    row = ch = None
-    if dash and g.isdigit() and k.isdigit() and len(bowl) <= 32:
-        row = Commitment.objects.filter(bowl__bowl_id=bowl, game_no=int(g), q=int(k), fmt=2).first()
-    if row is not None:
-        ch = FairChain.objects.filter(bowl_id=row.bowl_id, game_no=row.game_no,
-                                      a=dice.chain_place(row.customer)[0]).first()
-    turn = {"bowl": bowl[:32], "g": int(g) if g.isdigit() else 0, "k": int(k) if k.isdigit() else 0,
-            "anchor": ch.anchor if ch else None, "d": row.desk if row else None,
-            "s": (row.secret or None) if row else None, "r": row.rolls if row else [],
-            "unseeded": bool(row and row.unseeded), "u_seed": (row.upicked or None) if row else None,
-            "dice_url": reverse("fair_firmware"), "wasm_url": static("desk/mpwasm/micropython.wasm")}
-    resp = render(request, "desk/fair_verify.html", {
-        "bowl": bowl[:32], "g": g[:8], "k": k[:8], "rolls": " ".join(turn["r"]),
-        "turn": json.dumps(turn).replace("<", "\\u003c")}, status=200 if row else 404)
-    resp["Content-Security-Policy"] = _VERIFY_CSP
-    resp["Referrer-Policy"] = "no-referrer"
-    return resp
-
-
-@login_not_required
-@require_GET
-def firmware_dice(request):
-    """GET /fair/fw/dice.py: the bowl's own bobing/dice.py, unchanged, for the phone's check."""
-    from django.http import HttpResponse
-    with open(dice.__file__.replace(".pyc", ".py"), "rb") as f:
-        return HttpResponse(f.read(), content_type="text/x-python; charset=utf-8")
-
-
 def _iso(t):
     return t.isoformat() if t is not None else None
 
@@ -293,7 +187,8 @@ def export_of(rows, with_awards=True, games=False, log=False):
             out["turns"].append({
                 "bowl": c.bowl.bowl_id, "g": c.game_no, "k": c.customer, "seen": _iso(c.seen), "d": c.desk,
                 "s": c.secret or None, "r": c.rolls, "revealed": _iso(c.revealed), "verdict": c.verdict,
-                "unseeded": 1 if c.unseeded else 0, "u_sent": c.useed or None, "u_seed": c.upicked or None})
+                "unseeded": 1 if c.unseeded else 0, "u_sent": c.useed or None, "u_seed": c.upicked or None,
+                "l": c.left})
             chains.add((c.bowl_id, c.game_no, dice.chain_place(c.customer)[0]))
             continue
         out["commitments"].append({
@@ -307,7 +202,7 @@ def export_of(rows, with_awards=True, games=False, log=False):
         ch = FairChain.objects.filter(bowl_id=b, game_no=g, a=a).select_related("bowl").first()
         if ch is not None:
             out["chains"].append({"bowl": ch.bowl.bowl_id, "g": g, "a": a, "n": ch.n, "c": ch.anchor,
-                                  "seen": _iso(ch.seen)})
+                                  "seen": _iso(ch.seen), "pf": ch.rules or None})
     if with_awards and turns:
         # only these turns' awards (a reveal checks one turn: not every award its bowl ever sent)
         q = Award.objects.filter(bowl_id__in={b for b, _g, _k in turns}, game_no__in={g for _b, g, _k in turns},
@@ -320,121 +215,3 @@ def export_of(rows, with_awards=True, games=False, log=False):
                 out["awards"].append({"bowl": a.bowl.bowl_id, "g": a.game_no, "n": a.award_no, "k": a.customer,
                                       "c": a.cls, "seen": _iso(a.seen)})
     return out
-
-
-def _rows(request):
-    """The commitments ?bowl= and ?game= name (inputs.Bad for values no bowl can have)."""
-    qs = Commitment.objects.select_related("bowl").order_by("bowl__bowl_id", "game_no", "q")
-    bowl = request.GET.get("bowl")
-    if bowl:
-        inputs.bowl_id(bowl)
-        qs = qs.filter(bowl__bowl_id__in=inputs.bowl_forms(bowl))
-    game = request.GET.get("game", "")
-    if game:
-        qs = qs.filter(game_no=inputs.whole(game, "game", hi=journal.MAX_GAME_ID))
-    return qs
-
-
-def _award(bowl, game, award):
-    """The Award a claim's bowl, game and award name, or None; inputs.Bad for values
-    no bowl can show."""
-    inputs.bowl_id(bowl)
-    g = inputs.whole(game, "game", hi=journal.MAX_GAME_ID)
-    n = inputs.whole(award, "award")
-    return Award.objects.filter(bowl__bowl_id__in=inputs.bowl_forms(bowl), game_no=g, award_no=n) \
-        .select_related("bowl").first()
-
-
-@login_not_required
-@require_GET
-def export(request):
-    """GET /fair/export.json: every commitment (or ?bowl=&game=), public."""
-    try:
-        rows = list(_rows(request))
-    except inputs.Bad as e:
-        return JsonResponse({"error": str(e)}, status=400, json_dumps_params={"ensure_ascii": False})
-    return JsonResponse(export_of(rows, games=True, log=True), json_dumps_params={"ensure_ascii": False})
-
-
-@login_not_required
-@require_GET
-def page(request):
-    """GET /fair: the public page, a row per commitment, newest games first. ?claim= the
-    claim screen's QR text (BB1:bowl:game-award:CLASS:code) shows that award's customer."""
-    try:
-        rows = _rows(request)
-        claim = (request.GET.get("claim") or "").strip()[:80]
-        award = request.GET.get("award", "")
-        a = None
-        if claim:
-            p = claim.split(":")
-            if len(p) == 5 and p[0].upper() == "BB1" and "-" in p[2]:
-                g, _d, n = p[2].partition("-")
-                a = _award(p[1], g, n)
-        elif award:  # the counter's link (claim.html)
-            a = _award(request.GET.get("bowl", ""), request.GET.get("game", ""), award)
-    except inputs.Bad as e:
-        return inputs.bad_request(request, e, back="/fair")
-    note = None
-    if claim or award:
-        if a is None:
-            note = _("No award of that claim is known here (yet): the desk shows it once the bowl has sent it.")
-            rows = rows.none()
-        else:
-            rows = rows.filter(bowl=a.bowl, game_no=a.game_no, customer=a.customer)
-    rows = list(rows[:500])
-    _mark(rows)
-    return render(request, "desk/fair.html", {"rows": rows, "note": note, "claim": claim})
-
-
-def _mark(rows):
-    """Each row gets its customer's verdict (mark_ok, mark_n: verified and unverified rolls,
-    mark_why): a customer's turn is checked whole (every commitment and reveal of his),
-    so a retried row is never green while his claim page says Not verified."""
-    turns = {}
-    for c in rows:
-        turns.setdefault((c.bowl_id, c.game_no, c.customer), []).append(c)
-    for key, rs in turns.items():
-        mine = list(Commitment.objects.filter(bowl_id=key[0], game_no=key[1], customer=key[2])
-                    .select_related("bowl"))  # (all of his, not only those on this page)
-        r = fair_check.check_export(export_of(mine), fair_check.Report())
-        for c in rs:
-            c.mark_ok, c.mark_n, c.mark_why = r.ok, (r.verified, r.unverified_n), "; ".join(
-                "%s: %d" % x for x in sorted(r.unverified.items()))
-            c.mark_trusted = bool(r.trusted)
-
-
-@login_not_required
-@require_GET
-def claim_page(request, bowl, ga, cls):
-    """GET /F/<bowl>/<game>-<award>/<CLASS>: where a fair kiosk's claim QR leads a
-    customer's phone (bobing/claim.py's link; the code after its "#" never reaches the
-    desk): that award's customer's commitments and verdict, Chinese first, English
-    beside. Nothing of a code is shown or taken; other customers are not listed."""
-    g, dash, n = ga.partition("-")
-    try:
-        if not dash:
-            raise inputs.Bad("%r: 局号-奖号 game-award, e.g. 17-3" % ga[:20])
-        a = _award(bowl, g, n)
-    except inputs.Bad as e:
-        return inputs.bad_request(request, e, back="/fair")
-    rows = []
-    if a is not None:
-        rows = list(Commitment.objects.filter(bowl=a.bowl, game_no=a.game_no, customer=a.customer)
-                    .select_related("bowl").order_by("q"))
-    r = fair_check.check_export(export_of(rows), fair_check.Report()) if rows else fair_check.Report()
-    # an award of a fair bowl's game (it committed for other customers) without a commitment
-    fair_game = a is not None and not rows and Commitment.objects.filter(bowl=a.bowl, game_no=a.game_no).exists()
-    receipt = None  # the customer's receipt: his reveal's entry in the desk's log and its head
-    ns = [c.log_n for c in rows if c.log_n]
-    if ns:
-        e = FairLog.objects.filter(pk=max(ns)).first()
-        receipt = e and {"n": e.pk, "head": e.head}
-    resp = render(request, "desk/fair_claim.html", {
-        "bowl": bowl[:32], "ga": ga[:20], "game": g if g.isdigit() else "", "award": a, "rows": rows,
-        "ok": r.ok, "verified": r.verified, "unverified": r.unverified_n, "trusted": bool(r.trusted),
-        "receipt": receipt, "verify_url": _verify_url(a) if rows and rows[0].fmt == 2 else None,
-        "fair_game": fair_game,
-        "reasons": "; ".join("%s: %d" % x for x in sorted(r.unverified.items()))}, status=200 if a else 404)
-    resp["Referrer-Policy"] = "no-referrer"
-    return resp

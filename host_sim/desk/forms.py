@@ -1,19 +1,11 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from bobing import journal, profiles
+from bobing import journal
 
 from . import codes
+from .codes import class_names  # (codes.py's: the forms import codes, never the other way)
 from .ingest import ACCEPT_LABEL
-
-
-def class_names():
-    """{class id: Chinese name} over every prize spec of the firmware."""
-    seen = {}
-    for name in profiles.prize_names():
-        for cid, zh, _n, _ranks in profiles.prize_spec(name)["classes"]:
-            seen.setdefault(cid, zh)
-    return seen
 
 
 def all_class_choices():

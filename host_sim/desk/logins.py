@@ -22,14 +22,10 @@ their threads and cores."""
 import logging
 import threading
 
-from django.contrib.auth import views as auth_views
 from django.core import signing
 from django.http import HttpRequest
 
 from axes.backends import AxesStandaloneBackend
-from django.conf import settings
-from django.shortcuts import render
-from django.utils.translation import gettext as _
 
 log = logging.getLogger("desk")
 
@@ -37,17 +33,6 @@ log = logging.getLogger("desk")
 def client_ip(request):
     """The TCP peer's address (waitress's REMOTE_ADDR): never a header a client can write."""
     return request.META.get("REMOTE_ADDR") or "unknown"
-
-
-def locked_out(request, response=None, credentials=None, *args, **kw):
-    log.warning("login locked out: %s (user %r)", client_ip(request),
-                (credentials or {}).get("username", "")[:40])
-    return render(request, "desk/message.html", {
-        "title": _("Too many wrong passwords"),
-        "text": _("Logins from this device are locked for %(minutes)d minutes after %(n)d wrong passwords. "
-                  "Wait, or ask a supervisor to lift the lock.") % {
-                      "minutes": round(settings.AXES_COOLOFF_TIME * 60), "n": settings.AXES_FAILURE_LIMIT},
-    }, status=429)
 
 
 class Backend(AxesStandaloneBackend):
@@ -84,43 +69,3 @@ def lockout_parameters(request, credentials=None):
     if isinstance(request, HttpRequest) and name and name in device_names(request):
         return ["ip_address"]
     return ["ip_address", "username"]
-
-
-_busy = {"since": 0.0, "n": 0}
-
-
-def busy(request):
-    """A login refused unhashed: 429 (not a 5xx, which Django would log as an error each
-    time); the log says it at most once a second, with the count (a flood's size)."""
-    import time
-    now = time.monotonic()
-    _busy["n"] += 1
-    if now - _busy["since"] >= 1.0:
-        log.warning("login busy: %d refused unhashed in %.0f s (the latest from %s, user %r)", _busy["n"],
-                    min(now - _busy["since"], 999), client_ip(request), request.POST.get("username", "")[:40])
-        _busy["since"], _busy["n"] = now, 0
-    return render(request, "desk/message.html", {
-        "title": _("Busy"),
-        "text": _("The desk is busy checking other logins: try again in a few seconds."), "back": "/login",
-    }, status=429)
-
-
-class Login(auth_views.LoginView):
-    """Django's login page, with the hashing bound and the device cookie."""
-    template_name = "desk/login.html"
-
-    def post(self, request, *args, **kwargs):
-        known = request.POST.get("username", "") in device_names(request)
-        slot = _SLOTS[known]
-        if not slot.acquire(blocking=False):
-            return busy(request)
-        try:
-            response = super().post(request, *args, **kwargs)
-        finally:
-            slot.release()
-        if request.user.is_authenticated:
-            name = request.user.get_username()
-            names = [name] + [n for n in device_names(request) if n != name][:MAX_NAMES - 1]
-            response.set_cookie(DEVICE_COOKIE, signing.dumps(names, salt=_SALT), max_age=DEVICE_AGE,
-                                httponly=True, samesite="Strict", secure=request.is_secure())
-        return response

@@ -51,6 +51,21 @@ class Game(models.Model):
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no"], name="one_game")]
 
 
+class KeyCustomer(models.Model):
+    """A customer a bowl's key let in, as the bowl sent it over MQTT (firmware/PROTOCOL.md
+    "Customers let in by the key"): live, before any journal is imported. Once by identity
+    (bowl, game, customer): a replayed message adds nothing. The Bowls page counts per game the
+    larger of these and its imported journal's (Game.by_key): the same customers, never added."""
+    bowl = models.ForeignKey(Bowl, on_delete=models.PROTECT)
+    game_no = models.PositiveIntegerField()
+    customer = models.PositiveIntegerField()
+    minute = models.PositiveIntegerField(default=0)  # the game's minute (the bowl's awake minutes)
+    seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "customer"], name="one_key_customer")]
+
+
 class Award(models.Model):
     """A prize a bowl paid. `seen` is when the desk first learned of it (the
     journal keeps no clock: the bowl knows the order, not the time)."""
@@ -307,6 +322,7 @@ class Commitment(models.Model):
     useed_sent = models.BooleanField(default=False)
     upicked = models.CharField(max_length=32, blank=True)
     log_n = models.PositiveIntegerField(null=True)  # the reveal's entry in FairLog: the customer's receipt
+    left = models.JSONField(null=True)  # format 2: the stock at his start, per class (his commit's "l")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "q"], name="one_commitment")]
@@ -322,6 +338,7 @@ class FairChain(models.Model):
     n = models.PositiveIntegerField()
     anchor = models.CharField(max_length=64)
     seen = models.DateTimeField()
+    rules = models.CharField(max_length=120, blank=True)  # the game's rules its first commit named (first stands)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "a"], name="one_chain")]
@@ -337,3 +354,42 @@ class FairLog(models.Model):
     body = models.TextField()
     head = models.CharField(max_length=64)
     at = models.DateTimeField()
+
+
+class PaceRule(models.Model):
+    """The promoter's release schedule of one class of an event (host_sim/desk/pacing.py): at
+    most `n` of it handed out by the bowls in each `per` (an hour or a day of the desk's clock).
+    Only the stock granted to bowls is paced: the dice and the rules never see it."""
+    PERIODS = ("hour", "day")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pace")
+    cls = models.CharField(max_length=20)
+    n = models.PositiveIntegerField()
+    per = models.CharField(max_length=4)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "cls"], name="one_pace")]
+
+
+class Handover(models.Model):
+    """A change of shift at the counter (host_sim/desk/shift.py): the attendant going off
+    (`off_by`, logged in) counted the shelf, the one coming on (`on_by`, by his password) saw it."""
+    event = models.ForeignKey(Event, on_delete=models.PROTECT)
+    at = models.DateTimeField()
+    off_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    on_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+
+class HandoverCount(models.Model):
+    """One class of a hand-over: what the desk says the shelf holds (granted to the bowls minus
+    handed over) and what was counted; a difference stays open until a supervisor closes it."""
+    handover = models.ForeignKey(Handover, on_delete=models.CASCADE, related_name="counts")
+    cls = models.CharField(max_length=20)
+    expected = models.IntegerField()
+    counted = models.PositiveIntegerField()
+    closed_by = models.CharField(max_length=150, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    close_note = models.CharField(max_length=200, blank=True)
+
+    @property
+    def diff(self):
+        return self.counted - self.expected

@@ -11,10 +11,8 @@ import logging
 import threading
 import time
 
-from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext_noop
-from django.views.decorators.http import require_http_methods
 
 from .models import Import, render_parts
 
@@ -30,7 +28,8 @@ LEAF = {"award": gettext_noop("award message"), "status": gettext_noop("status m
         "ask": gettext_noop("stock request"), "champion": gettext_noop("champion message"),
         "final": gettext_noop("final message"), "finalroll": gettext_noop("final's roll message"),
         "shaken": gettext_noop("answer to a shake grant"),
-        "commit": gettext_noop("fair dice commitment"), "reveal": gettext_noop("fair dice reveal")}
+        "commit": gettext_noop("fair dice commitment"), "reveal": gettext_noop("fair dice reveal"),
+        "key": gettext_noop("message of a customer the key let in")}
 OTHER = gettext_noop("message of an unknown kind")
 BAD_MESSAGE = gettext_noop("not a valid %(leaf)s%(detail)s")
 
@@ -90,10 +89,3 @@ def flush():
                            message=render_parts(parts, str)[:2000]))
     Import.objects.bulk_create(rows)
     return len(rows)
-
-
-@require_http_methods(["GET"])
-def page(request):
-    """The MQTT activity: awards received and messages refused, newest first."""
-    rows = Import.objects.filter(source="mqtt").order_by("-id")[:100]
-    return render(request, "desk/mqtt.html", {"rows": rows})

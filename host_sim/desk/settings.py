@@ -75,6 +75,9 @@ INSTALLED_APPS = [
 ]
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # static/ (the counter's QR reader, the receipt's MicroPython) by WhiteNoise, before the login
+    # check: public, as the login page needs them
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",  # the page's language (see the i18n block)
     "django.middleware.common.CommonMiddleware",
@@ -86,7 +89,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "host_sim.desk.headers.Headers",  # no-store for logged-in pages, the CSP
-    "axes.middleware.AxesMiddleware",  # a locked-out login's page (logins.py)
+    "axes.middleware.AxesMiddleware",  # a locked-out login's page (views_login.py)
 ]
 # axes' backend first: a locked-out address is refused before any password is hashed
 AUTHENTICATION_BACKENDS = ["host_sim.desk.logins.Backend", "django.contrib.auth.backends.ModelBackend"]
@@ -94,7 +97,7 @@ AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = "host_sim.desk.logins.lockout_parameters"  # per address, and per name (logins.py)
 AXES_CLIENT_IP_CALLABLE = "host_sim.desk.logins.client_ip"
-AXES_LOCKOUT_CALLABLE = "host_sim.desk.logins.locked_out"
+AXES_LOCKOUT_CALLABLE = "host_sim.desk.views_login.locked_out"
 AXES_RESET_ON_SUCCESS = False  # one's own login must not buy guesses at another's password
 AXES_ENABLE_ADMIN = False
 AXES_SENSITIVE_PARAMETERS = []  # the log names the user and the address (never the password)
@@ -183,7 +186,8 @@ LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Strict"
 USE_I18N = True
 STATIC_URL = "/static/"
-STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+# served as they are in the tree (no collectstatic: the desk's few files are committed, not built)
+STATIC_ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 USE_TZ = True
 TIME_ZONE = os.environ.get("BOBING_DESK_TZ", "Asia/Shanghai")
 

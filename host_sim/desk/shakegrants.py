@@ -78,7 +78,7 @@ def to_publish(event, again=False):
     """-> [(row id, topic, payload)]: the grants to publish now (new ones; with
     again, those already in the broker too: a listener's start)."""
     return [(g.pk, outbox.topic(event, g.bowl.bowl_id, "shakes"),
-             shakes.payload(bytes(g.bowl.secret), event, g.bowl.bowl_id, g.gid, g.n, g.ref))
+             shakes.payload(g.gid, g.n, g.ref))
             for g in _current(event) if g.state == "new" or again]
 
 

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.core.paginator import Paginator
 from django.db import OperationalError
-from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.db.models import Count, Exists, OuterRef, Q
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -18,10 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 
-from . import allot, chart, codes, counter, forecast as fc, inputs
+from . import allot, chart, codes, counter, forecast as fc, inputs, views_pace
 from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names
 from .ingest import OVER_GRANT, OVER_TOTAL, Refused, ingest_journal, supervisor
-from .models import Award, Bowl, BowlStatus, Event, Game, Import, Redemption, ShakeGrant, render_parts
+from .models import Award, Bowl, BowlStatus, Event, Game, Import, KeyCustomer, Redemption, ShakeGrant, render_parts
 
 log = logging.getLogger("desk")
 
@@ -336,6 +336,10 @@ def forecast(request):
     measured from its imports (or entered on the page), in plain words."""
     bowl = inputs.find_bowl(request.GET.get("bowl", "")[:40])
     g = Game.objects.filter(bowl=bowl).order_by("-game_no").first() if bowl else None
+    if g is None and (bowl is not None or not request.GET.get("bowl")):
+        paced = views_pace.event_page(request)  # the event's schedule needs no imported journal
+        if paced is not None:
+            return paced
     if g is None:
         return render(request, "desk/message.html", {
             "title": _("No forecast"), "text": _("No journal of bowl %r has been imported yet: import one first.")
@@ -360,6 +364,7 @@ def forecast(request):
     except fc.NoForecast as e:
         ctx["error"] = _("This game's stock cannot be forecast: %s.") % e
     ctx["some_unplanned"] = any(r["p50"] is None for r in ctx.get("rows", ()))
+    ctx.update(views_pace.forecast_context(request, g, rate))
     return render(request, "desk/forecast.html", ctx)
 
 
@@ -382,9 +387,27 @@ def _over_note(bowl):
 
 
 def _key_last(bowl):
-    """(game, minute) of the last customer the bowl's key let in, from its imported journals."""
+    """(game, minute) of the last customer the bowl's key let in: from its imported journals or
+    as it sent it (KeyCustomer), the later."""
     g = Game.objects.filter(bowl=bowl, by_key__gt=0).order_by("-game_no").first()
-    return (g.game_no, g.key_minutes[-1]) if g is not None and g.key_minutes else None
+    a = (g.game_no, g.key_minutes[-1]) if g is not None and g.key_minutes else None
+    k = KeyCustomer.objects.filter(bowl=bowl).order_by("-game_no", "-customer").first()
+    b = (k.game_no, k.minute) if k is not None else None
+    return max(a, b) if a and b else a or b
+
+
+def _by_key():
+    """{bowl pk: customers its key let in}: per game the larger of the imported journal's count and
+    the customers it sent over MQTT (the same customers: never added)."""
+    per = {}
+    for b, g, n in Game.objects.filter(by_key__gt=0).values_list("bowl_id", "game_no", "by_key"):
+        per[(b, g)] = n
+    for b, g, n in KeyCustomer.objects.values_list("bowl_id", "game_no").annotate(n=Count("id")):
+        per[(b, g)] = max(per.get((b, g), 0), n)
+    out = {}
+    for (b, _g), n in per.items():
+        out[b] = out.get(b, 0) + n
+    return out
 
 
 def event_view(event_name=None):
@@ -409,7 +432,7 @@ def event_view(event_name=None):
             classes.append(r)
     bowls = []
     status = {s.bowl_id: s for s in BowlStatus.objects.all()}
-    keyed = dict(Game.objects.values_list("bowl_id").annotate(n=Sum("by_key")))
+    keyed = _by_key()
     receipts = dict(ShakeGrant.objects.filter(state="used").values_list("bowl_id").annotate(n=Count("id")))
     for b in Bowl.objects.order_by("bowl_id"):
         st = status.get(b.pk)

@@ -3,7 +3,8 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "host_sim.desk.settings")
 
-import host_sim  # noqa: F401  (firmware/ on sys.path, the const shim)
-from django.core.wsgi import get_wsgi_application
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
+from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 application = get_wsgi_application()

@@ -126,7 +126,8 @@ class Shown:
         self.lang = lang
         self.table = table
         self.page = page
-        self.menu_list = menu_
+        self.menu = menu.MenuState()
+        self.menu.list = menu_
         self.settings = settings or console.Settings()
         self.root = ""
         self.now = 17000  # 17 s into the minute's lock: 0:43 left

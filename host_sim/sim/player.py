@@ -22,14 +22,13 @@ import os
 import shutil
 import tempfile
 
-import host_sim  # noqa: F401  (shim)
 import framebuf  # host_sim.framebuf, registered by the shim
 from bobing import console as con
 from bobing import vocab
 from bobing import game, journal, paint, rules, voice
 from bobing import screen as scr
-from fakes import mpu6050 as fake_mpu6050
-from fakes import bowl as hal
+from host_sim.portable.fakes import mpu6050 as fake_mpu6050
+from host_sim.portable.fakes import bowl as hal
 
 CHUNK_MS = 100
 TAP_MS = 800  # a single key press shakes this long (covers the auto-repeat delay)
@@ -192,8 +191,9 @@ class Player:
         self.history = []  # outcome reports, newest last (of this game: a new game clears them)
         self._game = None  # the game id they are of
         self.customers = {}  # kiosk: customer -> {class: prizes won}, of this game
-        self.voice = None  # bobing.voice.Voice saying each outcome into self.said (speak())
+        self.keep_said = False  # keep what the bowl's amplifier is sent in self.said (play --say-to)
         self.said = bytearray()
+        self.hear = None  # hear(pcm bytes): each step's samples the amplifier got (the window's speaker)
         self.rolls = 0  # rolls seen since start (this process)
         self.log = []  # the bowl's log lines
 
@@ -201,16 +201,22 @@ class Player:
         shutil.rmtree(self._dir, True)
 
     def speak(self):
-        """Say every outcome from now on as the bowl's voice would (its clips in the
-        flash folder's voice/, bobing/voice.py), into self.said (16-bit PCM)."""
-        p = self
+        """Keep from now on what the bowl's voice says (bowl/app.py through board.py's
+        machine.I2S: host_sim/portable/fakes/i2s.py) in self.said (16-bit PCM)."""
+        self.keep_said = True
 
-        class Sink:  # machine.I2S's write, as the voice player drives it
-            def write(self, buf):
-                p.said.extend(buf)
-                return len(buf)
-
-        self.voice = voice.Voice(self.root, Sink())
+    def _heard(self):
+        dev = self.sim.board.i2s
+        if dev is None or not dev.data:
+            return
+        pcm = bytes(dev.data)
+        del dev.data[:]  # (a long evening's speech is not kept by the fake)
+        if not dev.reaches_amp:
+            return  # no amplifier on those pins: nobody hears it
+        if self.keep_said:
+            self.said.extend(pcm)
+        if self.hear is not None:
+            self.hear(pcm)
 
     def write_said(self, path):
         """What the voice said, as a WAV file (16-bit mono at voice.RATE)."""
@@ -252,8 +258,7 @@ class Player:
             self._feed_shake()
             self.sim.step(hal.TICK_MS)
             self._report()
-            if self.voice is not None:
-                self.voice.step(self.sim.now)
+            self._heard()
 
     def _feed_shake(self):
         if self._shake_until is None:
@@ -409,7 +414,7 @@ class Player:
         c = self.console
         c.settings.names[:] = names
         settings.save(c)
-        c.changed += 1  # (redrawn with the names)
+        c.redraw()  # (drawn again with the names)
 
     def set_profile(self, name):
         self._set("profile", name)
@@ -539,9 +544,6 @@ class Player:
             if not tallied:
                 self._count(out)
         self.history.append(describe(out, self.table, c.settings.names))
-        if self.voice is not None and c.settings.sound != "off":  # what the bowl says (bobing/voice.py)
-            t = self.table
-            self.voice.say(voice.say_for(out, 0 if t.kiosk else t.turn, c.settings.names), self.sim.now)
         del self.history[:-200]
 
     def _count(self, out):

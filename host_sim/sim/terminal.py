@@ -20,7 +20,7 @@ import sys
 import time
 
 from bobing import game
-from fakes import bowl as hal
+from host_sim.portable.fakes import bowl as hal
 from host_sim.cli import options
 from host_sim.sim import player
 from host_sim.sim.textview import compose

@@ -11,7 +11,7 @@ import textwrap
 import unicodedata
 
 from bobing import rules, vocab
-from fakes import bowl as hal
+from host_sim.portable.fakes import bowl as hal
 
 OLED_RGB = (140, 215, 255)  # a blue-white SSD1306
 LED_GAIN = 4  # the app drives the ring at 64/255: show it as bright as it looks

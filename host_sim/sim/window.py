@@ -10,8 +10,9 @@ simulated time, which is how the tests drive it with SDL_VIDEODRIVER=dummy.
 """
 import math
 import os
+import sys
 
-from fakes import bowl as hal
+from host_sim.portable.fakes import bowl as hal
 from host_sim.cli.options import InputError
 from host_sim.sim import player
 from host_sim.sim import terminal
@@ -45,11 +46,49 @@ class Speaker:
         self.ok = False
         self._tones = {}
         self._channel = None
+        self._voice = None  # the amplifier's channel (reserved: the piezo's tones never take it)
+        self._pending = bytearray()  # the amplifier's samples at the mixer's rate, not yet queued
+        self.voiced = 0  # samples of the voice handed to the mixer
         try:
             pygame.mixer.init(self.RATE, -16, 1, 512)
             self.ok = pygame.mixer.get_init() is not None
+            if self.ok:
+                pygame.mixer.set_reserved(1)
+                self._voice = pygame.mixer.Channel(0)
         except pygame.error:
             self.ok = False
+
+    def hear(self, pcm):
+        """The bowl's speaker: what its I2S amplifier was sent (16-bit mono at voice.RATE, the
+        clips of bobing/voice.py), resampled to the mixer's rate and queued on its channel."""
+        import array
+        from bobing import voice
+        src = array.array("h")
+        src.frombytes(pcm[:len(pcm) & ~1])
+        if sys.byteorder != "little":
+            src.byteswap()
+        n = len(src) * self.RATE // voice.RATE
+        out = array.array("h", (src[i * voice.RATE // self.RATE] for i in range(n)))
+        self.voiced += n
+        if not self.ok:
+            return
+        self._pending.extend(out.tobytes())
+        self.flush()
+
+    def flush(self):
+        """Hand the pending voice to the mixer: played at once when its channel is idle,
+        else queued behind what plays (pygame keeps one queued sound a channel)."""
+        ch = self._voice
+        if ch is None or not self._pending:
+            return
+        if ch.get_busy() and ch.get_queue() is not None:
+            return
+        snd = self.pg.mixer.Sound(buffer=bytes(self._pending))
+        del self._pending[:]
+        if ch.get_busy():
+            ch.queue(snd)
+        else:
+            ch.play(snd)
 
     def _tone(self, hz):
         s = self._tones.get(hz)
@@ -100,12 +139,6 @@ def frame_mono(frame):
     frame = bytes(frame)
     w = hal.WIDTH
     return b"".join(frame[(y >> 3) * w:((y >> 3) + 1) * w].translate(_BIT[y & 7]) for y in range(hal.HEIGHT))
-
-
-def frame_rgb(frame):
-    """A 128x64 SSD1306 frame as RGB bytes, row by row."""
-    on, off = bytes(ON), bytes(OFF)
-    return b"".join(on if v else off for v in frame_mono(frame))
 
 
 def oled_rect():
@@ -336,6 +369,7 @@ def run(p, script=None, frames=0, screenshot=None):
     pygame.display.set_caption("博饼碗 Bo Bing bowl (simulator)")
     font, cjk = _font(pygame, 16)
     speaker = Speaker(pygame)
+    p.hear = speaker.hear  # the amplifier's samples, as the bowl's I2S was sent them
     view = View(pygame, screen, font, cjk)
     clock = pygame.time.Clock()
     lines = list(script) if script is not None else None
@@ -358,6 +392,7 @@ def run(p, script=None, frames=0, screenshot=None):
                     lines = []
             p.step(1000 // FPS)
             speaker.feed(p.sim.board.pwm)
+            speaker.flush()
             if view.draw(p):
                 pygame.display.flip()
             n += 1

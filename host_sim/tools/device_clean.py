@@ -2,12 +2,13 @@
 # `make flash`): finds which firmware the bowl runs and removes what would shadow it. The games
 # and settings in /data are kept, and so are boot.py and main.py.
 #
-# MicroPython imports from the filesystem before frozen modules ('' and /lib come before
-# '.frozen' in sys.path; py/builtinimport.c tries the path in order), and name.py before
-# name.mpy. So:
-# - frozen image (the bowl built into the firmware, hardware/README.md step 3): every copy of a frozen
-#   module on the filesystem (.py or .mpy, in / or /lib) would run instead of the firmware's,
-#   from the heap: all are removed. Prints "firmware: frozen".
+# MicroPython's ESP32 port searches sys.path = ['', '.frozen', '/lib'] in order (mp_init sets the
+# first two, ports/esp32/main.c appends '/lib'; py/builtinimport.c tries the path in order), and
+# name.py before name.mpy within one entry. So:
+# - frozen image (the bowl built into the firmware, hardware/README.md step 3): a copy of a frozen
+#   module in / (.py or .mpy) runs instead of the firmware's, from the heap: removed. Copies in
+#   /lib never run (the frozen one is found first); they are removed too, as flash they waste.
+#   Prints "firmware: frozen".
 # - stock image (route 4): the .mpy files are the app; only .py files that would shadow them
 #   go. Prints "firmware: stock".
 import os

@@ -54,7 +54,8 @@ def literal_chars(firmware=FIRMWARE):
 def runtime_chars():
     """Characters of the display tables as the firmware sees them at run time."""
     sys.path.insert(0, ROOT)
-    import host_sim  # noqa: F401  (shim; firmware/ on sys.path)
+    from host_sim import compat
+    compat.install()  # the MicroPython shim; firmware/ importable
     from bobing import profiles, rules
     texts = list(rules.rank_names("zh")) + list(rules.TIER_ZH)
     for spec in profiles.prizes().values():

@@ -15,10 +15,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-import host_sim  # noqa: F401  (the const shim; firmware/ on sys.path)
-from bowl import net
-from host_sim.cli import guarded
-from host_sim.cli.options import InputError
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
+from bowl import net  # noqa: E402
+from host_sim.cli import guarded  # noqa: E402
+from host_sim.cli.options import InputError  # noqa: E402
 
 
 def _secret(env, prompt):

@@ -29,7 +29,9 @@ def files():
         for dirpath, _dirs, names in os.walk(FIRMWARE):
             out += [os.path.relpath(os.path.join(dirpath, n), FIRMWARE) for n in names]
     out = [f.replace(os.sep, "/") for f in out]
-    return sorted(f for f in out if f.endswith(".py") and os.path.basename(f) not in SKIP)
+    # boards/: a board folder's files are built into its firmware (its frozen _boot.py), not copied
+    return sorted(f for f in out if f.endswith(".py") and os.path.basename(f) not in SKIP
+                  and not f.startswith("boards/"))
 
 
 def render():

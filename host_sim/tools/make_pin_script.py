@@ -16,10 +16,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-import host_sim  # noqa: F401  (the const shim; firmware/ on sys.path)
-from bobing import settings
-from host_sim.cli import guarded
-from host_sim.cli.options import InputError
+from host_sim import compat
+compat.install()  # the MicroPython shim; firmware/ importable
+from bobing import settings  # noqa: E402
+from host_sim.cli import guarded  # noqa: E402
+from host_sim.cli.options import InputError  # noqa: E402
 
 
 def _pin():
@@ -51,7 +52,8 @@ def _main(argv):
         raise InputError("PIN: not the default %s (a kiosk refuses to play with it)" % settings.DEFAULT_PIN)
     tmp = a.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write("from bobing import settings\nprint(settings.set_pin(%r, %r))\n" % (a.root, pin))
+        f.write("from bobing import console, settings\nprint(settings.set_pin(%r, %r, console.Settings()))\n"
+                % (a.root, pin))
     os.replace(tmp, a.out)
     return 0
 

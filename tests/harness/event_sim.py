@@ -1,5 +1,5 @@
 """The event under load and faults, on loopback (firmware/PROTOCOL.md
-"Load and faults"): N bowls (tests/harness/event_bowl.py, the bowl's own code on the
+"Load and faults"): N bowls (host_sim/event/kiosk_bowl.py, the bowl's own code on the
 32-bit frozen MicroPython unix port, each a process) play kiosk customers at
 full speed against a real mosquitto and the prize desk's listener
 (`python -m host_sim.desk listen`, a process with its own SQLite database),
@@ -37,14 +37,15 @@ from datetime import datetime, timezone
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:  # run as a script: python tests/harness/event_sim.py
     sys.path.insert(0, ROOT)
-import host_sim  # noqa: E402,F401  (firmware/ on sys.path)
+from host_sim import compat  # noqa: E402
+compat.install()  # the MicroPython shim; firmware/ importable
 from bobing import journal, outbox  # noqa: E402
+from host_sim import event as loop  # noqa: E402  (the event on loopback: the bowls' flash and processes)
 
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 from portable import MP32_FROZEN as MP  # noqa: E402  (the one place the binary's path is spelled)
 EVENT = "loadtest"
 LISTENING = "INFO desk: mqtt: listening on"  # host_sim/desk/bus.py's log once subscribed
-SSID, WIFI_KEY = "event-ap", "mooncake88"  # event_bowl.py's access point
 # the event's shared stock (set on the desk: `stock --event`; the bowls play on the desk's grants):
 # the top classes run out across the bowls while the test runs (the kiosk's lower_tier rule then
 # pays the next class down), the others last
@@ -56,7 +57,9 @@ STOCK = {"zhuangyuan": 1, "duitang": 3, "sanhong": 8, "sijin": 20, "erju": 150, 
 class Plan:
     """When each fault comes (seconds after play starts) and how long it lasts."""
 
-    def __init__(self, play_s=36, cut_at=2, cut_s=20, broker_at=4, broker_down_s=2, desk_at=18, desk_down_s=3):
+    def __init__(self, play_s=36, cut_at=2, cut_s=20, broker_at=4, broker_down_s=2, desk_at=18, desk_down_s=3,
+                 faults=True):
+        self.faults = faults  # False: play_s of play without any fault
         self.play_s = play_s
         self.cut_at = cut_at
         self.cut_s = cut_s  # the long stretch: four times the bowl's 5 s back-off
@@ -81,12 +84,14 @@ def percentile(xs, p):
 
 
 class Event:
-    def __init__(self, folder, bowls, broker, speed=10, mp=MP, totals=None, stock=None, say=None, fair=False):
+    def __init__(self, folder, bowls, broker, speed=10, mp=MP, totals=None, stock=None, say=None, fair=False,
+                 pace=()):
         """totals: the event's stock per class, set on the desk (TOTALS by default); or stock:
         each bowl's own ({class: n}, the same for every bowl; then no shared stock). fair: the
         bowls play verifiable dice (the default; else net.txt says fair=off) and every roll is checked after the run
         (`python -m host_sim verify-fair` on each bowl's journal with the desk's export)."""
         self.fair = fair
+        self.pace = list(pace)  # the event's release schedule: `pace` arguments (CLASS=N/day ...)
         self.dir = str(folder)
         self.n = bowls
         self.speed = speed
@@ -109,27 +114,15 @@ class Event:
 
     # ---- setting up ------------------------------------------------------------
     def desk_env(self):
-        e = dict(os.environ, BOBING_DESK_DIR=self.desk_dir)
-        e.pop("DJANGO_SETTINGS_MODULE", None)
-        return e
+        return loop.desk_env(self.desk_dir)
 
     def setup(self):
         os.makedirs(self.desk_dir, exist_ok=True)
         for bowl, root, secret in zip(self.ids, self.roots, self.secrets):
-            os.makedirs(root)
-            with open(os.path.join(root, "settings.txt"), "w") as f:  # a kiosk: with net.txt, an event's
-                # (its PIN in digits, hashed at the first boot: a kiosk with 1234 lets nobody in)
-                f.write("mode=kiosk\nkiosk_profile=kiosk\nbowl_id=%s\nidle_min=0\npin=2468\n%s" % (
-                        bowl, "" if self.totals else
-                        "stock=%s\n" % ",".join("%s=%d" % kv for kv in sorted(self.stock.items()))))
-            with open(os.path.join(root, "claim.key"), "w") as f:
-                f.write(binascii.hexlify(secret).decode())
-            with open(os.path.join(root, "net.txt"), "w") as f:
-                # verifiable dice: the default; a customer waits a minute of real time for the desk's
-                # value (fair_wait is in the bowl's clock, which runs `speed` times real time)
-                f.write("ssid=%s\npassword=%s\ntls=off\nbroker=127.0.0.1\nport=%d\nevent=%s\n%s%s"
-                        % (SSID, WIFI_KEY, self.broker.port, EVENT, "" if self.totals else "stock=bowl\n",
-                           "fair_wait=%d\n" % min(3600, 60 * self.speed) if self.fair else "fair=off\n"))
+            # verifiable dice: the default; a customer waits a minute of real time for the desk's
+            # value (fair_wait is in the bowl's clock, which runs `speed` times real time)
+            loop.write_flash(root, bowl, secret, self.broker.port, EVENT, stock=None if self.totals else self.stock,
+                             fair=self.fair, fair_wait=min(3600, 60 * self.speed))
         # the desk's database (migrated by the command), its bowls with their claim secrets, the
         # event's stock
         code = ("from host_sim.desk.models import Bowl\n" + "".join(
@@ -138,6 +131,8 @@ class Event:
         if self.totals:
             code += "from django.core.management import call_command\ncall_command('stock', '--event', %r, %s)\n" % (
                 EVENT, ", ".join(repr("%s=%d" % kv) for kv in sorted(self.totals.items())))
+            if self.pace:
+                code += "call_command('pace', '--event', %r, %s)\n" % (EVENT, ", ".join(map(repr, self.pace)))
         p = subprocess.run([sys.executable, "-m", "host_sim.desk", "shell", "-c", code], cwd=ROOT,
                            env=self.desk_env(), capture_output=True, text=True, timeout=120)
         if p.returncode != 0:
@@ -178,11 +173,7 @@ class Event:
         """Each bowl boots idle (nobody plays yet): -> once all of them have told the broker."""
         for bowl, root in zip(self.ids, self.roots):
             self.ctl(bowl, "idle")
-            out = open(root + ".out", "a")
-            self.procs[bowl] = subprocess.Popen([self.mp, os.path.join(ROOT, "tests", "harness", "event_bowl.py"), root,
-                                                 str(self.speed)],
-                                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-            out.close()
+            self.procs[bowl] = loop.start_bowl(root, self.speed, mp=self.mp)
         deadline = time.time() + 30 + 2 * self.n
         while True:
             st = self.retained()
@@ -219,10 +210,7 @@ class Event:
         return out
 
     def ctl(self, bowl, words):
-        root = self.roots[self.ids.index(bowl)]
-        with open(root + ".ctl.tmp", "w") as f:
-            f.write(words + "\n")
-        os.replace(root + ".ctl.tmp", root + ".ctl")  # the bowl reads a whole file, old or new
+        loop.ctl(self.roots[self.ids.index(bowl)], words)
 
     def stop(self):
         """Everything this event started, whatever happened."""
@@ -368,7 +356,7 @@ class Event:
             (plan.cut_at, "cut", cut_bowl), (plan.cut_at + plan.cut_s, "uncut", cut_bowl),
             (plan.broker_at, "broker down", None), (plan.broker_at + plan.broker_down_s, "broker up", None),
             (plan.desk_at, "desk kill", None), (plan.desk_at + plan.desk_down_s, "desk up", None),
-            (plan.play_s, "idle", None)])
+            (plan.play_s, "idle", None)] if plan.faults else [(plan.play_s, "idle", None)])
         open_ = {}
         for at, what, bowl in events:
             self._wait_until(t0 + at)

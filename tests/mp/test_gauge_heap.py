@@ -7,7 +7,8 @@ import micropython
 import board
 
 sys.path.append("host_sim/portable")  # the simulated bowl (frozen into the frozen build)
-from fakes import bowl as hal
+sys.path.append(".")  # host_sim.portable.fakes
+from host_sim.portable.fakes import bowl as hal
 
 
 def test_a_battery_reading_allocates_nothing():

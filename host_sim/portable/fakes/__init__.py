@@ -4,5 +4,6 @@
 # machine, esp32, deep sleep, watchdog), parts (display, ring, buzzer, buttons)
 # and battery (the cell and the gauge's divider); mpu6050 (a register-checked
 # MPU6050 on a fake I2C bus), wlan (the radio and an in-memory broker). One
-# import name on both interpreters: host_sim/portable is on sys.path (`from
-# fakes import bowl`). Empty on purpose: importing a fake loads only what it uses.
+# import name on both interpreters, the package's own path (`from
+# host_sim.portable.fakes import bowl`; frozen so on the unix test build).
+# Empty on purpose: importing a fake loads only what it uses.

@@ -3,7 +3,7 @@
 # at ESP-IDF's brown-out level) and the battery gauge's divider and ADC (Divider: read
 # through the board's divider and a noisy, miscalibrated ADC). Runs on the MicroPython
 # unix port and on CPython.
-from fakes.esp32 import VDD_MV, FakeESP32
+from host_sim.portable.fakes.esp32 import VDD_MV, FakeESP32
 
 
 class Divider:

@@ -33,12 +33,12 @@ import time
 
 # the fakes first: on the unix port they are compiled from source here, and the
 # compiler needs heap that is still free before the firmware's .mpy are loaded
-from fakes import mpu6050 as fake_mpu6050
-from fakes import chiptime
-from fakes.chiptime import TICKS_PERIOD
-from fakes.parts import ADDR_OLED, Button, FakeDisplay, FakeNeoPixel, FakePWM, KeySwitch, NoLog
-from fakes.esp32 import DeepSleep, FakeESP32, HardReset
-from fakes.battery import Battery, Divider
+from host_sim.portable.fakes import mpu6050 as fake_mpu6050
+from host_sim.portable.fakes import chiptime
+from host_sim.portable.fakes.chiptime import TICKS_PERIOD
+from host_sim.portable.fakes.parts import ADDR_OLED, Button, FakeDisplay, FakeNeoPixel, FakePWM, KeySwitch, NoLog
+from host_sim.portable.fakes.esp32 import DeepSleep, FakeESP32, HardReset
+from host_sim.portable.fakes.battery import Battery, Divider
 
 import board
 from bobing import console as _console
@@ -80,9 +80,15 @@ class SimBoard(board.Board):
     _rate = 0
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False,
-                 accel_id=0x68, build="ESP32_GENERIC", cpu_factor=0, flash=False):
+                 accel_id=0x68, build="ESP32_GENERIC", cpu_factor=0, flash=False, amp=True, partition=None):
         board.Board.__init__(self)
+        self.amp_fitted = amp  # a MAX98357A and its speaker on the I2S pins (the bowl cannot tell)
+        self.i2s = None  # the last machine.I2S board.py made (fakes/i2s.py): what the amplifier heard
         self.root = root
+        # partition: the vfs partition (fakes/flash.py) holding root's littlefs, mounted at root's
+        # parent by the frozen _boot.py's board.mount() at every reset (32-bit unix port only)
+        self.partition = partition
+        self.mount_at = root[:root.rfind(SEP)] if partition is not None else "/"
         self.realtime = realtime  # True: the real clock (App.run under asyncio), else Sim's
         self.ms = t0 & (TICKS_PERIOD - 1)
         self._us = 0  # charged time not yet a whole ms
@@ -98,6 +104,7 @@ class SimBoard(board.Board):
         self._last_read = None
         self.wlan = None  # Sim(air=...): fake_wlan's radio, and the network task runs
         self.sockets = None
+        self.ssl = None  # Sim(air=...) with an in-memory broker: fake_wlan.FakeTls (bowl/net.py's tls_module)
         self.spawn = None
         self.lines = []
         self.echo = False
@@ -114,6 +121,8 @@ class SimBoard(board.Board):
         self.esp.pin(board.PIN_MPU_INT).source = lambda: chip.int_level() if chip.present else None
         self.led_power_pin = self.esp.pin(board.PIN_LED_POWER)
         self.ring = FakeNeoPixel(leds, self.led_power_pin) if leds else None
+        if self.ring is not None:
+            self.led_power_pin.on_high = self.ring.powered_up
         if self.ring is not None and not realtime:
             self.ring.clock = self
         self.pwm = FakePWM() if buzzer else None
@@ -138,15 +147,32 @@ class SimBoard(board.Board):
         if self.ring is not None:
             self.ring.write()  # the ring's supply follows its switch pin, now back at reset
         self.reset_at = self.ms
+        if self.partition is not None:
+            self._remount()
         self.cpu_on(True)
         try:
             self.esp.run(board.bring_up, True, self)
         finally:
             self.cpu_on(False)
 
+    def _remount(self):
+        # a reset unmounts everything (RAM is gone); then main.c runs the frozen _boot.py:
+        # board.mount() on the port's flashbdev.bdev
+        import vfs
+        try:
+            vfs.umount(self.mount_at)
+        except OSError:
+            pass  # (it did not mount last time)
+        gc.collect()  # the old filesystem's open files are finalised now, while it is still whole
+        self.esp.run(board.mount, self.mount_at)
+
     def booted(self):
         """board.Board.booted on the simulated chip: the CPU clock for play."""
         self.esp.run(board.Board.booted, self)
+
+    def open_amp(self, rate, ibuf):
+        """board.Board.open_amp on the simulated chip: machine.I2S on the amplifier's pins."""
+        return self.esp.run(board.Board.open_amp, self, rate, ibuf)
 
     def start_watchdog(self):
         """board.Board.start_watchdog on the simulated chip: machine.WDT(timeout=WDT_MS)."""
@@ -256,6 +282,8 @@ class SimBoard(board.Board):
             if ("w" in mode or "a" in mode or "+" in mode) and isinstance(path, str) \
                     and path.startswith(board.root):
                 return chiptime.Metered(f, board, mode)
+            if isinstance(path, str) and path.startswith(board.root + "/voice/"):
+                return _ReadTimed(f, board)  # a voice clip streamed from flash, a chunk at a time
             return f
         return metered
 
@@ -317,16 +345,36 @@ class _Trace:
                 return (int(p[1]), int(p[2]), int(p[3]))
 
 
+class _ReadTimed:
+    """A file read from flash by chunks (the voice's clips): each readinto costs its bytes at
+    the SPI flash's read rate (chiptime.FLASH_READ_BYTES_PER_S, DIO at 40 MHz)."""
+
+    def __init__(self, f, board):
+        self._f = f
+        self._board = board
+
+    def readinto(self, buf):
+        n = self._f.readinto(buf)
+        self._board.io_us((n or 0) * 1000000 // chiptime.FLASH_READ_BYTES_PER_S)
+        return n
+
+    def close(self):
+        self._f.close()
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+
 class Sim:
     """The whole bowl, on simulated time: inject presses and shakes, step time,
     read the frame and the LEDs. Resets (power cut, watchdog, waking from deep
     sleep) start a new App over the same parts and the same flash."""
 
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, urandom=None, t0=0, accel_id=0x68,
-                 build="ESP32_GENERIC", air=None, cpu_factor=0, flash=False, draw_factor=None):
+                 build="ESP32_GENERIC", air=None, cpu_factor=0, flash=False, draw_factor=None, amp=True,
+                 partition=None):
         self.board = SimBoard(root, display, accel, leds, buzzer, t0, accel_id=accel_id, cpu_factor=cpu_factor,
-                              build=build,
-                              flash=flash)
+                              build=build, flash=flash, amp=amp, partition=partition)
         # drawing may cost otherwise (CPython draws on host_sim/compat/framebuf.py, in Python)
         self.draw_factor = cpu_factor if draw_factor is None else draw_factor
         self.board.feeder = self._feed_to
@@ -344,6 +392,8 @@ class Sim:
         if air is not None:
             air.clock = self.board
             self.board.sockets = _through(air)
+            if air.broker is not None:
+                self.board.ssl = _fake_wlan().FakeTls(air)
             self.board.wlan = _fake_wlan().WLAN(0, air)
             self.board.spawn = self._spawn
         self.urandom = urandom
@@ -455,6 +505,8 @@ class Sim:
             t0 = b.ms * 1000 + b._us
             b.cpu_on(True)
             try:
+                if b.i2s is not None:
+                    b.i2s.run_due()  # I2S callbacks the port scheduled (none in blocking mode)
                 self.app.step(b.ms)
                 self._net_round()
             except DeepSleep:
@@ -573,7 +625,7 @@ class Sim:
         meter = self._meter()
         b.cpu_on(True)
         try:
-            self.app = bowl_app.App(b, self.urandom or b.urandom)
+            self.app = bowl_app.boot(b, self.urandom or b.urandom)  # the game, or the repair screen
         finally:
             b.cpu_on(False)
             self._unmeter(meter)
@@ -601,7 +653,7 @@ class Sim:
 
     def _shaking(self):
         # the detector is following a shake (console view "shaking"): samples then matter most
-        return self.app is not None and self.app.con.view == _console.V_SHAKING
+        return self.app is not None and self.app.con is not None and self.app.con.view == _console.V_SHAKING
 
     def _time_drawing(self):
         b = self.board
@@ -617,9 +669,6 @@ class Sim:
                 b.cpu()
                 b._rate = b.cpu_factor
         app._draw = draw
-
-    def _app_running(self):
-        return self.app is not None and self.app.running
 
     def _reboot(self, why):
         self.resets.append(why)
@@ -695,7 +744,7 @@ class Sim:
 
 
 def _fake_wlan():
-    from fakes import wlan as fake_wlan
+    from host_sim.portable.fakes import wlan as fake_wlan
     return fake_wlan
 
 
@@ -703,9 +752,8 @@ def _through(air):
     """umqtt.simple's sockets through the simulated radio -> the socket module (lookups)."""
     try:
         from umqtt import simple
-    except ImportError:  # CPython: micropython-lib's umqtt.simple as built (make mp)
-        sys.path.append(_here() + "/../../../build/mp/micropython-lib/micropython/umqtt.simple")
-        from umqtt import simple
+    except ImportError:  # CPython: micropython-lib's umqtt.simple as built (make mp), on the path
+        from umqtt import simple  # of host_sim.compat.install() (UMQTT)
     fw = _fake_wlan()
     fw.through(air, simple)
     return simple.socket

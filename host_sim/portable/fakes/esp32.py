@@ -7,14 +7,15 @@
 # (ESP32_GENERIC or ESP32_GENERIC-SPIRAM, which lacks 16/17); deep sleep ends
 # only through the wake sources board.py armed (esp32.wake_on_ext0/ext1), on
 # those pins' levels, and is refused when the MPU6050 is not armed to wake it;
-# the watchdog (machine.WDT) reboots the bowl when the app stops feeding it.
+# the watchdog (machine.WDT) reboots the bowl when the app stops feeding it;
+# machine.I2S is host_sim/portable/fakes/i2s.py's, on the amplifier's pins only.
 # Runs on the MicroPython unix port and on CPython.
 import hashlib
 import os
 import sys
 
 import board
-from fakes import chiptime
+from host_sim.portable.fakes import chiptime
 
 
 class DeepSleep(Exception):
@@ -84,6 +85,7 @@ class Pad:
         self.ext_down = down
         self.switch = False  # a button on this pin is held down (shorts it to GND)
         self.source = None  # a part driving the line: callable -> 0 / 1
+        self.on_high = None  # called when the pad starts driving high (the ring's supply switch)
         self.reset()
 
     def reset(self):
@@ -94,13 +96,22 @@ class Pad:
         self.handler = None
         self.trigger = 0
 
+    def _driving(self):
+        return self.mode & 2 and self.reg
+
+    def _changed(self, was):
+        if self.on_high is not None and not was and self._driving():
+            self.on_high()
+
     def init(self, mode=None, pull=_ANY, value=None):
+        was = self._driving()
         if value is not None:
             self.reg = 1 if value else 0  # set before the mode, as the port does
         if mode is not None:
             if mode & 2 and self.n >= INPUT_ONLY_FROM:
                 raise ValueError("pin can only be input")
             self.mode = mode
+        self._changed(was)
         if pull != _ANY:
             self.pd = pull is not None and bool(pull & _PULL_DOWN)
             self.pu = pull is not None and bool(pull & _PULL_UP)
@@ -121,7 +132,9 @@ class Pad:
 
     def value(self, v=None):
         if v is not None:
+            was = self._driving()
             self.reg = 1 if v else 0
+            self._changed(was)
             return None
         sim = self.esp.sim
         sim.cpu()
@@ -140,7 +153,7 @@ class Pad:
         return self.value(v)
 
     def on(self):
-        self.reg = 1
+        self.value(1)
 
     def off(self):
         self.reg = 0
@@ -199,7 +212,7 @@ class FakeESP32:
     PM_NONE = 0  # WLAN.PM_*: esp_wifi_set_ps()'s wifi_ps_type_t (ports/esp32/network_wlan.c)
     PM_PERFORMANCE = 1
     PM_POWERSAVE = 2
-    _MODULES = ("machine", "esp32", "neopixel", "ssd1306", "network")
+    _MODULES = ("machine", "esp32", "neopixel", "ssd1306", "network", "flashbdev")
     _WHY = {"power": (1, 0), "brownout": (1, 0), "watchdog": (3, 0), "shake": (4, 2), "button": (4, 3), "timer": (4, 4),
             "reset": (2, 0)}  # the port reports a brown-out as PWRON_RESET (modmachine.c)
 
@@ -215,6 +228,8 @@ class FakeESP32:
         self.Pin = _Part(self.pin, IN=_IN, OUT=_OUT, OPEN_DRAIN=7, PULL_UP=_PULL_UP, PULL_DOWN=_PULL_DOWN,
                          IRQ_RISING=1, IRQ_FALLING=2)
         self.ADC = _Part(self._adc, ATTN_0DB=0, ATTN_2_5DB=1, ATTN_6DB=2, ATTN_11DB=3)
+        self._I2S = None
+        self.i2s = {}  # id -> the FakeI2S made on it (one object an id, as the port keeps them)
         self.chip_reset("power")
 
     def chip_reset(self, why):
@@ -231,6 +246,7 @@ class FakeESP32:
         self.radio = False  # Wi-Fi off: the bowl never starts it but to draw a secret
         self.pm = self.PM_PERFORMANCE  # ESP-IDF's default once Wi-Fi starts: WIFI_PS_MIN_MODEM
         self._prng = 0  # the radio-off stream starts over at every reset
+        self.i2s = {}  # RAM is gone: no I2S object, its DMA stopped
 
     def pin(self, n, mode=None, pull=_ANY, value=None):
         p = self.pads.get(n)
@@ -272,6 +288,40 @@ class FakeESP32:
         pwm.duty_u16(duty_u16)
         return pwm
 
+    @property
+    def I2S(self):
+        """machine.I2S, its module loaded at first use (a bowl without clips never asks: on the
+        unix port the fake's code is heap)."""
+        if self._I2S is None:
+            from host_sim.portable.fakes import i2s as fake_i2s
+            self._I2S = _Part(self._i2s, TX=fake_i2s.TX, RX=fake_i2s.RX, MONO=fake_i2s.MONO,
+                              STEREO=fake_i2s.STEREO, shift=fake_i2s.shift)
+        return self._I2S
+
+    def _i2s(self, id, **kw):
+        """machine.I2S(id, sck=, ws=, sd=, mode=, bits=, format=, rate=, ibuf=): a FakeI2S whose
+        samples reach the simulated MAX98357A when sck/ws/sd are its pins (board.PIN_AMP_*) and
+        one is fitted (SimBoard.amp_fitted); it cannot tell otherwise, nor can the bowl."""
+        from host_sim.portable.fakes import i2s as fake_i2s
+        if not isinstance(id, int) or not 0 <= id < fake_i2s.IDS:
+            raise ValueError("invalid id")
+        old = self.i2s.get(id)
+        if old is not None:
+            old.deinit()  # mp_machine_i2s_make_new_instance: the same id again deinits the old one
+        pins = {}
+        for k in ("sck", "ws", "sd"):
+            p = kw.get(k)
+            if p is not None and not isinstance(p, Pad):
+                raise TypeError("%s: a Pin" % k)
+            pins[k] = p.n if p is not None else -1
+        dev = fake_i2s.FakeI2S(self.sim, id, pins)
+        dev.init(**kw)
+        dev.reaches_amp = (self.sim.amp_fitted and pins == {"sck": board.PIN_AMP_BCLK, "ws": board.PIN_AMP_LRC,
+                                                           "sd": board.PIN_AMP_DIN} and kw["mode"] == fake_i2s.TX)
+        self.i2s[id] = dev
+        self.sim.i2s = dev
+        return dev
+
     def _adc(self, pin, atten=0):
         if pin.n != board.PIN_VBAT:
             raise OSError("nothing to measure on GPIO%d" % pin.n)
@@ -308,6 +358,11 @@ class FakeESP32:
             if self.ext1[1] and 1 in levels or not self.ext1[1] and 1 not in levels:
                 return "button"
         return None
+
+    # --- flashbdev (ports/esp32/modules/flashbdev.py): the "vfs" data partition, or None
+    @property
+    def bdev(self):
+        return getattr(self.sim, "partition", None)
 
     # --- os.urandom, network
     def urandom(self, n):
@@ -361,6 +416,7 @@ class FakeESP32:
             raise OSError("no LED ring on GPIO%d" % pin.n)
         if not pin.mode & 2:
             raise OSError("NeoPixel data pin GPIO%d is not an output" % pin.n)
+        ring.data = pin
         if n != ring.n:
             raise ValueError("the ring has %d LEDs, not %d" % (ring.n, n))
         return ring

@@ -6,7 +6,7 @@
 import framebuf
 
 import board
-from fakes.chiptime import LED_LATCH_US, LED_US
+from host_sim.portable.fakes.chiptime import LED_LATCH_US, LED_US
 
 ADDR_OLED = board.ADDR_OLED  # the wiring is board.py's, never copied here
 WIDTH = board.OLED_WIDTH
@@ -171,6 +171,17 @@ class FakeNeoPixel:
         self.shown = [(0, 0, 0)] * n
         self.writes = 0
         self.clock = None
+        self.data = None  # the DIN pad (fakes/esp32.py Pad), once machine's NeoPixel has it
+        self.garbled = 0  # power-ups with DIN not driven: the WS2812s latched noise as colours
+
+    def powered_up(self):
+        """The supply switched on: a WS2812 samples DIN from its first microseconds, and a floating
+        DIN (GPIO13 is an input, no pull, out of reset: machine_pin.c) clocks noise into it,
+        shown until the next frame (Worldsemi's datasheet: DIN is a CMOS input, no pull)."""
+        d = self.data
+        if d is None or not d.mode & 2:
+            self.garbled += 1
+            self.shown = [(255, 0, 255)] * self.n
 
     def __setitem__(self, i, rgb):
         r, g, b = rgb

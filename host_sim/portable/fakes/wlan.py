@@ -74,6 +74,7 @@ class Air:
         self.names = dict(names or {})
         self.pm = PM_PERFORMANCE  # ESP-IDF's default
         self.wrong_reason = STAT_HANDSHAKE_TIMEOUT
+        self.no_ap_reason = STAT_NO_AP_FOUND  # or 210, 211, 212: why the station found no access point
         self._rtt_i = 0
         self.lookups = 0
 
@@ -174,13 +175,17 @@ class WLAN:
             if tries < 1:
                 return
         if pw is None:
-            self._status = STAT_NO_AP_FOUND
+            # 201, or 210-212 (no access point of compatible security, of the authmode or RSSI
+            # threshold): network_wlan.c returns each at once, reconnects or not
+            self._status = self.air.no_ap_reason
         elif pw != self._key:
             r = self.air.wrong_reason
             if r in (202, 205):
                 self._status = STAT_WRONG_PASSWORD  # AUTH_FAIL, CONNECTION_FAIL: the port's mapping
-            elif self.reconnects and tries >= self.reconnects:
-                self._status = r  # the reconnects are used up: the reason itself
+            elif self.reconnects and tries >= self.reconnects + 1:
+                # used up: config(reconnects=n) stores n + 1 (network_wlan.c:
+                # conf_wifi_sta_reconnects = reconnects + 1), the disconnects counted against it
+                self._status = r  # then status() passes the reason itself
             # else: the port tries again for ever and says STAT_CONNECTING
         else:
             self._status = STAT_GOT_IP
@@ -212,6 +217,16 @@ class WLAN:
 # Real sockets (air.broker None): the broker on loopback; the timeout is then
 # not waited out (tests on simulated time would only lose wall time).
 ETIMEDOUT = 110
+POLL_MS = 100  # modsocket.c SOCKET_POLL_US: a wait is polled in steps of 100 ms
+
+
+def waited_ms(t):
+    """What a socket wait of t seconds takes on the ESP32 port before ETIMEDOUT: _socket_settimeout
+    sets retries = t / 100 ms (rounded down), and the read and connect loops poll
+    `for (i = 0; i <= retries; i++)`, one 100 ms select each: 0.4 s waits 0.5 s (modsocket.c)."""
+    return (int(t * 1000) // POLL_MS + 1) * POLL_MS
+
+
 ECONNREFUSED = 111
 EHOSTUNREACH = 113
 
@@ -253,7 +268,7 @@ class _Socket:
             if self._timeout is None:
                 raise Hang("a read with no timeout on a connection whose access point is gone")
             if self._timeout:
-                self._air.wait(int(self._timeout * 1000))
+                self._air.wait(waited_ms(self._timeout))
                 raise OSError(ETIMEDOUT)
             return None
         return self._sock.read(n)
@@ -270,9 +285,13 @@ class FakeBroker:
     0/1, SUBSCRIBE to exact topics, PINGREQ): retained messages, and the messages
     published, in `published` [(topic, payload, retain)]. up=False refuses
     connections; silent=True takes everything and answers nothing (a broker
-    stuck mid-burst; TCP stays up); acks_left=N goes silent after N PUBACKs."""
+    stuck mid-burst; TCP stays up); acks_left=N goes silent after N PUBACKs.
+    cert: the DER certificate of its TLS listener (FakeTls), None: a plain listener."""
 
-    def __init__(self):
+    def __init__(self, cert=None, issuer=None):
+        self.cert = cert
+        self.issuer = issuer  # the certificate whose key signed cert (None: cert is self-signed)
+        self.handshakes = 0  # TLS handshakes completed
         self.up = True
         self.silent = False
         self.acks_left = None
@@ -285,6 +304,9 @@ class FakeBroker:
 
     def _packet(self, sock, kind, flags, body):
         if kind == 1:  # CONNECT -> CONNACK accepted
+            if self.cert is not None and not sock.tls:
+                sock.eof = True  # MQTT in clear at a TLS listener: not a ClientHello, dropped
+                return
             sock._answer(b"\x20\x02\x00\x00")
         elif kind == 3:
             tl = body[0] << 8 | body[1]
@@ -316,6 +338,12 @@ class FakeBroker:
                 sock._answer(_publish0(topic, self.retained[topic], True))
         elif kind == 12:
             sock._answer(b"\xd0\x00")
+
+    def restart(self):
+        """The broker restarts: every connection is closed (its retained messages kept)."""
+        for c in self.conns:
+            c.eof = True
+        self.conns = []
 
     def deliver(self, topic, payload, retain=False):
         """Publish to the connected subscribers of topic (the desk's allot)."""
@@ -351,6 +379,8 @@ class _MemSocket:
         self.subs = []
         self.closed = False
         self.connected = False
+        self.tls = False  # wrapped by FakeTls: its handshake done
+        self.eof = False  # the broker closed the connection: reads give b""
 
     def settimeout(self, t):
         self._timeout = t
@@ -412,6 +442,8 @@ class _MemSocket:
 
     def read(self, n):
         air = self._air
+        if self.eof:
+            return b""
         got = bytearray()
         while len(got) < n:
             now = air.now()
@@ -430,7 +462,7 @@ class _MemSocket:
             if t == 0:
                 return None
             nxt = box[0][0] if (air.up and box) else None
-            limit = None if t is None else int(t * 1000)
+            limit = None if t is None else waited_ms(t)
             if nxt is None or (limit is not None and nxt - now > limit):
                 if limit is None:
                     raise Hang("a read with no timeout on a connection that will not answer")
@@ -441,6 +473,83 @@ class _MemSocket:
 
     def close(self):
         self.closed = True
+
+
+class FakeTls:
+    """The ssl module as the port's (extmod/modtls_mbedtls.c) for sockets to FakeBroker: the
+    handshake charges the ESP32's time (chiptime.TLS_HANDSHAKE_US, the loop waits: one C call)
+    and two round trips; the broker proves its certificate or the port's errors come:
+    load_verify_locations with what is not a DER certificate -> ValueError("invalid cert"); a
+    broker whose certificate is not the trusted one -> ValueError with Mbed TLS's verify text
+    (mbedtls_x509_crt_verify_info); a plain listener -> OSError(MBEDTLS_ERR_SSL_CONN_EOF)."""
+    PROTOCOL_TLS_CLIENT = 16
+    CERT_REQUIRED = 2
+
+    def __init__(self, air):
+        self.air = air
+
+    def SSLContext(self, protocol):
+        if protocol != self.PROTOCOL_TLS_CLIENT:
+            raise ValueError("the bowl is a TLS client")
+        return _TlsContext(self.air)
+
+
+class _TlsContext:
+    def __init__(self, air):
+        self.air = air
+        self.verify_mode = 0
+        self.ca = None
+
+    def load_verify_locations(self, cadata=None):
+        d = bytes(cadata or b"")
+        if len(d) < 4 or d[0] != 0x30:
+            raise ValueError("invalid cert")
+        self.ca = d
+
+    def wrap_socket(self, sock, server_hostname=None):
+        from host_sim.portable.fakes import chiptime
+        if self.verify_mode == FakeTls.CERT_REQUIRED and server_hostname is None:
+            raise ValueError("CERT_REQUIRED requires server_hostname")
+        air = self.air
+        air.wait(air.rtt_ms())  # ClientHello -> ServerHello .. ServerHelloDone
+        b = air.broker
+        if b.cert is None:
+            sock.eof = True
+            raise OSError(-0x7280, "SSL - The connection indicated an EOF")
+        if self.verify_mode == FakeTls.CERT_REQUIRED and (b.issuer or b.cert) != self.ca:
+            raise ValueError("The certificate is not correctly signed by the trusted CA")
+        air.wait(chiptime.TLS_HANDSHAKE_US // 1000)  # ECDSA check, ECDH: the chip's CPU, in one call
+        air.wait(air.rtt_ms())  # ClientKeyExchange, Finished -> Finished
+        sock.tls = True
+        b.handshakes += 1
+        return _TlsSocket(sock, b.cert)
+
+
+class _TlsSocket:
+    """The SSL socket: reads and writes through the TCP one (no setsockopt, as the port's); the
+    peer's certificate kept (getpeercert(True): the ESP32 port's with ESP-IDF's default
+    MBEDTLS_SSL_KEEP_PEER_CERTIFICATE, extmod/modtls_mbedtls.c)."""
+
+    def __init__(self, sock, peer):
+        self._s = sock
+        self._peer = peer
+
+    def getpeercert(self, binary_form=False):
+        if not binary_form:
+            raise NotImplementedError()
+        return self._peer
+
+    def read(self, n):
+        return self._s.read(n)
+
+    def write(self, buf, n=-1):
+        return self._s.write(buf, n)
+
+    def setblocking(self, flag):
+        self._s.setblocking(flag)
+
+    def close(self):
+        self._s.close()
 
 
 def _numeric(host):

@@ -4,4 +4,4 @@
 # radio), so that code costs no heap either.
 include("$(MPY_DIR)/extmod/asyncio")
 include("../../../firmware/manifest.py")
-package("fakes", base_path="../../../host_sim/portable")
+package("host_sim/portable/fakes", base_path="../../..")

@@ -1,12 +1,13 @@
-# One bowl of the event's load and fault test (tests/harness/event_sim.py starts N of
-# them): the bowl's own code, bowl/app.py on host_sim/portable/fakes/bowl.py's simulated board
+# One simulated kiosk bowl of an event on loopback (host_sim/event: `python -m host_sim
+# event-demo` and the tests' load and fault run, tests/harness/event_sim.py, start N of them):
+# the bowl's own code, bowl/app.py on host_sim/portable/fakes/bowl.py's simulated board
 # (board.py's bring-up on the simulated ESP32, the MPU6050 driver on the fake
 # chip replaying a recorded shake), with bowl/net.py publishing its journal
 # over micropython-lib's umqtt.simple to a real mosquitto, through
 # host_sim/portable/fakes/wlan.py's simulated radio. Runs on the 32-bit frozen
 # MicroPython unix port (everything it imports is frozen in):
 #
-#   micropython tests/harness/event_bowl.py ROOT [SPEED]
+#   micropython host_sim/event/kiosk_bowl.py ROOT [SPEED [GAP_MS]]
 #
 # ROOT is the bowl's flash (settings.txt, claim.key, net.txt: written by
 # event_sim before the start; the journal). Customers play at full speed
@@ -16,7 +17,8 @@
 # process plays like SPEED bowls; the publisher (bowl/net.py, started by its own
 # net.start) runs on the real clock, as on the bowl: its socket, its timeouts,
 # its back-off, its 30 s status. With no customer left ("idle") the game's
-# clock is real time.
+# clock is real time. GAP_MS (the demo's pace): the attendant lets the next customer in only
+# GAP_MS of the game's clock after the last one finished (0: at once).
 #   ROOT.ctl  read every CTL_MS (real time): "play" (customers), "idle" (no new
 #             customer; the one shaking finishes; time goes on), "exit"; and
 #             "nowifi" (the access point is gone: the radio and the sockets
@@ -32,8 +34,8 @@ import os
 import sys
 import time
 
-from fakes import wlan as fake_wlan
-from fakes import bowl as hal
+from host_sim.portable.fakes import wlan as fake_wlan
+from host_sim.portable.fakes import bowl as hal
 from bobing import console as C
 from bowl import net
 
@@ -68,9 +70,10 @@ class _BoardOnRealTime:
 
 
 class Bowl:
-    def __init__(self, root, speed):
+    def __init__(self, root, speed, gap_ms=0):
         self.root = root
         self.speed = speed
+        self.gap = gap_ms // hal.TICK_MS  # rounds between one customer's end and the next one's start
         self.sim = hal.Sim(root, urandom=os.urandom)  # dice from the host's entropy: bowls differ
         self.air = fake_wlan.Air({"event-ap": "mooncake88"})
         self.sim.board.wlan = fake_wlan.WLAN(fake_wlan.STA_IF, self.air)
@@ -81,6 +84,7 @@ class Bowl:
         self.last = (0, 0)  # (game, award) last logged
         self.wait = 0  # rounds until the next press or shake may come
         self.turn_steps = 0
+        self.gap_left = 0
         self.sim_ms = 0
         self.steps = 0
 
@@ -124,8 +128,12 @@ class Bowl:
             sim.press("ok")
             self.wait = PRESS_MS // hal.TICK_MS
         elif v == C.V_GATE and t.kiosk and not t.shakes_left and not t.ended and self.mode == "play":
+            if self.gap_left > 0:  # the next customer is not there yet (the demo's pace)
+                self.gap_left -= 1
+                return
             sim.attendant_key(80)  # the attendant's key: the next customer
             self.wait = PRESS_MS // hal.TICK_MS
+            self.gap_left = self.gap
 
     def note_awards(self):
         t = self.sim.console.table
@@ -182,7 +190,7 @@ class Bowl:
 
 
 def main():
-    b = Bowl(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0)
+    b = Bowl(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0, int(sys.argv[3]) if len(sys.argv) > 3 else 0)
     asyncio.run(b.main())
     for line in b.sim.board.lines:
         print(line)
