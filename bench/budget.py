@@ -288,7 +288,7 @@ def kiosk_backlog(sim, events):
     n = j.table.events, j.table.award_no
     j.close()
     from bobing import settings
-    settings.set_pin(root, "2468")  # a kiosk plays only once its PIN is not the default
+    settings.set_pin(root, "2468", C.Settings())  # a kiosk plays only once its PIN is not the default
     return n
 
 
