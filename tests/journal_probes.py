@@ -6,7 +6,7 @@
 # Portable (CPython and the MicroPython unix port); used by tests/test_journal.py.
 import os
 
-from bobing import game, journal
+from bobing import game, jformat, journal
 
 RECORD = journal.RECORD
 # every kind of damage recovery names (Problem.code)
@@ -21,10 +21,10 @@ def log_lines(r):
 
 def header(text, version=1, game_id=1, seats=6):
     """A header with a valid checksum around any settings text (bytes)."""
-    b = journal._frame(journal.MAGIC, version, 11, text)
+    b = jformat.frame(journal.MAGIC, version, 11, text)
     journal.put32(b, 4, game_id)
     b[8] = seats
-    journal._seal(b)
+    jformat.put_crc(b)
     return bytes(b)
 
 
@@ -129,7 +129,7 @@ def checkpoint_probes(ck):
         for v in (0, 1, 0x7F, 0x80, 0xFF):
             b = bytearray(ck)
             b[at] = v
-            journal._seal(b)
+            jformat.put_crc(b)
             yield "checkpoint state byte %d = %d" % (at, v), bytes(b), False
 
 

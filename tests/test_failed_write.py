@@ -21,6 +21,9 @@ class _FailingFile:
         self.seen.append(journal.arg_value(b[0], b[1] | (b[2] << 8) | (b[3] << 16)))
         raise OSError(28)  # ENOSPC
 
+    def seek(self, at):
+        return self.real.seek(at)
+
     def flush(self):
         self.real.flush()
 
@@ -36,9 +39,9 @@ def _watch(sim):
     real_result = scr.result
     real_freq = sim.board.pwm.freq
 
-    def result(t, out, page):
+    def result(t, out, page, *more):
         drawn.append(out)
-        return real_result(t, out, page)
+        return real_result(t, out, page, *more)
 
     def freq(hz=None):
         if hz is not None:
@@ -54,7 +57,8 @@ def _shake_with_a_failing_write(sim):
     c = sim.console
     j = c.j
     failed = []
-    j._f = _FailingFile(j._f, failed)
+    assert j._tf is not None  # the tail, where a roll is committed (bobing/journal.py), open since the first
+    j._tf = _FailingFile(j._tf, failed)
     drawn, tones = _watch(sim)
     before = c.table.events
     shown = c.out

@@ -5,7 +5,7 @@
 import os
 import sys
 
-from bobing import game, journal
+from bobing import game, jformat, journal
 from journal_probes import CODES, check, checkpoint_probes, log_lines, probes
 from journal_probes import read_file as _read
 from journal_probes import write_file as _write
@@ -459,11 +459,14 @@ def test_a_family_bowl_starting_games_never_loads_the_outbox():
     # package's attribute without importing again)
     saved = sys.modules.pop("bobing.outbox", None)
     attr = bobing.__dict__.pop("outbox", None)
+    from bobing import console  # (the journal is told what to keep: console._unsent asks the outbox)
     try:
-        journal.start(root, seats=4, keep_bytes=0).close()
+        journal.start(root, seats=4, keep_bytes=0, unsent=console._unsent(root)).close()
         assert "bobing.outbox" not in sys.modules
         _write(_path(root, "net.txt"), b"ssid=x\n")
         journal.start(root, seats=4, keep_bytes=0).close()
+        assert "bobing.outbox" not in sys.modules  # the journal itself never imports it
+        journal.start(root, seats=4, keep_bytes=0, unsent=console._unsent(root)).close()
         assert "bobing.outbox" in sys.modules  # provisioned: the cursor decides what stays
     finally:
         if saved is not None:
@@ -613,7 +616,7 @@ def _crafted_checkpoint(data, n=None, gid=None, state=None, version=None, rec=No
                                  old_state if state is None else state)
     if version is not None:
         b[3] = version
-        journal._seal(b)
+        jformat.put_crc(b)
     return b
 
 
@@ -747,3 +750,40 @@ def test_damaged_and_crafted_journals_are_set_aside():
             m += 1
     print("damaged or crafted journals recovered: %d; checkpoints: %d" % (n, m))
     assert n > (80 if MP else 250) and m > 100
+
+
+def _cut_with_a_tail(n):
+    """A game whose last n records are only in its tail (the power went before a fold)."""
+    root = _root()
+    j = journal.start(root, seats=10)
+    j.play(game.EV_START_TOTAL, 7)
+    for i in range(n - 1):
+        j.play(game.EV_ROLL, (1 + i % 6, 2, 3, 4, 5, 6))
+    j._tf.close()  # the power goes: nothing more is written, nothing folded
+    j._f.close()
+    return root, j.path[:-4] + journal.TAIL
+
+
+def test_a_boot_puts_the_tails_records_in_the_journal():
+    root, tail = _cut_with_a_tail(5)
+    assert os.stat(tail)[6] == 16 + 5 * journal.RECORD
+    r = journal.recover(root)
+    assert not r.problems and r.journal.count == 5 and r.journal.table.events == 5
+    assert os.stat(tail)[6] == 0  # the game's new tail, empty
+    r.journal.close()
+    assert sorted(os.listdir(root)) == ["g00000001.bbj"]
+    evs = []
+    assert journal.scan(root + "/g00000001.bbj", 1, keep=evs).problem is None and len(evs) == 5
+
+
+def test_a_damaged_tail_is_set_aside_and_its_good_records_kept():
+    root, tail = _cut_with_a_tail(5)
+    b = bytearray(_read(tail))
+    b[16 + 3 * journal.RECORD + 1] ^= 4  # record 3's argument
+    _write(tail, bytes(b))
+    r = journal.recover(root)
+    assert [p.code for p in r.problems] == [journal.BAD_CHECKSUM], log_lines(r)
+    assert "record 3" in r.problems[0].text and r.problems[0].moved_to == "g00000001.bad"
+    assert r.journal.count == 3 and r.journal.table.events == 3  # records 0..2, before the damage
+    assert _read(root + "/g00000001.bad") == bytes(b)  # nothing lost: the tail as it was
+    r.journal.close()

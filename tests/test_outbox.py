@@ -46,15 +46,19 @@ def _kiosk(root, rnd):
 
 
 def _play(j, rnd, shown):
-    """One event of a kiosk customer; the claims the console would show go to shown."""
+    """One event of a kiosk customer, and the bowl at rest after it (its journal's tail
+    folded into the file the outbox reads, as bowl/app.py does); the claims the console
+    would show go to shown."""
     t = j.table
     if not t.shakes_left:
         j.play(game.EV_CUSTOMER, None)
+        j.fold()
         return
     if rnd(12) == 0:
         out = j.play(game.EV_SPILL, None)
     else:
         out = j.play(game.EV_ROLL, [1 + rnd(6) for _ in range(6)])
+    j.fold()
     first = t.award_no - len(out.won) + 1
     for i in range(len(out.won)):
         shown[(j.game_id, first + i)] = (out.won[i][0], out.claims[i])
@@ -295,6 +299,7 @@ def test_a_repaired_game_grown_back_to_the_size_the_outbox_saw_is_read():
             j.play(game.EV_ROLL, (4, 1, 1, 2, 2, 3))
         else:
             j.play(game.EV_CUSTOMER, None)
+        j.fold()  # (at rest after each: into the file)
     j.close()
     assert os.stat(path)[6] == size
     want = _full(root, box.cursor)

@@ -98,8 +98,10 @@ def test_a_new_game_never_prunes_awards_the_broker_has_not_taken():
     with open(root + "/net.txt", "w") as f:  # provisioned for an event; the broker is down
         f.write("ssid=x\npassword=y\nbroker=10.0.0.2\nevent=%s\n" % EVENT)
     for g in range(2, 5):  # game after game, far over the budget for finished games
-        journal.start(root, "xiamen", None, 4, keep_bytes=0).close()
-        j = journal.start(root, "kiosk", None, 1, {"yixiu": 20000}, BOWL, SECRET, keep_bytes=0)
+        # (the console tells the journal which games hold awards not yet sent: outbox.unsent_from)
+        journal.start(root, "xiamen", None, 4, keep_bytes=0, unsent=outbox.unsent_from(root)).close()
+        j = journal.start(root, "kiosk", None, 1, {"yixiu": 20000}, BOWL, SECRET, keep_bytes=0,
+                          unsent=outbox.unsent_from(root))
         for kind, arg in kiosk_events(8 + g, 40, j.game_id):
             j.play(kind, arg)
         j.close()
@@ -109,5 +111,5 @@ def test_a_new_game_never_prunes_awards_the_broker_has_not_taken():
     want = all_awards(root)
     box = outbox.Outbox(root, EVENT)  # the broker is back
     assert drain(root, box)[0] == want
-    journal.start(root, "xiamen", None, 4, keep_bytes=0).close()
+    journal.start(root, "xiamen", None, 4, keep_bytes=0, unsent=outbox.unsent_from(root)).close()
     assert journal.inventory(root)[0][:-1] == [7], journal.inventory(root)[0]  # all sent: pruned as before

@@ -140,6 +140,15 @@ class Settings:
         return self.kiosk_profile if self.mode == "kiosk" else self.profile
 
 
+def _unsent(root):
+    """The first game whose awards have not all reached the broker (outbox.unsent_from), which
+    no prune may remove; 0 on a bowl not provisioned for an event (it never loads the outbox)."""
+    if not journal.provisioned(root):
+        return 0
+    from bobing import outbox
+    return outbox.unsent_from(root)
+
+
 def _unload(name):
     """Drop a module only the boot needs: on a bowl running .mpy files its code
     is heap, free again once nothing refers to it (imported again if asked)."""
@@ -409,7 +418,7 @@ class Console:
 
     # ------------------------------------------------------------ games
     def _resume(self, woke_by):
-        r = journal.recover(self.root, self.secret())
+        r = journal.recover(self.root, self.secret(), _unsent(self.root))
         full = False  # the damage could not be set aside: that is the one notice (its screen says so)
         for p in r.problems:
             full = full or p.code == journal.FLASH_FULL
@@ -474,7 +483,7 @@ class Console:
         try:
             self.j = journal.start(self.root, s.active_profile(), None, s.seats, counts,
                                    s.bowl_id if kiosk else "", self.secret() if kiosk else None,
-                                   stock=stock, plays=plays)
+                                   stock=stock, plays=plays, unsent=_unsent(self.root))
         except ValueError as e:
             self.say("cannot start a game: %s" % e)
             raise

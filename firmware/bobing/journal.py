@@ -68,17 +68,24 @@
 # only after that. On the host, os.fsync follows the flush where it exists.
 # littlefs commits are all-or-nothing, so a power cut loses at most the one
 # record in flight (tests/mp/test_journal_powercut.py cuts at every block
-# write). The cost: while a file fits littlefs's inline limit (cache_size)
-# it lives in its directory's metadata and a roll costs ~2 programs; beyond,
-# each sync copies the file's last block, so a roll costs about one 4 KB
-# sector erase and (bytes in that block)/cache_size programs
-# (bench/journal_bench.py: ~11 programs, ~1.3 KB and ~1 erase per roll in a
-# 10-seat game). Splitting a game into inline-sized segment files would cut
-# that about tenfold, at the price of many files per game and a harder
-# recovery; but at one erase per roll littlefs's wear levelling over a ~2 MB
-# partition (~500 sectors x 100k cycles) lasts ~50 million rolls, and an erase
-# (~50 ms typical for SPI NOR) hides inside the dice animation, so one file
-# per game it is.
+# write). The cost: a file longer than littlefs's inline limit (cache_size) is
+# copied on write: each sync copies its last block to a freshly erased one, a
+# 4 KB sector erase and (bytes in that block)/cache_size programs a commit
+# (bench/journal_bench.py: ~11 programs and ~1 erase in a 10-seat game): 45 ms
+# typical, 400 ms at the flash's maximum, too slow between a settled shake and
+# its result. So a record is first committed to the game's tail,
+# ROOT/gNNNNNNNN.bbt, a file that never outgrows the inline limit: it lives in
+# its directory's metadata log, which littlefs appends to in space erased
+# beforehand, and a commit programs ~2 pages (no erase but the log's occasional
+# compaction). Layout: "BBT", tail format (1 byte), game id and the index of its
+# first record (u32 LE), its records n (u16 LE), CRC-16 of those 14 bytes (u16 LE),
+# then n records as in the journal (their CRCs bound to their indices), written
+# in place (an inline file is rewritten whole at each commit anyway). The
+# journal gets them when no shake is followed (Journal.fold: one copy-on-write
+# commit for all the tail holds, then the tail's n set to 0), at the latest
+# when the tail is full, and at close. A cut between the two commits leaves the
+# records in both: a boot (recover) adds to the journal only the tail's records
+# past its end, then removes the tail.
 #
 # Recovery (`recover`) never raises on bad data: a truncated record, a bad
 # checksum, a newer format, a header naming another game, a config this
@@ -96,40 +103,26 @@ from micropython import const
 import os
 
 from bobing import game, profiles, rules, store
+from bobing.jformat import (BAD, CKPT, FAIR, FAIR_KEY, FORMAT, HEAD, KEYED, MAGIC, MAX_GAME_ID, MAX_TEXT,  # noqa: F401
+                            RECORD, SEAL, SEAL_EVERY, SEAL_SLOTS, SEALED, SUFFIX, TAIL, TMP, crc16, file_name,
+                            frame, get32, id_of, path_of, put32, put_crc, record_crc)
 
-FORMAT = const(4)  # the newest format this firmware reads and writes; newer ones are set aside, never guessed at
+MAX_MINUTE = const(16383)  # the game's minute in 14 bits (11 days awake)
+KEEP_BYTES = const(49152)  # default budget for finished games (about 16 ten-seat games)
 _PLAIN = const(1)  # the format of a game without an event's stock (older firmware reads it)
 _STOCKED = const(2)  # a game with an event's stock, without seals
-SEALED = const(3)  # a game with a claim secret: sealed for the desk (bobing/seal.py)
-KEYED = const(4)  # sealed, and each customer's record says who let him in, and when (the header)
 BY_PIN = const(0)  # EV_CUSTOMER started from the PIN's menu (format 4)
 BY_KEY = const(1)  # ... by the attendant's key
 BY_DESK = const(2)  # ... by shakes the desk granted against a receipt
-MAX_MINUTE = const(16383)  # the game's minute in 14 bits (11 days awake)
-SEAL = const(0x10)  # a seal's record slots have kinds SEAL, SEAL + 1, SEAL + 2 (events are 1..8)
-SEAL_SLOTS = const(3)
-# A sealed journal leaves at most this many records after its last seal (a seal's
-# resume after a reboot reads them back).
-SEAL_EVERY = 32
-RECORD = const(6)  # bytes per event on flash
-_HEAD = const(11)  # fixed part of the header, before the config text
-_MAX_TEXT = const(1024)  # config text bytes at most (a damaged length field never makes a big read)
-HEAD = _HEAD  # (as module names for bobing/seal.py: a const() with "_" is not one on MicroPython)
-MAX_TEXT = _MAX_TEXT
-MAX_GAME_ID = const(99999999)  # eight digits in the file name
-KEEP_BYTES = const(49152)  # default budget for finished games (about 16 ten-seat games)
 _CHUNK = const(32)  # records per read while replaying
-MAGIC = b"BBJ"
-SUFFIX = ".bbj"
-BAD = ".bad"
-TMP = store.TMP
-CKPT = ".bbc"  # the game's checkpoint
-FAIR = ".bbf"  # the game's fair log (bobing/fair.py): pruned with its journal
-FAIR_KEY = ".bbk"  # the game's chain roots (bobing/fair.py, fair format 2): likewise
 _CK_MAGIC = b"BBC"
 _CK_FORMAT = const(1)
 _CK_HEAD = const(20)  # "BBC", format, game id, n, record n
 _CK_MAX = const(4096)  # checkpoint bytes at most (a damaged file never makes a big read)
+_T_MAGIC = b"BBT"
+_T_FORMAT = const(1)
+_T_HEAD = const(16)  # "BBT", tail format, game id and first record's index (u32 LE), records n (u16 LE), CRC-16
+TAIL_SLOTS = const(16)  # records a tail holds: 16 + 96 bytes, within littlefs's inline 128
 # Events between checkpoints: a boot replays at most CHECKPOINT_EVERY + 1 events
 # (the tests set it lower to exercise checkpoints in short games).
 CHECKPOINT_EVERY = 64
@@ -156,78 +149,6 @@ NOT_RECOVERED = "recovery_failed"  # recovery itself failed: the game stays on f
 _DICE_KINDS = (game.EV_ROLL,)
 _INT_KINDS = (game.EV_START_SEAT, game.EV_START_TOTAL)
 _NONE_KINDS = (game.EV_SPILL, game.EV_TIMEUP)
-
-
-# CRC-16/CCITT by table: per byte value its remainder, big-endian u16 (poly 0x1021).
-# A constant, not computed at import: the frozen build keeps it in flash, not
-# the heap (512 B; tests/test_journal.py computes it).
-_T = (b"\x00\x00\x10\x21\x20\x42\x30\x63\x40\x84\x50\xa5\x60\xc6\x70\xe7\x81\x08\x91\x29\xa1\x4a\xb1\x6b"
-      b"\xc1\x8c\xd1\xad\xe1\xce\xf1\xef\x12\x31\x02\x10\x32\x73\x22\x52\x52\xb5\x42\x94\x72\xf7\x62\xd6"
-      b"\x93\x39\x83\x18\xb3\x7b\xa3\x5a\xd3\xbd\xc3\x9c\xf3\xff\xe3\xde\x24\x62\x34\x43\x04\x20\x14\x01"
-      b"\x64\xe6\x74\xc7\x44\xa4\x54\x85\xa5\x6a\xb5\x4b\x85\x28\x95\x09\xe5\xee\xf5\xcf\xc5\xac\xd5\x8d"
-      b"\x36\x53\x26\x72\x16\x11\x06\x30\x76\xd7\x66\xf6\x56\x95\x46\xb4\xb7\x5b\xa7\x7a\x97\x19\x87\x38"
-      b"\xf7\xdf\xe7\xfe\xd7\x9d\xc7\xbc\x48\xc4\x58\xe5\x68\x86\x78\xa7\x08\x40\x18\x61\x28\x02\x38\x23"
-      b"\xc9\xcc\xd9\xed\xe9\x8e\xf9\xaf\x89\x48\x99\x69\xa9\x0a\xb9\x2b\x5a\xf5\x4a\xd4\x7a\xb7\x6a\x96"
-      b"\x1a\x71\x0a\x50\x3a\x33\x2a\x12\xdb\xfd\xcb\xdc\xfb\xbf\xeb\x9e\x9b\x79\x8b\x58\xbb\x3b\xab\x1a"
-      b"\x6c\xa6\x7c\x87\x4c\xe4\x5c\xc5\x2c\x22\x3c\x03\x0c\x60\x1c\x41\xed\xae\xfd\x8f\xcd\xec\xdd\xcd"
-      b"\xad\x2a\xbd\x0b\x8d\x68\x9d\x49\x7e\x97\x6e\xb6\x5e\xd5\x4e\xf4\x3e\x13\x2e\x32\x1e\x51\x0e\x70"
-      b"\xff\x9f\xef\xbe\xdf\xdd\xcf\xfc\xbf\x1b\xaf\x3a\x9f\x59\x8f\x78\x91\x88\x81\xa9\xb1\xca\xa1\xeb"
-      b"\xd1\x0c\xc1\x2d\xf1\x4e\xe1\x6f\x10\x80\x00\xa1\x30\xc2\x20\xe3\x50\x04\x40\x25\x70\x46\x60\x67"
-      b"\x83\xb9\x93\x98\xa3\xfb\xb3\xda\xc3\x3d\xd3\x1c\xe3\x7f\xf3\x5e\x02\xb1\x12\x90\x22\xf3\x32\xd2"
-      b"\x42\x35\x52\x14\x62\x77\x72\x56\xb5\xea\xa5\xcb\x95\xa8\x85\x89\xf5\x6e\xe5\x4f\xd5\x2c\xc5\x0d"
-      b"\x34\xe2\x24\xc3\x14\xa0\x04\x81\x74\x66\x64\x47\x54\x24\x44\x05\xa7\xdb\xb7\xfa\x87\x99\x97\xb8"
-      b"\xe7\x5f\xf7\x7e\xc7\x1d\xd7\x3c\x26\xd3\x36\xf2\x06\x91\x16\xb0\x66\x57\x76\x76\x46\x15\x56\x34"
-      b"\xd9\x4c\xc9\x6d\xf9\x0e\xe9\x2f\x99\xc8\x89\xe9\xb9\x8a\xa9\xab\x58\x44\x48\x65\x78\x06\x68\x27"
-      b"\x18\xc0\x08\xe1\x38\x82\x28\xa3\xcb\x7d\xdb\x5c\xeb\x3f\xfb\x1e\x8b\xf9\x9b\xd8\xab\xbb\xbb\x9a"
-      b"\x4a\x75\x5a\x54\x6a\x37\x7a\x16\x0a\xf1\x1a\xd0\x2a\xb3\x3a\x92\xfd\x2e\xed\x0f\xdd\x6c\xcd\x4d"
-      b"\xbd\xaa\xad\x8b\x9d\xe8\x8d\xc9\x7c\x26\x6c\x07\x5c\x64\x4c\x45\x3c\xa2\x2c\x83\x1c\xe0\x0c\xc1"
-      b"\xef\x1f\xff\x3e\xcf\x5d\xdf\x7c\xaf\x9b\xbf\xba\x8f\xd9\x9f\xf8\x6e\x17\x7e\x36\x4e\x55\x5e\x74"
-      b"\x2e\x93\x3e\xb2\x0e\xd1\x1e\xf0")
-
-
-def crc16(buf, start=0, end=-1, crc=0xFFFF):
-    """CRC-16/CCITT of buf[start:end], continuing from `crc`. Allocation-free."""
-    if end < 0:
-        end = len(buf)
-    t = _T
-    for i in range(start, end):
-        j = ((crc >> 8) ^ buf[i]) << 1
-        crc = ((crc << 8) & 0xFF00) ^ (t[j] << 8) ^ t[j + 1]
-    return crc
-
-
-def put32(buf, at, v):
-    """v as u32 LE into buf[at:at + 4] (the record codec's fields)."""
-    buf[at] = v & 255
-    buf[at + 1] = (v >> 8) & 255
-    buf[at + 2] = (v >> 16) & 255
-    buf[at + 3] = (v >> 24) & 255
-
-
-def get32(buf, at):
-    """The u32 LE at buf[at:at + 4]."""
-    return buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24)
-
-
-def _frame(magic, version, head, body):
-    """A header or checkpoint to fill in: magic (3 bytes), version, the caller's fields,
-    the body's length (u16 LE, the head's last 2 bytes), the body, room for the CRC."""
-    m = len(body)
-    b = bytearray(head + m + 2)
-    b[0:3] = magic
-    b[3] = version
-    b[head - 2] = m & 255
-    b[head - 1] = m >> 8
-    b[head:head + m] = body
-    return b
-
-
-def _seal(b):
-    """The CRC-16 of all but the last 2 bytes, into them (u16 LE)."""
-    end = len(b) - 2
-    c = crc16(b, 0, end)
-    b[end] = c & 255
-    b[end + 1] = c >> 8
 
 
 def arg_code(kind, arg):
@@ -364,12 +285,12 @@ class Config:
         """The header bytes."""
         text = self.text().encode()
         n = len(text)
-        if n > _MAX_TEXT:
-            raise ValueError("the game's settings take %d bytes; at most %d fit" % (n, _MAX_TEXT))
-        h = _frame(MAGIC, self.version, _HEAD, text)
+        if n > MAX_TEXT:
+            raise ValueError("the game's settings take %d bytes; at most %d fit" % (n, MAX_TEXT))
+        h = frame(MAGIC, self.version, HEAD, text)
         put32(h, 4, self.game_id)
         h[8] = self.seats
-        _seal(h)
+        put_crc(h)
         return h
 
     def __repr__(self):
@@ -551,25 +472,25 @@ def _header_problem(code, text, game_id):
 
 
 def _scan(f, s, game_id, who, secret, keep, path, limit, mend):
-    h = f.read(_HEAD)
+    h = f.read(HEAD)
     if not MAGIC.startswith(h[:3]):
         raise _header_problem(BAD_CONFIG, "%s: not a Bo Bing journal (it does not start with %s)"
                               % (who, MAGIC.decode()), game_id)
     if len(h) >= 4 and h[3] > FORMAT:
         raise _header_problem(NEWER_VERSION, "%s was written by newer firmware (journal format %d; "
                               "this firmware reads format %d or older)" % (who, h[3], FORMAT), game_id)
-    if len(h) < _HEAD:
+    if len(h) < HEAD:
         raise _header_problem(TRUNCATED, "%s: the header is cut short (%d bytes)" % (who, len(h)), game_id)
     if h[3] < 1:
         raise _header_problem(BAD_CONFIG, "%s: journal format %d does not exist" % (who, h[3]), game_id)
     n = h[9] | (h[10] << 8)
-    if n > _MAX_TEXT:
+    if n > MAX_TEXT:
         raise _header_problem(BAD_CHECKSUM, "%s: the header is damaged (its length field says %d bytes, "
-                              "at most %d are written)" % (who, n, _MAX_TEXT), game_id)
+                              "at most %d are written)" % (who, n, MAX_TEXT), game_id)
     rest = f.read(n + 2)
     if len(rest) < n + 2:
         raise _header_problem(TRUNCATED, "%s: the header is cut short (%d of %d bytes)"
-                              % (who, _HEAD + len(rest), _HEAD + n + 2), game_id)
+                              % (who, HEAD + len(rest), HEAD + n + 2), game_id)
     c = crc16(rest, 0, n, crc16(h))
     if c != rest[n] | (rest[n + 1] << 8):
         raise _header_problem(BAD_CHECKSUM, "%s: the header (game settings) fails its checksum" % who, game_id)
@@ -587,18 +508,10 @@ def _scan(f, s, game_id, who, secret, keep, path, limit, mend):
     except Exception as e:  # crafted settings may trip any check: all of it is this file's damage
         raise _header_problem(BAD_CONFIG, "%s: this firmware cannot play its settings: %s" % (who, e), gid)
     s.config = cfg
-    s.end = _HEAD + n + 2
+    s.end = HEAD + n + 2
     if path is not None:
         _from_checkpoint(f, s, path[:-4] + CKPT, secret)
     _replay(f, s, who, keep, limit, mend)
-
-
-def record_crc(w, c0, index):
-    # What a record's CRC covers, the one place it is said: w[0:4] the game id
-    # (already folded into c0 = crc16(w, 0, 4)), w[4:8] the record's index (set
-    # here), w[8:12] its body. A record from another game or another place fails.
-    put32(w, 4, index)
-    return crc16(w, 4, 12, c0)
 
 
 def mend_record(w, c0, i, rec, at=0):
@@ -631,10 +544,10 @@ def check_records(path, game_id, start, stop):
     the caller's range: Journal.check_step reads a few a step."""
     f = open(path, "rb")
     try:
-        h = f.read(_HEAD)
-        if len(h) < _HEAD:
+        h = f.read(HEAD)
+        if len(h) < HEAD:
             return start
-        f.seek(_HEAD + (h[9] | (h[10] << 8)) + 2 + start * RECORD)
+        f.seek(HEAD + (h[9] | (h[10] << 8)) + 2 + start * RECORD)
         buf = bytearray(RECORD * (stop - start))
         got = store.fill(f, memoryview(buf))
     finally:
@@ -758,11 +671,11 @@ def state_events(b, at, end, n, version):
 
 def checkpoint_bytes(game_id, n, rec, state):
     """A checkpoint file: the state after n events, record n as on flash (6 bytes)."""
-    b = _frame(_CK_MAGIC, _CK_FORMAT, _CK_HEAD, state)
+    b = frame(_CK_MAGIC, _CK_FORMAT, _CK_HEAD, state)
     put32(b, 4, game_id)
     put32(b, 8, n)
     b[12:18] = rec
-    _seal(b)
+    put_crc(b)
     return b
 
 
@@ -843,23 +756,6 @@ def _describe(kind, arg):
 
 # --- the folder of games -------------------------------------------------------
 
-def file_name(game_id, suffix):
-    """A game's file name: gNNNNNNNN + suffix (SUFFIX, CKPT, BAD, TMP)."""
-    return "g%08d%s" % (game_id, suffix)
-
-
-def path_of(root, game_id, suffix=SUFFIX):
-    """A game's file in folder root (its journal by default)."""
-    return store.join(root, file_name(game_id, suffix))
-
-
-def id_of(name):
-    """gNNNNNNNN.xxx (and gNNNNNNNN-K.bad) -> NNNNNNNN, else 0."""
-    if len(name) < 13 or name[0] != "g" or not name[1:9].isdigit() or name[9] not in ".-":
-        return 0
-    return int(name[1:9])
-
-
 def inventory(root):
     """-> (ids of games with a journal, oldest first; highest id of any game file)."""
     ids = []
@@ -882,9 +778,9 @@ def bowl_of(path):
     try:
         f = open(path, "rb")
         try:
-            h = f.read(_HEAD)
-            n = h[9] | (h[10] << 8) if len(h) == _HEAD else 0
-            rest = f.read(n + 2) if n <= _MAX_TEXT else b""
+            h = f.read(HEAD)
+            n = h[9] | (h[10] << 8) if len(h) == HEAD else 0
+            rest = f.read(n + 2) if n <= MAX_TEXT else b""
         finally:
             f.close()
     except OSError:
@@ -905,18 +801,14 @@ def provisioned(root):
         return False
 
 
-def prune(root, keep_bytes=KEEP_BYTES, current=0):
+def prune(root, keep_bytes=KEEP_BYTES, current=0, unsent=0):
     """Before a new game: remove finished games (all on flash but `current`), oldest
     first, until they (journals and fair logs) use at most keep_bytes. Set-aside .bad files are never
-    removed, nor a game with claims (a bowl id) at or after the outbox's cursor on
-    a bowl provisioned for an event (outbox.unsent_from): its awards have not all
-    reached the broker. Such games stay past the budget for as long as the broker
-    is away; when even a new game finds no room, the console says the flash is
-    full and the bowl plays on in the game it has. -> ids removed."""
-    unsent = 0
-    if provisioned(root):  # only then can awards wait: a family bowl never loads the outbox
-        from bobing import outbox  # the cursor's one reader
-        unsent = outbox.unsent_from(root)
+    removed, nor a game with claims (a bowl id) from game `unsent` on, which the caller
+    names (the console: outbox.unsent_from on a bowl provisioned for an event; 0:
+    none): its awards have not all reached the broker. Such games stay past the budget
+    for as long as the broker is away; when even a new game finds no room, the console
+    says the flash is full and the bowl plays on in the game it has. -> ids removed."""
     names = store.listdir(root)
     ids = [g for g in inventory(root)[0] if g != current and not (
         unsent and g >= unsent and bowl_of(path_of(root, g)))]
@@ -932,6 +824,7 @@ def prune(root, keep_bytes=KEEP_BYTES, current=0):
         if total <= keep_bytes:
             break
         remove_beside(root, ids[i], CKPT, names)  # first: a checkpoint never outlives its journal
+        remove_beside(root, ids[i], TAIL, names)
         remove_beside(root, ids[i], FAIR, names)  # (its rolls cannot be checked without the journal)
         remove_beside(root, ids[i], FAIR_KEY, names)
         os.remove(path_of(root, ids[i]))
@@ -954,19 +847,102 @@ def remove_beside(root, game_id, suffix, names=None):
         os.remove(store.join(root, name))
 
 
+def _put(slot, src, at):
+    """RECORD bytes of src from `at` into a tail slot (no slice object: allocation-free)."""
+    for j in range(RECORD):
+        slot[j] = src[at + j]
+
+
+def _join_tail(root, name, r):
+    """Boot: the records of a tail (ROOT/gNNNNNNNN.bbt) past its journal's end go into the
+    journal, and the tail is removed; a damaged one is set aside (.bad) with a Problem,
+    its good records kept."""
+    gid = id_of(name)
+    tp = store.join(root, name)
+    bp = path_of(root, gid)
+    why = None
+    code = BAD_CHECKSUM
+    try:
+        f = open(tp, "rb")
+        try:
+            b = f.read(_T_HEAD + TAIL_SLOTS * RECORD + 1)
+        finally:
+            f.close()
+        f = open(bp, "rb")
+        try:
+            h = f.read(HEAD)
+        finally:
+            f.close()
+    except OSError as e:
+        b = h = b""
+        why = "cannot be read (%s)" % e
+        code = UNREADABLE
+    t0 = n = 0
+    if why is None and not b:
+        pass  # made, and cut before its first commit: it holds nothing
+    elif why is None:
+        if (len(b) < _T_HEAD or b[0:3] != _T_MAGIC or b[3] != _T_FORMAT or get32(b, 4) != gid
+                or crc16(b, 0, _T_HEAD - 2) != b[_T_HEAD - 2] | (b[_T_HEAD - 1] << 8)):
+            why = "has a damaged header"
+        else:
+            t0, n = get32(b, 8), b[12] | (b[13] << 8)
+            if n > TAIL_SLOTS or len(b) < _T_HEAD + n * RECORD:
+                why = "is cut short (%d bytes for %d records)" % (len(b), n)
+                code = TRUNCATED
+    if why is None and not b:
+        pass
+    elif why is None and len(h) == HEAD:
+        at = HEAD + (h[9] | (h[10] << 8)) + 2
+        have, part = divmod(store.size(bp) - at, RECORD)
+        if part or have < t0:
+            why = "does not follow its journal's %d records" % have
+            code = TRUNCATED
+        else:
+            w = bytearray(12)
+            put32(w, 0, gid)
+            c0 = crc16(w, 0, 4)
+            good = t0
+            while good < t0 + n:
+                o = _T_HEAD + (good - t0) * RECORD
+                w[8:12] = b[o:o + 4]
+                if record_crc(w, c0, good) != b[o + 4] | (b[o + 5] << 8):
+                    why = "fails its checksum at record %d" % good
+                    break
+                good += 1
+            if good > have:
+                f = open(bp, "ab")
+                try:
+                    f.write(b[_T_HEAD + (have - t0) * RECORD:_T_HEAD + (good - t0) * RECORD])
+                    store.fsync(f)
+                finally:
+                    f.close()
+    elif why is None:
+        why = "has no journal header to follow"
+    if why is None:
+        os.remove(tp)
+        return
+    from bobing import journal_fix  # only damage needs it
+    bad = journal_fix.free_bad_name(root, gid)
+    os.rename(tp, store.join(root, bad))
+    p = Problem(code, "game %d: its tail (the latest records) %s; the records before are kept, the tail "
+                "moved to %s" % (gid, why, bad), gid, t0)
+    p.moved_to = bad
+    r.problems.append(p)
+
+
 class Journal:
     """The current game, open for appending. `table` is its game.Table; `last` the
     game.Outcome of the latest event (after a reboot: the roll that stands and is
     shown again), or None."""
 
-    def __init__(self, root, config, table, count, last=None, ck=0, sealer=None, sealed=0):
+    def __init__(self, root, config, table, count, last=None, ck=0, sealer=None, sealed=0, failed=None):
         self.root = root
         self.config = config
         self.table = table
         self.count = count  # records on flash
         self.last = last
         self.path = path_of(root, config.game_id)
-        self.failed = None
+        self.failed = failed  # why it takes no more events (recover() knows how to go on), or None
         self.ck = ck  # events the checkpoint on flash covers (0: none)
         self._state = None  # the table before the last event, to checkpoint at the next
         # Preallocated record buffer: game id, index, then the 6 bytes written.
@@ -980,6 +956,23 @@ class Journal:
         self._sealer = sealer  # a sealed journal's running MAC (bobing/seal.py), else None
         self._sealed = sealed  # records before the end of the last seal
         self._f = open(self.path, "ab")
+        # The tail (the header's "durability"): its bytes as on flash, and a view of each slot
+        tb = self._tail = bytearray(_T_HEAD + TAIL_SLOTS * RECORD)
+        tb[0:3] = _T_MAGIC
+        tb[3] = _T_FORMAT
+        put32(tb, 4, config.game_id)
+        self._thead = memoryview(tb)[:_T_HEAD]
+        self._slots = [memoryview(tb)[_T_HEAD + i * RECORD:_T_HEAD + (i + 1) * RECORD] for i in range(TAIL_SLOTS)]
+        self._tpath = path_of(root, config.game_id, TAIL)
+        self._tf = None
+        if failed is None:
+            try:  # (opened here, so that no append allocates a file)
+                self._tf = open(self._tpath, "wb")
+            except OSError:
+                pass  # the first append tries again, and says why it cannot
+        self._t0 = count  # the index of the tail's first record
+        self._tn = 0  # records in the tail
+        self._body = count  # records in the journal file
         # The records the boot's checkpoint covered were not read: check_step reads
         # them a few at a time after the boot (in RAM only; every boot starts over).
         self._chk = 0
@@ -1013,20 +1006,72 @@ class Journal:
         sl = self._sealer
         if sl is not None:
             sl.update(self._rec)
+        k = 1 + SEAL_SLOTS if seal and sl is not None else 1
         try:
-            self._f.write(self._rec)
-            if seal and sl is not None:
-                self._f.write(sl.seal(self.count + 1))
-            store.fsync(self._f)
+            if self._tn + k > TAIL_SLOTS:
+                self._fold()  # full: nobody let the bowl rest between shakes
+            f = self._tf
+            if f is None:
+                f = self._tf = open(self._tpath, "wb")
+            at = self._tn
+            _put(self._slots[at], b, 8)
+            if k > 1:
+                o = sl.seal(self.count + 1)
+                for j in range(SEAL_SLOTS):
+                    _put(self._slots[at + 1 + j], o, j * RECORD)
+            f.seek(_T_HEAD + at * RECORD)
+            for j in range(at, at + k):
+                f.write(self._slots[j])
+            self._tail_head(self._t0, at + k)
+            f.seek(0)
+            f.write(self._thead)
+            store.fsync(f)  # one commit: the records and the count that takes them in
         except OSError as e:
             self.failed = e
             self._undo = True
             raise
+        self._tn += k
         self._ev = self.count
-        self.count += 1
-        if seal and sl is not None:
-            self.count += SEAL_SLOTS
+        self.count += k
+        if k > 1:
             self._sealed = self.count
+
+    def _tail_head(self, t0, n):
+        tb = self._tail
+        put32(tb, 8, t0)
+        tb[12] = n
+        tb[13] = 0
+        c = crc16(tb, 0, _T_HEAD - 2)
+        tb[_T_HEAD - 2] = c & 255
+        tb[_T_HEAD - 1] = c >> 8
+
+    def fold(self):
+        """For when no shake is followed: the tail's records into the journal file (its
+        copy-on-write commit, a sector erase, off the roll's path) -> None, or the OSError
+        that stopped it (the journal is then marked failed, as after a failed append;
+        the records are safe in the tail, and recover() puts them in the journal)."""
+        if not self._tn or self.failed is not None:
+            return None
+        try:
+            self._fold()
+        except OSError as e:
+            self.failed = e
+            self._undo = True
+            return e
+        return None
+
+    def _fold(self):
+        f = self._f
+        for j in range(self._body - self._t0, self._tn):
+            f.write(self._slots[j])
+        store.fsync(f)
+        self._body = self._t0 = self.count
+        self._tn = 0
+        self._tail_head(self._t0, 0)
+        t = self._tf
+        t.seek(0)
+        t.write(self._thead)
+        store.fsync(t)
 
     def check_step(self, n=16):
         """One bounded step of checking the records the boot's checkpoint covered
@@ -1131,28 +1176,41 @@ class Journal:
         the flash works again), so the file is cut back to the records before it
         (the prefix copied and renamed over it, as a repair does). If even that
         fails, recover() finds the record and the game resumes with it."""
-        f = self._f
-        self._f = None
-        if f is not None:
+        if self.failed is None and self._tn and self._f is not None:
             try:
-                f.close()
-            except OSError:
-                if self.failed is None:
-                    raise
+                self._fold()  # a closed game has no tail
+            except OSError as e:  # the tail holds them: recover() puts them in the journal
+                self.failed = e
+                self._undo = True
+        for f in (self._tf, self._f):
+            if f is not None:
+                try:
+                    f.close()
+                except OSError:
+                    if self.failed is None:
+                        raise
+        self._f = self._tf = None
         if self._undo:
             self._undo = False
-            keep = self._head + self.count * RECORD
+            keep = self._head + self._body * RECORD
             if store.size(self.path) > keep:
                 from bobing import journal_fix  # only a failed write needs it
                 journal_fix.cut_back(self.path, keep)
+            try:  # the tail as acknowledged (a failed commit may still have landed at its close)
+                self._tail_head(self._t0, self._tn)
+                store.write_whole(self._tpath, self._tpath[:-4] + TMP, [self._thead] + self._slots[:self._tn])
+            except OSError:
+                pass  # recover() finds the record in flight, and the game resumes with it
+        elif not self._tn:
+            store.discard(self._tpath)
 
 
 def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, counts=None, bowl_id="",
-          secret=None, keep_bytes=KEEP_BYTES, game_id=0, stock=None, plays=False):
+          secret=None, keep_bytes=KEEP_BYTES, game_id=0, stock=None, plays=False, unsent=0):
     """Start a new game: prune finished games, write the header durably -> Journal.
     Close the previous game's Journal first. ValueError for bad settings.
     stock, plays: an event's shared stock (carried()) and whether this game plays
-    on it (an event kiosk: counts must then be None)."""
+    on it (an event kiosk: counts must then be None). unsent: prune's."""
     ids, top = inventory(root)
     if not game_id:
         game_id = top + 1
@@ -1162,7 +1220,7 @@ def start(root, profile=profiles.DEFAULT_PRESET, overrides=None, seats=10, count
                  version=KEYED if secret is not None else None)
     cfg.check()
     table = new_table(cfg, secret)
-    prune(root, keep_bytes)
+    prune(root, keep_bytes, 0, unsent)
     path = path_of(root, game_id)
     head = cfg.encode()
     if secret is None:
@@ -1185,7 +1243,7 @@ class Recovery:
         self.notes = []  # log lines about things that lost nothing (an unused checkpoint)
 
 
-def recover(root, secret=None):
+def recover(root, secret=None, unsent=0):
     """Boot: find the current game, verify and replay it -> Recovery. Never raises
     on what is on flash: whatever goes wrong there becomes a Problem, and a new
     game can always start. MemoryError is not the flash's fault: the heap is
@@ -1193,20 +1251,23 @@ def recover(root, secret=None):
     game left on flash as it is (never given up for a new, restocked one; on the
     bowl the failed boot resets it, bowl.app.main, and it tries again)."""
     try:
-        return _recover(root, secret)
+        return _recover(root, secret, unsent)
     except MemoryError:
         import gc
         gc.collect()
-        return _recover(root, secret)
+        return _recover(root, secret, unsent)
 
 
-def _recover(root, secret):
+def _recover(root, secret, unsent):
     r = Recovery()
     try:
         for name in store.listdir(root):
             if name.endswith(TMP):
                 os.remove(store.join(root, name))
                 r.removed.append(name)
+        for name in store.listdir(root):
+            if name.endswith(TAIL) and len(name) == 13:
+                _join_tail(root, name, r)
         ids, top = inventory(root)
         if not ids or ids[-1] != top:
             return r  # no game, or the newest one was set aside whole: start a new one
@@ -1226,7 +1287,7 @@ def _recover(root, secret):
         if s.problem is not None:
             r.problems.append(s.problem)
             from bobing import journal_fix  # only a damaged journal needs it
-            if not journal_fix.set_aside(root, s):
+            if not journal_fix.set_aside(root, s, lambda: prune(root, 0, gid, unsent)):
                 stuck = OSError("no room on the flash to repair game %d" % gid)
                 r.problems.append(Problem(FLASH_FULL, "game %d: flash full: resumed as it stands, no new "
                                           "events until room is made" % gid, gid, s.count))
@@ -1237,9 +1298,8 @@ def _recover(root, secret):
                 sl, sealed = seal.resume(path, s.end - s.count * RECORD, s.count, secret, gid)
                 if sl is None:
                     r.notes.append("game %d: no seal found: its next records go unsealed" % gid)
-            r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base, sl, sealed)
-            r.journal.minute = s.minute
-            r.journal.failed = stuck  # read-only until the repair can be done
+            r.journal = Journal(root, s.config, s.table, s.count, s.last, s.base, sl, sealed, stuck)
+            r.journal.minute = s.minute  # (stuck: read-only until the repair can be done)
     except MemoryError:
         if r.journal is not None:
             r.journal.close()

@@ -120,8 +120,11 @@ class Ring:
         raw[j + 2] = b
 
     def _all(self, r, g, b):
-        for i in range(self.count):
-            self._put(i, r, g, b)
+        raw = self._raw  # (not through _put: a call an LED is most of a frame's time on the ESP32)
+        for j in range(0, 3 * self.count, 3):
+            raw[j] = r
+            raw[j + 1] = g
+            raw[j + 2] = b
 
     def _dots(self, k, frame, speed, r, g, b, bg):
         # k evenly spaced dots going round over a faint background of the same colour

@@ -19,7 +19,7 @@
 from micropython import const
 
 from bobing import claim, game, journal, store
-from bobing.journal import RECORD
+from bobing.jformat import RECORD
 
 VERSION = const(2)  # payload format ("v"): 2 is sealed (wire.py); any other is refused by name, never guessed at
 MAX_PAYLOAD = const(256)  # bytes; an award is ~80, anything larger is refused unread

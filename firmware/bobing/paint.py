@@ -137,12 +137,14 @@ class Painter:
             d //= 10
         return x
 
-    def _blow(self, ncols, x, y, sx, sy, c):
-        # scale the first ncols columns of the 8x8 scratch up by sx, sy
-        s = self._s
+    def _blow(self, src, at, hi, ncols, x, y, sx, sy, c):
+        # columns src[at:at + ncols] (MONO_VLSB: bit 0 on top; hi > 0: 16-pixel columns, the
+        # lower 8 at src[at + hi + col]) scaled up by sx, sy: each run of lit bits one rectangle
         fb = self.fb
         for col in range(ncols):
-            v = s[col]
+            v = src[at + col]
+            if hi:
+                v |= src[at + hi + col] << 8
             r = 0
             while v:
                 if v & 1:
@@ -162,7 +164,7 @@ class Painter:
             raise ValueError("big text is at most 8 characters, got %d" % n)
         self._sfb.fill(0)
         self._sfb.text(s, 0, 0, 1)
-        self._blow(8 * n, x, y, sx, sy, c)
+        self._blow(self._s, 0, 0, 8 * n, x, y, sx, sy, c)
         return x + 8 * n * sx
 
     def big_number(self, n, x, y, sx, sy, c=1):
@@ -176,7 +178,7 @@ class Painter:
             self._sfb.text(_DIGITS[(n // d) % 10], k, 0, 1)
             k += 8
             d //= 10
-        self._blow(k, x, y, sx, sy, c)
+        self._blow(self._s, 0, 0, k, x, y, sx, sy, c)
         return x + k * sx
 
     # ---------------------------------------------------------------- names
@@ -207,31 +209,14 @@ class Painter:
 
     def big_text(self, s, x, y, c=1):
         """Chinese s on a 32-pixel line, each 16x16 glyph doubled (a seat's name, big) -> x after."""
-        g = self._g
-        fb = self.fb
         for ch in s:
             i = glyphs.CHARS.find(ch)
             if i < 0:
-                fb.rect(x + 2, y + 2, 28, 28, c)
+                self.fb.rect(x + 2, y + 2, 28, 28, c)
                 x += 32
                 continue
-            d = glyphs.DATA[i >> 4]
-            o = (i & 15) * 32
-            for j in range(32):
-                g[j] = d[o + j]
-            for col in range(16):
-                v = g[col] | g[16 + col] << 8  # the column, top bit first (MONO_VLSB: two bytes)
-                r = 0
-                while v:
-                    if v & 1:
-                        r0 = r
-                        while v & 1:
-                            v >>= 1
-                            r += 1
-                        fb.fill_rect(x + 2 * col, y + 2 * r0, 2, 2 * (r - r0), c)
-                    else:
-                        v >>= 1
-                        r += 1
+            # the glyph's 16 columns of two bytes (its top 8 rows, then its lower 8), doubled
+            self._blow(glyphs.DATA[i >> 4], (i & 15) * 32, 16, 16, x, y, 2, 2, c)
             x += 2 * glyphs.WIDTHS[i]
         return x
 

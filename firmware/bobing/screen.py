@@ -258,12 +258,14 @@ class Screen:
         again = frame == self._shook_frame + 1 and key == self._shook_key
         self._shook_frame = frame
         self._shook_key = key
+        pause = self.pause
         if again:
             fb.fill_rect(0, _BOWL_Y, _W, 64 - _BOWL_Y, 0)
         else:
             fb.fill(0)
-            self._shaking_header(t, unverified)
-        pause = self.pause
+            if self._shaking_header(t, unverified, pause):
+                self._shook_frame = -2  # given up half drawn: the next frame draws its header whole
+                return
         if pause is not None and pause():
             return
         self._bowl(frame)
@@ -271,7 +273,9 @@ class Screen:
     _shook_frame = -2  # the last shaking frame drawn and its header's key (seat, mark, language)
     _shook_key = -1
 
-    def _shaking_header(self, t, unverified):
+    def _shaking_header(self, t, unverified, pause):
+        # -> True when a pause() between its pieces said the frame is stale (a glyph is a
+        # few ms of the ESP32's CPU: the Chinese header is drawn a character at a time)
         p = self.paint
         y = 0 if unverified else 4  # (in English the mark takes the line under it)
         if not t.turn:  # the start roll: no seat's turn yet
@@ -280,13 +284,17 @@ class Screen:
             else:
                 p.en_centred(self._l[_L_SHAKE_START], y)
         elif p.zh:
-            x = p.seat(t.turn, 2, 0)
-            p.text(self._l[_L_SHAKING], x + 4, 0)
+            x = p.seat(t.turn, 2, 0) + 4
+            for ch in self._l[_L_SHAKING]:
+                if pause is not None and pause():
+                    return True
+                x = p.text(ch, x, 0)
         else:
             x = p.seat(t.turn, 2, y)
             p.en(self._l[_L_SHAKING], x + 8, y)
         if unverified:
             self.mark_unverified(_W, 0 if p.zh else 9)
+        return False
 
     def _bowl(self, frame):
         p = self.paint
@@ -298,6 +306,8 @@ class Screen:
         fb.hline(28, 63, 72, 1)
         fb.line(99, 62, 115, 52, 1)
         fb.line(115, 52, 125, 18, 1)
+        if pause is not None and pause():
+            return
         for i in range(6):
             # each die bounces between the bowl's walls on its own periods
             ph = frame * (3 + i % 3) + 17 * i

@@ -3,7 +3,7 @@
 # game with a claim secret: its header, then its records, with a SEAL after the
 # header and after every record that ends a customer's turn, ends the game,
 # completes a grant, or would otherwise leave SEAL_EVERY records unsealed. A seal
-# is journal.SEAL_SLOTS record slots (kinds journal.SEAL + 0, 1, 2; each its 3
+# is jformat.SEAL_SLOTS record slots (kinds jformat.SEAL + 0, 1, 2; each its 3
 # argument bytes and its usual CRC, bound to the game and its index), holding a
 # TAG-byte tag:
 #
@@ -29,7 +29,7 @@
 # the desk does (verify()), before it reads anything else of the file.
 from micropython import const
 
-from bobing import claim, journal, store
+from bobing import claim, jformat, store
 
 DOMAIN = b"bobing-journal3|"
 TAG = const(9)  # bytes of tag: SEAL_SLOTS x 3
@@ -43,8 +43,8 @@ class Sealer:
     def __init__(self, secret, game_id):
         self._h = claim.Hmac(claim.check_secret(secret))
         self._w = bytearray(12)  # game id, index, slot body: what a slot's CRC covers
-        journal.put32(self._w, 0, game_id)
-        self._c0 = journal.crc16(self._w, 0, 4)
+        jformat.put32(self._w, 0, game_id)
+        self._c0 = jformat.crc16(self._w, 0, 4)
         self.out = bytearray(_RECORD * _SLOTS)
 
     def begin(self, first):
@@ -66,12 +66,12 @@ class Sealer:
         w = self._w
         for j in range(_SLOTS):
             at = j * _RECORD
-            o[at] = journal.SEAL + j
+            o[at] = jformat.SEAL + j
             o[at + 1] = t[3 * j]
             o[at + 2] = t[3 * j + 1]
             o[at + 3] = t[3 * j + 2]
             w[8:12] = o[at:at + 4]
-            c = journal.record_crc(w, self._c0, index + j)
+            c = jformat.record_crc(w, self._c0, index + j)
             o[at + 4] = c & 255
             o[at + 5] = c >> 8
         self._h.begin(t)
@@ -80,7 +80,7 @@ class Sealer:
 
 def first(secret, header):
     """A new game's Sealer and its seal 0 (slots 0..SEAL_SLOTS-1, after the header)."""
-    s = Sealer(secret, journal.get32(header, 4))
+    s = Sealer(secret, jformat.get32(header, 4))
     s.begin(DOMAIN)
     s.update(header)
     return s, bytes(s.seal(0))
@@ -99,7 +99,7 @@ def resume(path, head, count, secret, game_id):
     sealed); (None, 0) if no seal is found (the journal then goes on unsealed)."""
     buf = bytearray(_RECORD * 32)
     mv = memoryview(buf)
-    last = journal.SEAL + _SLOTS - 1
+    last = jformat.SEAL + _SLOTS - 1
     f = open(path, "rb")
     try:
         hi = count
@@ -141,21 +141,21 @@ def peek(path):
     header is not a journal's or fails its checksum."""
     f = open(path, "rb")
     try:
-        h = f.read(journal.HEAD)
-        if len(h) < journal.HEAD or h[0:3] != journal.MAGIC:
+        h = f.read(jformat.HEAD)
+        if len(h) < jformat.HEAD or h[0:3] != jformat.MAGIC:
             raise ValueError("not a journal (it does not start with BBJ and a whole header)")
         n = h[9] | (h[10] << 8)
-        rest = f.read(n + 2) if n <= journal.MAX_TEXT else b""
+        rest = f.read(n + 2) if n <= jformat.MAX_TEXT else b""
     finally:
         f.close()
-    if len(rest) < n + 2 or journal.crc16(rest, 0, n, journal.crc16(h)) != rest[n] | (rest[n + 1] << 8):
+    if len(rest) < n + 2 or jformat.crc16(rest, 0, n, jformat.crc16(h)) != rest[n] | (rest[n + 1] << 8):
         raise ValueError("the header is cut short or damaged")
     lines = bytes(rest[:n]).split(b"\n")
     try:
         bowl = lines[1].decode() if len(lines) > 1 else ""
     except UnicodeError:
         raise ValueError("the header's bowl id is not text")
-    return h[3], journal.get32(h, 4), bowl
+    return h[3], jformat.get32(h, 4), bowl
 
 
 class Checked:
@@ -178,11 +178,11 @@ def verify(path, secret):
     (Checked.bad says where); a seal cut short at the end only leaves the records
     before it unauthenticated for now."""
     fmt, gid, _bowl = peek(path)
-    if fmt < journal.SEALED:
+    if fmt < jformat.SEALED:
         raise ValueError("journal format %d carries no seals" % fmt)
     f = open(path, "rb")
     try:
-        h = f.read(journal.HEAD)
+        h = f.read(jformat.HEAD)
         rest = f.read((h[9] | (h[10] << 8)) + 2)
         head = len(h) + len(rest)
         s = Sealer(secret, gid)
@@ -206,9 +206,9 @@ def verify(path, secret):
                 bad = _slot(k, part, i, sealed)
                 if bad is not None:
                     break
-                if part == 0 and k == journal.SEAL:
+                if part == 0 and k == jformat.SEAL:
                     want = s.tag()
-                if k == journal.SEAL + part and want is not None:
+                if k == jformat.SEAL + part and want is not None:
                     got_seal[part * _RECORD:(part + 1) * _RECORD] = mv[at:at + _RECORD]
                     part += 1
                     if part == _SLOTS:
@@ -235,9 +235,9 @@ def verify(path, secret):
 
 def _slot(k, part, i, sealed):
     """Why slot i (kind k) cannot be where it is, with `part` slots of a seal read, or None."""
-    if part and k != journal.SEAL + part:
+    if part and k != jformat.SEAL + part:
         return "record %d: a seal cut off by another record" % i
-    if not part and journal.SEAL < k < journal.SEAL + 16:
+    if not part and jformat.SEAL < k < jformat.SEAL + 16:
         return "record %d: a seal out of place" % i
     if sealed < 0 and i >= _SLOTS:
         return "the header's seal does not match"

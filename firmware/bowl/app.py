@@ -250,6 +250,22 @@ class App:
                 self.hw.display = None
                 c.lost_display("%s" % e)
 
+    def fold(self):
+        """Once a roll's result is on the screen and no shake is followed: the journal's
+        tail into the journal file (bobing/journal.py: the copy-on-write commit, an erase,
+        stays off the way from a settled shake to its result)."""
+        c = self.con
+        j = c.j
+        if j is not None and c.stage != console.V_SHAKING and self.drawn():
+            e = j.fold()
+            if e is not None:
+                self.hw.say("journal: moving the latest records failed (%s); they are safe in its tail" % e)
+
+    def drawn(self):
+        """The console's latest view is on the screen (or there is none): a roll's result is
+        never kept waiting behind the network's round (bowl/net.py sends only then)."""
+        return self.screen is None or self.con.changed == self._drawn
+
     def _send(self, d):
         """The frame to the display in DATA_BYTES transfers, sampling between them
         when due -> True (sent whole: a frame begun on the panel is finished)."""
@@ -325,6 +341,7 @@ class App:
         if hw.led_power is not None:
             hw.led_power.value(0 if c.led == leds.P_OFF else 1)
         ring.render(c.led, frame, hw.pixels.buf)
+        self._due()  # (the ring's frame is worked out, then sent: a sample between when due)
         hw.pixels.write()
 
     def sound(self, t):
@@ -422,6 +439,7 @@ class App:
         self.drive_leds(t)
         self._due()  # and between the ring's work and what follows (the network's round)
         self.speak(t)
+        self.fold()
         self.sound(t)
         self._flush_log()
         self._alive |= 2

@@ -381,8 +381,8 @@ class Net:
     """The publisher. key: the bowl's message key (wire.key of its claim secret);
     status((boot, connection, i)) -> the status's body; mqtt_class:
     umqtt.simple.MQTTClient (or a test's); may_send() -> False while a shake is in
-    progress. stock: the console (allot(), grant_s(), stock_low(), table): grants in,
-    asks out; None: awards only."""
+    progress or its result is not yet on the screen. stock: the console (allot(),
+    grant_s(), stock_low(), table): grants in, asks out; None: awards only."""
 
     def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, key, mqtt_class=None, stock=None,
                  sockets=None, spawn=None, quiet=None, tls_module=None):
@@ -833,6 +833,9 @@ class Net:
                     self.say("net: connected to %s:%d%s" % (self.cfg["broker"], self.cfg["port"],
                                                              " (TLS)" if self.cfg["tls_ca"] else ""))
                     last_status = ticks_ms()
+                if not self.may_send():  # a shake is followed (seconds; the keepalive allows far more): the
+                    await asyncio.sleep(IDLE_MS / 1000)  # loop is its own, nothing is read or sent
+                    continue
                 self.take_in()
                 fl = self._inflight
                 t0 = ticks_ms()
@@ -913,7 +916,8 @@ def start(app):
     box = outbox.Outbox(hw.root, cfg["event"])
     tls = 1 if cfg["tls_ca"] else 0
     net = Net(cfg, box, con.settings.bowl_id, wlan, hw.say, lambda at: status_payload(True, con, hw.errors, at, tls),
-              lambda: not champions.busy(con), wire.key(con.secret()), stock=con if cfg["stock"] == "desk" else None,
+              lambda: not champions.busy(con) and app.drawn(), wire.key(con.secret()),
+              stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None),
               quiet=lambda waited: quiet(con, hw.ticks_ms(), hw.ticks_diff, waited),
               tls_module=getattr(hw, "ssl", None))

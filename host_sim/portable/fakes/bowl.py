@@ -65,6 +65,12 @@ def _here():
 TRACES = _here() + "/../../../tests/data/traces"
 
 
+def _replayed():
+    # journal.replayed()'s count, read without calling it: the fake's own look (at every
+    # ticks_ms) is no work of the bowl's, and a call into firmware/ is counted as one
+    return journal._replayed[0]
+
+
 class SimBoard(board.Board):
     """The parts, on a simulated clock, brought up by board.py's own bring_up()
     on the simulated ESP32 (FakeESP32) at every reset. Sim drives it; tests may
@@ -126,7 +132,7 @@ class SimBoard(board.Board):
         self.key_switch = KeySwitch(self.esp.pin(board.PIN_KEY), LOCK_NO)  # the attendant's key: only its key turns it
         self.asleep = False
         self.armed = None  # why the accelerometer would not wake the bowl, or None
-        self._replay_mark = journal.replayed()
+        self._replay_mark = _replayed()
         self.boot("power")
 
     def boot(self, woke_by):
@@ -174,12 +180,12 @@ class SimBoard(board.Board):
 
     def _mark(self):
         # from here on, events the journal replays cost simulated time
-        self._replay_mark = journal.replayed()
+        self._replay_mark = _replayed()
 
     def charge_replay(self):
         # the replay's CPU time since _mark() passes on the simulated clock (when the CPU
         # is not measured: cpu_factor counts it then)
-        n = journal.replayed()
+        n = _replayed()
         if n != self._replay_mark and not self.realtime and not self.cpu_factor:
             self.charge_us((n - self._replay_mark) * chiptime.REPLAY_US_HOST * chiptime.ESP32_FACTOR
                            * 240000000 // self.esp.hz)
@@ -221,6 +227,10 @@ class SimBoard(board.Board):
         self.charge_us(us)
         if self._cpu_t is not None:
             self._cpu_t = chiptime.host_us()
+
+    def clock_us(self):
+        """The simulated clock now, us (the CPU not charged up to here: a fake's look)."""
+        return self.ms * 1000 + self._us
 
     def now_us(self):
         self.cpu()

@@ -5,10 +5,11 @@
 #     (fake_mpu6050.FakeI2C: a frame is 1,044 bytes on the wire, >= 23.5 ms;
 #     a stuck bus waits 100 ms a byte as the legacy driver does)
 #   - the LED ring's write: 24 bits x 1.25 us an LED plus the latch (WS2812B)
-#   - flash (flash=True): each file written and closed costs what
-#     littlefs did per journal append on a real littlefs (11.1 block programs,
-#     1.02 sector erases: bench/journal_bench.py), at a typical 4 MB SPI NOR's
-#     typical times (GD25Q32C: page program 0.7 ms; W25Q32JV: sector erase 45 ms)
+#   - flash (flash=True): each commit of a written file (flush or close) costs what
+#     littlefs programs and erases for it by the file's size (commit_cost, checked
+#     against bench/journal_bench.py on a real littlefs), at a 4 MB SPI NOR's
+#     typical or maximum times (GD25Q32C: page program 0.7 ms; W25Q32JV: sector erase
+#     45 ms typical, 3 ms / 400 ms maximum)
 #   - the CPU (cpu_factor > 0): host time spent in the firmware between two
 #     of those points, times cpu_factor (the ESP32's time per host time,
 #     hardware/timing.md; bench/budget.py measures it on this host). Off (0) by
@@ -66,8 +67,10 @@ FLASH = list(FLASH_TYP)  # the figures charged now (bench/budget.py runs at both
 # measured 1.76); a longer one is copied on write: a commit copies the file's last block to
 # a freshly erased one (1 erase, its bytes in 128-byte programs) and commits the new
 # pointer (1 program); a new file's first commit erases and programs every block it fills.
-# bench/journal_bench.py's measured 11.1 programs and 1.02 erases a roll of a 10-seat game
-# (file < 4 KB, ~1.3 KB in the last block) are what this gives.
+# bench/journal_bench.py's measured 11.1 programs and 1.02 erases a commit of a 10-seat game's
+# journal file (< 4 KB, ~1.3 KB in the last block) are what this gives; a roll itself is
+# committed to the journal's inline tail (bobing/journal.py), measured 1.00 program and 0.003
+# erases (its directory's log compacted about once in 300 rolls), charged as 2 programs.
 LFS_INLINE = 128
 LFS_BLOCK = 4096
 LFS_PROG = 128
@@ -99,7 +102,7 @@ def commit_us(size, fresh):
 # 10 MB/s; ESP-IDF's default CONFIG_ESPTOOLPY_FLASHMODE_DIO, FLASHFREQ_40M).
 IDF_START_US = 300000
 FLASH_READ_BYTES_PER_S = 10000000
-IMAGE_BYTES = 1946336  # bench/image_size.py's estimate of the bowl's image (tests/test_image_size.py)
+IMAGE_BYTES = 2000526  # bench/image_size.py's estimate of the bowl's image (tests/test_image_size.py)
 
 
 def idf_start_us(image_bytes=IMAGE_BYTES):

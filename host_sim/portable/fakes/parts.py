@@ -42,6 +42,7 @@ class FakeDisplay(framebuf.FrameBuffer):
         self.pages = HEIGHT // 8
         self.shown = bytearray(len(self.buffer))
         self.shows = 0
+        self.shown_us = None  # the bus clock's us when the last frame was completed (None: no clock)
         self.on = True
         self.present = True  # on the I2C bus; False: unplugged
         self.temp = bytearray(2)
@@ -136,6 +137,8 @@ class FakeDisplay(framebuf.FrameBuffer):
             if col > w[1]:
                 if col == WIDTH and page == self.pages - 1:
                     self.shows += 1
+                    c = self.bus.clock  # (the transfer is charged before its bytes arrive)
+                    self.shown_us = c.clock_us() if c is not None else None
                 col = w[0]
                 page = w[2] if page >= w[3] else page + 1
         self._col = col
