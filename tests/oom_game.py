@@ -20,14 +20,14 @@ from bobing import console as C
 
 def main(root, rolls, with_net=False):
     air = None
-    if with_net:
-        from host_sim.portable.fakes import wlan as fake_wlan
-        with open(root + "/net.txt", "w") as f:
-            f.write("ssid=mall\npassword=secret123\ntls=off\nbroker=10.0.0.2\nevent=e\nstock=bowl\n")
-        br = fake_wlan.FakeBroker()
-        br.retain("bobing/e/desk/status", b'{"v":2,"on":1}')
-        air = fake_wlan.Air({"mall": "secret123"}, broker=br)
-    try:
+    try:  # (the simulated radio and broker live in this heap too: short of it, no boot)
+        if with_net:
+            from host_sim.portable.fakes import wlan as fake_wlan
+            with open(root + "/net.txt", "w") as f:
+                f.write("ssid=mall\npassword=secret123\ntls=off\nbroker=10.0.0.2\nevent=e\nstock=bowl\n")
+            br = fake_wlan.FakeBroker()
+            br.retain("bobing/e/desk/status", b'{"v":2,"on":1}')
+            air = fake_wlan.Air({"mall": "secret123"}, broker=br)
         sim = hal.Sim(root, urandom=Stream(7), air=air)
     except MemoryError:
         print("booted 0")
