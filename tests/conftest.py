@@ -338,10 +338,11 @@ def desk_db():
     return deskkit.migrate()
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture(scope="module", autouse=True)
 def _desk_database(request):
-    # a desk test (its module uses tests/deskkit.py) finds the database migrated
-    if hasattr(getattr(request.node, "module", None), "deskkit"):
+    # a desk test (its module uses tests/deskkit.py) finds the database migrated, its module's own
+    # fixtures too (module scope, autouse: before any other fixture of the module)
+    if hasattr(getattr(request, "module", None), "deskkit"):
         request.getfixturevalue("desk_db")
 
 
