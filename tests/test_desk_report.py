@@ -61,8 +61,10 @@ def event_day():
     deskkit.bowl("RP-3", SECRET)
     _path, won = deskkit.kiosk_game(os.path.join(FOLDER, "flash-RP-3"), "RP-3", SECRET, 25, 13)
     g, n, cls, code = won[0]
-    assert login("rp-bo").post("/redeem", {"code": code, "bowl": "RP-3", "game": g, "award": n, "cls": cls}
-                               ).status_code == 200
+    at = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")  # rp-bo logs in at the north counter, by the login page
+    assert at.post("/login", {"username": "rp-bo", "password": deskkit.PASSWORD, "counter": " 北门  B "}
+                   ).status_code == 302
+    assert at.post("/redeem", {"code": code, "bowl": "RP-3", "game": g, "award": n, "cls": cls}).status_code == 200
     redeemed.append(("RP-3", g, n, cls, code))
     shakegrants.grant("rp-amy", "rp-fest", "RP-1", 3, ref="R-77")
     shakegrants.grant("rp-bo", "rp-fest", "RP-2", 2, ref="R-78")
@@ -98,6 +100,8 @@ def test_the_workbook_holds_every_award_and_grant_with_the_databases_counts(even
     done = {(r[0], r[1], r[2]): r for r in mine if r[8] == "是 yes"}
     assert set(done) == {(b, g, n) for b, g, n, _cls, _c in redeemed}
     assert done[redeemed[-2][:3]][10] == "rp-bo" and done[redeemed[-2][:3]][9] is not None
+    assert awards[0][11] == "兑奖台 counter" and done[early[:3]][11] == "北门 B"  # where it was handed over
+    assert not done[redeemed[0][:3]][11]  # (a login that named no counter: an empty cell)
     assert not any(code in str(cell) for *_x, code in shown for r in mine for cell in r)  # no claim codes
     grants = rows(wb["摇奖 shake grants"])[1:]
     assert len(grants) == ShakeGrant.objects.count()
@@ -150,6 +154,15 @@ def test_an_attendant_downloads_it_and_nobody_else(event_day):
     assert r["Content-Disposition"].startswith('attachment; filename="event-')
     wb = load_workbook(io.BytesIO(r.content))
     assert len(rows(wb["奖品 awards"])) - 1 == Award.objects.count() + orphans()
+
+
+def test_a_counter_name_that_is_too_long_or_holds_markup_is_refused_before_the_password_is_tried():
+    deskkit.attendant("rp-cy")
+    c = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    for bad in ("x" * 33, "<b>north</b>"):
+        r = c.post("/login", {"username": "rp-cy", "password": deskkit.PASSWORD, "counter": bad})
+        assert r.status_code == 400 and "32" in r.content.decode(), r.content.decode()[:400]
+    assert c.get("/").status_code == 302  # not logged in
 
 
 def test_a_bad_file_name_is_refused_saying_what_is_allowed(tmp_path):

@@ -186,14 +186,15 @@ def check(user, text, bowl_id, game_no, award_no, cls):
     return Claim(bowl, game_no, award_no, cls, code, award)
 
 
-def redeem(user, c):
-    """Hand the award of Claim c over: -> (True, Redemption) the first time,
+def redeem(user, c, at_counter=""):
+    """Hand the award of Claim c over (at the counter the attendant named at his login):
+    -> (True, Redemption) the first time,
     (False, the earlier Redemption) ever after. The unique constraint decides,
     in one transaction, so two counters at the same moment get one True."""
     try:
         with transaction.atomic():
             r = Redemption.objects.create(bowl=c.bowl, game_no=c.game_no, award_no=c.award_no, cls=c.cls,
-                                          at=timezone.now(), by=user)
+                                          at=timezone.now(), by=user, counter=at_counter)
         return True, r
     except IntegrityError:
         r = Redemption.objects.select_related("by").get(bowl=c.bowl, game_no=c.game_no, award_no=c.award_no)

@@ -91,6 +91,7 @@ class Redemption(models.Model):
     cls = models.CharField(max_length=20)
     at = models.DateTimeField()
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    counter = models.CharField(max_length=32, blank=True, default="")  # where it was handed over (the login's)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bowl", "game_no", "award_no"], name="one_redemption")]

@@ -83,10 +83,10 @@ def workbook():
         r = red.get((a.bowl_id, a.game_no, a.award_no))
         rows.append([a.bowl.bowl_id, a.game_no, a.award_no, names.get(a.cls, a.cls), a.cls, a.customer, a.source,
                      _local(a.seen), YES if r else NO, _local(r.at) if r else None,
-                     r.by.get_username() if r else ""])
+                     r.by.get_username() if r else "", r.counter if r else ""])
     _sheet(wb, SHEETS[1], ["碗 bowl", "局 game", "奖号 award", "奖项 class", "奖项代号 class id", "顾客 customer",
                            "来源 source", "中奖登记 seen", "已兑奖 redeemed", "兑奖时间 redeemed at",
-                           "兑奖员 attendant"], rows)
+                           "兑奖员 attendant", "兑奖台 counter"], rows)
 
     _sheet(wb, SHEETS[2], ["活动 event", "碗 bowl", "授权号 grant", "摇数 shakes", "小票 receipt", "服务员 attendant",
                            "时间 at", "状态 state", "原因 why", "主管再授权 again by supervisor"],

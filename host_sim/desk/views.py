@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 
-from . import allot, chart, codes, counter, forecast as fc, inputs, views_pace
+from . import allot, chart, codes, counter, forecast as fc, inputs, views_login, views_pace
 from .forms import AwardForm, CodeForm, JournalForm, RateForm, class_names
 from .ingest import OVER_GRANT, OVER_TOTAL, Refused, ingest_journal, supervisor
 from .models import Award, Bowl, BowlStatus, Event, Game, Import, KeyCustomer, Redemption, ShakeGrant, render_parts
@@ -148,7 +148,7 @@ def redeem(request):
         if c is None:
             return render(request, "desk/counter.html", {"form": CodeForm(), "error": _(
                 "The code did not check out; nothing was handed over.")}, status=400)
-        first, r = counter.redeem(request.user, c)
+        first, r = counter.redeem(request.user, c, request.session.get(views_login.COUNTER, ""))
     except counter.Slow:
         return render(request, "desk/counter.html", {"form": CodeForm(), "error": _slow(request)}, status=429)
     except ValueError as e:

@@ -13,6 +13,18 @@ from .logins import _SALT, _SLOTS, DEVICE_AGE, DEVICE_COOKIE, MAX_NAMES, client_
 
 log = logging.getLogger("desk")
 
+COUNTER = "counter"  # the session's key: the counter the attendant named at his login (each hand-over's)
+COUNTER_MAX = 32
+
+
+def counter_name(text):
+    """The login form's counter name -> it, cleaned, or ValueError saying what is allowed."""
+    name = " ".join(text.split())
+    if len(name) > COUNTER_MAX or any(ord(ch) < 32 or ch in "<>" for ch in name):
+        raise ValueError(_("The counter's name: at most %(n)d characters, no < or >, e.g. 北门 A.")
+                         % {"n": COUNTER_MAX})
+    return name
+
 
 def locked_out(request, response=None, credentials=None, *args, **kw):
     log.warning("login locked out: %s (user %r)", client_ip(request),
@@ -48,6 +60,12 @@ class Login(auth_views.LoginView):
     template_name = "desk/login.html"
 
     def post(self, request, *args, **kwargs):
+        try:
+            at = counter_name(request.POST.get(COUNTER, ""))
+        except ValueError as e:  # (before any hashing: nothing is tried)
+            form = self.get_form()
+            return render(request, self.template_name, {"form": form, "counter_error": str(e),
+                                                        "next": request.POST.get("next", "")}, status=400)
         known = request.POST.get("username", "") in device_names(request)
         slot = _SLOTS[known]
         if not slot.acquire(blocking=False):
@@ -57,6 +75,7 @@ class Login(auth_views.LoginView):
         finally:
             slot.release()
         if request.user.is_authenticated:
+            request.session[COUNTER] = at
             name = request.user.get_username()
             names = [name] + [n for n in device_names(request) if n != name][:MAX_NAMES - 1]
             response.set_cookie(DEVICE_COOKIE, signing.dumps(names, salt=_SALT), max_age=DEVICE_AGE,
