@@ -4,7 +4,6 @@ kiosk journals played by the firmware's own journal and game code, and a desk
 server in a subprocess for the tests that need a real one."""
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -172,12 +171,7 @@ print("raised", raised)
 """
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+from host_sim.event import free_port  # noqa: E402  (the tests' and the demo's one)
 
 
 class Server:

@@ -7,6 +7,18 @@ from bobing import final_play as F
 from bowlkit import enter, goto, new_sim, press
 
 
+def start_final(tmp_path, players):
+    """A new bowl whose admin menu starts a 状元王中王 final of `players` champions -> the sim."""
+    sim = new_sim(tmp_path, seed=3)
+    press(sim, "menu")
+    goto(sim, "admin")
+    enter(sim, "1234")
+    goto(sim, "final")
+    enter(sim, "%02d" % players)
+    press(sim, "ok")
+    return sim
+
+
 def shake_roll(sim):
     c = sim.console
     assert c.view == C.V_FINAL and c.final.phase == F.P_TURN
@@ -19,13 +31,7 @@ def shake_roll(sim):
 
 
 def test_a_final_played_by_shaking_survives_a_power_cut(tmp_path):
-    sim = new_sim(tmp_path, seed=3)
-    press(sim, "menu")
-    goto(sim, "admin")
-    enter(sim, "1234")
-    goto(sim, "final")
-    enter(sim, "04")
-    press(sim, "ok")
+    sim = start_final(tmp_path, 4)
     c = sim.console
     assert c.view == C.V_FINAL and c.final.players == 4
     turn_frame = bytes(sim.frame)
@@ -59,13 +65,7 @@ def test_the_next_champion_shakes_while_a_roll_shows_and_it_counts(tmp_path):
     """As at the table, a shake while the final's roll is on show is the next
     champion's roll (it was thrown away: every roll took a shake and an OK, or
     a wait of 3.5 s); once the final is won, a shake counts for nothing."""
-    sim = new_sim(tmp_path, seed=3)
-    press(sim, "menu")
-    goto(sim, "admin")
-    enter(sim, "1234")
-    goto(sim, "final")
-    enter(sim, "03")
-    press(sim, "ok")
+    sim = start_final(tmp_path, 3)
     c = sim.console
     fp = c.final
     sim.shake()

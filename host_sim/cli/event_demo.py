@@ -42,14 +42,6 @@ def add_arguments(p):
                    help="stop by itself after S seconds (default: at Ctrl-C)")
 
 
-def _free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def _port_free(port):
     s = socket.socket()
     try:
@@ -94,7 +86,7 @@ class Demo:
         self.ids = ["%04d" % (i + 1) for i in range(args.bowls)]
         self.roots = [os.path.join(self.dir, "bowl-" + b) for b in self.ids]
         self.desk_dir = os.path.join(self.dir, "desk")
-        self.broker_port = _free_port()
+        self.broker_port = loop.free_port()
 
     def say(self, text):
         print(text, flush=True)
@@ -119,7 +111,7 @@ class Demo:
         bdir = os.path.join(self.dir, "broker")
         p = subprocess.run([sys.executable, "-m", "host_sim", "broker", "--out", bdir, "--event", EVENT,
                             "--plain", "--port", str(self.broker_port), "--listen", "127.0.0.1",
-                            "--tls-port", str(_free_port())] + [x for b in self.ids for x in ("--bowl", b)],
+                            "--tls-port", str(loop.free_port())] + [x for b in self.ids for x in ("--bowl", b)],
                            cwd=loop.ROOT, capture_output=True, text=True, timeout=120)
         if p.returncode != 0:
             raise InputError("the broker's users: %s" % (p.stdout + p.stderr)[-1500:])
@@ -242,7 +234,7 @@ def run(a):
                          % loop.MP32_FROZEN)
     if not _port_free(a.port):
         raise InputError("--port %d: already in use on 127.0.0.1 (another desk?): name a free one, e.g. --port %d"
-                         % (a.port, _free_port()))
+                         % (a.port, loop.free_port()))
     d = Demo(a)
     # SIGTERM as Ctrl-C: the same orderly stop
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))

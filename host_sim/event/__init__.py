@@ -4,6 +4,7 @@ folder), a real mosquitto and the prize desk. Shared by `python -m host_sim even
 (host_sim/cli/event_demo.py) and the tests' load and fault run (tests/harness/event_sim.py)."""
 import binascii
 import os
+import socket
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -12,6 +13,15 @@ BOWL_SCRIPT = os.path.join(ROOT, "host_sim", "event", "kiosk_bowl.py")
 MP32_FROZEN = os.path.join(ROOT, "build", "mp", "unix32-frozen", "micropython")
 SSID, WIFI_KEY = "event-ap", "mooncake88"  # the simulated access point (host_sim/portable/fakes/wlan.py)
 PIN = "2468"  # the kiosks' admin PIN (a kiosk with 1234 lets nobody in)
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now (the OS picks it)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
 
 
 def write_flash(root, bowl_id, secret, port, event, stock=None, fair=False, fair_wait=60, user="", password=""):
