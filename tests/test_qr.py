@@ -109,6 +109,24 @@ def test_a_fair_kiosks_claim_qr_is_a_link_that_zxing_reads_off_the_drawn_screen(
     assert len(qr.encode(link)) == 29
 
 
+def test_a_claim_drawn_again_after_another_qr_still_shows_its_own_code():
+    """qr.encode reuses one list per version: a claim page drawn again after a receipt's
+    QR (or any other encode) was drawn must not show that other symbol's modules."""
+    import types
+    table, buf, s = _claim_screen()
+    rnd = random.Random(52)
+    bowl, ref, cls, code = _claim_text(rnd)
+    want = [panels.qr_text(bowl, ref, cls, code)]
+    assert _screen_reads(s, table, buf, bowl, ref, cls, code) == want
+    other = _claim_text(rnd)
+    qr.encode(panels.qr_text(*other))  # the same version's list, written by someone else
+    assert _screen_reads(s, table, buf, bowl, ref, cls, code) == want
+    f = types.SimpleNamespace(desk=DESKS[0], receipt=(int(ref.split("-")[0]), 7))
+    s.fb.fill(0)
+    panels._receipt(s, table, f)  # the fair kiosk's receipt page between two claim pages
+    assert _screen_reads(s, table, buf, bowl, ref, cls, code) == want
+
+
 def test_zxing_reads_the_drawn_claim_for_many_random_claims():
     table, buf, s = _claim_screen()
     rnd = random.Random(18004)

@@ -222,18 +222,34 @@ def gate(s, t, c=None):
         s.prizes_left(t)
 
 
-_rq = [None, None]  # the receipt encoded last and its modules (drawn again and again, allocates nothing)
+_qr = [None, None, -1]  # what was encoded last (a claim's code, a receipt, a join), its modules, qr.stamp then
+
+
+def _qr_rows(key, qr):
+    """The modules kept for `key`, or False when they must be encoded again: another
+    key, or qr's list written since (any QR drawn, here or elsewhere, reuses it)."""
+    if _qr[0] is key and _qr[2] == qr.stamp[0]:
+        return _qr[1]
+    return False
+
+
+def _qr_keep(key, rows, qr):
+    _qr[0] = key
+    _qr[1] = rows
+    _qr[2] = qr.stamp[0]
+    return rows
 
 
 def _receipt(s, t, f):
     from bobing import fair
-    if _rq[0] is not f.receipt:
-        from bobing import qr
+    from bobing import qr
+    rows = _qr_rows(f.receipt, qr)
+    if rows is False:
         try:
-            _rq[1] = qr.encode(fair.receipt_link(f.desk, t.bowl_id, f.receipt[0], f.receipt[1]))
+            rows = qr.encode(fair.receipt_link(f.desk, t.bowl_id, f.receipt[0], f.receipt[1]))
         except ValueError:  # (a link too long for version 3: no receipt QR, the text only)
-            _rq[1] = None
-        _rq[0] = f.receipt
+            rows = None
+        _qr_keep(f.receipt, rows, qr)
     p = s.paint
     fb = s.fb
     if p.zh:  # "验证" / No.g-k on the left, the QR in the right square
@@ -243,9 +259,9 @@ def _receipt(s, t, f):
         p.en("your", 0, 14)
         p.en("dice", 0, 26)
     fb.text("%d-%d" % f.receipt, 0, 52, 1)
-    if _rq[1] is not None:
+    if rows is not None:
         fb.fill_rect(_W - 64, 0, 64, 64, 1)
-        _draw_qr(fb, _rq[1], _W - 61, 3)
+        _draw_qr(fb, rows, _W - 61, 3)
 
 
 def join(s, t, f):
@@ -257,13 +273,14 @@ def join(s, t, f):
     fb = s.fb
     fb.fill(0)
     gk = f.joinable()
-    if _rq[0] is not gk:
-        from bobing import qr
+    from bobing import qr
+    rows = _qr_rows(gk, qr)
+    if rows is False:
         try:
-            _rq[1] = qr.encode(fair.join_link(f.desk, t.bowl_id, gk[0], gk[1]))
+            rows = qr.encode(fair.join_link(f.desk, t.bowl_id, gk[0], gk[1]))
         except ValueError:
-            _rq[1] = None
-        _rq[0] = gk
+            rows = None
+        _qr_keep(gk, rows, qr)
     u = f.user_hex()
     if p.zh:  # "验证" over "Seed": the page of the customer's own seed
         p.text("验证", 0, 0)
@@ -273,9 +290,9 @@ def join(s, t, f):
     if u is not None:
         fb.text(u, 0, 36, 1)
     fb.text("%d-%d" % gk, 0, 52, 1)
-    if _rq[1] is not None:
+    if rows is not None:
         fb.fill_rect(_W - 64, 0, 64, 64, 1)
-        _draw_qr(fb, _rq[1], _W - 61, 3)
+        _draw_qr(fb, rows, _W - 61, 3)
 
 
 def seed(s, t):
@@ -365,7 +382,6 @@ def _label(s, i):
 
 
 QR_PREFIX = "BB1"  # the claim's QR text: BB1:<bowl>:<game>-<award>:<CLASS ID>:<code> (firmware/PROTOCOL.md)
-_qr = [None, None]  # the code encoded last and its modules: a claim's pages draw it again and again
 
 
 def qr_text(bowl, ref, cls, code, desk=None):
@@ -426,15 +442,15 @@ def claim(s, t, code, cls, ref, bowl=None, page=0, desk=None, unverified=False):
 
 
 def _claim_qr(s, t, code, cls, ref, bowl, desk):
-    if _qr[0] is not code:  # (a new claim; its page drawn again allocates nothing)
-        from bobing import qr
+    from bobing import qr
+    rows = _qr_rows(code, qr)
+    if rows is False:  # (a new claim; its page drawn again allocates nothing)
         try:
-            _qr[1] = qr.encode(qr_text(bowl, ref, cls, code, desk))  # (qr's own list, reused)
+            rows = qr.encode(qr_text(bowl, ref, cls, code, desk))
         except ValueError:  # a link too long even for version 3: the counter's text alone
-            _qr[1] = qr.encode(qr_text(bowl, ref, cls, code))
-        _qr[0] = code
+            rows = qr.encode(qr_text(bowl, ref, cls, code))
+        _qr_keep(code, rows, qr)
     fb = s.fb
-    rows = _qr[1]
     if len(rows) != 25:  # version 3 (a link), 58 px: 3 px of quiet zone round it, the text first
         _claim_qr_text(s, t, code, cls, ref)  # (what runs into the QR's square is covered)
         fb.fill_rect(_W - 64, 0, 64, 64, 1)
