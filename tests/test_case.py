@@ -3,7 +3,8 @@
 # projection(cut=true), as SVG outlines) are measured and held against the part sizes
 # hardware/bom.md gives and the parts the pin map wires: a hole per button the pins
 # read, the key switch's cut-out, the OLED's window, a diffuser over the ring with no
-# hole in it, the charging socket's cut-out, the tether's eye, the battery's bay, and no
+# hole in it, the charging socket's cut-out, the tether's eye, the battery's bay, the
+# speaker's seat over its grille, and no
 # opening over the board's USB-C and RESET end. (Marked slow: each cut is a CGAL render.)
 import os
 import re
@@ -45,6 +46,8 @@ BOM = {
     "key": _num(r"cut-out \*\*Ø ([\d.]+) mm\*\*", _bom("12a")),
     "charge": _num(r"\*\*([\d.]+) x ([\d.]+) mm\*\* at most", _bom(16)),
     "tether": _num(r"\*\*Ø ([\d.]+) mm\*\* hole", _bom(18)),
+    "speaker": _num(r"\*\*Ø ([\d.]+) mm\*\*", _bom(20)),
+    "feet": _num(r"\*\*([\d.]+) mm\*\* high", _bom(21)),
 }
 
 
@@ -171,3 +174,29 @@ def test_the_walls_the_tether_eye_and_the_battery_bay_fit_their_parts(made, tmp_
     fits = [b for b in bay if _within(_size(b)[0], length, 1.5) and _within(_size(b)[1], width, 1.5)]
     assert len(fits) == 1, bay
     assert _scad_value("battery") == [length, width, thick]
+
+
+def test_the_speaker_sits_in_its_seat_over_a_grille_under_its_cone(made, tmp_path):
+    """The voice's speaker (bom item 20) lies face down in a seat on the floor: a cut through the
+    floor shows the grille's openings, every one inside the cone (the frame's 5 mm rim closed) and
+    none wider than a finger or a coin could pass; a cut through the seat shows its ring, sized
+    to the speaker; the feet (item 21) leave a gap under the floor for the sound."""
+    sx, sy = _scad_value("speaker_at")
+    d = BOM["speaker"][0]
+    assert _scad_value("speaker_d") == [d]
+    floor, seat = _cuts(tmp_path, "speaker", [
+        "translate([0, 0, -(%g)]) base();" % (FLOOR_T / 2),
+        "translate([0, 0, -(%g)]) base();" % (FLOOR_T + 1.5)])
+    grille = floor[1:]  # the outline first: the floor has no other opening
+    assert len(grille) >= 5, floor
+    for b in grille:
+        w, h = _size(b)
+        assert min(w, h) <= 2.5, b  # no finger, no coin
+        far = max(((x - sx) ** 2 + (y - sy) ** 2) ** 0.5 for x in b[:2] for y in b[2:])
+        assert far <= d / 2 - 5 + 0.01, (b, far)
+    open_mm2 = sum(_size(b)[0] * _size(b)[1] for b in grille)
+    assert open_mm2 >= 0.25 * 3.1416 * (d / 2 - 5) ** 2, open_mm2  # a quarter of the cone open
+    rings = [b for b in seat if _within(_size(b)[0], d, 1.5) and _within(_size(b)[1], d, 1.5)
+             and abs((b[0] + b[1]) / 2 - sx) < 0.1 and abs((b[2] + b[3]) / 2 - sy) < 0.1]
+    assert len(rings) == 1, seat  # the seat's inside: the speaker fits, with no play
+    assert BOM["feet"][0] >= 2

@@ -7,7 +7,7 @@
 // What a customer can reach with the case shut: the OLED behind its window, the LED ring
 // behind a 0.8 mm diffuser skin (no hole), the three buttons (each fills its square
 // hole), the key switch's lock (item 12a) and the charging socket (power only: item 16,
-// its data wires cut). The FireBeetle's USB-C and RESET button are inside, under solid lid
+// its data wires cut); under the case, the speaker's grille. The FireBeetle's USB-C and RESET button are inside, under solid lid
 // and walls: reaching them means taking out the four M3 pin-in Torx screws of the lid
 // (item 17), a tool a customer does not carry. The tether lug takes a steel cable to the
 // kiosk's table.
@@ -31,6 +31,7 @@ charge_cut = [12.4, 6.6];      // item 16: a USB-C plug's overmold (12.35 x 6.5 
 tether_d = 6.5;                // item 18: a 5 mm steel security cable's eye
 screw_clear = 3.4;             // item 17: M3 clearance
 screw_pilot = 2.5;             // item 17: M3 into the printed boss (or a heat-set insert's hole)
+speaker_d = 40;                // item 20: the speaker's frame
 
 // --- the case ------------------------------------------------------------------------
 size = [120, 90, 36];  // the base's outside (the lid adds lid_t on top)
@@ -50,6 +51,20 @@ key_at = [0, 62, 20];   // the key switch: left wall, y, z of its centre
 charge_at = [120, 18, 14];  // the charging socket: right wall, y, z
 tether_at = [60, 90];   // the lug on the back wall, centred on x
 screws_at = [[6, 6], [114, 6], [6, 84], [114, 84]];
+// the speaker lies face down on the floor, in a seat, over a grille: the sound leaves under the case,
+// which stands on four rubber feet (item 21); the left front corner is the one free of the board,
+// the battery and the key switch's body
+speaker_at = [26, 26];
+grille_d = 30;          // holes only under the cone, inside the frame's 5 mm rim
+grille_slot = 2;        // a slot's width: no finger and no coin goes through
+grille_pitch = 4;       // slot to slot
+grille_slots = 3;       // slots each side of the middle one
+seat_h = 3;             // the seat's wall above the floor (the speaker is glued into it)
+
+assert(norm(speaker_at - screws_at[0]) >= (speaker_d + 2 * fit) / 2 + 1.6 + 4.5
+       && speaker_at[0] + (speaker_d + 2 * fit) / 2 + 1.6 <= board_at[0]
+       && speaker_at[1] + (speaker_d + 2 * fit) / 2 + 1.6 <= key_at[1] - key_d / 2,
+       "the speaker's seat runs into a screw boss, the board or the key switch");
 
 // the keylock's body goes key_depth in behind the left wall: nothing else stands there
 assert(min(battery_at[0] - 1.6, board_at[0]) >= wall + key_depth,
@@ -78,6 +93,19 @@ module base() {
                 translate([board_at[0] + dx, board_at[1] + dy, 0]) cylinder(d = 5, h = floor_t + 4);
             // the tether lug, outside the back wall
             translate([tether_at[0] - 10, tether_at[1] - 2, 0]) cube([20, 12, 14]);
+            // the speaker's seat
+            translate([speaker_at[0], speaker_at[1], 0])
+                difference() {
+                    cylinder(d = speaker_d + 2 * fit + 3.2, h = floor_t + seat_h);
+                    translate([0, 0, floor_t]) cylinder(d = speaker_d + 2 * fit, h = seat_h + 1);
+                }
+        }
+        // the grille: slots through the floor, under the cone only (round holes took openscad's
+        // CGAL render from 7 to 50 s here; slots 6 s)
+        for (k = [-grille_slots:grille_slots]) {
+            y = k * grille_pitch;
+            half = sqrt(pow(grille_d / 2, 2) - pow(abs(y) + grille_slot / 2, 2));
+            translate([speaker_at[0] - half, speaker_at[1] + y - grille_slot / 2, -1]) cube([2 * half, grille_slot, floor_t + 2]);
         }
         for (p = screws_at) translate([p[0], p[1], floor_t]) cylinder(d = screw_pilot, h = size[2]);
         translate([key_at[0] - 1, key_at[1], key_at[2]]) rotate([0, 90, 0]) cylinder(d = key_d + fit / 2, h = wall + 2);
