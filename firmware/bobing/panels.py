@@ -222,34 +222,39 @@ def gate(s, t, c=None):
         s.prizes_left(t)
 
 
-_qr = [None, None, -1]  # what was encoded last (a claim's code, a receipt, a join), its modules, qr.stamp then
+# A QR drawn again and again (a page every few seconds) is encoded once: each cache keeps what
+# it encoded (a claim's code, a receipt, a join), its modules, and its own lists for them, one per
+# version (allocated at the first QR), because qr.encode's rows are rewritten by the next encode
+_qr = [None, None, None, None]  # the claim's
+_rq = [None, None, None, None]  # the receipt's or the join's (the turn shows one of them)
 
 
-def _qr_rows(key, qr):
-    """The modules kept for `key`, or False when they must be encoded again: another
-    key, or qr's list written since (any QR drawn, here or elsewhere, reuses it)."""
-    if _qr[0] is key and _qr[2] == qr.stamp[0]:
-        return _qr[1]
-    return False
-
-
-def _qr_keep(key, rows, qr):
-    _qr[0] = key
-    _qr[1] = rows
-    _qr[2] = qr.stamp[0]
+def _qr_keep(cache, key, rows):
+    """cache's copy of qr.encode's `rows` (None: no QR), kept for `key`."""
+    if rows is not None:
+        n = len(rows)
+        k = 2 if n == 25 else 3
+        own = cache[k]
+        if own is None:
+            own = cache[k] = [0] * n
+        for i in range(n):
+            own[i] = rows[i]
+        rows = own
+    cache[0] = key
+    cache[1] = rows
     return rows
 
 
 def _receipt(s, t, f):
     from bobing import fair
-    from bobing import qr
-    rows = _qr_rows(f.receipt, qr)
-    if rows is False:
+    rows = _rq[1]
+    if _rq[0] is not f.receipt:
+        from bobing import qr
         try:
             rows = qr.encode(fair.receipt_link(f.desk, t.bowl_id, f.receipt[0], f.receipt[1]))
         except ValueError:  # (a link too long for version 3: no receipt QR, the text only)
             rows = None
-        _qr_keep(f.receipt, rows, qr)
+        rows = _qr_keep(_rq, f.receipt, rows)
     p = s.paint
     fb = s.fb
     if p.zh:  # "验证" / No.g-k on the left, the QR in the right square
@@ -273,14 +278,14 @@ def join(s, t, f):
     fb = s.fb
     fb.fill(0)
     gk = f.joinable()
-    from bobing import qr
-    rows = _qr_rows(gk, qr)
-    if rows is False:
+    rows = _rq[1]
+    if _rq[0] != gk:  # (joinable() makes a new tuple each time: its value says)
+        from bobing import qr
         try:
             rows = qr.encode(fair.join_link(f.desk, t.bowl_id, gk[0], gk[1]))
         except ValueError:
             rows = None
-        _qr_keep(gk, rows, qr)
+        rows = _qr_keep(_rq, gk, rows)
     u = f.user_hex()
     if p.zh:  # "验证" over "Seed": the page of the customer's own seed
         p.text("验证", 0, 0)
@@ -442,14 +447,14 @@ def claim(s, t, code, cls, ref, bowl=None, page=0, desk=None, unverified=False):
 
 
 def _claim_qr(s, t, code, cls, ref, bowl, desk):
-    from bobing import qr
-    rows = _qr_rows(code, qr)
-    if rows is False:  # (a new claim; its page drawn again allocates nothing)
+    rows = _qr[1]
+    if _qr[0] is not code:  # (a new claim; its page drawn again allocates nothing)
+        from bobing import qr
         try:
             rows = qr.encode(qr_text(bowl, ref, cls, code, desk))
         except ValueError:  # a link too long even for version 3: the counter's text alone
             rows = qr.encode(qr_text(bowl, ref, cls, code))
-        _qr_keep(code, rows, qr)
+        rows = _qr_keep(_qr, code, rows)
     fb = s.fb
     if len(rows) != 25:  # version 3 (a link), 58 px: 3 px of quiet zone round it, the text first
         _claim_qr_text(s, t, code, cls, ref)  # (what runs into the QR's square is covered)

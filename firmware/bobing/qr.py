@@ -231,9 +231,6 @@ def _bits(a, m):
 
 
 _ver = bytearray(1)  # the version of the last codewords (no tuple to allocate)
-# encode's count: its rows are one list per version, so whoever keeps them (panels'
-# cache) checks that no other encode has written them since
-stamp = [0]
 
 
 def codewords(text):
@@ -397,5 +394,4 @@ def encode(text, mask=MASK):
                 if x & (0x80 >> j):
                     rows[pr[k + j]] ^= 1 << pc[k + j]
         k += 8
-    stamp[0] = (stamp[0] + 1) & 0x3FFFFFFF  # (a small int: no allocation)
     return rows
