@@ -919,7 +919,7 @@ class Console:
                 self.frame += 1
                 self.changed += 1
         if v == V_RESULT:
-            if since >= self._turn_ms(v):
+            if self.turns_in(t_ms) == 0:
                 self._result_page_done()
         elif v == V_NOTICE:
             if since >= NOTICE_MS:
@@ -930,7 +930,7 @@ class Console:
         elif v == V_FINAL:
             from bobing import final_play
             final_play.tick(self, t_ms)
-        elif v != V_SHAKING and 0 < self._turn_ms(v) <= since:  # (a shake's rounds: no call more)
+        elif v != V_SHAKING and self.turns_in(t_ms) == 0:  # (a shake's rounds: no call more)
             # the screen shows page % its pages (a claim: its text, then its QR code)
             self.page += 1
             self.since = t_ms
@@ -961,27 +961,22 @@ class Console:
             self.show(V_SLEEP)
         self._last_tick = t_ms
 
-    def _turn_ms(self, v):
-        """How long view v stays before tick() turns it by itself (its next page, or what
-        follows it) -> ms, or 0 when it waits for a button or a shake."""
-        if v == V_RESULT:
-            return SPILL_MS if self.out is not None and self.out.kind == game.EV_SPILL else PAGE_MS
-        if v == V_NOTICE:
-            return NOTICE_MS
-        if v == V_POOL:
-            return PAGE_MS
-        f = self.fair  # (fair: the receipt's, the seed's QR in turn)
-        if v == V_CLAIM or f is not None and (v == V_GATE and f.receipt or v == V_TURN and f.joinable()):
-            return CLAIM_PAGE_MS
-        return 0
-
     def turns_in(self, t_ms):
-        """ms until tick() turns the screen's page by itself, or -1 when nothing is due (a
-        connect, which holds the loop for most of a second, waits for a page just turned:
-        bowl/net.py's quiet())."""
-        turn = self._turn_ms(self.view)
-        if not turn:
-            return -1
+        """ms until tick() turns the screen by itself (the view's next page, or what follows it;
+        0: due now), or -1 when the view waits for a button or a shake. A connect, which holds
+        the loop for most of a second, waits while a turn is near (bowl/net.py's quiet())."""
+        v = self.view
+        if v == V_RESULT:
+            turn = SPILL_MS if self.out is not None and self.out.kind == game.EV_SPILL else PAGE_MS
+        elif v == V_NOTICE:
+            turn = NOTICE_MS
+        elif v == V_POOL:
+            turn = PAGE_MS
+        else:
+            f = self.fair  # (fair: the receipt's, the seed's QR in turn)
+            if not (v == V_CLAIM or f is not None and (v == V_GATE and f.receipt or v == V_TURN and f.joinable())):
+                return -1
+            turn = CLAIM_PAGE_MS
         return max(0, turn - time.ticks_diff(t_ms, self.since))
 
     def _time_limit(self, t_ms):
