@@ -237,6 +237,7 @@ bench: $(STAMP) mp
 	$(PY) bench/app_heap.py
 	$(PY) bench/event_load.py
 	$(PY) bench/image_size.py
+	$(PY) bench/outbox_warm.py
 	$(PY) bench/budget.py
 
 # hardware/timing.md's generated block (the figures the budget charges, with their sources, and

@@ -37,6 +37,8 @@ IMPORTS = """
 import sys, gc
 if %r != "frozen":
     sys.path.insert(0, %r)
+else:  # ('' is the project: its host_sim/ would shadow the frozen fakes, loaded into the heap as source)
+    sys.path.remove("")
 sys.path.append("host_sim/portable")
 sys.path.append(".")  # host_sim.portable.fakes
 gc.collect()

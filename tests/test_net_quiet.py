@@ -164,3 +164,47 @@ def test_a_connection_that_waited_long_takes_a_short_pause_but_never_a_shake(tmp
     assert sim.run_until(lambda s: s.console.view == C.V_SHAKING, 3000)
     sim.step(2 * net.GRACE_MS)
     assert not net.quiet(c, b.ticks_ms(), b.ticks_diff, 10 * net.DEFER_MS)  # never while shaking
+
+
+def test_a_reconnect_never_shares_a_round_with_the_claims_page_turning(tmp_path):
+    # the connection drops as a customer's roll wins; he reads the result's pages (OK on each) and
+    # the last OK shows his claim, whose QR code comes console.CLAIM_PAGE_MS later, just when the
+    # bowl has been left alone net.READ_MS: the reconnect's handshake (~0.95 s on the ESP32) waits
+    # for the round after that page's redraw (~0.1 s there), so no round is over a second. The
+    # firmware's work is counted at the ESP32 factor, as bench/budget.py does (chiptime.count_work).
+    sim, br = kiosk(tmp_path)
+    air = sim.air
+    del sim
+    chiptime.count_work(True)  # (at chiptime.ESP32_FACTOR: the board charges the counted work as it is)
+    try:
+        sim = hal.Sim(str(tmp_path), urandom=Stream(3), air=air, cpu_factor=1, draw_factor=1, flash=True)
+        c = sim.console
+        sim.step(5000)
+        assert sim.net.client is not None
+        at = connects(sim)
+        for _ in range(12):  # customers shake until a roll wins a claim
+            if c.view != C.V_TURN:
+                let_in(sim)
+            rolled = c.rolled
+            sim.shake()
+            assert sim.run_until(lambda s: s.console.rolled != rolled, 20000)
+            if c.claims or c.view == C.V_CLAIM:
+                break
+            sim.step(1500)
+            while c.view == C.V_RESULT:
+                sim.press("ok")
+                sim.step(300)
+        br.restart()  # the connection drops as his result comes
+        while c.view == C.V_RESULT:  # he reads its pages, OK on each
+            sim.press("ok", 80)
+            sim.step(300)
+        assert c.view == C.V_CLAIM and at == []
+        rounds = []
+        sim.on_round = lambda t0, t1: rounds.append(t1 - t0)
+        page = c.page
+        sim.step(net.READ_MS + 1500)
+    finally:
+        chiptime.count_work(False)
+    assert at == [C.V_CLAIM], (at, sim.log()[-4:])
+    assert c.page == page + 1  # its QR code came meanwhile
+    assert max(rounds) <= 1000000, sorted(rounds)[-3:]  # us

@@ -109,3 +109,31 @@ def test_out_of_memory_escaping_the_network_task_restarts_the_task_not_the_game(
     sim.step(8000)
     assert any(line.startswith("net: connected") for line in sim.log())  # and the network is back
     assert sim.resets == [] and sim.console.table.events == 1
+
+
+def test_a_reset_lets_the_old_network_task_go_before_the_new_boot(tmp_path, monkeypatch):
+    # a reset wipes the RAM: the simulated bowl drops the old app's network task (its Net, which
+    # holds the old console and outbox) before booting the new app, not after it, so a restart
+    # short of memory finds the old app's heap free, as the bowl's would be
+    import gc
+    import weakref
+
+    from bowl import app as bowl_app
+    (tmp_path / "net.txt").write_text("ssid=mall\npassword=secret123\ntls=off\nbroker=10.0.0.2\nevent=e\nstock=bowl\n")
+    br = fake_wlan.FakeBroker()
+    br.retain("bobing/e/desk/status", b'{"v":2,"on":1}')
+    sim = hal.Sim(str(tmp_path), urandom=Stream(1), air=fake_wlan.Air({"mall": "secret123"}, broker=br))
+    sim.step(5000)
+    old = [weakref.ref(sim.net), weakref.ref(sim.console)]
+    alive = []
+    real = bowl_app.boot
+
+    def boot(hw, urandom=None):
+        gc.collect()
+        alive.append([r() is not None for r in old])
+        return real(hw, urandom)
+    monkeypatch.setattr(bowl_app, "boot", boot)
+    sim.power_cut()
+    assert alive == [[False, False]]  # neither the old Net nor the old console lived into the boot
+    sim.step(5000)
+    assert sim.net is not None and any(line.startswith("net: connected") for line in sim.log())

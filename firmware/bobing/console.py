@@ -919,7 +919,7 @@ class Console:
                 self.frame += 1
                 self.changed += 1
         if v == V_RESULT:
-            if since >= (SPILL_MS if self.out is not None and self.out.kind == game.EV_SPILL else PAGE_MS):
+            if self.turns_in(t_ms) == 0:
                 self._result_page_done()
         elif v == V_NOTICE:
             if since >= NOTICE_MS:
@@ -930,9 +930,7 @@ class Console:
         elif v == V_FINAL:
             from bobing import final_play
             final_play.tick(self, t_ms)
-        elif (v == V_POOL or v == V_CLAIM or self.fair is not None and (
-                v == V_GATE and self.fair.receipt or v == V_TURN and self.fair.joinable())) and \
-                since >= (PAGE_MS if v == V_POOL else CLAIM_PAGE_MS):  # (fair: the receipt's, the seed's QR in turn)
+        elif v != V_SHAKING and self.turns_in(t_ms) == 0:  # (a shake's rounds: no call more)
             # the screen shows page % its pages (a claim: its text, then its QR code)
             self.page += 1
             self.since = t_ms
@@ -962,6 +960,24 @@ class Console:
             self.sleep = True
             self.show(V_SLEEP)
         self._last_tick = t_ms
+
+    def turns_in(self, t_ms):
+        """ms until tick() turns the screen by itself (the view's next page, or what follows it;
+        0: due now), or -1 when the view waits for a button or a shake. A connect, which holds
+        the loop for most of a second, waits while a turn is near (bowl/net.py's quiet())."""
+        v = self.view
+        if v == V_RESULT:
+            turn = SPILL_MS if self.out is not None and self.out.kind == game.EV_SPILL else PAGE_MS
+        elif v == V_NOTICE:
+            turn = NOTICE_MS
+        elif v == V_POOL:
+            turn = PAGE_MS
+        else:
+            f = self.fair  # (fair: the receipt's, the seed's QR in turn)
+            if not (v == V_CLAIM or f is not None and (v == V_GATE and f.receipt or v == V_TURN and f.joinable())):
+                return -1
+            turn = CLAIM_PAGE_MS
+        return max(0, turn - time.ticks_diff(t_ms, self.since))
 
     def _time_limit(self, t_ms):
         """The profile's time limit counts play while the bowl is awake (a game

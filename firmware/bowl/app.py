@@ -141,6 +141,7 @@ class App:
         self.net = None
         self._probe_t = t
         self._bat_t = t
+        self.ui_t = t  # when the ui task's latest round began (its buttons read): bowl/net.py's quiet()
         self.con.battery(t, hw.battery_mv())  # an empty cell: no roll, deep sleep
         self._flush_log()
         gc.collect()  # the boot's garbage (replaying the journal) goes before play begins
@@ -415,6 +416,7 @@ class App:
         self._alive |= 1
 
     def ui_round(self, t):
+        self.ui_t = t
         self.poll_buttons(t)
         if self.hw.ticks_diff(t, self._bat_t) >= BATTERY_MS:
             self._bat_t = t

@@ -123,6 +123,12 @@ READ_MS = const(5000)  # the same under a result or a claim (its customer readin
 # with no button or shake for GRACE_MS (still never while a shake is followed) will do
 DEFER_MS = const(20000)
 GRACE_MS = const(300)
+# a (re)connect holds the loop about this long (the TLS handshake, ~0.93 s on the ESP32:
+# hardware/timing.md); it starts only in a round whose own work was light (the ui task's round
+# began at most _LIGHT_MS before) and with no page of the screen due to turn within it, so the
+# round stays under a second and no page waits for it
+_CONNECT_MS = const(1000)
+_LIGHT_MS = const(40)
 ASK_MS = const(30000)  # an ask for stock at most this often
 NET_FILE = "net.txt"
 FW_VERSION = "1"
@@ -879,13 +885,19 @@ class Net:
         self.box.commit()
 
 
-def quiet(con, now, ticks_diff, waited=0):
+def quiet(con, now, ticks_diff, waited=0, ui_t=None):
     """True when a (re)connect may hold the game loop: nobody shaking and no button or shake
     for QUIET_MS (the console's idle clock), READ_MS under a result or a claim; GRACE_MS once the
-    connection has waited DEFER_MS (waited: ms)."""
+    connection has waited DEFER_MS (waited: ms). Never after a heavy round of the ui task (begun
+    at ui_t, ticks_ms: a frame drawn, a journal folded) nor with a page due within _CONNECT_MS."""
     from bobing.vocab import V_CLAIM, V_RESULT, V_SHAKING
     v = con.view
     if v == V_SHAKING or con.stage == V_SHAKING:
+        return False
+    if ui_t is not None and ticks_diff(now, ui_t) > _LIGHT_MS:
+        return False
+    due = con.turns_in(now)
+    if 0 <= due < _CONNECT_MS:
         return False
     # a result or a claim of a roll since boot is being read: longer (one left on the screen, its
     # customer gone, lets it; one the bowl resumed under after a reset is not waited for)
@@ -919,7 +931,7 @@ def start(app):
               lambda: not champions.busy(con) and app.drawn(), wire.key(con.secret()),
               stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None),
-              quiet=lambda waited: quiet(con, hw.ticks_ms(), hw.ticks_diff, waited),
+              quiet=lambda waited: quiet(con, hw.ticks_ms(), hw.ticks_diff, waited, app.ui_t),
               tls_module=getattr(hw, "ssl", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     net.gate = con

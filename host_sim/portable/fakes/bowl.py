@@ -618,6 +618,11 @@ class Sim:
 
     def _start(self):
         self.boots += 1
+        # a reset wipes the RAM: the old network task, its Net and its lookups (which hold the old
+        # app) go before the new boot, not after it (the old app stayed alive through it)
+        self._net_co = None
+        self.net = None
+        self._threads = []
         gc.collect()  # the bowl boots with its whole heap free
         chiptime.collected()
         b = self.board
@@ -633,8 +638,6 @@ class Sim:
         self.boot_done_ms = b.ms
         if b.cpu_factor and self.draw_factor != b.cpu_factor:
             self._time_drawing()
-        self._net_co = None
-        self._threads = []
         if b.wlan is not None:
             # the app starts its network task as on the bowl; asyncio.create_task hands it here
             aio = chiptime.SimAsyncio()
