@@ -226,7 +226,8 @@ def gate(s, t, c=None):
 # it encoded (a claim's code, a receipt, a join), its modules, and its own lists for them, one per
 # version (allocated at the first QR), because qr.encode's rows are rewritten by the next encode
 _qr = [None, None, None, None]  # the claim's
-_rq = [None, None, None, None]  # the receipt's or the join's (the turn shows one of them)
+_rq = [None, None, None, None]  # the receipt's
+_jq = [None, None, None, None]  # the join's (its turn is the receipt's (game, customer) too)
 
 
 def _qr_keep(cache, key, rows):
@@ -278,14 +279,14 @@ def join(s, t, f):
     fb = s.fb
     fb.fill(0)
     gk = f.joinable()
-    rows = _rq[1]
-    if _rq[0] != gk:  # (joinable() makes a new tuple each time: its value says)
+    rows = _jq[1]
+    if _jq[0] != gk:  # (joinable() makes a new tuple each time: its value says)
         from bobing import qr
         try:
             rows = qr.encode(fair.join_link(f.desk, t.bowl_id, gk[0], gk[1]))
         except ValueError:
             rows = None
-        rows = _qr_keep(_rq, gk, rows)
+        rows = _qr_keep(_jq, gk, rows)
     u = f.user_hex()
     if p.zh:  # "验证" over "Seed": the page of the customer's own seed
         p.text("验证", 0, 0)
