@@ -12,6 +12,7 @@
 #   bench          speed and memory figures (MicroPython ones on the 32-bit frozen build)
 #   timing         hardware/timing.md's generated block from bench/budget.py (the time budget)
 #   mp             MicroPython v1.28.0 from pinned source: mpy-cross, the 32-bit unix builds
+#   mplib          only the pinned sources (micropython-lib: the simulator's display driver and MQTT client)
 #   mpy            the firmware compiled to .mpy in build/mpy by the pinned mpy-cross
 #   flash          MicroPython onto the ESP32: PORT=/dev/ttyUSB0 FIRMWARE=firmware.bin [ERASE=1]
 #   deploy         the app onto a bowl: PORT=/dev/ttyUSB0 (maintenance mode first)
@@ -41,7 +42,7 @@ DEV := $(VENV)/.installed-dev
 DESK := $(VENV)/.installed-desk
 STAMP := $(VENV)/.installed-test
 
-.PHONY: help sim test test-fast bench timing glyphs mpy deploy voice deploy-voice screenshots package-json clean mp desk desk-messages provision pin case deps broker vbat-cal flash run event-demo
+.PHONY: help sim test test-fast bench timing glyphs mpy deploy voice deploy-voice screenshots package-json clean mp desk desk-messages provision pin case deps broker vbat-cal flash run event-demo mplib
 
 # ---- MicroPython v1.28.0 built from pinned source (hardware/README.md) ----------------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -86,6 +87,9 @@ help:
 	@sed -n '/^# Targets/,/^$$/p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 mp: $(MPY_CROSS_PIN) $(MP32_FROZEN) $(MP32_STOCK)
+# the sources alone: on CPython the simulated bowl runs micropython-lib's ssd1306 and umqtt.simple from
+# build/mp/micropython-lib (host_sim/compat), the very code the bowl freezes
+mplib: $(MP_SRC)
 
 $(MP_SRC): | deps
 	@command -v gcc >/dev/null && command -v git >/dev/null && command -v xz >/dev/null || \
@@ -141,11 +145,11 @@ $(STAMP): requirements.txt $(wildcard $(REQ)/*.txt)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	touch $@
 
-sim: $(PLAY)
+sim: $(PLAY) $(MP_SRC)
 	$(PY) -m host_sim play
 
 # any host_sim command in .venv (with the planner): make run ARGS="plan --seats 10"
-run: $(PLAY) $(PLAN)
+run: $(PLAY) $(PLAN) $(MP_SRC)
 	$(PY) -m host_sim $(ARGS)
 
 # the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 HTTPS=1 for phones on the counter's network);
@@ -192,7 +196,7 @@ test: deps $(STAMP) mp
 
 # the edit loop: no MicroPython build, broker or browser (make test runs them all); two workers
 # (pytest-xdist), a file each at a time: a file's tests share its module fixtures and order
-test-fast: $(STAMP)
+test-fast: $(STAMP) $(MP_SRC)
 	$(BIN)/ruff check .
 	$(PYTEST) -m "not slow and not micropython and not broker and not browser" -n 2 --dist loadgroup --durations=10
 
@@ -241,7 +245,7 @@ bench: $(STAMP) mp
 
 # hardware/timing.md's generated block (the figures the budget charges, with their sources, and
 # what bench/budget.py prints); tests/test_timing_doc.py checks the file against the command
-timing: $(STAMP)
+timing: $(STAMP) $(MP_SRC)
 	$(PY) bench/budget.py --write
 
 # firmware/bobing/glyphs.py: the Unifont bitmaps of every character the firmware's text uses
@@ -304,7 +308,7 @@ deploy:
 voice: $(PLAY)
 	$(PY) host_sim/tools/make_voice.py build/voice
 
-screenshots: $(PLAY)
+screenshots: $(PLAY) $(MP_SRC)
 	$(PY) host_sim/tools/screenshots.py build/screenshots
 
 deploy-voice: voice
