@@ -2,6 +2,8 @@
 # their reset state (ESP32 datasheet IO_MUX table), MicroPython's Pin rules
 # (ports/esp32/machine_pin.c), the board's own resistors (hardware/wiring.md),
 # and what the bowl does with them.
+import sys
+
 import pytest
 
 import board
@@ -203,6 +205,22 @@ def test_the_panel_takes_the_ssd1306_command_stream_as_the_datasheet_says():
     p.write(b"\x01\x00")  # no such control byte
     p.write(b"\x00\x20\x03")  # no such addressing mode
     assert len(p.bad) == 2 and p.mode == fake_parts.PAGE
+
+
+def test_a_stock_bowl_without_the_display_driver_says_how_to_install_it(tmp_path, monkeypatch):
+    import bowl
+    monkeypatch.setitem(sys.modules, "bowl.oled", None)  # `from bowl import oled` fails, as without ssd1306
+    monkeypatch.delattr(bowl, "oled", raising=False)
+    sim = hal.Sim(str(tmp_path))
+    sim.step(100)
+    assert ("display", "OSError no ssd1306 driver: mpremote mip install ssd1306") in sim.board.errors
+    assert sim.board.display is None and not sim.console.has_display and sim.board.disp.shows == 0
+
+
+def test_the_simulator_without_micropython_lib_says_how_to_fetch_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ssd1306", None)
+    with pytest.raises(ImportError, match="make mplib"):
+        hal.Sim(str(tmp_path))
 
 
 def kiosk_secret(root):

@@ -35,14 +35,14 @@
 # piezo plays the tunes as before. The sound setting: off says nothing, quiet says it
 # 12 dB down. The clip streams a chunk per sensor round, after the sample.
 #
-# A frame goes to the display in parts, one transfer each (bowl/oled.py's send),
-# with a sensor round between them whenever one is due: the whole frame in one
-# transfer would hold 100 Hz sampling for two or three periods while the dice are
-# shaken. The shaking screen's drawing (tens of ms
-# of the ESP32's CPU) is cut the same way: screen.Screen.pause, called between
-# its pieces, takes a sensor round when one is due; a frame that such a sample
-# made stale (the shake settled) is given up and the next drawn at once, and a
-# sample is also taken between the frame and the LED ring's work, and after it.
+# A frame goes to the display in 32-byte transfers (bowl/oled.py's send) with a
+# sensor round between them whenever one is due: the whole frame in one transfer
+# would hold 100 Hz sampling for two or three periods while the dice are shaken.
+# The shaking screen's drawing (tens of ms of the ESP32's CPU) is cut the same way:
+# screen.Screen.pause, called between its pieces, takes a sensor round when one is
+# due; a frame that such a sample made stale (the shake settled) is given up and the
+# next drawn at once, and a sample is also taken between the frame and the LED
+# ring's work, and after it.
 import gc
 
 from micropython import const
