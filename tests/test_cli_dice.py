@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from bobing import dice
-import fairness
+import dice_stats
 from host_sim.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -28,7 +28,7 @@ def test_dice_prints_lines_of_at_most_1000_digits(capsys):
 
 def test_dice_output_is_the_dice_path(capsys):
     rc, out, _ = run(capsys, "dice", "--count", "13", "--seed", "same")
-    d = dice.Dice(fairness.SeededSource("same"))
+    d = dice.Dice(dice_stats.SeededSource("same"))
     buf = bytearray(6)
     expect = ""
     for _ in range(3):

@@ -15,7 +15,7 @@ _TICKS_HALF = TICKS_PERIOD // 2
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(_ROOT, "firmware")
-# the other code that runs on both interpreters by one top-level name (fairness, screen_cases);
+# the other code that runs on both interpreters by one top-level name (dice_stats, screen_cases);
 # the simulated parts are the package host_sim.portable.fakes on both
 PORTABLE = os.path.join(_ROOT, "host_sim", "portable")
 # micropython-lib at the commit MicroPython v1.28.0 pins, as `make mp` (or `make mplib`) fetched it:
