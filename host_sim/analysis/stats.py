@@ -4,7 +4,7 @@ engine does when fed many games of fair dice.
 Dice come from Python's `random.Random(seed)` (Mersenne Twister; one
 randrange(46656) per roll, decoded to six faces): fast and reproducible from
 the seed, which is printed with the results. This tests the game, not the
-dice path (host_sim fairness audits that). Seat 1 rolls two dice for the
+dice path (host_sim dice-stats audits that). Seat 1 rolls two dice for the
 start (RULES.md §5), so each game's first seat is random as at a real table.
 Nobody spills. With a time_limit the clock is the planner's: each roll takes
 --seconds-per-roll and time runs out after ceil(limit*60 / X) rolls

@@ -1,4 +1,4 @@
-"""fairness: roll the bowl's dice path (bobing.dice.Dice with host entropy,
+"""dice-stats: roll the bowl's dice path (bobing.dice.Dice with host entropy,
 os.urandom) N times and test it: chi-square of the six faces (uniform) and of
 the rank frequencies against the exact odds (all 6^6 rolls ranked by
 rules.Rules under the profile; RULES.md §8 for the default). Cells expecting
