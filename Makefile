@@ -12,6 +12,7 @@
 #   bench          speed and memory figures (MicroPython ones on the 32-bit frozen build)
 #   timing         hardware/timing.md's generated block from bench/budget.py (the time budget)
 #   mp             MicroPython v1.28.0 from pinned source: mpy-cross, the 32-bit unix builds
+#   mplib          only the pinned sources (micropython-lib: the simulator's display driver and MQTT client)
 #   mpy            the firmware compiled to .mpy in build/mpy by the pinned mpy-cross
 #   flash          MicroPython onto the ESP32: PORT=/dev/ttyUSB0 FIRMWARE=firmware.bin [ERASE=1]
 #   deploy         the app onto a bowl: PORT=/dev/ttyUSB0 (maintenance mode first)
@@ -41,7 +42,7 @@ DEV := $(VENV)/.installed-dev
 DESK := $(VENV)/.installed-desk
 STAMP := $(VENV)/.installed-test
 
-.PHONY: help sim test test-fast bench timing glyphs mpy deploy voice deploy-voice screenshots package-json clean mp desk desk-messages provision pin case deps broker vbat-cal flash run event-demo
+.PHONY: help sim test test-fast bench timing glyphs mpy deploy voice deploy-voice screenshots package-json clean mp desk desk-messages provision pin case deps broker vbat-cal flash run event-demo mplib
 
 # ---- MicroPython v1.28.0 built from pinned source (hardware/README.md) ----------------------------
 # Sources: ../shared/vendor when present (a worktree one level deeper finds ../../shared/vendor),
@@ -63,6 +64,7 @@ MPB := $(CURDIR)/build/mp
 MP_DIR := $(MPB)/micropython
 MPY_LIB_DIR := $(MPB)/micropython-lib
 MP_SRC := $(MPB)/src-$(MP_COMMIT)-$(MPLIB_COMMIT)-$(MBEDTLS_COMMIT).stamp
+MPLIB_SRC := $(MPB)/mplib-$(MPLIB_COMMIT).stamp
 MP_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # the pinned mpy-cross and the two 32-bit unix ports (the ESP32's word size):
 #   unix32-frozen: the bowl frozen as on the ESP32 (tests/boards/unix_frozen), every MicroPython test
@@ -86,18 +88,36 @@ help:
 	@sed -n '/^# Targets/,/^$$/p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 mp: $(MPY_CROSS_PIN) $(MP32_FROZEN) $(MP32_STOCK)
+# micropython-lib alone (no compiler needed): on CPython the simulated bowl runs its ssd1306 and
+# umqtt.simple from build/mp/micropython-lib (host_sim/compat), the very code the bowl freezes
+mplib: $(MPLIB_SRC)
 
+$(MPLIB_SRC):
+	@command -v git >/dev/null && command -v xz >/dev/null || \
+	  { echo "micropython-lib's sources need git and xz (apt-get install git xz-utils)"; exit 2; }
+	rm -rf $(MPY_LIB_DIR) $(MPB)/mplib-*.stamp && mkdir -p $(MPY_LIB_DIR)
+	if [ -n "$(VENDOR)" ]; then \
+	  echo "$(MPLIB_SHA256)  $(VENDOR)/micropython-lib-$$(echo $(MPLIB_COMMIT) | cut -c1-7).tar.xz" | sha256sum -c --quiet && \
+	  tar -xJf $(VENDOR)/micropython-lib-$$(echo $(MPLIB_COMMIT) | cut -c1-7).tar.xz --strip-components=1 -C $(MPY_LIB_DIR); \
+	else \
+	  git -C $(MPY_LIB_DIR) init -q && \
+	  git -C $(MPY_LIB_DIR) fetch -q --depth 1 $(MPLIB_GIT) $(MPLIB_COMMIT) && \
+	  git -C $(MPY_LIB_DIR) checkout -q FETCH_HEAD && \
+	  test "$$(git -C $(MPY_LIB_DIR) rev-parse HEAD)" = $(MPLIB_COMMIT); \
+	fi || { echo "micropython-lib's sources: checksum or commit mismatch, or download failed"; exit 2; }
+	touch $@
+
+# (micropython-lib after deps, which may install xz: made from this recipe, not a prerequisite)
 $(MP_SRC): | deps
 	@command -v gcc >/dev/null && command -v git >/dev/null && command -v xz >/dev/null || \
 	  { echo "building MicroPython needs gcc, git, xz (.ci/run installs them: apt-get install gcc-multilib git xz-utils)"; exit 2; }
-	rm -rf $(MP_DIR) $(MPY_LIB_DIR) $(MPB)/src-*.stamp && mkdir -p $(MP_DIR) $(MPY_LIB_DIR)
+	$(MAKE) -s --no-print-directory $(MPLIB_SRC)
+	rm -rf $(MP_DIR) $(MPB)/src-*.stamp && mkdir -p $(MP_DIR)
 	if [ -n "$(VENDOR)" ]; then \
 	  echo "$(MP_SHA256)  $(VENDOR)/micropython-$(MP_VERSION).tar.xz" | sha256sum -c --quiet && \
-	  echo "$(MPLIB_SHA256)  $(VENDOR)/micropython-lib-$$(echo $(MPLIB_COMMIT) | cut -c1-7).tar.xz" | sha256sum -c --quiet && \
 	  echo "$(MBEDTLS_SHA256)  $(VENDOR)/mbedtls-$$(echo $(MBEDTLS_COMMIT) | cut -c1-7).tar.xz" | sha256sum -c --quiet && \
 	  echo "$(MP_EXTRA_SHA256)  $(VENDOR)/micropython-$(MP_VERSION)-extra.tar.xz" | sha256sum -c --quiet && \
 	  tar -xJf $(VENDOR)/micropython-$(MP_VERSION).tar.xz --strip-components=1 -C $(MP_DIR) && \
-	  tar -xJf $(VENDOR)/micropython-lib-$$(echo $(MPLIB_COMMIT) | cut -c1-7).tar.xz --strip-components=1 -C $(MPY_LIB_DIR) && \
 	  mkdir -p $(MP_DIR)/lib/mbedtls && \
 	  tar -xJf $(VENDOR)/mbedtls-$$(echo $(MBEDTLS_COMMIT) | cut -c1-7).tar.xz --strip-components=1 -C $(MP_DIR)/lib/mbedtls && \
 	  tar -xJf $(VENDOR)/micropython-$(MP_VERSION)-extra.tar.xz --strip-components=1 -C $(MP_DIR) --wildcards '*/lib/mbedtls_errors'; \
@@ -105,11 +125,7 @@ $(MP_SRC): | deps
 	  git -c advice.detachedHead=false clone -q --depth 1 --branch v$(MP_VERSION) $(MP_GIT) $(MP_DIR) && \
 	  test "$$(git -C $(MP_DIR) rev-parse HEAD)" = $(MP_COMMIT) && \
 	  git -C $(MP_DIR) submodule update -q --init --depth 1 lib/mbedtls && \
-	  test "$$(git -C $(MP_DIR)/lib/mbedtls rev-parse HEAD)" = $(MBEDTLS_COMMIT) && \
-	  git -C $(MPY_LIB_DIR) init -q && \
-	  git -C $(MPY_LIB_DIR) fetch -q --depth 1 $(MPLIB_GIT) $(MPLIB_COMMIT) && \
-	  git -C $(MPY_LIB_DIR) checkout -q FETCH_HEAD && \
-	  test "$$(git -C $(MPY_LIB_DIR) rev-parse HEAD)" = $(MPLIB_COMMIT); \
+	  test "$$(git -C $(MP_DIR)/lib/mbedtls rev-parse HEAD)" = $(MBEDTLS_COMMIT); \
 	fi || { echo "MicroPython sources: checksum or commit mismatch, or download failed"; exit 2; }
 	touch $@
 
@@ -141,11 +157,11 @@ $(STAMP): requirements.txt $(wildcard $(REQ)/*.txt)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	touch $@
 
-sim: $(PLAY)
+sim: $(PLAY) $(MPLIB_SRC)
 	$(PY) -m host_sim play
 
 # any host_sim command in .venv (with the planner): make run ARGS="plan --seats 10"
-run: $(PLAY) $(PLAN)
+run: $(PLAY) $(PLAN) $(MPLIB_SRC)
 	$(PY) -m host_sim $(ARGS)
 
 # the prize desk on http://127.0.0.1:8000/ (LISTEN=0.0.0.0:8000 HTTPS=1 for phones on the counter's network);
@@ -192,7 +208,7 @@ test: deps $(STAMP) mp
 
 # the edit loop: no MicroPython build, broker or browser (make test runs them all); two workers
 # (pytest-xdist), a file each at a time: a file's tests share its module fixtures and order
-test-fast: $(STAMP)
+test-fast: $(STAMP) $(MPLIB_SRC)
 	$(BIN)/ruff check .
 	$(PYTEST) -m "not slow and not micropython and not broker and not browser" -n 2 --dist loadgroup --durations=10
 
@@ -242,7 +258,7 @@ bench: $(STAMP) mp
 
 # hardware/timing.md's generated block (the figures the budget charges, with their sources, and
 # what bench/budget.py prints); tests/test_timing_doc.py checks the file against the command
-timing: $(STAMP)
+timing: $(STAMP) $(MPLIB_SRC)
 	$(PY) bench/budget.py --write
 
 # firmware/bobing/glyphs.py: the Unifont bitmaps of every character the firmware's text uses
@@ -305,7 +321,7 @@ deploy:
 voice: $(PLAY)
 	$(PY) host_sim/tools/make_voice.py build/voice
 
-screenshots: $(PLAY)
+screenshots: $(PLAY) $(MPLIB_SRC)
 	$(PY) host_sim/tools/screenshots.py build/screenshots
 
 deploy-voice: voice

@@ -27,7 +27,7 @@ BUILDS = (("frozen", portable.MP32_FROZEN), ("stock", portable.MP32_STOCK))
 # journal load (imported on demand: a family game played by shakes never does)
 FAMILY = ("bobing.profiles", "bobing.rules", "bobing.game", "bobing.journal", "bobing.dice", "bobing.shake",
           "bobing.leds", "bobing.glyphs", "bobing.paint", "bobing.screen", "bobing.sound", "bobing.console",
-          "bowl.hw", "bowl.mpu6050", "bowl.app")
+          "bowl.hw", "bowl.mpu6050", "ssd1306", "bowl.oled", "bowl.app")
 # the simulated hardware (frozen in the frozen build), in the order its bowl module imports it
 SIMULATED = tuple("host_sim.portable.fakes." + n for n in ("mpu6050", "chiptime", "parts", "esp32", "battery", "bowl"))
 ON_DEMAND = ("bobing.menu", "bobing.panels", "bobing.settings", "bobing.claim", "bobing.final", "bobing.journal_fix",
@@ -141,6 +141,12 @@ def main():
         p = subprocess.run(["make", "-s", "mpy", "MPY_OUT=" + mpy], cwd=ROOT, capture_output=True, text=True)
         if p.returncode:
             sys.exit("make mpy failed:\n" + p.stdout + p.stderr)
+        # the display driver beside them, as `mip install ssd1306` puts it on a stock bowl
+        from host_sim import compat
+        p = subprocess.run([portable.MPY_CROSS, "-o", os.path.join(mpy, "ssd1306.mpy"),
+                            os.path.join(compat.SSD1306, "ssd1306.py")], capture_output=True, text=True)
+        if p.returncode:
+            sys.exit("mpy-cross ssd1306.py failed:\n" + p.stderr)
         rows = []
         for name, binary in BUILDS:
             fw = "frozen" if name == "frozen" else mpy

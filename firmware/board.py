@@ -308,14 +308,14 @@ def bring_up(watchdog=True, hw=None):
         hw.report("i2c", e)
     if i2c is not None:
         try:
-            import ssd1306  # micropython-lib: mpremote mip install ssd1306
+            from bowl import oled  # over micropython-lib's ssd1306: frozen, or mpremote mip install ssd1306
         except ImportError:
-            ssd1306 = None
+            oled = None
 
         def display():  # also called later to set the display up again (bowl.hw.reattach)
-            if ssd1306 is None:
+            if oled is None:
                 raise OSError("no ssd1306 driver: mpremote mip install ssd1306")
-            return ssd1306.SSD1306_I2C(OLED_WIDTH, OLED_HEIGHT, i2c, ADDR_OLED)
+            return oled.Oled(OLED_WIDTH, OLED_HEIGHT, i2c, ADDR_OLED)
         attach_i2c(hw, i2c, ADDR_OLED, ADDR_MPU, display)
 
     try:

@@ -1,4 +1,4 @@
-# host_sim's portable modules (fairness, the fake MPU6050) and the trace folder,
+# host_sim's portable modules (dice_stats, the fake MPU6050) and the trace folder,
 # for tests that run on both interpreters. host_sim/portable is on sys.path on
 # both: on CPython host_sim's shim puts it there; on the unix port (whose test
 # runner starts in the repo root) this file does.
@@ -13,5 +13,5 @@ else:
 
     TRACES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "traces") + os.sep
 
-import fairness  # noqa: F401
+import dice_stats  # noqa: F401
 from host_sim.portable.fakes import mpu6050 as fake_mpu6050  # noqa: F401

@@ -2,6 +2,8 @@
 # their reset state (ESP32 datasheet IO_MUX table), MicroPython's Pin rules
 # (ports/esp32/machine_pin.c), the board's own resistors (hardware/wiring.md),
 # and what the bowl does with them.
+import sys
+
 import pytest
 
 import board
@@ -182,6 +184,43 @@ def test_a_display_that_stays_lost_is_reported_and_taken_back(tmp_path):
     shows = sim.board.disp.shows
     sim.step(2500)
     assert sim.console.has_display and sim.board.disp.shows > shows
+
+
+def test_the_panel_takes_the_ssd1306_command_stream_as_the_datasheet_says():
+    p = fake_parts.FakeSSD1306()
+    assert (p.on, p.mode, p.contrast) == (False, fake_parts.PAGE, 0x7F)  # the reset values (table 9-1)
+    p.write(b"\x80\xaf")  # Co=1: one command, then a control byte again
+    p.write(b"\x80\x81")
+    p.write(b"\x80\x40")  # contrast's argument in a transfer of its own, as the driver's write_cmd sends it
+    assert p.on and p.contrast == 0x40
+    p.write(b"\x00\x20\x01\x21\x0a\x0b\x22\x02\x03")  # Co=0: commands to the end: vertical mode, a 2x2 window
+    p.write(b"\x40\x01\x02\x03\x04\x05")  # down the page first, then the next column; then from the start
+    ram = p.ram
+    assert [ram[2 * 128 + 10], ram[3 * 128 + 10], ram[2 * 128 + 11], ram[3 * 128 + 11]] == [5, 2, 3, 4]
+    p.write(b"\x00\x20\x02\xb5\x03\x12")  # page mode: page 5, column 0x23 in two nibbles
+    p.write(b"\x40\xaa\xbb")
+    p.write(b"\xc0\xcc\x80\xae")  # Co=1 D/C#=1: one data byte; then a command (display off)
+    assert bytes(ram[5 * 128 + 0x23:5 * 128 + 0x26]) == b"\xaa\xbb\xcc"
+    assert not p.on and not p.lit(0x23, 40) and p.bad == []
+    p.write(b"\x01\x00")  # no such control byte
+    p.write(b"\x00\x20\x03")  # no such addressing mode
+    assert len(p.bad) == 2 and p.mode == fake_parts.PAGE
+
+
+def test_a_stock_bowl_without_the_display_driver_says_how_to_install_it(tmp_path, monkeypatch):
+    import bowl
+    monkeypatch.setitem(sys.modules, "bowl.oled", None)  # `from bowl import oled` fails, as without ssd1306
+    monkeypatch.delattr(bowl, "oled", raising=False)
+    sim = hal.Sim(str(tmp_path))
+    sim.step(100)
+    assert ("display", "OSError no ssd1306 driver: mpremote mip install ssd1306") in sim.board.errors
+    assert sim.board.display is None and not sim.console.has_display and sim.board.disp.shows == 0
+
+
+def test_the_simulator_without_micropython_lib_says_how_to_fetch_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ssd1306", None)
+    with pytest.raises(ImportError, match="make mplib"):
+        hal.Sim(str(tmp_path))
 
 
 def kiosk_secret(root):

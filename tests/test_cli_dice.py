@@ -1,11 +1,11 @@
-# python -m host_sim dice / fairness: the audit commands over the dice path.
+# python -m host_sim dice / dice-stats: the audit commands over the dice path.
 import json
 import os
 import subprocess
 import sys
 
 from bobing import dice
-import fairness
+import dice_stats
 from host_sim.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -28,7 +28,7 @@ def test_dice_prints_lines_of_at_most_1000_digits(capsys):
 
 def test_dice_output_is_the_dice_path(capsys):
     rc, out, _ = run(capsys, "dice", "--count", "13", "--seed", "same")
-    d = dice.Dice(fairness.SeededSource("same"))
+    d = dice.Dice(dice_stats.SeededSource("same"))
     buf = bytearray(6)
     expect = ""
     for _ in range(3):
@@ -65,7 +65,7 @@ def test_dice_refuses_a_failing_source(capsys, monkeypatch):
 
 
 def test_fairness_prints_both_tests_as_json(capsys):
-    rc, out, err = run(capsys, "fairness", "--rolls", "3000", "--seed", "j", "--json")
+    rc, out, err = run(capsys, "dice-stats", "--rolls", "3000", "--seed", "j", "--json")
     assert rc == 0, err
     r = json.loads(out)
     assert r["rolls"] == 3000 and r["source"] == "seed:j" and r["profile"] == "xiamen"
@@ -80,10 +80,10 @@ def test_fairness_prints_both_tests_as_json(capsys):
 
 
 def test_fairness_uses_the_profiles_odds(capsys):
-    rc, out, _ = run(capsys, "fairness", "--rolls", "100", "--seed", "t", "--profile", "tongan", "--json")
+    rc, out, _ = run(capsys, "dice-stats", "--rolls", "100", "--seed", "t", "--profile", "tongan", "--json")
     r = json.loads(out)
     # 同安: 123456 is a 一秀 and two triples a 对堂: 15 pairs of faces x 20 orders,
     # less the 5 pairs with 444 (三红) = 200
     assert r["ranks"]["exact_of_46656"]["duitang"] == 200
-    rc, out, err = run(capsys, "fairness", "--rolls", "100", "--set", "nope=1")
+    rc, out, err = run(capsys, "dice-stats", "--rolls", "100", "--set", "nope=1")
     assert rc == 2 and "unknown option" in err

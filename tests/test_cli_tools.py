@@ -1,5 +1,5 @@
 """The organiser's and the auditor's commands as they read them: plan (seats as
-the bowl allows, every --count shown, progress while it works) and fairness (a
+the bowl allows, every --count shown, progress while it works) and dice-stats (a
 verdict first)."""
 import os
 import pty
@@ -58,12 +58,12 @@ def test_plan_shows_progress_on_a_terminal():
 
 
 def test_fairness_says_its_verdict_first():
-    rc, out, err = host("fairness", "--rolls", "2000", "--seed", "x")
+    rc, out, err = host("dice-stats", "--rolls", "2000", "--seed", "x")
     assert rc == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("公平 FAIR: 两项检验都通过 both tests pass (2000 次 rolls, seed:x, alpha 0.001)")
     assert len(lines) == 3 and "点数 faces" in lines[1] and "名次 ranks" in lines[2]
-    rc, out, err = host("fairness", "--rolls", "2000", "--seed", "x", "--json")
+    rc, out, err = host("dice-stats", "--rolls", "2000", "--seed", "x", "--json")
     assert out.startswith("{") and '"pass": true' in out
 
 

@@ -309,7 +309,7 @@ def test_chinese_pages_use_chinese_punctuation_and_one_name_for_the_counter():
     from django.core.files.uploadedfile import SimpleUploadedFile
     c.post("/import", {"journal": SimpleUploadedFile("g00000009.bbj", b"not a journal")})
     g = shakegrants.grant("li", "punct", "Z1", 2, "R-77")
-    shakegrants.acked("punct", "bobing/punct/Z1/shaken", __import__("bobing.shakes").shakes.ack_payload(
+    shakegrants.acked("punct", "bobing/punct/Z1/shaken", __import__("bobing.grants").grants.ack_payload(
         g.gid, "no", "not in a kiosk game"))
     for url in ("/", "/import", "/mqtt", "/stock", "/forecast?bowl=Z1", "/bowls", "/final", "/shakes", "/fair",
                 "/nothing-here"):

@@ -8,7 +8,7 @@ import deskkit
 
 from django.test import Client
 
-from bobing import shakes
+from bobing import grants
 from host_sim.desk import bus, shakegrants
 from host_sim.desk.models import ShakeGrant
 
@@ -24,7 +24,7 @@ def _client(lang=None):
 
 
 def _answer(bowl, gid, st, why=""):
-    return bus.handle(EV, "bobing/%s/%s/shaken" % (EV, bowl), shakes.ack_payload(gid, st, why))
+    return bus.handle(EV, "bobing/%s/%s/shaken" % (EV, bowl), grants.ack_payload(gid, st, why))
 
 
 def test_the_counter_grants_shakes_and_sees_the_bowl_answer():
@@ -49,7 +49,7 @@ def test_the_counter_grants_shakes_and_sees_the_bowl_answer():
     # the listener publishes (sealed, bus._publish) the oldest open grant of each bowl, whose body the
     # bowl's decoder takes
     out = shakegrants.to_publish(EV)
-    got = {t: shakes.decode(EV, t, p, t.split("/")[2]) for _pk, t, p in out}
+    got = {t: grants.decode(EV, t, p, t.split("/")[2]) for _pk, t, p in out}
     assert got == {"bobing/shakefest/3F-1/shakes": (1, 3, "R-1001"), "bobing/shakefest/3F-2/shakes": (1, 1, "R-1003")}
     shakegrants.published([pk for pk, _t, _p in out])
     assert shakegrants.to_publish(EV) == []  # sent: not again until the bowl answers
@@ -59,7 +59,7 @@ def test_the_counter_grants_shakes_and_sees_the_bowl_answer():
     assert shakegrants.to_publish(EV) == []  # the next waits until this one is used
     assert _answer("3F-1", 1, "used") == ("shaken", [])
     nxt = shakegrants.to_publish(EV)
-    assert [shakes.decode(EV, t, p, "3F-1") for _pk, t, p in nxt] == [(2, 2, "R-1002")]
+    assert [grants.decode(EV, t, p, "3F-1") for _pk, t, p in nxt] == [(2, 2, "R-1002")]
     _answer("3F-1", 1, "got")  # an old answer said again after a reconnect changes nothing
     assert ShakeGrant.objects.get(bowl__bowl_id="3F-1", gid=1).state == "used"
     _answer("3F-2", 1, "no", "this bowl is not in a kiosk game")

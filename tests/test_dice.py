@@ -5,7 +5,7 @@ import hashlib
 
 from bobing import dice
 
-from hostmods import fairness
+from hostmods import dice_stats
 
 
 def raises(exc, f, *args):
@@ -43,7 +43,7 @@ def test_accept_fills_from_where_it_left_off_and_stops_at_six():
 
 
 def test_roll_gives_six_faces_and_counts():
-    d = dice.Dice(fairness.SeededSource("roll"))
+    d = dice.Dice(dice_stats.SeededSource("roll"))
     out = bytearray(6)
     seen = set()
     for _ in range(200):
@@ -57,8 +57,8 @@ def test_roll_gives_six_faces_and_counts():
 
 
 def test_the_same_source_and_shake_give_the_same_roll():
-    a = dice.Dice(fairness.SeededSource("same"))
-    b = dice.Dice(fairness.SeededSource("same"))
+    a = dice.Dice(dice_stats.SeededSource("same"))
+    b = dice.Dice(dice_stats.SeededSource("same"))
     ra, rb = bytearray(6), bytearray(6)
     for i in range(20):
         for k in range(40):
@@ -69,8 +69,8 @@ def test_the_same_source_and_shake_give_the_same_roll():
 
 def test_each_roll_depends_on_the_shake():
     # same source bytes, shakes that differ in one sample's timing by 1 us
-    a = dice.Dice(fairness.SeededSource("shake"))
-    b = dice.Dice(fairness.SeededSource("shake"))
+    a = dice.Dice(dice_stats.SeededSource("shake"))
+    b = dice.Dice(dice_stats.SeededSource("shake"))
     fa, fb = [], []
     ra, rb = bytearray(6), bytearray(6)
     for i in range(30):
@@ -81,8 +81,8 @@ def test_each_roll_depends_on_the_shake():
         fb.extend(b.roll(rb))
     assert fa != fb
     # and on the number of samples (a trailing zero sample is not "no sample")
-    c = dice.Dice(fairness.SeededSource("n"))
-    e = dice.Dice(fairness.SeededSource("n"))
+    c = dice.Dice(dice_stats.SeededSource("n"))
+    e = dice.Dice(dice_stats.SeededSource("n"))
     fc, fe = [], []
     for i in range(30):
         c.absorb(0, 0, 0, 0)
@@ -92,7 +92,7 @@ def test_each_roll_depends_on_the_shake():
 
 
 def test_draw_hashes_again_when_a_digest_has_too_few_accepted_bytes():
-    d = dice.Dice(fairness.SeededSource("more"))
+    d = dice.Dice(dice_stats.SeededSource("more"))
     out = bytearray(6)
     all_rejected = bytes([255] * 32)
     d.draw(all_rejected, out)
@@ -125,7 +125,7 @@ class Breaking:
     """Good bytes for `good` bytes, then whatever `bad(n)` gives."""
 
     def __init__(self, good, bad):
-        self.src = fairness.SeededSource("breaking")
+        self.src = dice_stats.SeededSource("breaking")
         self.left = good
         self.bad = bad
 
@@ -154,10 +154,10 @@ def test_a_source_that_gets_stuck_later_stops_the_bowl_for_good():
 
 
 def test_a_source_replaying_one_block_is_caught():
-    block = fairness.SeededSource("replay")(32)
+    block = dice_stats.SeededSource("replay")(32)
 
     def replay(n):
-        return fairness.SeededSource("start")(n) if n != 32 else block
+        return dice_stats.SeededSource("start")(n) if n != 32 else block
 
     d = dice.Dice(replay)
     out = bytearray(6)
@@ -184,7 +184,7 @@ def test_a_short_cycle_is_caught_by_the_adaptive_proportion_test():
 
 
 def test_cutoff_boundaries_rct_5_passes_6_fails():
-    good = fairness.SeededSource("boundary")
+    good = dice_stats.SeededSource("boundary")
     d = dice.Dice(good)
     block = bytearray(good(32))
     for i in range(5):
@@ -203,7 +203,7 @@ def test_cutoff_boundaries_rct_5_passes_6_fails():
 def test_cutoff_boundaries_apt_61_passes_62_fails():
     def window(matches):
         # a 512-byte window: value 7 first and `matches - 1` more times, spread out
-        w = bytearray(fairness.SeededSource("apt%d" % matches)(512))
+        w = bytearray(dice_stats.SeededSource("apt%d" % matches)(512))
         for i in range(512):
             if w[i] == 7:
                 w[i] = 8
@@ -212,7 +212,7 @@ def test_cutoff_boundaries_apt_61_passes_62_fails():
         return bytes(w)
 
     for matches, ok in ((61, True), (62, False)):
-        d = dice.Dice(fairness.SeededSource("w"))
+        d = dice.Dice(dice_stats.SeededSource("w"))
         d._apt_i = 0  # align a window with the test data
         w = window(matches)
         err = None

@@ -61,10 +61,16 @@ def test_sampling_keeps_its_rate_while_frames_are_drawn_and_sent(tmp_path):
 
 
 def test_the_panel_shows_what_the_chunked_transfer_sent(tmp_path):
+    from bowl import oled
+    from host_sim.portable.fakes import parts
     sim = hal.Sim(str(tmp_path), urandom=Stream(3))
     sim.step(200)
-    d = sim.board.disp
-    assert bytes(d.shown) == bytes(d.buffer) and any(d.shown)
+    d = sim.board.disp  # the SSD1306 controller on the bus; board.py's driver is hw.display
+    assert isinstance(sim.board.display, oled.Oled)
+    assert bytes(d.shown) == bytes(sim.board.display.buffer) and any(d.shown)
+    # the driver's set-up as the controller took it: horizontal addressing, on, full contrast
+    assert (d.mode, d.on, d.contrast, d.bad) == (parts.HORIZONTAL, True, 0xFF, [])
+    assert sim.board.disp.text_rows() != ["." * 128] * 64
 
 
 # ---- parts on a failing bus

@@ -14,7 +14,7 @@ from bobing import console as C
 from bobing import dice, fair, game, journal, rules
 from host_sim import cli
 from host_sim.analysis import fair_check
-import fairness
+import dice_stats
 from host_sim.sim import player
 from bowlkit import customer_seed, desk_value, key, new_sim, press, roll, to_kiosk
 
@@ -42,11 +42,11 @@ def test_the_derivation_is_hmac_sha256_as_the_protocol_says():
 
 
 class _Turns:
-    """The bowl's derived dice as fairness.sample draws them: 3 rolls a customer, each
+    """The bowl's derived dice as dice_stats.sample draws them: 3 rolls a customer, each
     customer a fresh secret and desk value."""
 
     def __init__(self, seed):
-        self.src = fairness.SeededSource(seed)
+        self.src = dice_stats.SeededSource(seed)
         self.n = 0
 
     def roll(self, out):
@@ -59,8 +59,8 @@ class _Turns:
 
 def test_derived_dice_pass_the_fairness_tests():
     r = rules.Rules()
-    faces, ranks = fairness.sample(_Turns("fair-1"), r, 60000)
-    res = fairness.assess(faces, ranks, fairness.exact_rank_counts(r), rules.RANK_IDS)
+    faces, ranks = dice_stats.sample(_Turns("fair-1"), r, 60000)
+    res = dice_stats.assess(faces, ranks, dice_stats.exact_rank_counts(r), rules.RANK_IDS)
     assert res["faces"]["pass"] and res["ranks"]["pass"], res
 
 

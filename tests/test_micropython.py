@@ -45,13 +45,15 @@ def built(mp_built):
 
 
 def compile_firmware(out_dir):
-    """mpy-cross every firmware .py into out_dir; returns {relpath: (rc, stderr)}."""
+    """mpy-cross every firmware .py into out_dir, and micropython-lib's ssd1306 beside them (what
+    `mip install ssd1306` puts on a stock bowl); returns {relpath: (rc, stderr)}."""
+    from host_sim import compat
     results = {}
-    for rel in portable.firmware_sources():
+    for rel, src in [(r, os.path.join(portable.FIRMWARE, r)) for r in portable.firmware_sources()] + [
+            ("ssd1306.py", os.path.join(compat.SSD1306, "ssd1306.py"))]:
         dst = os.path.join(out_dir, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        p = subprocess.run([MPY_CROSS, "-o", dst, os.path.join(portable.FIRMWARE, rel)],
-                           capture_output=True, text=True)
+        p = subprocess.run([MPY_CROSS, "-o", dst, src], capture_output=True, text=True)
         results[rel] = (p.returncode, p.stderr)
     return results
 

@@ -6,7 +6,7 @@ import time
 
 from bobing import dice, profiles, shake
 
-from hostmods import TRACES, fairness, fake_mpu6050
+from hostmods import TRACES, dice_stats, fake_mpu6050
 
 SHAKES = ("clean_normal_shake", "clean_long_shake", "model_normal_shake", "model_long_shake",
           "model_gentle_shake")
@@ -119,7 +119,7 @@ def test_the_shake_goes_into_the_dice_pool_with_its_us_timings():
 def test_the_roll_depends_on_the_shake_fed_through_the_detector():
     faces = []
     for name in ("model_normal_shake", "model_gentle_shake"):
-        d = dice.Dice(fairness.SeededSource("same source"))
+        d = dice.Dice(dice_stats.SeededSource("same source"))
         det = shake.Detector(pool=d)
         out = bytearray(6)
         got = []

@@ -1,11 +1,11 @@
 # micropython: yes
 # Shakes granted at the prize desk (firmware/PROTOCOL.md "Shakes from the
-# counter"), the shared codec and the bowl's record (bobing/shakes.py): the
+# counter"), the shared codec and the bowl's record (bobing/grants.py): the
 # desk's grant is signed by its seal alone (bobing/wire.py, under the bowl's key):
 # the seal refuses what another key, bowl or event signed, the codec anything
 # malformed and an older desk's inner mac by name; the record on flash (on the unix
 # port in littlefs) reads back only as written. EV_CUSTOMER carries the shakes.
-from bobing import game, journal, shakes, wire
+from bobing import game, grants, journal, wire
 from ramflash import fresh_root
 
 SECRET = bytes(range(1, 17))
@@ -16,7 +16,7 @@ TOPIC = "bobing/midautumn/3F-1/shakes"
 
 def _refused(*args):
     try:
-        shakes.decode(*args)
+        grants.decode(*args)
     except ValueError as e:
         return str(e)
     raise AssertionError("accepted: %r" % (args,))
@@ -39,18 +39,18 @@ def _seal_refused(secret, bowl, payload, event=EV):
 
 
 def test_a_sealed_grant_round_trips_with_one_signature():
-    p = shakes.payload(7, 3, "R-88")
+    p = grants.payload(7, 3, "R-88")
     assert p == b'{"v":2,"id":7,"n":3,"ref":"R-88"}'  # no inner mac: the seal is its signature
     w = _sealed(SECRET, "3F-1", p)
     assert w.count(b"mac") == 1 and len(w) < 120
     body = _opened(SECRET, "3F-1", w)
-    assert shakes.decode(EV, TOPIC, body, "3F-1") == (7, 3, "R-88")
-    assert shakes.decode(EV, TOPIC.encode(), body, "3F-1") == (7, 3, "R-88")
+    assert grants.decode(EV, TOPIC, body, "3F-1") == (7, 3, "R-88")
+    assert grants.decode(EV, TOPIC.encode(), body, "3F-1") == (7, 3, "R-88")
 
 
 def test_forged_moved_replayed_elsewhere_and_malformed_grants_are_refused():
-    good = _sealed(SECRET, "3F-1", shakes.payload(7, 3, "R-88"))
-    assert "seal does not match" in _seal_refused(SECRET, "3F-1", _sealed(OTHER, "3F-1", shakes.payload(7, 3, "R-88")))
+    good = _sealed(SECRET, "3F-1", grants.payload(7, 3, "R-88"))
+    assert "seal does not match" in _seal_refused(SECRET, "3F-1", _sealed(OTHER, "3F-1", grants.payload(7, 3, "R-88")))
     assert "seal does not match" in _seal_refused(SECRET, "3F-1", good.replace(b'"n":3', b'"n":9'))
     assert "seal does not match" in _seal_refused(SECRET, "3F-1", good.replace(b'"id":7', b'"id":8'))
     # sealed for bowl 3F-1, published on bowl 3F-2's topic; or for another event
@@ -70,18 +70,18 @@ def test_forged_moved_replayed_elsewhere_and_malformed_grants_are_refused():
         assert why in _refused(EV, TOPIC, bad, "3F-1"), bad
     for args in ((0, 3), (1, 0), (1, 100), (1, 3, "x" * 25), (1, 3, 'a"b')):
         try:
-            shakes.payload(*args)
+            grants.payload(*args)
         except ValueError:
             continue
         raise AssertionError("made %r" % (args,))
 
 
 def test_acks_round_trip():
-    assert shakes.decode_ack(EV, "bobing/midautumn/7/shaken", shakes.ack_payload(7, "got")) == ("7", 7, "got", "")
-    assert shakes.decode_ack(EV, "bobing/midautumn/7/shaken", shakes.ack_payload(7, "no", 'a "b"')) == (
+    assert grants.decode_ack(EV, "bobing/midautumn/7/shaken", grants.ack_payload(7, "got")) == ("7", 7, "got", "")
+    assert grants.decode_ack(EV, "bobing/midautumn/7/shaken", grants.ack_payload(7, "no", 'a "b"')) == (
         "7", 7, "no", "a 'b'")
     try:
-        shakes.decode_ack(EV, "bobing/midautumn/7/shaken", b'{"v":2,"id":7,"st":"maybe"}')
+        grants.decode_ack(EV, "bobing/midautumn/7/shaken", b'{"v":2,"id":7,"st":"maybe"}')
     except ValueError as e:
         assert "st" in str(e)
     else:
@@ -92,18 +92,18 @@ def test_the_record_reads_back_only_as_written():
     root = fresh_root()
     import os
     os.mkdir(root)
-    assert shakes.read(root) is None
-    shakes.write(root, 7, 3, 12, 4)
-    assert shakes.read(root) == (7, 3, 12, 4)
-    shakes.write(root, 8, 1, 12, 5)
-    assert shakes.read(root) == (8, 1, 12, 5)
-    with open(root + "/" + shakes.FILE, "rb") as f:
+    assert grants.read(root) is None
+    grants.write(root, 7, 3, 12, 4)
+    assert grants.read(root) == (7, 3, 12, 4)
+    grants.write(root, 8, 1, 12, 5)
+    assert grants.read(root) == (8, 1, 12, 5)
+    with open(root + "/" + grants.FILE, "rb") as f:
         b = bytearray(f.read())
     b[3] ^= 1  # one flipped bit
-    with open(root + "/" + shakes.FILE, "wb") as f:
+    with open(root + "/" + grants.FILE, "wb") as f:
         f.write(b)
     try:
-        shakes.read(root)
+        grants.read(root)
     except ValueError as e:
         assert "damaged" in str(e)
     else:

@@ -5,7 +5,7 @@
 # and keeps a grant taken before a power cut.
 import binascii
 
-from bobing import shakes, wire
+from bobing import grants, wire
 from bobing import console as C
 from bowlkit import key, new_sim, roll, to_kiosk
 
@@ -23,11 +23,11 @@ def _grant(sim, gid, n, ref="R-1", secret=None, bowl=None):
     c = sim.console
     bowl = bowl or c.settings.bowl_id
     secret = secret or binascii.unhexlify(c.settings.secret)
-    msg = wire.seal(wire.key(secret), wire.FROM_DESK, "midautumn", bowl, "shakes", shakes.payload(gid, n, ref))
+    msg = wire.seal(wire.key(secret), wire.FROM_DESK, "midautumn", bowl, "shakes", grants.payload(gid, n, ref))
     try:  # as bowl/net.py's _on_msg: the seal under this bowl's key, then the body
         msg = wire.open_sealed(wire.key(binascii.unhexlify(c.settings.secret)), wire.FROM_DESK, "midautumn",
                                c.settings.bowl_id, "shakes", msg)
-        gid, n, ref = shakes.decode("midautumn", "bobing/midautumn/%s/shakes" % bowl, msg, c.settings.bowl_id)
+        gid, n, ref = grants.decode("midautumn", "bobing/midautumn/%s/shakes" % bowl, msg, c.settings.bowl_id)
     except ValueError as e:
         return "refused", str(e)
     return c.grant_shakes(gid, n)
@@ -75,7 +75,7 @@ def test_forged_foreign_and_malformed_grants_are_refused(tmp_path):
         try:
             body = wire.open_sealed(wire.key(binascii.unhexlify(c.settings.secret)), wire.FROM_DESK, "midautumn",
                                     c.settings.bowl_id, "shakes", bad)  # (as bowl/net.py's _on_msg)
-            shakes.decode("midautumn", "bobing/midautumn/%s/shakes" % c.settings.bowl_id, body, c.settings.bowl_id)
+            grants.decode("midautumn", "bobing/midautumn/%s/shakes" % c.settings.bowl_id, body, c.settings.bowl_id)
         except ValueError:
             pass
         else:

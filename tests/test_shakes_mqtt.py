@@ -16,7 +16,7 @@ from mqtt_broker import need_broker
 from mqttkit import EVENT, OTHER_SECRET, SECRET, bowl_cmd, sealed
 
 
-from bobing import shakes
+from bobing import grants
 from host_sim.desk import shakegrants
 from host_sim.desk.models import ShakeGrant
 
@@ -67,8 +67,8 @@ def test_a_counter_grant_lets_exactly_its_shakes_once_through_replays_forgeries_
     try:
         assert _state(1, "used").state == "used"
         # the same signed grant again (a replay), one signed with another secret, one malformed
-        broker.publish(topic, sealed(SECRET, topic, shakes.payload(1, 3, "R-1001"), "d"))
-        forged = shakes.payload(2, 9, "R-1001")
+        broker.publish(topic, sealed(SECRET, topic, grants.payload(1, 3, "R-1001"), "d"))
+        forged = grants.payload(2, 9, "R-1001")
         broker.publish(topic, sealed(OTHER_SECRET, topic, forged, "d"))
         broker.publish(topic, b'{"v":2,"id":2,"n":9}')
         out = _done(bowl)

@@ -177,13 +177,13 @@ def test_window_shows_the_oled_pixels(flash, tmp_path, monkeypatch):
     assert cli.main(args) == 0
     from PIL import Image
 
-    import fairness
+    import dice_stats
     from host_sim.sim import window
     img = Image.open(shot).convert("RGB")
     # the same game again without the window gives the frame the window showed:
     # one command a frame, then a frame's time
     root2 = str(tmp_path / "flash2")
-    p = player.Player(root2, fairness.SeededSource("window"))
+    p = player.Player(root2, dice_stats.SeededSource("window"))
     try:
         for line in ("shake", "shake 1500"):
             player.run_command(p, line, print)

@@ -103,7 +103,7 @@ def bare_fakes_imports(source):
 
 
 def test_the_simulated_parts_are_imported_by_their_package_path():
-    # host_sim/portable is on the path for fairness and screen_cases: a bare `from fakes import bowl`
+    # host_sim/portable is on the path for dice_stats and screen_cases: a bare `from fakes import bowl`
     # would load a second copy of the simulated board beside host_sim.portable.fakes.bowl
     found = []
     for rel in python_files():

@@ -180,7 +180,7 @@ class Console:
     _clock0 = (0, 0)  # (the game's minute, the time it was read): the kiosk's minutes go on from it
     # state objects made when first needed (a family game played by shakes makes neither):
     menu = None  # what the menus have open and the PIN's lockout: a menu.MenuState (_menus)
-    grants = None  # what the prize desk granted: a shakes.Grants (_grants)
+    grants = None  # what the prize desk granted: a grants.Grants (_grants)
 
     def __init__(self, root, t_ms, urandom, has_display=True, has_sensor=True, hw_errors=(),
                  woke_by="power", entropy=None, event=""):
@@ -257,7 +257,7 @@ class Console:
             from bobing import final_play
             final_play.resume(self)
         try:
-            os.stat(root + "/shakes.txt")  # a desk's grant was taken (shakes.FILE)
+            os.stat(root + "/shakes.txt")  # a desk's grant was taken (grants.FILE)
         except OSError:
             pass
         else:
@@ -502,9 +502,9 @@ class Console:
         self.make_detector()
         g = self.grants.shakes if self.grants is not None else None
         if g is not None:  # not used in the game that ended: it is for this game's first customer
-            from bobing import shakes
+            from bobing import grants
             try:
-                shakes.write(self.root, g[0], g[1], self.j.game_id, 1)
+                grants.write(self.root, g[0], g[1], self.j.game_id, 1)
                 self.grants.shakes = (g[0], g[1], self.j.game_id, 1)
             except OSError as e:
                 self.grants.shakes = None
@@ -997,10 +997,10 @@ class Console:
 
     # ------------------------------------------------------------ shakes from the desk (Grants)
     def _grants(self):
-        """The desk's grants, made at the first (bobing/shakes.py's class: loaded only then)."""
+        """The desk's grants, made at the first (bobing/grants.py's class: loaded only then)."""
         if self.grants is None:
-            from bobing import shakes
-            self.grants = shakes.Grants()
+            from bobing import grants
+            self.grants = grants.Grants()
             _unload("shakes")
         return self.grants
 
@@ -1021,9 +1021,9 @@ class Console:
         """Read the record once: -> the highest id taken; sets the pending grant."""
         self._grants()
         if self.grants.floor < 0:
-            from bobing import shakes
+            from bobing import grants
             try:
-                r = shakes.read(self.root)
+                r = grants.read(self.root)
             except ValueError as e:
                 r = None
                 self.grants.floor = 0
@@ -1039,7 +1039,7 @@ class Console:
 
     def grant_shakes(self, gid, n):
         """The desk's grant (decoded and authenticated by bowl/net.py with
-        shakes.decode) -> (st, why): "got" once it is on flash (or was taken
+        grants.decode) -> (st, why): "got" once it is on flash (or was taken
         before and is still pending), "used", or "no" with the reason."""
         floor = self._grant_state()
         if self.grants.damaged:
@@ -1055,10 +1055,10 @@ class Console:
             return "no", "this bowl is not in a kiosk game"
         if self.grants.shakes is not None:
             return "no", "grant %d is still waiting for its customer" % self.grants.shakes[0]
-        from bobing import shakes
+        from bobing import grants
         r = (gid, n, self.j.game_id, t.customer + 1)
         try:
-            shakes.write(self.root, *r)
+            grants.write(self.root, *r)
         except OSError as e:
             self.say("shakes: grant %d not taken: flash write failed: %s" % (gid, e))
             return "no", "flash write failed"

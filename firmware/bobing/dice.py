@@ -44,7 +44,7 @@
 #               roll is ever drawn again because of its result. What he CAN do
 #               is flash other firmware; no code defends against that. The
 #               defence is openness: this file, `host_sim dice` and
-#               `host_sim fairness` let anyone check the dice path.
+#               `host_sim dice-stats` let anyone check the dice path.
 #   claim secret  (the kiosk's HMAC key, 16 bytes, drawn once and kept for
 #               months) has no shake to lean on, so it must not come from the
 #               radio-off pseudo-random stream: secret_bytes() hashes 32 bytes
@@ -124,7 +124,7 @@
 #   cannot know, so a per-game commitment shown on the screen would still let a
 #   cheating bowl choose its secret by trial (its own dice before the first
 #   shake) and checks nobody at a family table would make; the defence there is
-#   the open code of this file (`host_sim dice`, `host_sim fairness`).
+#   the open code of this file (`host_sim dice`, `host_sim dice-stats`).
 #
 # Health tests (NIST SP 800-90B §4.4), on the raw source bytes, alpha = 2^-20
 #   Sample type: one byte of os.urandom. Claimed min-entropy H = 4 bits per

@@ -25,23 +25,99 @@ ERR_JOURNAL = const(3)  # the journal was recovered at boot; its bad tail was mo
 # damage's code); other details say what else happened, each with its own words (_JOURNAL_SAYS)
 ERRORS = (ERR_SENSOR, ERR_RNG, ERR_JOURNAL)
 
-# labels: the claim screen's one, three lines for each error kind, the wait screen's, then the
-# lines of the journal notices that set nothing aside and of the final's (_JOURNAL_SAYS)
-_ZH = ("凭码到柜台领奖|传感器故障|请按键掷骰|摇碗不可用|随机数故障|自检未通过|暂停掷骰|"
-       "记录已恢复|损坏部分已另存|游戏继续|等待补货|奖品已派完||记录有损坏|存储无空间|未另存 暂停掷骰|"
-       "未另存|游戏继续|王中王暂停|内存不足|下次开机再试|王中王损坏|已另存|游戏继续|新游戏开始")
-_EN = ("Show at counter|No sensor!|Press the button|to roll.|RNG failure|Health test|"
-       "failed: no rolls|Journal|recovered; bad|tail set aside|Waiting for|All prizes out|stock|"
-       "Journal|damaged; flash|full: no rolls|damaged; none|moved: game on|Final paused|"
-       "too big for RAM|retried at boot|Final|damaged; set|aside: game on|moved: new game")
+# The panels' labels, by name (the screens' one way, as screen.py's): Chinese first, English
+# for visitors; tuples of constants, which the frozen image keeps in flash (choosing a
+# language allocates nothing). Error screens have three lines each (_A, _B, _C).
+_P_CLAIM = const(0)
+_P_SENSOR_A = const(1)
+_P_SENSOR_B = const(2)
+_P_SENSOR_C = const(3)
+_P_RNG_A = const(4)
+_P_RNG_B = const(5)
+_P_RNG_C = const(6)
+_P_JOURNAL_A = const(7)
+_P_JOURNAL_B = const(8)
+_P_JOURNAL_C = const(9)
+_P_STOCK_A = const(10)
+_P_STOCK_B = const(11)
+_P_STOCK_C = const(12)
+_P_DAMAGED = const(13)
+_P_FULL_B = const(14)
+_P_FULL_C = const(15)
+_P_KEPT_B = const(16)
+_P_KEPT_C = const(17)
+_P_FINAL_KEPT_A = const(18)
+_P_FINAL_KEPT_B = const(19)
+_P_FINAL_KEPT_C = const(20)
+_P_FINAL_BAD_A = const(21)
+_P_FINAL_BAD_B = const(22)
+_P_FINAL_BAD_C = const(23)
+_P_NEW_GAME_C = const(24)
+_P_YES = const(25)
+_P_NO = const(26)
+_P_GATE_A = const(27)
+_P_GATE_B = const(28)
+_P_GATE_C = const(29)
+_P_CHECK_A = const(30)
+_P_CHECK_B = const(31)
+_P_CHECK_C = const(32)
+_P_SEED = const(33)
+_P_DESK_A = const(34)
+_P_DESK_B = const(35)
+_P_PRIZES = const(36)
+_P_SEAT = const(37)
+_P_NO_PRIZE = const(38)
+_P_BOWL = const(39)
+_P_AT_COUNTER_A = const(40)
+_P_AT_COUNTER_B = const(41)
+_P_DIGITS = const(42)
+_P_NEW_SECRET = const(43)
+_P_TRIES_A = const(44)
+_P_TRIES_B = const(45)
+_P_TRY_B = const(46)
+_P_WAIT = const(47)
+_P_AGAIN = const(48)
+_P_UNCHANGED = const(49)
+_P_RESET_A = const(50)
+_P_RESET_B = const(51)
+_P_RESET_C = const(52)
+_P_WHERE_A = const(53)
+_P_WHERE_B = const(54)
+_P_SLEEP = const(55)
+_P_NAME_TITLE = const(56)
+_P_SEAT_N = const(57)
+_P_NUMBER = const(58)  # "No." before a game (and award) number, in both languages
+
+_ZH = (
+    "凭码到柜台领奖", "传感器故障", "请按键掷骰", "摇碗不可用", "随机数故障", "自检未通过", "暂停掷骰",
+    "记录已恢复", "损坏部分已另存", "游戏继续", "等待补货", "奖品已派完", "", "记录有损坏", "存储无空间",
+    "未另存 暂停掷骰", "未另存", "游戏继续", "王中王暂停", "内存不足", "下次开机再试", "王中王损坏", "已另存",
+    "游戏继续", "新游戏开始", "确定:是", "菜单:否", "等待服务员", "开始下一位", "", "验证", "", "", "Seed",
+    "等待奖台", "", "奖品", "", "还没有奖品", "碗号", "凭码领奖", "", "下一:+1 长按:-1", "确定:换新",
+    "还可试", "次", "次", "请等", "再输入密码", "密码未改", "请管理员", "重设密码", "", "菜单>管理>改密码",
+    "", "z z z", "%d号 名字", "%s号", "No.",
+)
+_EN = (
+    "Show at counter", "No sensor!", "Press the button", "to roll.", "RNG failure", "Health test",
+    "failed: no rolls", "Journal", "recovered; bad", "tail set aside", "Waiting for", "All prizes out",
+    "stock", "Journal", "damaged; flash", "full: no rolls", "damaged; none", "moved: game on", "Final paused",
+    "too big for RAM", "retried at boot", "Final", "damaged; set", "aside: game on", "moved: new game",
+    "OK: yes", "MENU: no", "Waiting for the", "attendant to let", "the next one in", "Check", "your", "dice",
+    "Seed", "Waiting for the", "prize desk", "prizes", "Seat", "no prize yet", "Bowl", "Show at", "counter",
+    "NEXT +1  hold -1", "id %s  OK: new", "", " tries left", " try left", "wait", "then try again",
+    "PIN not changed", "Open the case:", "make pin", "(maintenance)", "Menu > Admin >", "Change PIN", "z z z",
+    "Seat %d name", "Seat %s", "No.",
+)
+# each error kind's three lines start at
+_ERROR_LINES = (0, _P_SENSOR_A, _P_RNG_A, _P_JOURNAL_A)
 # ERR_JOURNAL's details with words of their own -> the labels of their three lines
 _JOURNAL_SAYS = (
-    (FLASH_FULL, 13, 14, 15),  # the flash had no room to set the bad tail aside: kept as it is, no rolls
-    (V.J_IN_PLAY, 13, 16, 17),  # found after the boot (Journal.check_step): nothing moved, the game goes on
-    (NOT_RECOVERED, 13, 16, 24),  # the boot's recovery itself failed: the game kept as it is, a new one starts
-    (V.J_FINAL_KEPT, 18, 19, 20),  # the final too large for the memory free now: kept, the next boot tries
-    (V.J_FINAL_BAD, 21, 22, 23),  # the final damaged, set aside as final.bad: the table game goes on
-    (V.J_FINAL_LEFT, 21, 16, 17),  # the final damaged, and it could not be set aside
+    (FLASH_FULL, _P_DAMAGED, _P_FULL_B, _P_FULL_C),  # the flash had no room to set the bad tail aside: no rolls
+    (V.J_IN_PLAY, _P_DAMAGED, _P_KEPT_B, _P_KEPT_C),  # found after the boot (Journal.check_step): the game goes on
+    (NOT_RECOVERED, _P_DAMAGED, _P_KEPT_B, _P_NEW_GAME_C),  # the boot's recovery failed: kept, a new game starts
+    (V.J_FINAL_KEPT, _P_FINAL_KEPT_A, _P_FINAL_KEPT_B, _P_FINAL_KEPT_C),  # too large for the memory free now
+    (V.J_FINAL_BAD, _P_FINAL_BAD_A, _P_FINAL_BAD_B, _P_FINAL_BAD_C),  # damaged, set aside as final.bad: game on
+    (V.J_FINAL_LEFT, _P_FINAL_BAD_A, _P_KEPT_B, _P_KEPT_C),  # the final damaged, and it could not be set aside
 )
 
 
@@ -90,7 +166,7 @@ def label(item, lang):
 def title_of(c, mid):
     """The title of list `mid` in the current language (the name list's: the seat's)."""
     if mid == "title":
-        return ("%d号 名字" if c.lang == "zh" else "Seat %d name") % c.menu.list[3]
+        return (_ZH if c.lang == "zh" else _EN)[_P_NAME_TITLE] % c.menu.list[3]
     return label(mid if _label_at(mid) >= 0 else "main", c.lang)
 
 
@@ -98,7 +174,7 @@ def item_text(c, item, mid=None):
     """A list item as shown: a label, a preset or prize class name, or a number;
     mid: the id of the list it is in (a menu view's arg[0])."""
     if mid == "names" and item != "back":  # a seat: "3号" / "Seat 3"
-        return ("%s号" if c.lang == "zh" else "Seat %s") % item
+        return (_ZH if c.lang == "zh" else _EN)[_P_SEAT_N] % item
     if mid == "title" and item != "none":
         return V.TITLES_ZH[V.TITLES.index(item)] if c.lang == "zh" else item
     if _label_at(item) >= 0:
@@ -168,12 +244,13 @@ def draw(s, c):
         _digits(s, c)
     elif v == V.V_CONFIRM:
         _title(s, label(c.arg, c.lang))
+        L = _labels(s)
         if p.zh:
-            p.text("确定:是", 16, 22)
-            p.text("菜单:否", 16, 42)
+            p.text(L[_P_YES], 16, 22)
+            p.text(L[_P_NO], 16, 42)
         else:
-            p.en_centred("OK: yes", 28)
-            p.en_centred("MENU: no", 44)
+            p.en_centred(L[_P_YES], 28)
+            p.en_centred(L[_P_NO], 44)
     elif v == V.V_SECRET:
         _secret(s, c)
     elif v == V.V_CLAIM:
@@ -188,7 +265,7 @@ def draw(s, c):
             _notice(s, c)
     elif v == V.V_SLEEP:
         s.fb.fill(0)
-        p.en_centred("z z z", 28)
+        p.en_centred(_labels(s)[_P_SLEEP], 28)
     elif v == V.V_WAIT:
         wait(s, c.table)
     elif v == V.V_GATE:
@@ -212,12 +289,12 @@ def gate(s, t, c=None):
         _receipt(s, t, f)
         return
     if p.zh:
-        p.text_centred("等待服务员", 2)
-        p.text_centred("开始下一位", 22)
+        p.text_centred(_ZH[_P_GATE_A], 2)
+        p.text_centred(_ZH[_P_GATE_B], 22)
     else:
-        p.en_centred("Waiting for the", 2)
-        p.en_centred("attendant to let", 14)
-        p.en_centred("the next one in", 26)
+        p.en_centred(_EN[_P_GATE_A], 2)
+        p.en_centred(_EN[_P_GATE_B], 14)
+        p.en_centred(_EN[_P_GATE_C], 26)
     if t is not None:
         s.prizes_left(t)
 
@@ -259,11 +336,11 @@ def _receipt(s, t, f):
     p = s.paint
     fb = s.fb
     if p.zh:  # "验证" / No.g-k on the left, the QR in the right square
-        p.text("验证", 0, 0)
+        p.text(_ZH[_P_CHECK_A], 0, 0)
     else:
-        p.en("Check", 0, 2)
-        p.en("your", 0, 14)
-        p.en("dice", 0, 26)
+        p.en(_EN[_P_CHECK_A], 0, 2)
+        p.en(_EN[_P_CHECK_B], 0, 14)
+        p.en(_EN[_P_CHECK_C], 0, 26)
     fb.text("%d-%d" % f.receipt, 0, 52, 1)
     if rows is not None:
         fb.fill_rect(_W - 64, 0, 64, 64, 1)
@@ -289,10 +366,10 @@ def join(s, t, f):
         rows = _qr_keep(_jq, gk, rows)
     u = f.user_hex()
     if p.zh:  # "验证" over "Seed": the page of the customer's own seed
-        p.text("验证", 0, 0)
-        fb.text("Seed", 0, 20, 1)
+        p.text(_ZH[_P_CHECK_A], 0, 0)
+        fb.text(_ZH[_P_SEED], 0, 20, 1)
     else:
-        p.en("Seed", 0, 2)
+        p.en(_EN[_P_SEED], 0, 2)
     if u is not None:
         fb.text(u, 0, 36, 1)
     fb.text("%d-%d" % gk, 0, 52, 1)
@@ -308,10 +385,10 @@ def seed(s, t):
     fb = s.fb
     fb.fill(0)
     if p.zh:
-        p.text_centred("等待奖台", 12)
+        p.text_centred(_ZH[_P_DESK_A], 12)
     else:
-        p.en_centred("Waiting for the", 8)
-        p.en_centred("prize desk", 20)
+        p.en_centred(_EN[_P_DESK_A], 8)
+        p.en_centred(_EN[_P_DESK_B], 20)
     if t is not None:
         s.prizes_left(t)
 
@@ -324,14 +401,14 @@ def seat_prizes(s, t, seat):
     fb.fill(0)
     zh = p.zh
     if zh:  # "7号奖品      7/10"
-        p.text("奖品", p.seat(seat, 0, 0), 0)
+        p.text(_ZH[_P_PRIZES], p.seat(seat, 0, 0), 0)
         right = _W - p.number_width(t.seats) - 8
         p.number(t.seats, p.en("/", p.number(seat, right - p.number_width(seat), 4), 4), 4)
     elif p.name_of(seat) is not None:  # "Nainai prizes"
-        p.en("prizes", p.seat(seat, 0, 0) + 8, 0)
+        p.en(_EN[_P_PRIZES], p.seat(seat, 0, 0) + 8, 0)
     else:  # "Seat 7/10 prizes"
-        x = p.number(seat, p.en("Seat", 0, 0) + 8, 0)
-        p.en("prizes", p.number(t.seats, p.en("/", x, 0), 0) + 8, 0)
+        x = p.number(seat, p.en(_EN[_P_SEAT], 0, 0) + 8, 0)
+        p.en(_EN[_P_PRIZES], p.number(t.seats, p.en("/", x, 0), 0) + 8, 0)
     a = t.awards[seat]
     k = 0
     for cls in t.classes:
@@ -353,9 +430,9 @@ def seat_prizes(s, t, seat):
         k += 1
     if k == 0:
         if zh:
-            p.text_centred("还没有奖品", 28)
+            p.text_centred(_ZH[_P_NO_PRIZE], 28)
         else:
-            p.en_centred("no prize yet", 32)
+            p.en_centred(_EN[_P_NO_PRIZE], 32)
 
 
 def wait(s, t):
@@ -365,26 +442,21 @@ def wait(s, t):
     fb = s.fb
     fb.fill(0)
     if p.zh:
-        p.text_centred(_label(s, 11), 4)
-        p.text_centred(_label(s, 10), 26)
+        p.text_centred(_ZH[_P_STOCK_B], 4)
+        p.text_centred(_ZH[_P_STOCK_A], 26)
     else:
-        p.en_centred(_label(s, 11), 4)
-        p.en_centred(_label(s, 10), 22)
-        p.en_centred(_label(s, 12), 34)
+        p.en_centred(_EN[_P_STOCK_B], 4)
+        p.en_centred(_EN[_P_STOCK_A], 22)
+        p.en_centred(_EN[_P_STOCK_C], 34)
     if t is not None:
         fb.hline(0, 48, 128, 1)
-        fb.text("No.", 0, 54, 1)
+        fb.text(_EN[_P_NUMBER], 0, 54, 1)
         p.number(t.game_no, 24, 54)  # digit by digit: drawing allocates nothing
 
 
-_cut = {}  # language -> its labels as a tuple, cut on first use (drawing then allocates nothing)
-
-
-def _label(s, i):
-    t = _cut.get(s.lang)
-    if t is None:
-        t = _cut[s.lang] = tuple((_ZH if s.paint.zh else _EN).split("|"))
-    return t[i]
+def _labels(s):
+    """The panels' labels in screen s's language."""
+    return _ZH if s.paint.zh else _EN
 
 
 QR_PREFIX = "BB1"  # the claim's QR text: BB1:<bowl>:<game>-<award>:<CLASS ID>:<code> (firmware/PROTOCOL.md)
@@ -422,19 +494,19 @@ def claim(s, t, code, cls, ref, bowl=None, page=0, desk=None, unverified=False):
         _claim_qr(s, t, code, cls, ref, bowl, desk)
         return
     if zh:  # "碗号0042   No.17-1" / "三红 sanhong" / the code, big
-        x = p.text(bowl, p.text("碗号", 0, 0), 0)
+        x = p.text(bowl, p.text(_ZH[_P_BOWL], 0, 0), 0)
         p.en_right(ref, _W, 4)
         if x + 8 + 8 * (3 + len(ref)) <= _W:  # (a long bowl id leaves no room for "No.")
-            p.en_right("No.", _W - 8 * len(ref), 4)
+            p.en_right(_ZH[_P_NUMBER], _W - 8 * len(ref), 4)
         x = p.prize(t, cls, 0, 17)
         right = s.mark_unverified(_W, 17) if unverified else _W
         if x + 8 + 8 * len(cls) <= right - 4:  # (beside the mark a long id gives way: the name says it)
             p.en(cls, x + 8, 21)
     else:  # "Bowl 0042  No.17-1" / "sanhong" / the code, big
-        x = p.en(bowl, p.en("Bowl", 0, 0) + 8, 0)
+        x = p.en(bowl, p.en(_EN[_P_BOWL], 0, 0) + 8, 0)
         p.en_right(ref, _W, 0)
         if x + 8 + 8 * (3 + len(ref)) <= _W:
-            p.en_right("No.", _W - 8 * len(ref), 0)
+            p.en_right(_EN[_P_NUMBER], _W - 8 * len(ref), 0)
         p.en(cls, 0, 11)
     y = 36 if zh else 21 if unverified else 23
     if n <= 8:
@@ -444,7 +516,7 @@ def claim(s, t, code, cls, ref, bowl=None, page=0, desk=None, unverified=False):
     if not zh:
         if unverified:  # "unverified" under the code
             s.mark_unverified(_W - 24, 45)
-        p.en_centred(_label(s, 0), 55 if unverified else 54)
+        p.en_centred(_EN[_P_CLAIM], 55 if unverified else 54)
 
 
 def _claim_qr(s, t, code, cls, ref, bowl, desk):
@@ -470,17 +542,17 @@ def _claim_qr(s, t, code, cls, ref, bowl, desk):
 def _claim_qr_text(s, t, code, cls, ref):
     p = s.paint
     fb = s.fb
-    fb.text("No.", 0, 2, 1)
+    fb.text(_EN[_P_NUMBER], 0, 2, 1)
     fb.text(ref, 24, 2, 1)
     if p.zh:
         p.prize(t, cls, 0, 12)
         fb.text(code, 0, 32, 1)
-        p.text("凭码领奖", 0, 46)
+        p.text(_ZH[_P_AT_COUNTER_A], 0, 46)
     else:
         fb.text(cls, 0, 14, 1)
         fb.text(code, 0, 30, 1)
-        fb.text("Show at", 0, 46, 1)
-        fb.text("counter", 0, 56, 1)
+        fb.text(_EN[_P_AT_COUNTER_A], 0, 46, 1)
+        fb.text(_EN[_P_AT_COUNTER_B], 0, 56, 1)
 
 
 def _draw_qr(fb, rows, x, y):
@@ -514,7 +586,7 @@ def error(s, kind, detail=None):
         raise ValueError("error screen %r: must be one of ERR_SENSOR, ERR_RNG, ERR_JOURNAL" % (kind,))
     fb = s.fb
     fb.fill(0)
-    a = 3 * kind - 2  # its three lines in the labels
+    a = _ERROR_LINES[kind]  # its three lines in the labels
     b = a + 1
     c = a + 2
     if kind == ERR_JOURNAL:
@@ -530,13 +602,13 @@ def error(s, kind, detail=None):
     fb.fill_rect(11, 7, 3, 8, 1)
     fb.fill_rect(11, 17, 3, 2, 1)
     if p.zh:
-        p.text(_label(s, a), 30, 2)
-        p.text(_label(s, b), 0, 21)
-        p.text(_label(s, c), 0, 39)
+        p.text(_ZH[a], 30, 2)
+        p.text(_ZH[b], 0, 21)
+        p.text(_ZH[c], 0, 39)
     else:
-        p.en(_label(s, a), 30, 8)
-        p.en(_label(s, b), 0, 28)
-        p.en(_label(s, c), 0, 38)
+        p.en(_EN[a], 30, 8)
+        p.en(_EN[b], 0, 28)
+        p.en(_EN[c], 0, 38)
     if detail:  # one 8x8 line: 16 characters show, the framebuffer clips the rest
         fb.text(detail, 0, 56, 1)
 
@@ -601,9 +673,9 @@ def _digits(s, c):
             ch = "-"
         p.big(ch, x + 4, 24, 1, 2, 0 if i == pos else 1)
     if p.zh:
-        p.text("下一:+1 长按:-1", 0, 47)
+        p.text(_ZH[_P_DIGITS], 0, 47)
     else:
-        p.en_centred("NEXT +1  hold -1", 52)
+        p.en_centred(_EN[_P_DIGITS], 52)
 
 
 def _secret(s, c):
@@ -616,9 +688,9 @@ def _secret(s, c):
         p.en_centred(h[i:i + 16], 18 + 9 * (i // 16))
     if p.zh:
         s.fb.text(c.settings.bowl_id, 0, 52, 1)
-        p.text_right("确定:换新", _W, 48)
+        p.text_right(_ZH[_P_NEW_SECRET], _W, 48)
     else:
-        p.en_centred("id %s  OK: new" % c.settings.bowl_id, 55)
+        p.en_centred(_EN[_P_NEW_SECRET] % c.settings.bowl_id, 55)
 
 
 # the title (a menu label) of every notice drawn here; tests/test_board.py checks that each of
@@ -640,9 +712,9 @@ def _notice(s, c):
     if kind == V.N_PIN:  # "还可试2次" / "2 tries left"
         if zh:
             x = (_W - 64 - 8) // 2
-            p.text("次", p.text(detail, p.text("还可试", x, 26), 26), 26)
+            p.text(_ZH[_P_TRIES_B], p.text(detail, p.text(_ZH[_P_TRIES_A], x, 26), 26), 26)
         else:
-            p.en_centred(detail + (" try left" if detail == "1" else " tries left"), 30)
+            p.en_centred(detail + _EN[_P_TRY_B if detail == "1" else _P_TRIES_B], 30)
         return
     if kind == V.N_LOCKED:  # "请等 0:59" / "wait 0:59", counting down
         left = time.ticks_diff(detail, c.now)  # the notice carries when the lock ends
@@ -650,40 +722,40 @@ def _notice(s, c):
         m = left // 60
         x = 24
         if zh:
-            x = p.text("请等", 16, 26) + 8
+            x = p.text(_ZH[_P_WAIT], 16, 26) + 8
         else:
-            x = p.en("wait", 24, 30) + 8
+            x = p.en(_EN[_P_WAIT], 24, 30) + 8
         y = 26 if zh else 22
         x = p.big_number(m, x, y, 1, 2)
         fb.text(":", x, y + 4, 1)
         p.big_number(left % 60 // 10, x + 8, y, 1, 2)
         p.big_number(left % 10, x + 16, y, 1, 2)
         if zh:
-            p.text_centred("再输入密码", 46)
+            p.text_centred(_ZH[_P_AGAIN], 46)
         else:
-            p.en_centred("then try again", 50)
+            p.en_centred(_EN[_P_AGAIN], 50)
         return
     if kind == V.N_PIN_DIFF:
         if zh:
-            p.text_centred("密码未改", 28)
+            p.text_centred(_ZH[_P_UNCHANGED], 28)
         else:
-            p.en_centred("PIN not changed", 30)
+            p.en_centred(_EN[_P_UNCHANGED], 30)
         return
     if kind == V.N_PIN_LOST:  # the recovery needs the case opened and a computer, not the key
         if zh:
-            p.text_centred("请管理员", 22)
-            p.text_centred("重设密码", 42)
+            p.text_centred(_ZH[_P_RESET_A], 22)
+            p.text_centred(_ZH[_P_RESET_B], 42)
         else:
-            p.en_centred("Open the case:", 26)
-            p.en_centred("make pin", 36)
-            p.en_centred("(maintenance)", 46)
+            p.en_centred(_EN[_P_RESET_A], 26)
+            p.en_centred(_EN[_P_RESET_B], 36)
+            p.en_centred(_EN[_P_RESET_C], 46)
         return
     if kind == V.N_PIN_DEFAULT:  # a kiosk lets nobody in with 1234
         if zh:
-            p.text_centred("菜单>管理>改密码", 28)
+            p.text_centred(_ZH[_P_WHERE_A], 28)
         else:
-            p.en_centred("Menu > Admin >", 26)
-            p.en_centred("Change PIN", 38)
+            p.en_centred(_EN[_P_WHERE_A], 26)
+            p.en_centred(_EN[_P_WHERE_B], 38)
         return
     if detail and kind != V.N_DONE:
         fb.text(detail[:16], 0, 28, 1)

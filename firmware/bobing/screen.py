@@ -70,6 +70,11 @@ _L_UNVERIFIED = const(40)
 _L_UNVERIFIED_A = const(41)
 _L_UNVERIFIED_B = const(42)
 _L_NTH = const(43)
+_L_SEAT_OF = const(44)
+_L_TO = const(45)
+_L_SHAKE = const(46)
+_L_GRAB_B = const(47)
+_L_TIMES = const(48)
 
 # The labels of each language: a tuple of constants, which the frozen image keeps in flash
 # (mpy-tool freezes constant tuples as ROM objects): choosing a language allocates nothing.
@@ -80,6 +85,7 @@ _ZH = (
     "游戏结束", "关灯抢饼", "无状元", "奖品", "骰子出碗", "本次作废", "时间到", "开始", "位顾客", "还有",
     "次", "请下一位顾客", "谢谢参与", "", "本轮后结束",
     "先摇", "共", "点", "已派完", "此项不设奖", "", "同分先到者得", "未胜过", "未验证", "骰子未验证", "", "位",
+    "", "", "", "", "×",
 )
 _EN = (
     "Seat", "Round", "", "Seat", "Prizes left", "Champion:", "New game", "players", "Shake to start",
@@ -88,6 +94,7 @@ _EN = (
     "Time is up", "Start", "Customer", "Shakes left", "", "Next customer!", "Thank you!", "You win",
     "Last round", "starts", "Total", "", "all won", "pays no prize here", "to shake", "Tie: first keeps",
     "does not beat", "unverified", "Unverified:", "no desk value", "",
+    "seat", "to", "shake", "GRAB!", " x",
 )
 
 # why a game ended (game.REASONS, in its order) -> Chinese, English
@@ -170,7 +177,7 @@ class Screen:
                 p.seat(t.holder, p.en(L[_L_ZY], 0, 9) + 8, 9)
             else:  # "Champion: seat 5" (the 状元 so far)
                 x = p.en(L[_L_ZY], 0, 9) + (8 if t.holder < 10 else 0)
-                p.number(t.holder, p.en("seat", x, 9) + 8, 9)
+                p.number(t.holder, p.en(L[_L_SEAT_OF], x, 9) + 8, 9)
         # middle: the seat to shake, big
         name = p.name_of(t.turn)
         if name is not None:  # "轮到奶奶" / "Nainai / to shake", the name big
@@ -180,7 +187,7 @@ class Screen:
                 p.big_text(name, p.text(L[_L_TURN], x, 24) + 4, 16)
             else:
                 p.big(name, (_W - 16 * len(name)) // 2, 20, 2, 2)
-                p.en_centred("to shake", 40)
+                p.en_centred(L[_L_TO_SHAKE], 40)
         elif zh:
             w = p.number_width(t.turn) * 3
             lw = p.text_width(L[_L_TURN])
@@ -193,8 +200,8 @@ class Screen:
             w = p.number_width(t.turn) * k
             x = (_W - 32 - 8 - w - 8 - 40) // 2
             x = p.big_number(t.turn, p.en(L[_L_TURN], x, 26) + 8, 22 if k == 2 else 18, k, k) + 8
-            p.en("to", x, 22)
-            p.en("shake", x, 32)
+            p.en(L[_L_TO], x, 22)
+            p.en(L[_L_SHAKE], x, 32)
         self.prizes_left(t)
 
     def prizes_left(self, t):
@@ -518,7 +525,7 @@ class Screen:
                 x = p.text(self._l[_L_WINS], x, 39)
             x = p.prize(t, cls, x, 39)
             if count > 1:
-                p.number(count, p.text("×", x, 39), 43)
+                p.number(count, p.text(self._l[_L_TIMES], x, 39), 43)
             return
         # en: "Seat 8 takes" (a kiosk's customer: "You win") / "Dui Tang x2" or "Dui Tang from 5"
         if seat:
@@ -533,7 +540,7 @@ class Screen:
             w += 8 + 8 * len(self._l[_L_CHASE]) + 8 + p.number_width(src)
         x = p.prize(t, cls, (_W - w) // 2, 49)
         if count > 1:
-            x = p.number(count, p.en(" x", x, 49), 49)
+            x = p.number(count, p.en(self._l[_L_TIMES], x, 49), 49)
         if src:
             p.number(src, p.en(self._l[_L_CHASE], x + 8, 49) + 8, 49)
 
@@ -692,7 +699,7 @@ class Screen:
                 else:
                     fb.fill_rect(16, 12, 96, 22, 1)
                     p.en_centred(L[_L_GRAB], 14, 0)
-                    p.en_centred("GRAB!", 24, 0)
+                    p.en_centred(L[_L_GRAB_B], 24, 0)
             if zh:
                 p.text_centred(p.rank_names[rules.HEILIUBO], 42)
             else:

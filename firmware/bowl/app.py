@@ -35,14 +35,14 @@
 # piezo plays the tunes as before. The sound setting: off says nothing, quiet says it
 # 12 dB down. The clip streams a chunk per sensor round, after the sample.
 #
-# A frame goes to the display in DATA_BYTES transfers with a sensor round
-# between them whenever one is due: the whole frame (1,044 bytes at 400 kHz,
-# >= 23.5 ms) in one transfer would hold 100 Hz sampling for two or three
-# periods while the dice are shaken. The shaking screen's drawing (tens of ms
-# of the ESP32's CPU) is cut the same way: screen.Screen.pause, called between
-# its pieces, takes a sensor round when one is due; a frame that such a sample
-# made stale (the shake settled) is given up and the next drawn at once, and a
-# sample is also taken between the frame and the LED ring's work, and after it.
+# A frame goes to the display in 32-byte transfers (bowl/oled.py's send) with a
+# sensor round between them whenever one is due: the whole frame in one transfer
+# would hold 100 Hz sampling for two or three periods while the dice are shaken.
+# The shaking screen's drawing (tens of ms of the ESP32's CPU) is cut the same way:
+# screen.Screen.pause, called between its pieces, takes a sensor round when one is
+# due; a frame that such a sample made stale (the shake settled) is given up and the
+# next drawn at once, and a sample is also taken between the frame and the LED
+# ring's work, and after it.
 import gc
 
 from micropython import const
@@ -57,10 +57,6 @@ _ALL_ALIVE = const(3)
 LOST_MS = const(1000)  # an I2C part failing this long (and not answering a re-probe) is lost
 PROBE_MS = const(2000)  # a lost part is looked for again this often
 BATTERY_MS = const(5000)  # the battery is read this often (and at boot)
-# bytes of a frame per I2C transfer: ~0.9 ms each at 400 kHz, so the sensor is read on time between
-# them; and on a stuck bus the ESP32's legacy driver gives up on one after 100 ms x (1 + 32) = 3.3 s
-# (ports/esp32/machine_i2c.c), not 102 s for a whole frame: well within the watchdog
-DATA_BYTES = const(32)
 VOICE_FOLDER = "voice"  # bobing.voice.FOLDER, looked for before the voice is imported (tests/test_voice.py)
 NO_FRAME_ROUNDS = const(50)  # a second of UI rounds with no frame drawn for want of memory: restart
 
@@ -186,7 +182,7 @@ class App:
 
     def _reattach(self, part):
         hw = self.hw
-        if hw.i2c is None:
+        if not hw.on_i2c():
             return False
         from bowl import hw as hwmod
         try:
@@ -268,17 +264,12 @@ class App:
         return self.screen is None or self.con.changed == self._drawn
 
     def _send(self, d):
-        """The frame to the display in DATA_BYTES transfers, sampling between them
-        when due -> True (sent whole: a frame begun on the panel is finished)."""
-        hw = self.hw
-        if hw.i2c is None or not hasattr(d, "write_data"):  # not an SSD1306 on our bus: its own show()
+        """The frame to the display a part at a time (bowl/oled.py), sampling between
+        the parts when due -> True (sent whole: a frame begun on the panel is finished)."""
+        if hasattr(d, "send"):
+            d.send(self._due)
+        else:  # a display of another kind: its own show()
             d.show()
-            return True
-        hw.i2c.writeto(d.addr, self._cmd)  # the whole panel: columns 0..127, pages 0..7
-        mv = memoryview(d.buffer)
-        for at in range(0, len(d.buffer), DATA_BYTES):
-            d.write_data(mv[at:at + DATA_BYTES])  # the panel's address moves on by itself
-            self._due()
         return True
 
     def _due(self):
@@ -295,9 +286,6 @@ class App:
             if c.changed != before:
                 self._stale = True
         return self._stale
-
-    # control byte 0x00: a command stream (SSD1306 datasheet 8.1.5.2); horizontal addressing
-    _cmd = b"\x00\x21\x00\x7f\x22\x00\x07"
 
     def _draw(self, s, c):
         v = c.view

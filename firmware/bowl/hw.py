@@ -5,7 +5,8 @@
 # the MicroPython unix port and on CPython. Nothing here touches `machine`.
 #
 #   display    FrameBuffer-like 128x64 mono: width, height, fill/pixel/blit...,
-#              show(); optional poweroff()/poweron()
+#              show(); optional poweroff()/poweron(), and send(between) (bowl/oled.py:
+#              the frame in 32-byte transfers, between() after each: the app samples)
 #   accel      accelerometer driver: read_into(buf) fills 3 int16 (milli-g)
 #   pixels     NeoPixel-like: n, pixels[i] = (r, g, b), write()
 #   led_power  Pin-like switch of the ring's supply (value(1) = on) or None

@@ -57,7 +57,7 @@
 #
 # Shakes granted at the prize desk (PROTOCOL.md "Shakes from the counter"): the
 # bowl subscribes to its own shakes topic (retained: a grant waits in the broker),
-# checks the desk's signature (bobing/shakes.py), hands the grant to the console,
+# checks the desk's signature (bobing/grants.py), hands the grant to the console,
 # which puts it on flash and lets it in at the gate, and answers on its shaken
 # topic (got, used, or no with the reason); at every (re)connect it says again
 # where the last grant stands, so an answer lost to a power cut is not lost.
@@ -684,9 +684,9 @@ class Net:
             self.say("net: allot %d ignored: not newer than grant %d" % (s, self.stock.grant_s()))
 
     def _shakes(self, topic_b, msg):
-        from bobing import shakes
+        from bobing import grants
         try:
-            gid, n, ref = shakes.decode(self.cfg["event"], topic_b, msg, self.bowl_id)
+            gid, n, ref = grants.decode(self.cfg["event"], topic_b, msg, self.bowl_id)
         except ValueError as e:
             self.say("net: shakes refused: %s" % e)  # a forged or malformed grant gets no answer
             return
@@ -701,9 +701,9 @@ class Net:
         g = self.gate
         a = g.next_ack() if not self._inflight and g is not None else None
         if a is not None:
-            from bobing import shakes
+            from bobing import grants
             gid, st, why = a
-            self._publish(self._shaken_topic, shakes.ack_payload(gid, st, why), False, "shaken", None)
+            self._publish(self._shaken_topic, grants.ack_payload(gid, st, why), False, "shaken", None)
             return
         st = self.stock
         if (not self._inflight and st is not None and st.stock_low()

@@ -4,7 +4,7 @@ engine does when fed many games of fair dice.
 Dice come from Python's `random.Random(seed)` (Mersenne Twister; one
 randrange(46656) per roll, decoded to six faces): fast and reproducible from
 the seed, which is printed with the results. This tests the game, not the
-dice path (host_sim fairness audits that). Seat 1 rolls two dice for the
+dice path (host_sim dice-stats audits that). Seat 1 rolls two dice for the
 start (RULES.md §5), so each game's first seat is random as at a real table.
 Nobody spills. With a time_limit the clock is the planner's: each roll takes
 --seconds-per-roll and time runs out after ceil(limit*60 / X) rolls
@@ -14,7 +14,7 @@ import math
 import random
 
 from bobing import game, rules
-import fairness
+import dice_stats
 from host_sim.analysis import plan
 
 def play_game(profile, seats, rng, counts=None, seconds_per_roll=plan.SECONDS_PER_ROLL):
@@ -86,13 +86,13 @@ def run(profile, seats, games, seed=None, counts=None, seconds_per_roll=plan.SEC
         rolls_l.append(n)
         rounds_l.append(t.round)
     total = sum(rank_n)
-    exact = fairness.exact_rank_counts(probe.rules)
+    exact = dice_stats.exact_rank_counts(probe.rules)
     ranks = []
     for k in range(len(rules.RANK_IDS)):
         ranks.append({"rank": rules.RANK_IDS[k], "zh": rules.rank_names("zh")[k], "observed": rank_n[k],
                       "expected": total * exact[k] / 46656, "exact_p": exact[k] / 46656})
     probs = [e / 46656 for e in exact]
-    chi = fairness.chisquare(rank_n, probs, list(rules.RANK_IDS)) if total else None
+    chi = dice_stats.chisquare(rank_n, probs, list(rules.RANK_IDS)) if total else None
     return {
         "profile": probe.profile.name,
         "options": dict(probe.profile.options),

@@ -9,7 +9,7 @@ import sys
 
 from bobing import dice
 from host_sim.cli import options
-from fairness import SeededSource
+from dice_stats import SeededSource
 
 LINE = 1000
 MAX_FACES = 10 ** 9  # about an hour of output

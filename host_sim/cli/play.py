@@ -66,8 +66,8 @@ def _bowl_flash(root):
 def make_player(args):
     urandom = None
     if args.seed is not None:
-        import fairness
-        urandom = fairness.SeededSource(args.seed)
+        import dice_stats
+        urandom = dice_stats.SeededSource(args.seed)
     try:
         if args.fresh and os.path.isdir(args.root) and not _bowl_flash(args.root):  # (before a lock is written)
             raise options.InputError("--fresh: %s holds files a bowl does not write; it is not emptied. "

@@ -15,11 +15,14 @@ _TICKS_HALF = TICKS_PERIOD // 2
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(_ROOT, "firmware")
-# the other code that runs on both interpreters by one top-level name (fairness, screen_cases);
+# the other code that runs on both interpreters by one top-level name (dice_stats, screen_cases);
 # the simulated parts are the package host_sim.portable.fakes on both
 PORTABLE = os.path.join(_ROOT, "host_sim", "portable")
-# the bowl's MQTT client on CPython too: micropython-lib's umqtt.simple as `make mp` fetched it
-UMQTT = os.path.join(_ROOT, "build", "mp", "micropython-lib", "micropython", "umqtt.simple")
+# micropython-lib at the commit MicroPython v1.28.0 pins, as `make mp` (or `make mplib`) fetched it:
+# the bowl's MQTT client and display driver on CPython too, the code the bowl freezes
+MPY_LIB = os.path.join(_ROOT, "build", "mp", "micropython-lib")
+UMQTT = os.path.join(MPY_LIB, "micropython", "umqtt.simple")
+SSD1306 = os.path.join(MPY_LIB, "micropython", "drivers", "display", "ssd1306")
 
 
 def const(x):
@@ -53,7 +56,7 @@ def sleep_us(us):
 
 def install():
     """Idempotent: make `micropython` importable, add ticks to `time`, put firmware/,
-    host_sim/portable and umqtt.simple on sys.path. The one set-up of every host entry point
+    host_sim/portable, umqtt.simple and ssd1306 on sys.path. The one set-up of every host entry point
     (importing host_sim does none of it)."""
     if sys.implementation.name == "micropython":
         return
@@ -67,7 +70,7 @@ def install():
             setattr(time, name, globals()[name])
     if FIRMWARE not in sys.path:
         sys.path.insert(0, FIRMWARE)
-    for p in (PORTABLE, UMQTT):
+    for p in (PORTABLE, UMQTT, SSD1306):
         if p not in sys.path:
             sys.path.append(p)
     if "framebuf" not in sys.modules:  # the screen module's `import framebuf`

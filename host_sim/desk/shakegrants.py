@@ -2,14 +2,14 @@
 counter"): the attendant checks a receipt and grants n shakes to a bowl; the
 grant is a row (ShakeGrant) numbered per bowl, and the listener (bus.py)
 publishes each bowl's oldest open grant, retained and signed with the bowl's
-claim secret (bobing/shakes.py: the bowl's own codec), one at a time: the
+claim secret (bobing/grants.py: the bowl's own codec), one at a time: the
 next only once the bowl has answered "used" or "no" (the bowl holds one
 grant at a time). The bowl's answers (shaken) move the row's state."""
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from bobing import outbox, shakes
+from bobing import grants, outbox
 
 from .models import Bowl, ShakeGrant
 
@@ -43,9 +43,9 @@ def grant(by, event, bowl_id, n, ref="", again_by=""):
     transaction (BEGIN IMMEDIATE: counters queue), and the table's constraint
     (one_grant_per_receipt) decides if two ever met anyway."""
     outbox.check_name("event", event)
-    if not isinstance(n, int) or not 1 <= n <= shakes.MAX_SHAKES:
-        raise ValueError("shakes: a whole number 1..%d" % shakes.MAX_SHAKES)
-    shakes._ref(ref)
+    if not isinstance(n, int) or not 1 <= n <= grants.MAX_SHAKES:
+        raise ValueError("shakes: a whole number 1..%d" % grants.MAX_SHAKES)
+    grants._ref(ref)
     key = receipt_key(ref)
     try:
         with transaction.atomic():
@@ -78,7 +78,7 @@ def to_publish(event, again=False):
     """-> [(row id, topic, payload)]: the grants to publish now (new ones; with
     again, those already in the broker too: a listener's start)."""
     return [(g.pk, outbox.topic(event, g.bowl.bowl_id, "shakes"),
-             shakes.payload(g.gid, g.n, g.ref))
+             grants.payload(g.gid, g.n, g.ref))
             for g in _current(event) if g.state == "new" or again]
 
 
@@ -88,7 +88,7 @@ def published(ids):
 
 def acked(event, topic, payload):
     """A bowl's answer -> "shaken", or ValueError saying why it was refused."""
-    bowl_id, gid, st, why = shakes.decode_ack(event, topic, payload)
+    bowl_id, gid, st, why = grants.decode_ack(event, topic, payload)
     with transaction.atomic():
         g = ShakeGrant.objects.filter(event=event, bowl__bowl_id=bowl_id, gid=gid).first()
         if g is None:

@@ -15,8 +15,9 @@
 # At every reset firmware/board.py's own bring_up() runs on a simulated ESP32
 # (fakes/esp32.py); the parts check what the real ones would: the accelerometer
 # is fakes/mpu6050.py's register-checked MPU6050 on a fake I2C bus, driven by the
-# real driver (bowl/mpu6050.py); the display, ring, buzzer and buttons are
-# fakes/parts.py's; the battery and its gauge are fakes/battery.py's. Waking from
+# real driver (bowl/mpu6050.py), and the display is fakes/parts.py's SSD1306 controller on
+# the same bus, driven by the real one (bowl/oled.py over micropython-lib's ssd1306); the
+# ring, buzzer and buttons are fakes/parts.py's too; the battery and its gauge are fakes/battery.py's. Waking from
 # deep sleep is a reset, so the app starts again from the journal.
 #
 # The simulated clock advances by what each step would cost the ESP32 at the
@@ -36,7 +37,7 @@ import time
 from host_sim.portable.fakes import mpu6050 as fake_mpu6050
 from host_sim.portable.fakes import chiptime
 from host_sim.portable.fakes.chiptime import TICKS_PERIOD
-from host_sim.portable.fakes.parts import ADDR_OLED, Button, FakeDisplay, FakeNeoPixel, FakePWM, KeySwitch, NoLog
+from host_sim.portable.fakes.parts import ADDR_OLED, Button, FakeNeoPixel, FakePWM, FakeSSD1306, KeySwitch, NoLog
 from host_sim.portable.fakes.esp32 import DeepSleep, FakeESP32, HardReset
 from host_sim.portable.fakes.battery import Battery, Divider
 
@@ -82,6 +83,11 @@ class SimBoard(board.Board):
     def __init__(self, root, display=True, accel=True, leds=12, buzzer=True, t0=0, realtime=False,
                  accel_id=0x68, build="ESP32_GENERIC", cpu_factor=0, flash=False, amp=True, partition=None):
         board.Board.__init__(self)
+        try:
+            import ssd1306  # noqa: F401  (board.py's display driver runs over the fake bus)
+        except ImportError:
+            raise ImportError("no ssd1306 driver: the simulated bowl runs micropython-lib's (frozen on the unix "
+                              "build; on CPython from build/mp/micropython-lib: make mplib fetches it)")
         self.amp_fitted = amp  # a MAX98357A and its speaker on the I2S pins (the bowl cannot tell)
         self.i2s = None  # the last machine.I2S board.py made (fakes/i2s.py): what the amplifier heard
         self.root = root
@@ -113,7 +119,7 @@ class SimBoard(board.Board):
         self.bus = fake_mpu6050.FakeI2C({ADDR_MPU: self.chip})
         self.bus.log = NoLog()  # the fake bus logs every transfer; a bowl runs for hours
         self.bus.clock = None if realtime else self
-        self.disp = FakeDisplay(self.bus)
+        self.disp = FakeSSD1306(self.bus)  # the panel's controller: the app drives it with bowl/oled.py
         self.disp.present = display
         self.bus.devices[ADDR_OLED] = self.disp
         self.esp = FakeESP32(self, build)
@@ -144,6 +150,8 @@ class SimBoard(board.Board):
         self.asleep = False
         self.twdt = None  # a reset stops the watchdog; the app starts it after the boot
         self.esp.chip_reset(woke_by)
+        if woke_by in ("power", "brownout"):
+            self.disp.power_up()  # the panel lost its supply too (in deep sleep it stays powered, off)
         if self.ring is not None:
             self.ring.write()  # the ring's supply follows its switch pin, now back at reset
         self.reset_at = self.ms

@@ -1,5 +1,5 @@
 # The simulated ESP32 under firmware/board.py (FakeESP32: `machine`, `esp32`,
-# `neopixel`, `ssd1306` and `network` as MicroPython v1.28's ESP32 port has them):
+# `neopixel` and `network` as MicroPython v1.28's ESP32 port has them):
 # each GPIO pad starts in its datasheet reset state, Pin() changes a pull only
 # as machine_pin.c does, and a pin's level is its weak pulls against the
 # board's resistors and buttons (a level between V_IL and V_IH is recorded in
@@ -27,10 +27,11 @@ class HardReset(Exception):
     HARD_RESET (ports/esp32/modmachine.c: ESP_RST_SW)."""
 
 
-# What board.py's bring_up() and deepsleep() talk to: `machine`, `esp32`,
-# `neopixel` and `ssd1306` as MicroPython's ESP32 port has them, over the same
-# fake parts. The bowl's wiring comes from board.py; what the board adds around
-# the pins (pull resistors, buttons) is hardware/wiring.md's, in EXTERNAL.
+# What board.py's bring_up() and deepsleep() talk to: `machine`, `esp32` and
+# `neopixel` as MicroPython's ESP32 port has them, over the same fake parts (the display's
+# driver is the real one, bowl/oled.py, over this chip's I2C). The bowl's wiring comes
+# from board.py; what the board adds around the pins (pull resistors, buttons) is
+# hardware/wiring.md's, in EXTERNAL.
 #
 # GPIO pads, as the ESP32 has them (ESP32 Series Datasheet v4.x, Appendix
 # "IO_MUX", column "Reset": 2 = input enabled with the weak pull-down WPD,
@@ -195,8 +196,8 @@ class FakeADC:
 
 class FakeESP32:
     """The chip under board.py: its pads, why it (re)started, the wake sources
-    armed for deep sleep; and the modules `machine`, `esp32`, `neopixel` and
-    `ssd1306` as board.py imports them (this one object stands in for all four,
+    armed for deep sleep; and the modules `machine`, `esp32`, `neopixel`, `network` and
+    `flashbdev` as board.py imports them (this one object stands in for them all,
     each with the names board.py uses)."""
     PWRON_RESET = 1  # machine.reset_cause() values of the port
     HARD_RESET = 2
@@ -212,7 +213,7 @@ class FakeESP32:
     PM_NONE = 0  # WLAN.PM_*: esp_wifi_set_ps()'s wifi_ps_type_t (ports/esp32/network_wlan.c)
     PM_PERFORMANCE = 1
     PM_POWERSAVE = 2
-    _MODULES = ("machine", "esp32", "neopixel", "ssd1306", "network", "flashbdev")
+    _MODULES = ("machine", "esp32", "neopixel", "network", "flashbdev")
     _WHY = {"power": (1, 0), "brownout": (1, 0), "watchdog": (3, 0), "shake": (4, 2), "button": (4, 3), "timer": (4, 4),
             "reset": (2, 0)}  # the port reports a brown-out as PWRON_RESET (modmachine.c)
 
@@ -409,7 +410,7 @@ class FakeESP32:
                 raise ValueError("invalid pin")
         self.ext1 = (tuple(pins), level)
 
-    # --- neopixel, ssd1306
+    # --- neopixel
     def NeoPixel(self, pin, n):
         ring = self.sim.ring
         if ring is None or pin.n != board.PIN_LED_DATA:
@@ -421,16 +422,8 @@ class FakeESP32:
             raise ValueError("the ring has %d LEDs, not %d" % (ring.n, n))
         return ring
 
-    def SSD1306_I2C(self, width, height, i2c, addr=0x3C):
-        d = self.sim.disp
-        if (width, height) != (d.width, d.height):
-            raise ValueError("the panel is %dx%d" % (d.width, d.height))
-        d.addr = addr
-        d.init_display()  # as the driver's constructor does: raises as the bus does
-        return d
-
     def run(self, fn, *args):
-        """fn(*args) with this chip as machine/esp32/neopixel/ssd1306 (board.py
+        """fn(*args) with this chip as machine/esp32/neopixel/network (board.py
         imports them inside its functions); the host's modules come back after."""
         mods = sys.modules
         saved = [mods.get(m) for m in self._MODULES]

@@ -1,10 +1,8 @@
 # The parts on the board around the chip, as their drivers see them: the SSD1306
-# display behind micropython-lib's ssd1306 driver (a real FrameBuffer: the unix
-# port's framebuf, host_sim/compat/framebuf.py on CPython; what it shows is only
-# what show() sent), the WS2812B ring (lit only while its supply switch is on), the
-# piezo's PWM and a push button. Runs on the MicroPython unix port and on CPython.
-import framebuf
-
+# display controller at its I2C address (driven by the bowl's own driver, bowl/oled.py
+# over micropython-lib's ssd1306; what it shows is only what arrived over the bus), the
+# WS2812B ring (lit only while its supply switch is on), the piezo's PWM and a push
+# button. Runs on the MicroPython unix port and on CPython.
 import board
 from host_sim.portable.fakes.chiptime import LED_LATCH_US, LED_US
 
@@ -12,141 +10,165 @@ ADDR_OLED = board.ADDR_OLED  # the wiring is board.py's, never copied here
 WIDTH = board.OLED_WIDTH
 HEIGHT = board.OLED_HEIGHT
 
+# The SSD1306's command table (Solomon Systech SSD1306 datasheet rev 1.1, section 9, table 9-1):
+# {command: number of argument bytes that follow it}. Every other byte is a command on its own
+# (0x00-0x0F/0x10-0x1F a page-mode column start, 0x40-0x7F the start line, 0xB0-0xB7 a
+# page-mode page, 0xA0/0xA1, 0xA4/0xA5, 0xA6/0xA7, 0xAE/0xAF, 0xC0/0xC8, 0xE3 no-op).
+_ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5, 0x81: 1, 0x8D: 1, 0xA3: 2, 0xA8: 1,
+         0xAD: 1, 0xD3: 1, 0xD5: 1, 0xD6: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
+HORIZONTAL, VERTICAL, PAGE = 0, 1, 2  # 0x20's addressing modes (10.1.3); 3 is invalid
+RESET_CONTRAST = 0x7F  # table 9-1: 0x81's reset value
 
-# The SSD1306's commands that take arguments (SSD1306 datasheet rev 1.1, section 9,
-# command table): {command: number of argument bytes that follow it}
-_OLED_ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1,
-              0xDA: 1, 0xDB: 1}
-# micropython-lib's ssd1306.py init_display(), for a 128x64 panel on its own charge pump
-_OLED_INIT = (0xAE, 0x20, 0x00, 0x40, 0xA1, 0xA8, 63, 0xC8, 0xD3, 0x00, 0xDA, 0x12, 0xD5, 0x80, 0xD9, 0xF1,
-              0xDB, 0x30, 0x81, 0xFF, 0xA4, 0xA6, 0xAD, 0x30, 0x8D, 0x14, 0xAF)
 
+class FakeSSD1306:
+    """The SSD1306 controller of a 128x64 panel as a device on the fake I2C bus, decoding the
+    bytes that arrive as the datasheet says (8.1.5.2, figure 8-7: after the address, a control
+    byte: Co=0 -> every byte after it is of its D/C# kind, Co=1 -> one byte of that kind, then
+    another control byte; D/C#=0 commands, 1 data for the display RAM). Commands: the addressing
+    mode (0x20: horizontal, vertical, page: 10.1.3), the column and page window of the first two
+    (0x21, 0x22: 10.1.4/10.1.5; each sets the pointer to its start), page mode's column and page
+    start (0x00-0x1F, 0xB0-0xB7), display on/off (0xAE/0xAF), contrast (0x81). Data goes into
+    the RAM (GDDRAM, 10.1.3: one byte a column of 8 rows of a page) at the pointer, which moves
+    on as the mode says. `ram` is the panel's picture; `shows` counts the frames completed
+    (the last byte of the window in horizontal mode written), `shown_us` the bus clock then.
+    After a reset (power-up) the table's reset values hold: display off, page addressing
+    (0x20: "10b, Page Addressing Mode (RESET)"), the whole panel as window, contrast 0x7F."""
 
-class FakeDisplay(framebuf.FrameBuffer):
-    """A 128x64 SSD1306 on the I2C bus with micropython-lib's ssd1306.SSD1306_I2C
-    driver in front of it: the driver's methods (write_cmd: one 2-byte transfer a
-    command byte; write_data: one transfer of 0x40 and the data; show(): six
-    commands and the 1,024-byte frame) over the fake bus, which charges each
-    transfer's time; the panel behind interprets what arrives (control byte 0x80
-    a command, 0x40 data into its RAM in horizontal addressing mode, within the
-    column and page window of 0x21/0x22). What it shows is its RAM, in
-    `shown`; `shows` counts the frames completed (the last byte of page 7)."""
-
-    def __init__(self, bus):
-        self.bus = bus  # every transfer goes over the bus: a missing or stuck bus raises there
-        self.addr = ADDR_OLED
-        self.buffer = bytearray(WIDTH * HEIGHT // 8)
-        super().__init__(self.buffer, WIDTH, HEIGHT, framebuf.MONO_VLSB)
-        self.width = WIDTH
-        self.height = HEIGHT
-        self.pages = HEIGHT // 8
-        self.shown = bytearray(len(self.buffer))
-        self.shows = 0
-        self.shown_us = None  # the bus clock's us when the last frame was completed (None: no clock)
-        self.on = True
+    def __init__(self, bus=None):
+        self.bus = bus  # its clock (or None) stamps shown_us
         self.present = True  # on the I2C bus; False: unplugged
-        self.temp = bytearray(2)
-        self.write_list = [b"\x40", None]
+        self.ram = bytearray(WIDTH * HEIGHT // 8)  # (its content at power-up is undefined)
+        self.shown = self.ram  # sim.frame: the 1,024 bytes in the SSD1306's layout
+        self.shows = 0
+        self.shown_us = None
+        self.bad = []  # what arrived that the controller would not take (tests read it)
+        self.power_up()
+
+    def power_up(self):
+        """The controller's reset state (the RAM keeps what it holds)."""
+        self.on = False
+        self.contrast = RESET_CONTRAST
+        self.mode = PAGE
+        self.win = [0, WIDTH - 1, 0, HEIGHT // 8 - 1]  # columns, pages
+        self.col = 0
+        self.page = 0
         self._cmd = []  # a command waiting for its arguments
-        self._win = [0, WIDTH - 1, 0, self.pages - 1]
-        self._col = 0
-        self._page = 0
 
-    # --- the driver (ssd1306.SSD1306_I2C), as micropython-lib has it
-    def init_display(self):
-        for c in _OLED_INIT:
-            self.write_cmd(c)
-        self.fill(0)
-        self.show()
-
-    def write_cmd(self, cmd):
-        self.temp[0] = 0x80
-        self.temp[1] = cmd
-        self.bus.writeto(self.addr, self.temp)
-
-    def write_data(self, buf):
-        self.write_list[1] = buf
-        self.bus.writevto(self.addr, self.write_list)
-
-    def show(self):
-        for c in (0x21, 0, WIDTH - 1, 0x22, 0, self.pages - 1):
-            self.write_cmd(c)
-        self.write_data(self.buffer)
-
-    def poweroff(self):
-        self.write_cmd(0xAE)
-
-    def poweron(self):
-        self.write_cmd(0xAF)
-
-    # --- the panel (the device at ADDR_OLED on the fake bus)
-    def writev(self, vector):
-        """A vector write (the driver's write_data: [b"\\x40", frame]): after a data control byte
-        every byte of the buffers is data, read in place."""
-        i = 0
-        while i < len(vector) and not len(vector[i]):
-            i += 1
-        if i == len(vector):
-            return
-        if vector[i][0] != 0x40:
-            self.write(b"".join(vector))  # commands: a few bytes
-            return
-        self._data(vector[i], 1)
-        for j in range(i + 1, len(vector)):
-            self._data(vector[j], 0)
-
+    # --- the bus side (fake_mpu6050.FakeI2C calls these)
     def write(self, buf):
-        if not len(buf):
-            return
-        if buf[0] == 0x80:
-            self._command(buf[1])
-        elif buf[0] == 0x00:  # Co=0, D/C#=0: every byte after it is a command
-            for b in buf[1:]:
-                self._command(b)
-        elif buf[0] == 0x40:
-            self._data(buf, 1)
+        self.writev((buf,))
+
+    def writev(self, vector):
+        """The bytes of one transfer, buffers in turn (read in place: no copy of a frame)."""
+        ctrl = True  # a control byte is due
+        stream = False  # Co=0 was sent: every byte from here on is of kind `data`
+        data = False
+        for buf in vector:
+            n = len(buf)
+            i = 0
+            while i < n:
+                if ctrl:
+                    c = buf[i]
+                    i += 1
+                    if c & 0x3F:
+                        self.bad.append("control byte 0x%02X: only Co and D/C# may be set (8.1.5.2)" % c)
+                    stream = not c & 0x80
+                    data = bool(c & 0x40)
+                    ctrl = False
+                    continue
+                if data:
+                    j = n if stream else i + 1
+                    self._data(buf, i, j)
+                    i = j
+                else:
+                    self._command(buf[i])
+                    i += 1
+                if not stream:
+                    ctrl = True
 
     def _command(self, b):
         c = self._cmd
         if c:
             c.append(b)
-        elif b in _OLED_ARGS:
+        elif b in _ARGS:
             c.append(b)
-        elif b == 0xAE or b == 0xAF:
+            return
+        else:
+            self._single(b)
+            return
+        if len(c) < 1 + _ARGS[c[0]]:
+            return
+        op = c[0]
+        if op == 0x20:
+            if c[1] & 3 == 3:
+                self.bad.append("0x20 0x%02X: addressing mode 3 is invalid (10.1.3)" % c[1])
+            else:
+                self.mode = c[1] & 3
+        elif op == 0x21:  # only in horizontal or vertical mode (10.1.4)
+            self.win[0], self.win[1] = c[1] & 127, c[2] & 127
+            self.col = self.win[0]
+        elif op == 0x22:
+            self.win[2], self.win[3] = c[1] & 7, c[2] & 7
+            self.page = self.win[2]
+        elif op == 0x81:
+            self.contrast = c[1]
+        elif op == 0xA8 and c[1] & 63 != HEIGHT - 1:  # the multiplex ratio: rows driven, less one
+            self.bad.append("0xA8 %d: this panel has %d rows" % (c[1], HEIGHT))
+        del c[:]
+
+    def _single(self, b):
+        if b == 0xAE or b == 0xAF:
             self.on = b == 0xAF
-        if c and len(c) == 1 + _OLED_ARGS[c[0]]:
-            if c[0] == 0x21:
-                self._win[0], self._win[1] = c[1] & 127, c[2] & 127
-                self._col = self._win[0]
-            elif c[0] == 0x22:
-                self._win[2], self._win[3] = c[1] & 7, c[2] & 7
-                self._page = self._win[2]
-            del c[:]
+        elif self.mode == PAGE and b < 0x10:
+            self.col = (self.col & 0xF0) | b
+        elif self.mode == PAGE and b < 0x20:
+            self.col = (self.col & 0x0F) | ((b & 0x0F) << 4)
+        elif self.mode == PAGE and 0xB0 <= b <= 0xB7:
+            self.page = b & 7
 
-    def _data(self, buf, i):
-        w = self._win
-        col = self._col
-        page = self._page
-        end = len(buf)
+    def _data(self, buf, i, end):
+        w = self.win
+        mode = self.mode
+        ram = self.ram
+        col = self.col
+        page = self.page
         while i < end:
-            n = min(w[1] - col + 1, end - i)  # along the page, up to the window's last column
-            at = page * WIDTH + col
-            self.shown[at:at + n] = memoryview(buf)[i:i + n]  # no copy of the data on the way
-            i += n
-            col += n
-            if col > w[1]:
-                if col == WIDTH and page == self.pages - 1:
-                    self.shows += 1
-                    c = self.bus.clock  # (the transfer is charged before its bytes arrive)
-                    self.shown_us = c.clock_us() if c is not None else None
-                col = w[0]
-                page = w[2] if page >= w[3] else page + 1
-        self._col = col
-        self._page = page
+            if mode == HORIZONTAL:  # along the page to the window's last column, a run at a time
+                n = min(w[1] - col + 1, end - i)
+                at = page * WIDTH + col
+                ram[at:at + n] = memoryview(buf)[i:i + n]
+                i += n
+                col += n
+                if col > w[1]:
+                    col = w[0]
+                    if page >= w[3]:
+                        page = w[2]
+                        self._frame()
+                    else:
+                        page += 1
+            else:
+                ram[page * WIDTH + (col & 127)] = buf[i]
+                i += 1
+                if mode == VERTICAL:
+                    if page >= w[3]:
+                        page = w[2]
+                        col = w[0] if col >= w[1] else col + 1
+                    else:
+                        page += 1
+                elif col < WIDTH - 1:  # page mode: the column moves on, the page stays (10.1.3)
+                    col += 1
+        self.col = col
+        self.page = page
 
+    def _frame(self):
+        self.shows += 1
+        c = self.bus.clock if self.bus is not None else None  # (the transfer is charged before its bytes arrive)
+        self.shown_us = c.clock_us() if c is not None else None
+
+    # --- what a person sees
     def lit(self, x, y):
-        """Is pixel (x, y) lit on the panel (not in the buffer)?"""
-        return bool(self.shown[(y >> 3) * WIDTH + x] & (1 << (y & 7)))
+        """Is pixel (x, y) lit on the panel (dark while the display is off)?"""
+        return self.on and bool(self.ram[(y >> 3) * WIDTH + x] & (1 << (y & 7)))
 
     def text_rows(self):
         """The panel as 64 strings of '#' and '.', for a terminal or a failing test."""

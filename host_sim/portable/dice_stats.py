@@ -2,7 +2,7 @@
 # against the exact odds (all 6^6 rolls ranked by rules.Rules), with the
 # chi-square survival function computed here (no scipy needed).
 #
-# Portable: CPython (python -m host_sim fairness, the tests) and the
+# Portable: CPython (python -m host_sim dice-stats, the tests) and the
 # MicroPython unix port (tests/test_fairness.py runs there too, with
 # host_sim/portable on sys.path, as on CPython).
 import hashlib

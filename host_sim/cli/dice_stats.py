@@ -1,4 +1,4 @@
-"""fairness: roll the bowl's dice path (bobing.dice.Dice with host entropy,
+"""dice-stats: roll the bowl's dice path (bobing.dice.Dice with host entropy,
 os.urandom) N times and test it: chi-square of the six faces (uniform) and of
 the rank frequencies against the exact odds (all 6^6 rolls ranked by
 rules.Rules under the profile; RULES.md §8 for the default). Cells expecting
@@ -9,7 +9,7 @@ import json
 import time
 
 from bobing import dice, rules
-import fairness
+import dice_stats
 from host_sim.cli import options
 from host_sim.cli.dice import source_from
 from host_sim.cli.options import add_profile_arguments, profile_from
@@ -23,7 +23,7 @@ def add_arguments(p):
                    help="rolls of six dice, 1..%d (default %%(default)s: 10^6 faces)" % MAX_ROLLS)
     p.add_argument("--seed", metavar="TEXT", type=options.text(),
                    help="deterministic source instead of os.urandom (same seed, same result)")
-    p.add_argument("--alpha", type=options.number(0, 1, open_lo=True, open_hi=True), default=fairness.ALPHA,
+    p.add_argument("--alpha", type=options.number(0, 1, open_lo=True, open_hi=True), default=dice_stats.ALPHA,
                    help="significance level, 0 < alpha < 1 (default %(default)s)")
     p.add_argument("--json", action="store_true", help="every figure as one JSON object instead of the verdict")
     add_profile_arguments(p)
@@ -53,10 +53,10 @@ def run(args):
     t0 = time.monotonic()
     try:
         d = dice.Dice(src)
-        faces, ranks = fairness.sample(d, r, args.rolls)
+        faces, ranks = dice_stats.sample(d, r, args.rolls)
     except dice.EntropyError as e:
         raise options.SourceFailed(str(e))
-    out = fairness.assess(faces, ranks, fairness.exact_rank_counts(r), rules.RANK_IDS, args.alpha)
+    out = dice_stats.assess(faces, ranks, dice_stats.exact_rank_counts(r), rules.RANK_IDS, args.alpha)
     out["source"] = name
     out["profile"] = r.profile.name
     out["seconds"] = round(time.monotonic() - t0, 3)
