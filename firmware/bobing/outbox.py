@@ -538,6 +538,13 @@ class Outbox:
         self._scan, self._awards, self._game = s, a, gid
         self._mark(path, size)
 
+    def _same(self, gid):
+        """Is game gid's file still the one read (the record read last there as it was)?"""
+        s = self._scan
+        path = journal.path_of(self.root, gid)
+        return (s is not None and s.config is not None and store.size(path) >= s.end
+                and _record_at(path, s.end - _LAST, _LAST) == self._last)
+
     def _mark(self, path, size):
         s = self._scan
         self._size = size
@@ -577,6 +584,13 @@ class Outbox:
         while i < len(ids):
             gid = ids[i]
             bowl = ""
+            if gid == self._game and self._awards is not None and self._awards.out and self._same(gid):
+                # read already and not yet sent: served before the journal is read further (a step
+                # serves many awards; what waits in RAM stays a step's worth, never the game)
+                bowl = self._bowl()
+                item = self._first(gid, bowl, (cn, 0, 0) if gid == cg else (0, 0, 0)) if bowl else None
+                if item is not None:
+                    break
             if gid == self._game or journal.bowl_of(journal.path_of(self.root, gid)):
                 self._load(gid)  # a game with claims: its table, STEP records at most
                 if self._scan is None:  # to be read again from its start (next step)
