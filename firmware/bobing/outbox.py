@@ -575,6 +575,13 @@ class Outbox:
             self.busy = item is None and self._scan.more
             return item
         cg, cn = self.cursor
+        if cg == self._game and self._awards is not None and self._awards.out and self._same(cg):
+            # the cursor's game read already, awards of it not yet sent: served before the journal is
+            # read further (a step serves many awards; what waits in RAM stays a step's worth)
+            bowl = self._bowl()
+            item = self._first(cg, bowl, (cn, 0, 0)) if bowl else None
+            if item is not None:
+                return item
         ids, _top = journal.inventory(self.root)
         i = 0
         while i < len(ids) and ids[i] < cg:
@@ -584,13 +591,6 @@ class Outbox:
         while i < len(ids):
             gid = ids[i]
             bowl = ""
-            if gid == self._game and self._awards is not None and self._awards.out and self._same(gid):
-                # read already and not yet sent: served before the journal is read further (a step
-                # serves many awards; what waits in RAM stays a step's worth, never the game)
-                bowl = self._bowl()
-                item = self._first(gid, bowl, (cn, 0, 0) if gid == cg else (0, 0, 0)) if bowl else None
-                if item is not None:
-                    break
             if gid == self._game or journal.bowl_of(journal.path_of(self.root, gid)):
                 self._load(gid)  # a game with claims: its table, STEP records at most
                 if self._scan is None:  # to be read again from its start (next step)
