@@ -418,7 +418,8 @@ class _Awards:
 
     def append(self, ev):
         if self.keys:
-            self.flush()
+            if self._pending is not None:  # (a call per record saved: the drain's replay)
+                self.flush()
             if ev[0] == game.EV_CUSTOMER:
                 self._k = self.s.keyed
                 self._pending = (self.s.table.award_no, self.s.table.customer)
@@ -655,6 +656,8 @@ class Outbox:
     def _first(self, gid, bowl, after):
         """The first item of the game read placed after `after` (its position, pos())."""
         for x in self._awards.out:
+            if x[0] < after[0]:
+                continue  # (before it whatever its kind: pos() orders by the award number first)
             p = pos(x)
             if p <= after:
                 continue
@@ -681,7 +684,10 @@ class Outbox:
             at = (award_no, 0, 0)
         if game_no == self._game and self._awards is not None:
             out = self._awards.out
-            while out and pos(out[0]) <= at:
+            while out:
+                x = out[0]
+                if x[0] > at[0] or pos(x) > at:  # (pos() orders by the award number first)
+                    break
                 out.pop(0)
 
     def commit(self):

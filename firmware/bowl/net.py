@@ -607,11 +607,10 @@ class Net:
             if op is None:
                 return
             if op == 0x40:  # PUBACK: umqtt returns its first byte only
-                sz = m.sock.read(1)
-                pid = m.sock.read(2)
-                if sz != b"\x02" or pid is None or len(pid) != 2:
+                r = m.sock.read(3)  # its length (2) and packet id, in one read
+                if r is None or len(r) != 3 or r[0] != 2:
                     raise OSError("a PUBACK that is not one")
-                self._acked(pid[0] << 8 | pid[1])
+                self._acked(r[1] << 8 | r[2])
             elif op == 0x90:  # a SUBACK after its subscribe gave up waiting
                 m.sock.read(4)
 
