@@ -322,3 +322,30 @@ def test_reconnecting_to_a_silent_broker_holds_no_round_long(tmp_path):
     assert any("net:" in line for line in sim.board.lines[-20:]), sim.board.lines[-8:]
     assert sim.resets == [] and sim.hangs == 0
     assert worst[0] <= 1000000, worst[0]  # us: no round over a second (the watchdog allows 8)
+
+
+def test_a_broker_answering_a_malformed_puback_moves_no_cursor_and_loses_nothing(tmp_path):
+    # an award's PUBACK of the wrong length (MQTT 3.1.1 section 3.4: remaining length 2): the bowl
+    # says so, drops the connection without moving its cursor, and sends everything again after
+    sim, air, br = event_sim(tmp_path)
+    air.up = False
+    play_awards(sim, 3)
+    real = fake_wlan._MemSocket._answer
+    bad = [True]
+
+    def answer(sock, data):
+        if bad[0] and data[:2] == b"\x40\x02":
+            data = b"\x40\x03" + data[2:] + b"\x00"
+        real(sock, data)
+    fake_wlan._MemSocket._answer = answer
+    try:
+        air.up = True
+        sim.step(30000)
+        assert any("a PUBACK that is not one" in line for line in sim.board.lines), sim.board.lines[-12:]
+        assert outbox.read_cursor(str(tmp_path)) == (0, 0)
+        bad[0] = False
+        sim.step(60000)
+    finally:
+        fake_wlan._MemSocket._answer = real
+    assert outbox.read_cursor(str(tmp_path))[1] == sim.console.table.award_no
+    assert sim.hangs == 0 and sim.resets == []

@@ -208,3 +208,28 @@ def test_a_reconnect_never_shares_a_round_with_the_claims_page_turning(tmp_path)
     assert at == [C.V_CLAIM], (at, sim.log()[-4:])
     assert c.page == page + 1  # its QR code came meanwhile
     assert max(rounds) <= 1000000, sorted(rounds)[-3:]  # us
+
+
+def test_a_broker_back_after_minutes_away_is_seen_within_the_longest_back_off(tmp_path):
+    # the hall's broker is down for two minutes (its port refuses): the bowl tries again every
+    # 2.5-10 s (never hammering it), and once it is back the bowl is connected within
+    # BACKOFF_MAX_MS (and the quiet moment a connect waits for), its backlog then sent soon
+    sim, br = kiosk(tmp_path)
+    br.up = False
+    sim.net.close()
+    sim.net.client = None
+    sim.step(120000)
+    tries = sim.net._fails
+    assert 120 // 10 <= tries <= 120 // 2.5 + 1, tries
+    br.up = True
+    t = 0
+    while sim.net.client is None and t < 60000:
+        sim.step(100)
+        t += 100
+    assert sim.net.client is not None and t <= net.BACKOFF_MAX_MS + net.QUIET_MS + 500, t
+    # the waits are drawn, not fixed: bowls that lost the broker together come back spread out
+    waits = set()
+    for _ in range(20):
+        sim.net._fails = 9  # (a long outage's: past the doublings)
+        waits.add(sim.net._backoff_ms())
+    assert len(waits) > 10 and all(net.BACKOFF_MAX_MS // 2 < w <= net.BACKOFF_MAX_MS for w in waits), waits

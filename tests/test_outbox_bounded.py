@@ -113,3 +113,31 @@ def test_a_new_game_never_prunes_awards_the_broker_has_not_taken():
     assert drain(root, box)[0] == want
     journal.start(root, "xiamen", None, 4, keep_bytes=0, unsent=outbox.unsent_from(root)).close()
     assert journal.inventory(root)[0][:-1] == [7], journal.inventory(root)[0]  # all sent: pruned as before
+
+
+def test_a_backlog_sent_one_at_a_time_reads_each_step_once_and_holds_little():
+    # the net task with nothing in flight asks next() with no award after: what a step read
+    # is handed out before the journal is read further (a read per award made the drain
+    # CPU-bound, bench/outbox_warm.py), and the awards waiting in RAM stay a step's worth,
+    # never the game's
+    root = fresh_root(blocks=24)
+    n = 3000 if not MP else 1500
+    write_game(root, journal.Config("kiosk", None, 1, {"yixiu": 20000}, BOWL, 1), kiosk_events(5, n))
+    want = all_awards(root)
+    box = outbox.Outbox(root, EVENT)
+    sent, reads, held = [], 0, 0
+    while True:
+        n0 = journal.replayed()
+        item = box.next()
+        reads += journal.replayed() != n0
+        if box._awards is not None:
+            held = max(held, len(box._awards.out))
+        if item is None:
+            if box.busy:
+                continue
+            break
+        sent.append((item[2], item[3]))
+        box.sent(item[2], item[3], later=True)
+    assert sent == want and len(sent) > 300, len(sent)
+    assert reads <= n // STEP + 3, (reads, n // STEP)
+    assert held <= STEP, held

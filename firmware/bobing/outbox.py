@@ -418,7 +418,8 @@ class _Awards:
 
     def append(self, ev):
         if self.keys:
-            self.flush()
+            if self._pending is not None:  # (a call per record saved: the drain's replay)
+                self.flush()
             if ev[0] == game.EV_CUSTOMER:
                 self._k = self.s.keyed
                 self._pending = (self.s.table.award_no, self.s.table.customer)
@@ -538,6 +539,13 @@ class Outbox:
         self._scan, self._awards, self._game = s, a, gid
         self._mark(path, size)
 
+    def _same(self, gid):
+        """Is game gid's file still the one read (the record read last there as it was)?"""
+        s = self._scan
+        path = journal.path_of(self.root, gid)
+        return (s is not None and s.config is not None and store.size(path) >= s.end
+                and _record_at(path, s.end - _LAST, _LAST) == self._last)
+
     def _mark(self, path, size):
         s = self._scan
         self._size = size
@@ -568,6 +576,13 @@ class Outbox:
             self.busy = item is None and self._scan.more
             return item
         cg, cn = self.cursor
+        if cg == self._game and self._awards is not None and self._awards.out and self._same(cg):
+            # the cursor's game read already, awards of it not yet sent: served before the journal is
+            # read further (a step serves many awards; what waits in RAM stays a step's worth)
+            bowl = self._bowl()
+            item = self._first(cg, bowl, (cn, 0, 0)) if bowl else None
+            if item is not None:
+                return item
         ids, _top = journal.inventory(self.root)
         i = 0
         while i < len(ids) and ids[i] < cg:
@@ -641,6 +656,8 @@ class Outbox:
     def _first(self, gid, bowl, after):
         """The first item of the game read placed after `after` (its position, pos())."""
         for x in self._awards.out:
+            if x[0] < after[0]:
+                continue  # (before it whatever its kind: pos() orders by the award number first)
             p = pos(x)
             if p <= after:
                 continue
@@ -667,7 +684,10 @@ class Outbox:
             at = (award_no, 0, 0)
         if game_no == self._game and self._awards is not None:
             out = self._awards.out
-            while out and pos(out[0]) <= at:
+            while out:
+                x = out[0]
+                if x[0] > at[0] or pos(x) > at:  # (pos() orders by the award number first)
+                    break
                 out.pop(0)
 
     def commit(self):

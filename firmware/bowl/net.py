@@ -25,7 +25,7 @@
 #    getaddrinfo releases the GIL, modsocket.c): mDNS takes 5 s for a *.local
 #    name nobody answers, then DNS. A dotted address needs no lookup; a found
 #    address is kept until a connection to it fails. Failures back off,
-#    doubling from BACKOFF_MS to BACKOFF_MAX_MS.
+#    doubling from BACKOFF_MS to BACKOFF_MAX_MS, with jitter.
 #  - the connection itself: TCP connect and CONNACK, each within CONNECT_S, then the
 #    SUBACKs, each within SOCK_TIMEOUT_S. The port polls a socket wait in 100 ms steps,
 #    retries = timeout / 100 ms, `for (i = 0; i <= retries; i++)` (modsocket.c): 0.4 s
@@ -104,8 +104,13 @@ WIFI_WAIT_MS = const(20000)  # association + DHCP, then give up and back off
 # WPA2 passphrase's try ends in a handshake timeout after 4-6 s: 8-12 s, inside WIFI_WAIT_MS (3
 # reconnects were 16-24 s, and the wait ran out before the reason came).
 WIFI_TRIES = const(1)
+# the wait after a failure: BACKOFF_MS, doubling to BACKOFF_MAX_MS, each drawn from its upper half
+# (jitter, from the bowl's urandom: 30 bowls of a hall that lost the broker together do not come back
+# in one burst). Short enough that a returned broker is seen within BACKOFF_MAX_MS (a backlog is
+# sent soon: bench/outbox_warm.py); a broker that is down gets one refused try per bowl every
+# 5-10 s, a connection refused at once, no TLS handshake (that starts only once TCP connected).
 BACKOFF_MS = const(5000)
-BACKOFF_MAX_MS = const(80000)
+BACKOFF_MAX_MS = const(10000)
 ACK_MS = const(10000)  # a message the broker has not acknowledged by then: reconnect and send again
 LOOKUP_MS = const(30000)  # a name lookup not answered by then has failed
 STATUS_MS = const(30000)  # the retained status again: "last seen", and the MQTT keepalive
@@ -391,8 +396,12 @@ class Net:
     grant_s(), stock_low(), table): grants in, asks out; None: awards only."""
 
     def __init__(self, cfg, box, bowl_id, wlan, say, status, may_send, key, mqtt_class=None, stock=None,
-                 sockets=None, spawn=None, quiet=None, tls_module=None):
+                 sockets=None, spawn=None, quiet=None, tls_module=None, urandom=None):
         self.cfg = cfg
+        if urandom is None:
+            import os
+            urandom = os.urandom
+        self.urandom = urandom  # the back-off's jitter
         self.box = box
         self.key = key
         self._boot = 0  # outbox.next_boot, read at the first connect
@@ -598,11 +607,10 @@ class Net:
             if op is None:
                 return
             if op == 0x40:  # PUBACK: umqtt returns its first byte only
-                sz = m.sock.read(1)
-                pid = m.sock.read(2)
-                if sz != b"\x02" or pid is None or len(pid) != 2:
+                r = m.sock.read(3)  # its length (2) and packet id, in one read
+                if r is None or len(r) != 3 or r[0] != 2:
                     raise OSError("a PUBACK that is not one")
-                self._acked(pid[0] << 8 | pid[1])
+                self._acked(r[1] << 8 | r[2])
             elif op == 0x90:  # a SUBACK after its subscribe gave up waiting
                 m.sock.read(4)
 
@@ -794,7 +802,9 @@ class Net:
             if ms >= BACKOFF_MAX_MS:
                 break
             ms *= 2
-        return min(ms, BACKOFF_MAX_MS)
+        ms = min(ms, BACKOFF_MAX_MS)
+        r = self.urandom(2)
+        return ms - (ms // 2) * (r[0] | r[1] << 8) // 65536  # in (ms / 2, ms]
 
     def commit(self, now, ticks_diff):
         """The cursor on flash when it moved: at once when nothing is in flight (the backlog
@@ -932,7 +942,7 @@ def start(app):
               stock=con if cfg["stock"] == "desk" else None,
               sockets=getattr(hw, "sockets", None), spawn=getattr(hw, "spawn", None),
               quiet=lambda waited: quiet(con, hw.ticks_ms(), hw.ticks_diff, waited, app.ui_t),
-              tls_module=getattr(hw, "ssl", None))
+              tls_module=getattr(hw, "ssl", None), urandom=getattr(hw, "urandom", None))
     net.news = (champions.Reporter(cfg["event"], con.settings.bowl_id), con)
     net.gate = con
     if con.fair is not None:

@@ -183,6 +183,11 @@ class Bowl:
         n = net.start(_OnRealTime(self.sim.app))
         if n is None:
             raise SystemExit("the bowl has no usable net.txt: %s" % self.sim.board.lines)
+        # the quiet rule reads the app's clocks (the console's last touch, the ui task's round):
+        # they are the simulated board's, so it is judged on that clock, not on the real one the
+        # sockets wait on (the two compared said "never quiet": no bowl ever connected)
+        app, b = self.sim.app, self.sim.board
+        n.quiet = lambda waited: net.quiet(app.con, b.ticks_ms(), b.ticks_diff, waited, app.ui_t)
         await self.play()
         await asyncio.sleep(0.3)
         self.log.write("end %d sent %d game_ms %d rounds %d\n" % (time.time_ns(), n.sent, self.sim_ms, self.steps))
