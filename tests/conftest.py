@@ -317,12 +317,35 @@ SERIAL = {
 # tests share nothing but session fixtures; every other file stays on one worker (its module
 # fixtures, the desk's database of its test process, its order)
 SPLIT = {"test_micropython.py"}
-# ... and the longest of those runs (make test's durations) are handed out first, so that no worker is
-# left alone with one at the end; the rest keep their order
-FIRST = ("frozen-test_grant_powercut", "frozen-test_journal_powercut", "test_bowl_e2e", "frozen-test_rules]")
+# The groups that take longest (a file, or one unix-port run of a SPLIT file: make test's durations
+# summed per group on the busy 2-core machine, 100 s down to 15 s), longest first: handed out first,
+# so that the short ones fill both workers at the end instead of one worker running a long group
+# alone (longest processing time first). The rest follow in their order. xdist's own reordering
+# (by the number of tests in a group) is off: it put every one-test group, the unix-port runs and
+# test_oom_heaps among them, at the very end.
+LONGEST = (
+    "test_desk_server.py", "test_oom_heaps.py", "test_broker.py", "test_plan.py", "test_event_fair.py",
+    "test_desk_browser.py", "test_bowl.py", "test_desk_pacing.py", "test_cli_probes.py", "test_bowl_e2e.py",
+    "test_journey_kiosk_desk.py", "test_journey_key.py", "test_desk_allot.py", "test_fair_browser.py",
+    "[frozen-test_outbox]", "test_desk_final.py", "test_event_demo.py", "[frozen-test_journal_powercut]",
+    "test_desk_shift_browser.py", "[frozen-test_fairness]", "[stock-test_outbox]", "test_outbox.py",
+    "test_tls.py", "test_mqtt.py", "test_game.py", "[stock-test_bowl_e2e]", "test_sim.py",
+    "[frozen-test_grant_powercut]", "test_desk_mqtt.py", "test_journal.py", "test_shakes_mqtt.py",
+    "[frozen-test_bowl_e2e]", "test_rules.py", "[frozen-test_rules]", "test_case.py", "[frozen-test_journal]",
+    "test_journey_names.py")
+
+
+def _longest_first(item):
+    name = item.path.name
+    for i, group in enumerate(LONGEST):
+        if group == name or (name in SPLIT and item.name.endswith(group)):
+            return i
+    return len(LONGEST)
 
 
 def pytest_configure(config):
+    if hasattr(config.option, "loadscopereorder"):  # (pytest-xdist's; LONGEST orders the groups)
+        config.option.loadscopereorder = False
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", "%s: %s" % (name, text))
     # Django configured once per test process, on a folder of its own (as pytest-django does); its
@@ -368,4 +391,4 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(m)
         if item.path.name not in SPLIT:
             item.add_marker(pytest.mark.xdist_group(item.path.stem))
-    items.sort(key=lambda item: not (item.path.name in SPLIT and any(f in item.name for f in FIRST)))
+    items.sort(key=_longest_first)  # (stable: a file's tests keep their order)

@@ -451,6 +451,7 @@ def test_a_stolen_bowl_password_injects_nothing_and_a_capture_of_the_event_holds
             (t("ask"), outbox.ask_payload(0, [("zhuangyuan", 0)])),
             (t("status"), binascii.unhexlify(old[0].split()[1])),  # the bowl's first status, replayed
         ]
+        n = len(listener.results)  # (before the attacks: the listener answers them as they come)
         for topic, payload in attacks:
             thief.publish(topic, payload, qos=1).wait_for_publish(10)
         replay = [ln for ln in captured if ln.split()[0] == t("award")][0]  # a captured award, replayed
@@ -460,7 +461,6 @@ def test_a_stolen_bowl_password_injects_nothing_and_a_capture_of_the_event_holds
             thief.publish(t(leaf), sealed(bytes(16), t(leaf), body, "d"), qos=1, retain=True).wait_for_publish(10)
         thief.loop_stop()
         thief.disconnect()
-        n = len(listener.results)
         got = listener.wait(n + len(attacks) + 1, timeout=20)
         assert got[-(len(attacks) + 1):] == ["refused"] * len(attacks) + ["known"], got  # the replayed award
         assert awards_of(A) == want  # nothing injected

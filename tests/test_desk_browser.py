@@ -142,7 +142,7 @@ def test_the_bowls_page_shows_a_bowl_live_as_its_status_arrives_through_the_brok
         deadline = time.monotonic() + 120  # the listener subscribed (a loaded machine: it may take a while)
         while time.monotonic() < deadline and '"on":1' not in subprocess.run(
                 ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-t", "bobing/fair/desk/status",
-                 "--retained-only", "-W", "2"], capture_output=True, text=True).stdout:
+                 "--retained-only", "-C", "1", "-W", "2"], capture_output=True, text=True).stdout:  # (-C: once it came)
             time.sleep(0.5)
         pub("bobing/fair/0212/status", '{"v":2,"on":1,"b":1,"c":1,"i":1,"fw":"1","g":3,"left":[["duitang",0]],'
             '"faults":["accel"],"bat":3712}')

@@ -65,7 +65,9 @@ def test_a_shift_hand_over_records_the_difference_and_a_supervisor_closes_it(bro
     d.find_element(By.ID, "nav-shift").click()
     form = d.find_element(By.ID, "shift-form").text
     assert "7" not in form and "4" not in form  # a blind count: the expected numbers are not shown
+    d.implicitly_wait(0)  # (an element that must not be there: do not wait 30 s for it; the form is shown)
     assert not d.find_elements(By.ID, "open")  # not a supervisor: no open differences here
+    d.implicitly_wait(30)
 
     def count(zy, dt, yx, on, password):
         for cls, n in (("zhuangyuan", zy), ("duitang", dt), ("yixiu", yx)):
@@ -95,7 +97,9 @@ def test_a_shift_hand_over_records_the_difference_and_a_supervisor_closes_it(bro
     rows[0].find_element(By.NAME, "note").send_keys("one fell behind the shelf, found")
     rows[0].find_element(By.TAG_NAME, "button").click()
     assert d.find_element(By.CSS_SELECTOR, ".msg.success")
+    d.implicitly_wait(0)  # (the page after the close is shown: no row must be left, none waited for)
     assert not d.find_elements(By.CSS_SELECTOR, "#open tr[data-cls]")
+    d.implicitly_wait(30)
 
     out = str(tmp_path / "event.xlsx")
     p = s.manage("report", out)
