@@ -112,9 +112,11 @@ def test_a_paced_three_day_promotion_spreads_the_top_prizes_over_the_days(monkey
         assert per_day[day].get("zhuangyuan", 0) == 1, per_day  # one a day: not all three on day one
         assert per_day[day].get("duitang", 0) == 2, per_day
     assert max(per_hour.values()) <= 12 and sum(per_hour.values()) > 12 * 11  # released hour by hour
-    # each bowl gets its share of an hour's release, not the first to ask all of it
-    for b in BOWLS:
-        assert Award.objects.filter(bowl__bowl_id=b, cls="yixiu").count() >= 150, b
+    # each bowl gets its share of an hour's release, not the first to ask all of it (a share, not a
+    # count: a raise is the release over the bowls the desk knows, and this process's desk knows
+    # the other desk tests' bowls too)
+    got = [Award.objects.filter(bowl__bowl_id=b, cls="yixiu").count() for b in BOWLS]
+    assert min(got) >= 0.4 * sum(got), got
     # the desk's own record agrees: awards per local day of the class paced by the day
     seen = [timezone.localtime(a.seen).date() for a in Award.objects.filter(bowl__bowl_id__in=BOWLS,
                                                                             cls="zhuangyuan")]
