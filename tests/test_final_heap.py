@@ -10,8 +10,9 @@
 # to resume a final, so 56K is the figure.) The stock build compiles the
 # firmware into the heap and needs more (256K: its edge moves with the bytecode and where
 # the modules load from; with the display driver's modules, a clean clone's run failed at
-# 208K where this checkout passed down to 192K). The bowl's figure is the frozen one. A final that still does not fit at a boot is said on the
-# log and the screen and stays on flash (the bowl plays its table game).
+# 208K where this checkout passed down to 192K). The bowl's figure is the frozen one.
+# A final that still does not fit at a boot is said on the log and the screen and
+# stays on flash (the bowl plays its table game).
 import gc
 import sys
 
