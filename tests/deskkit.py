@@ -2,6 +2,7 @@
 folder and database: conftest.py configures it, its desk_db fixture migrates it),
 kiosk journals played by the firmware's own journal and game code, and a desk
 server in a subprocess for the tests that need a real one."""
+import contextlib
 import os
 import random
 import subprocess
@@ -54,6 +55,24 @@ def migrate():
         call_command("migrate", interactive=False, verbosity=0)
         _done["migrated"] = True
     return _done["folder"]
+
+
+@contextlib.contextmanager
+def own_database(folder):
+    """The desk on a database of its own in folder, migrated, while the block runs (a test whose
+    figures depend on every bowl the desk knows: the process's database holds other files' bowls)."""
+    from django.core.management import call_command
+    from django.db import connections
+    conn = connections["default"]
+    old = conn.settings_dict["NAME"]
+    conn.close()
+    conn.settings_dict["NAME"] = os.path.join(str(folder), "desk.sqlite3")
+    try:
+        call_command("migrate", interactive=False, verbosity=0)
+        yield
+    finally:
+        conn.close()
+        conn.settings_dict["NAME"] = old
 
 
 def setup():

@@ -33,6 +33,14 @@ SCHEDULE = ["zhuangyuan=1/day", "duitang=2/day", "yixiu=12/hour"]
 CUSTOMERS_AN_HOUR = 12  # per bowl
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _two_bowls_only(tmp_path_factory):
+    # a raise is the release over the bowls the desk knows: here the two kiosks, not the other
+    # desk tests' bowls in this process's database (with them PC-1 got 262 一秀 and PC-2 132)
+    with deskkit.own_database(tmp_path_factory.mktemp("pacing-desk")):
+        yield
+
+
 class Clock:
     """The desk's simulated clock: timezone.now() answers it."""
 
@@ -112,11 +120,9 @@ def test_a_paced_three_day_promotion_spreads_the_top_prizes_over_the_days(monkey
         assert per_day[day].get("zhuangyuan", 0) == 1, per_day  # one a day: not all three on day one
         assert per_day[day].get("duitang", 0) == 2, per_day
     assert max(per_hour.values()) <= 12 and sum(per_hour.values()) > 12 * 11  # released hour by hour
-    # each bowl gets its share of an hour's release, not the first to ask all of it (a share, not a
-    # count: a raise is the release over the bowls the desk knows, and this process's desk knows
-    # the other desk tests' bowls too)
-    got = [Award.objects.filter(bowl__bowl_id=b, cls="yixiu").count() for b in BOWLS]
-    assert min(got) >= 0.4 * sum(got), got
+    # each bowl gets its share of an hour's release, not the first to ask all of it
+    for b in BOWLS:
+        assert Award.objects.filter(bowl__bowl_id=b, cls="yixiu").count() >= 150, b
     # the desk's own record agrees: awards per local day of the class paced by the day
     seen = [timezone.localtime(a.seen).date() for a in Award.objects.filter(bowl__bowl_id__in=BOWLS,
                                                                             cls="zhuangyuan")]
