@@ -53,6 +53,9 @@ def _port_free(port):
         s.close()
 
 
+STABLE_S = 12  # s without a new commitment at the desk before the bowls are told to exit
+
+
 def _wait(what, ok, proc, log, timeout=90):
     deadline = time.time() + timeout
     while not ok():
@@ -188,8 +191,18 @@ class Demo:
                 loop.ctl(root, "idle")
         deadline = time.time() + 90  # (a loaded machine runs the bowls' clocks slow)
         said = False
-        while self._count("SELECT COUNT(*) FROM desk_commitment WHERE secret = ''") and time.time() < deadline:
-            if not said:
+        # the last customer's commitment may still be on its way (a bowl connects only when quiet,
+        # and retries within 10 s): wait until every commitment at the desk is revealed and none
+        # new has come for STABLE_S
+        seen, since = -1, time.time()
+        while time.time() < deadline:
+            n = self._count("SELECT COUNT(*) FROM desk_commitment")
+            if n != seen:
+                seen, since = n, time.time()
+            if not self._count("SELECT COUNT(*) FROM desk_commitment WHERE secret = ''"):
+                if time.time() - since >= STABLE_S:
+                    break
+            elif not said:
                 self.say("等待最后的顾客揭示 waiting for the last customers' turns to be revealed ...")
                 said = True
             time.sleep(0.5)
