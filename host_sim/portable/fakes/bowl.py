@@ -627,8 +627,14 @@ class Sim:
     def _start(self):
         self.boots += 1
         # a reset wipes the RAM: the old network task, its Net and its lookups (which hold the old
-        # app) go before the new boot, not after it (the old app stayed alive through it)
+        # app) go before the new boot, not after it (the old app stayed alive through it). Closed,
+        # not dropped: a task the reset caught before its first round never ran, and dropped it
+        # would say "coroutine 'kept' was never awaited" (one that ran is closed by its collection
+        # anyway, so close() changes nothing for it)
+        co = self._net_co
         self._net_co = None
+        if co is not None:
+            co.close()
         self.net = None
         self._threads = []
         gc.collect()  # the bowl boots with its whole heap free
