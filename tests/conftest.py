@@ -380,6 +380,7 @@ def pytest_collection_finish(session):
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which adds the group to each test's id
 def pytest_collection_modifyitems(config, items):
+    loadgroup = getattr(config.option, "loadgroup", False)  # (set on an xdist worker by --dist loadgroup)
     for item in items:
         marks = {MARK_BY_FIXTURE[f] for f in getattr(item, "fixturenames", ()) if f in MARK_BY_FIXTURE}
         marks.update(MARK_BY_FILE.get(item.path.name, ()))
@@ -391,4 +392,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(m)
         if item.path.name not in SPLIT:
             item.add_marker(pytest.mark.xdist_group(item.path.stem))
+            if loadgroup:
+                _grouped(item)
     items.sort(key=_longest_first)  # (stable: a file's tests keep their order)
+
+
+def _grouped(item):
+    # --dist loadgroup hands a worker the tests whose ids end in the same "@group"; pytest-xdist 3.8
+    # writes that suffix to item._nodeid, which pytest 9.2 no longer reads (the id is item._id now),
+    # so every test went out on its own: a file's module fixtures (desk servers, browsers) were set up
+    # on both workers, and its tests ran out of order. The suffix set as pytest 9.2 keeps an id
+    # (tests/test_make.py checks that a file's tests run on one worker).
+    group = "@" + item.path.stem
+    if not item.nodeid.endswith(group):
+        item._id = type(item._id).parse(item.nodeid + group)

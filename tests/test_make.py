@@ -74,3 +74,35 @@ def test_markers_come_from_the_fixtures_and_files_a_test_uses(tmp_path):
     fast = [line for line in p.stdout.splitlines() if line.startswith("MARKS test_rules.py") and
             not ({"slow", "micropython", "broker", "browser"} & set(line.split()[2:]))]
     assert fast  # the rest of test_rules.py stays in make test-fast
+
+
+WHERE = """
+import os
+
+
+def pytest_runtest_setup(item):
+    with open(os.environ["WHERE_OUT"], "a") as f:
+        f.write("%s %s %s\\n" % (os.environ.get("PYTEST_XDIST_WORKER"), item.path.name, item.nodeid))
+"""
+
+
+def test_a_file_s_tests_run_on_one_worker_in_their_order(tmp_path):
+    # make test's --dist loadgroup with conftest's groups: every test of a file on the worker that
+    # runs its module fixtures once (it handed each test out alone when pytest stopped reading
+    # xdist's group suffix: both workers then set up a file's desk server or browser)
+    (tmp_path / "where.py").write_text(WHERE)
+    out = tmp_path / "where.txt"
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), WHERE_OUT=str(out))
+    files = ["tests/test_settings.py", "tests/test_verify_claim.py", "tests/test_mpu6050.py"]
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadgroup", "-p", "where",
+                        "-p", "no:cacheprovider"] + files, cwd=ROOT, capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    ran = [line.split() for line in out.read_text().splitlines()]
+    workers = {}
+    for worker, name, nodeid in ran:
+        workers.setdefault(name, set()).add(worker)
+        assert nodeid.endswith("@" + name[:-3]), nodeid
+    assert sorted(workers) == sorted(os.path.basename(f) for f in files) and len(ran) >= 20, ran
+    assert all(len(w) == 1 for w in workers.values()), workers
+    assert len(set().union(*workers.values())) == 2, workers  # and both workers had files
