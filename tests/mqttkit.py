@@ -69,11 +69,13 @@ def play_kiosk(root, awards, seed, bowl="5F-kiosk", secret=SECRET, j=None):
     return j, won
 
 
-def run_bowl(root, port, seconds=20, cut=0, secret=SECRET, bowl="5F-kiosk", user=None, password=None):
-    """The bowl's publisher on the journals in root until none is left (tests/mqtt_bowl.py)."""
+def run_bowl(root, port, seconds=20, cut=0, secret=SECRET, bowl="5F-kiosk", user=None, password=None, retries=0):
+    """The bowl's publisher on the journals in root until none is left, `seconds` pass, or (retries)
+    it has said that many times that it retries (tests/mqtt_bowl.py)."""
     args = bowl_cmd(root, port, EVENT, bowl, binascii.hexlify(secret).decode(), seconds, cut) + (
         [user, password] if user else [])
-    p = subprocess.run(args, capture_output=True, text=True, timeout=seconds + 30, cwd=portable.ROOT)
+    env = dict(os.environ, MQTT_BOWL_RETRIES=str(retries))
+    p = subprocess.run(args, capture_output=True, text=True, timeout=seconds + 30, cwd=portable.ROOT, env=env)
     assert "Traceback" not in p.stderr + p.stdout, p.stdout + p.stderr
     return p
 

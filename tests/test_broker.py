@@ -204,11 +204,11 @@ def test_the_bowl_logs_in_with_its_user_and_says_a_wrong_password(mp_built, even
     root.mkdir()
     j, want = play_kiosk(str(root), 3, seed=21, bowl=A)
     j.close()
-    p = run_bowl(root, b.port, seconds=7, bowl=A, user=A, password=pw[B])  # B's password: refused
+    p = run_bowl(root, b.port, seconds=7, bowl=A, user=A, password=pw[B], retries=2)  # B's password: refused
     assert p.returncode == 0 and "sent 0 cursor 0 0" in p.stdout, p.stdout + p.stderr
     refusals = [ln for ln in p.stdout.splitlines() if "the broker refused user '%s' (CONNACK 5)" % A in ln]
     assert len(refusals) >= 2 and 2 <= _retry_s(refusals[0]) <= 5, p.stdout  # retried after its backoff
-    p = run_bowl(root, b.port, seconds=2, bowl=A)  # no user at all: anonymous, refused the same way
+    p = run_bowl(root, b.port, seconds=2, bowl=A, retries=1)  # no user at all: anonymous, refused the same way
     assert "sent 0" in p.stdout and "refused user ''" in p.stdout, p.stdout
     p = run_bowl(root, b.port, bowl=A, user=A, password=pw[A])
     assert p.returncode == 0 and "sent 3 cursor 1 3" in p.stdout, p.stdout + p.stderr
@@ -324,7 +324,7 @@ def test_the_bowl_survives_a_broker_that_answers_nonsense(mp_built, tmp_path, an
     j, _want = play_kiosk(str(root), 1, seed=23, bowl=A)
     j.close()
     try:
-        p = run_bowl(root, srv.getsockname()[1], seconds=7, bowl=A)
+        p = run_bowl(root, srv.getsockname()[1], seconds=7, bowl=A, retries=2)  # (the two retries checked below)
     finally:
         stop.append(1)
         t.join(5)
