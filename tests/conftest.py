@@ -320,20 +320,20 @@ SPLIT = {"test_micropython.py"}
 # The groups that take longest (a file, or one unix-port run of a SPLIT file), longest first: handed
 # out first, so that the short ones fill both workers at the end instead of one worker running a long
 # group alone (longest processing time first). The rest follow in their order. The order: a phase-1
-# run's --durations=0 summed per group (tests/README.md, "The gate's time"), 94 s down to 6 s.
+# run's --durations=0 summed per group (tests/README.md, "The gate's time"), 85 s down to 5 s.
 # xdist's own reordering (by the number of tests in a group) is off: it put every one-test group, the
 # unix-port runs and test_oom_heaps among them, at the very end.
 LONGEST = (
-    "test_oom_heaps.py", "test_event_fair.py", "test_desk_server.py", "test_broker.py", "test_plan.py",
-    "test_desk_browser.py", "test_desk_allot.py", "test_fair_browser.py", "[frozen-test_bowl_e2e]",
-    "[stock-test_bowl_e2e]", "test_cli_probes.py", "[frozen-test_journal_powercut]", "test_event_demo.py",
-    "test_mqtt.py", "test_tls.py", "test_bowl.py", "test_bowl_e2e.py", "test_case.py", "test_desk_pacing.py",
-    "test_desk_mqtt.py", "test_shakes_mqtt.py", "test_journey_kiosk_desk.py", "[frozen-test_grant_powercut]",
-    "test_journey_key.py", "test_desk_shift_browser.py", "test_desk_final_browser.py", "test_desk_final.py",
-    "test_journey_names.py", "test_sim.py", "test_fair.py", "test_game.py", "test_deploy.py",
-    "test_desk_i18n.py", "test_final_mqtt.py", "[frozen-test_rules]", "test_desk_fuzz.py",
-    "test_journey_family.py", "[frozen-test_fairness]", "test_cli_terminal.py", "test_desk.py",
-    "[frozen-test_outbox]", "[stock-test_outbox]", "test_net_quiet.py", "test_grant_mqtt.py", "test_outbox.py")
+    "test_event_fair.py", "test_broker.py", "test_oom_heaps.py", "test_desk_server.py", "test_plan.py",
+    "test_tls.py", "test_desk_browser.py", "test_event_demo.py", "test_mqtt.py", "test_desk_mqtt.py",
+    "test_shakes_mqtt.py", "[frozen-test_bowl_e2e]", "test_fair_browser.py", "test_cli_probes.py",
+    "[frozen-test_grant_powercut]", "test_bowl.py", "test_desk_final.py", "[stock-test_bowl_e2e]",
+    "test_journey_kiosk_desk.py", "[stock-test_outbox]", "test_desk_shift_browser.py",
+    "test_desk_final_browser.py", "[frozen-test_rules]", "test_fair.py", "[frozen-test_journal_powercut]",
+    "test_final_mqtt.py", "test_desk_allot.py", "test_sim.py", "test_desk_pacing.py", "test_desk_fuzz.py",
+    "[frozen-test_outbox]", "test_journey_names.py", "test_grant_mqtt.py", "test_outbox.py", "test_game.py",
+    "test_case.py", "test_bowl_e2e.py", "test_esp32_terms.py", "test_journey_key.py",
+    "[frozen-test_fairness]", "test_kiosk_guard.py", "test_make.py")
 
 
 def _longest_first(item):
