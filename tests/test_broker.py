@@ -344,7 +344,11 @@ def test_the_bowl_survives_a_broker_that_answers_nonsense(mp_built, tmp_path, an
 def test_make_broker_runs_the_event_s_broker(tmp_path):
     port = free_port()
     d = tmp_path / "b"
-    pw = passwords(make_users(d, "--event", EVENT, "--bowl", A, "--port", str(port), "--listen", "127.0.0.1").stdout)
+    # plain on the free port the test publishes through, TLS on another free one (without --plain the
+    # broker listened TLS-only on 8883: no publish below ever got through, the loop ran its whole 10 s,
+    # and two runs on one machine fought over 8883)
+    pw = passwords(make_users(d, "--event", EVENT, "--bowl", A, "--port", str(port), "--listen", "127.0.0.1",
+                              "--plain", "--tls-port", str(free_port())).stdout)
     p = subprocess.run(["make", "-s", "broker", "EVENT=nothing-here", "BROKER_DIR=%s/none" % tmp_path],
                        cwd=portable.ROOT, capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "python -m host_sim broker" in p.stdout, p.stdout + p.stderr
@@ -356,7 +360,10 @@ def test_make_broker_runs_the_event_s_broker(tmp_path):
             if b.publish(outbox.topic(EVENT, A, "status"), b'{"v":2,"on":0}', A, pw[A], retain=True).returncode == 0:
                 break
             time.sleep(0.1)
-        assert b.publish("x", b"{}").returncode != 0  # anonymous: refused
+        else:
+            raise AssertionError("the bowl's user could not publish through `make broker`'s broker in 10 s")
+        p = b.publish("x", b"{}")
+        assert p.returncode != 0 and b"not authorised" in p.stderr, p.stderr  # anonymous: refused
     finally:
         os.killpg(run.pid, signal.SIGTERM)
         out = run.communicate(timeout=10)[0].decode()
