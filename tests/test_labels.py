@@ -1,18 +1,18 @@
 # The screens' one label system: every word the game's screens show is a named label, a
 # const into a tuple per language (_ZH, Chinese, first; _EN for visitors) in the module that
-# draws it (bobing/screen.py's _L_*, bobing/panels.py's _P_*); no word is spelled in a draw
+# draws it (bobing/screen.py's and final_play.py's _L_*, bobing/panels.py's _P_*); no word is spelled in a draw
 # call, and each module's two tables agree with its names.
 import ast
 import os
 import re
 
 import portable
-from bobing import panels, screen
+from bobing import final_play, panels, screen
 
 DRAWN_BY = {"text", "en", "text_centred", "en_centred", "text_right", "en_right", "big_text", "big"}
 WORD = re.compile(r"[A-Za-z\u3400-\u9fff]")  # a letter or a Chinese character (symbols may be spelled)
 FORMAT = re.compile(r"%[-0-9]*[sdx]")  # ("%d-%d" is no word)
-MODULES = {"screen.py": (screen, "_L_"), "panels.py": (panels, "_P_"), "final_play.py": (None, None)}
+MODULES = {"screen.py": (screen, "_L_"), "panels.py": (panels, "_P_"), "final_play.py": (final_play, "_L_")}
 
 
 def _tree(name):

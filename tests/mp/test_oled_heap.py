@@ -48,7 +48,6 @@ def test_a_frame_goes_in_33_transfers_and_allocates_nothing():
     d.fill(1)
     _send(d)  # warm up
     t, n = bus.transfers, bus.bytes
-
     micropython.heap_lock()  # any allocation raises MemoryError
     try:
         _send(d)
