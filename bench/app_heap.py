@@ -264,6 +264,10 @@ def main():
           % (own, frozen[4], own + frozen[4], ESP32_INITIAL - own - frozen[4]))
     print("  (live bytes, not a smallest heap: the e2e game's figure above adds the simulated hardware,")
     print("  the harness and the heap's fragmentation)")
+    theirs = sum(b for k, b in split if k.startswith(("simulated:", "harness:")))
+    print("  whole game in %dK less the simulated hardware's and the harness's %d B: the bowl's own game in at"
+          " most %d B, %+d B against 56K (its fragmentation counted, the interpreter's start and the runner too)"
+          % (frozen[5], theirs, frozen[5] * 1024 - theirs, ESP32_INITIAL - frozen[5] * 1024 + theirs))
     print()
     net = network_rows()
     print()
