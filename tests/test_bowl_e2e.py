@@ -11,8 +11,8 @@
 #
 # Heap: on the frozen build (firmware and simulated hardware frozen in, as the bowl holds its
 # code in flash) the game passes in 63K (68K for a margin). Of the live heap after its boot
-# (bench/app_heap.py's split, measured 2026-12-02) ~30.4K is the bowl's own (its imports 22.2K,
-# the display's and accelerometer's drivers 1.5K, the app's boot 6.8K) and ~23.3K the test's,
+# (bench/app_heap.py's split, measured 2026-12-02) ~30.5K is the bowl's own (its imports 22.1K,
+# the display's and accelerometer's drivers 1.5K, the app's boot 6.9K) and ~23.3K the test's,
 # which a bowl does not carry: the simulated ESP32 (host_sim/portable/fakes: 13.9K imported,
 # its parts 5.3K, the machine objects board.py makes on it 1.1K) and this module with
 # tests/bowlrun.py compiled into the heap (3.0K); the ESP32 port's initial GC heap is 56K
