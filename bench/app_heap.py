@@ -51,6 +51,90 @@ for m in %r:
     prev = a
 """
 
+# What is live after the e2e game's boot, by whose it is (the bowl's, or the simulated hardware's and
+# the harness's, which a bowl does not carry): each share a gc.mem_alloc() delta after a collection,
+# in the order tests/test_bowl_e2e.py makes them. The drivers are what bowl.hw.reattach makes (the
+# display's Oled with its framebuffer, the MPU6050's); the rest of board.bring_up is the simulated
+# chip's machine objects (static on the ESP32: Pin, I2C and ADC objects are C constants of the port).
+SPLIT = """
+import sys, gc
+sys.path.remove("")
+sys.path.append("host_sim/portable")
+sys.path.append(".")
+gc.collect()
+base = prev = gc.mem_alloc()
+acc = {}
+order = []
+
+
+def mark(who):
+    global prev
+    gc.collect()
+    a = gc.mem_alloc()
+    if who not in acc:
+        order.append(who)
+    acc[who] = acc.get(who, 0) + a - prev
+    prev = a
+
+
+for m in %r:
+    __import__(m)
+mark("bowl: imports")
+for m in %r:
+    __import__(m)
+mark("simulated: imports")
+sys.path.insert(0, "tests")
+import bowlrun
+import test_bowl_e2e
+mark("harness: bowlrun, test_bowl_e2e compiled")
+from bowl import app, hw
+import board
+sim_boot = board.bring_up
+reattach = hw.reattach
+app_boot = app.boot
+held = []
+
+
+def bring_up(*a):
+    mark("simulated: the board's parts")
+    r = sim_boot(*a)
+    mark("simulated: machine objects (board.bring_up)")
+    return r
+
+
+def attach(*a):
+    mark("simulated: machine objects (board.bring_up)")
+    reattach(*a)
+    mark("bowl: drivers (display, accelerometer)")
+
+
+def boot(*a):
+    mark("simulated: the board's parts")
+    held.append(app_boot(*a))
+    mark("bowl: the app's boot (console, game, journal, screen)")
+    return held[-1]
+
+
+board.bring_up, hw.reattach, app.boot = bring_up, attach, boot
+sim = bowlrun.hal.Sim(bowlrun.new_root("split"), urandom=bowlrun.Stream(7))
+board.bring_up, hw.reattach, app.boot = sim_boot, reattach, app_boot
+held.clear()
+mark("simulated: the board's parts")
+for k in order:
+    print("%%s|%%d" %% (k, acc[k]))
+print("neither: the interpreter's start and this script|%%d" %% base)
+"""
+
+
+def boot_split(binary):
+    """[(whose: what, bytes)] of the live heap after the e2e game's boot (frozen build)."""
+    p = subprocess.run([binary, "-X", "heapsize=256K", "-c", SPLIT % (("board",) + FAMILY, SIMULATED)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    if p.returncode:
+        sys.exit("boot split run failed:\n" + p.stdout + p.stderr)
+    return [(k, int(v)) for k, v in (line.rsplit("|", 1) for line in p.stdout.splitlines())]
+
+
 # The ESP32 port's GC heap (MicroPython v1.28.0 ports/esp32/mpconfigport.h): it starts at
 # 56 KiB "and is chosen so they can grow the heap once (double it) and still have enough
 # internal RAM to start WiFi and make a HTTPS request" -- so 112 KiB is the most the bowl may
@@ -173,11 +257,26 @@ def main():
     print("  working set: live heap high-water while playing minus after boot; whole game in: the")
     print("  smallest -X heapsize for tests/test_bowl_e2e.py (harness and simulated hardware included)")
     print()
+    frozen = [r for r in rows if r[0] == "frozen"][0]
+    split = boot_split(portable.MP32_FROZEN)
+    print("live after the family game's boot on the 32-bit frozen build, by whose it is (B):")
+    for k, b in split:
+        print("  %-62s %6d" % (k, b))
+    own = sum(b for k, b in split if k.startswith("bowl:"))
+    print("  the bowl's own %d B live after boot, + %d B working set = %d B: %+d B against the ESP32's 56K"
+          % (own, frozen[4], own + frozen[4], ESP32_INITIAL - own - frozen[4]))
+    print("  (live bytes, not a smallest heap: the e2e game's figure above adds the simulated hardware,")
+    print("  the harness and the heap's fragmentation)")
+    theirs = sum(b for k, b in split if k.startswith(("simulated:", "harness:")))
+    print("  whole game in %dK less the simulated hardware's and the harness's %d B: the bowl's own game in at"
+          % (frozen[5], theirs))
+    print("  most %d B, %+d B against 56K (the heap's fragmentation, the interpreter's start and the runner"
+          " counted as the bowl's)" % (frozen[5] * 1024 - theirs, ESP32_INITIAL - frozen[5] * 1024 + theirs))
+    print()
     net = network_rows()
     print()
     print("the heap table, 32-bit frozen build (smallest -X heapsize that passes) against the ESP32's:")
     print("  %-52s %6s %8s %10s" % ("", "needs", "budget", "margin"))
-    frozen = [r for r in rows if r[0] == "frozen"][0]
     table = [("family game (tests/test_bowl_e2e.py, 10 seats, power cut)", frozen[5], ESP32_INITIAL)]
     for label, k in net:
         table.append((label, k, ESP32_GROWN_ONCE))

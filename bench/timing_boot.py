@@ -2,7 +2,7 @@
 # simulated bowl's boot (host_sim/portable/fakes/bowl.py: the app's start, the journal opened
 # or replayed, the first frame drawn) on a new bowl and after a whole 10-seat
 # game, on the 32-bit frozen unix build in 64K (the whole game, simulated hardware and harness
-# included, needs about 62K today: bench/app_heap.py's table). Two runs over one flash
+# included, needs about 63K today: bench/app_heap.py's table). Two runs over one flash
 # folder, as a power cut is: the bowl comes back into an empty heap, not beside the old one.
 #   build/mp/unix32-frozen/micropython -X heapsize=64K bench/timing_boot.py new DIR
 #   build/mp/unix32-frozen/micropython -X heapsize=64K bench/timing_boot.py cut DIR

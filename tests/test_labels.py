@@ -1,22 +1,26 @@
 # The screens' one label system: every word the game's screens show is a named label, a
 # const into a tuple per language (_ZH, Chinese, first; _EN for visitors) in the module that
-# draws it (bobing/screen.py's _L_*, bobing/panels.py's _P_*); no word is spelled in a draw
-# call, and each module's two tables agree with its names.
+# draws it (bobing/screen.py's and final_play.py's _L_*, bobing/panels.py's _P_*, bowl/repair.py's
+# _R_*); no word is spelled in a draw call, and each module's two tables agree with its names.
 import ast
 import os
 import re
 
 import portable
-from bobing import panels, screen
+from bobing import final_play, panels, screen
+from bowl import repair
 
 DRAWN_BY = {"text", "en", "text_centred", "en_centred", "text_right", "en_right", "big_text", "big"}
 WORD = re.compile(r"[A-Za-z\u3400-\u9fff]")  # a letter or a Chinese character (symbols may be spelled)
 FORMAT = re.compile(r"%[-0-9]*[sdx]")  # ("%d-%d" is no word)
-MODULES = {"screen.py": (screen, "_L_"), "panels.py": (panels, "_P_"), "final_play.py": (None, None)}
+MODULES = {
+    "bobing/screen.py": (screen, "_L_"), "bobing/panels.py": (panels, "_P_"),
+    "bobing/final_play.py": (final_play, "_L_"), "bowl/repair.py": (repair, "_R_"),
+}
 
 
 def _tree(name):
-    with open(os.path.join(portable.FIRMWARE, "bobing", name), encoding="utf-8") as f:
+    with open(os.path.join(portable.FIRMWARE, name), encoding="utf-8") as f:
         return ast.parse(f.read(), name)
 
 

@@ -51,10 +51,16 @@ M_NO_ZY = const(1)  # a round without a 状元: everyone again
 M_TIE = const(2)  # an exact tie for the best: the tied again
 M_WIN = const(3)
 
-# labels, zh then en (glyphs.py holds every character; tests/test_glyphs.py checks)
-_ZH = "状元王中王|轮到|号|第|轮|摇碗中|下一位|无状元 重摇|同分重摇|骰子出碗|本次作废|王中王||"
-_EN = "Champion final|Turn of|No.|Round||shaking...|Next:|No Zhuangyuan|Tie: roll again|" \
-      "Dice out of bowl|roll void|Champion|All roll again|Final"
+# labels, zh then en, a tuple per language (constant: on a frozen build it stays in flash);
+# glyphs.py holds every character (tests/test_glyphs.py checks)
+_ZH = (
+    "状元王中王", "轮到", "号", "第", "轮", "摇碗中", "下一位", "无状元 重摇", "同分重摇", "骰子出碗", "本次作废",
+    "王中王", "", "",
+)
+_EN = (
+    "Champion final", "Turn of", "No.", "Round", "", "shaking...", "Next:", "No Zhuangyuan", "Tie: roll again",
+    "Dice out of bowl", "roll void", "Champion", "All roll again", "Final",
+)
 _L_TITLE = const(0)
 _L_TURN = const(1)
 _L_HAO = const(2)
@@ -410,14 +416,8 @@ def tick(c, t_ms):
 
 # ---- drawing (screen.Screen's text machinery; the app calls draw for V_FINAL) --------------
 
-_cut = {}
-
-
 def _label(s, i):
-    t = _cut.get(s.lang)
-    if t is None:
-        t = _cut[s.lang] = tuple((_ZH if s.paint.zh else _EN).split("|"))
-    return t[i]
+    return (_ZH if s.paint.zh else _EN)[i]
 
 
 def _who(s, n, y):

@@ -30,6 +30,31 @@ MAX_TRIES = const(3)
 _UI_MS = const(20)
 _BS = const(4096)  # read in blocks of the ESP32's flash sector
 _START = b"mode="  # settings.text() writes this line first
+# the screen's labels: _R_* index both tables, Chinese (_ZH) drawn above English (_EN)
+_R_PIN = const(0)
+_R_PIN_KEYS = const(1)
+_R_MAKE_NEW = const(2)
+_R_KEEP_A = const(3)
+_R_KEEP_B = const(4)
+_R_ALL = const(5)
+_R_BACK = const(6)
+_R_DAMAGED = const(7)
+_R_SEND = const(8)
+_R_KEY = const(9)
+_R_WRONG = const(10)
+_R_ASK_PIN = const(11)
+_R_REPAIR = const(12)
+_R_READABLE = const(13)
+_R_UNREADABLE = const(14)
+_ZH = (
+    "输入密码", "", "确定:重建", "留设置 清牌局", "", "全部清空", "", "存储损坏", "请送修", "请用钥匙", "密码错误",
+    "确定:输密码", "确定:修复", "", "",
+)
+_EN = (
+    "Enter PIN", "NEXT +1  OK next", "OK: make new", "settings kept,", "games erased", "all erased", "MENU: back",
+    "Storage damaged", "needs repair", "turn the key", "wrong PIN", "OK: PIN to repair", "OK: repair",
+    "settings readable", "nothing readable",
+)
 
 
 def _le(d, o):
@@ -227,43 +252,43 @@ class Repair:
         fb.fill(0)
         st = self.state
         if st == S_PIN:
-            p.text_centred("输入密码", 0)
-            p.en_centred("Enter PIN", 18)
+            p.text_centred(_ZH[_R_PIN], 0)
+            p.en_centred(_EN[_R_PIN], 18)
             shown = "*" * len(self.digits) + "0123456789"[self.digit]
             p.text_centred(shown, 30)
-            p.en_centred("NEXT +1  OK next", 54)
+            p.en_centred(_EN[_R_PIN_KEYS], 54)
             return
         if st == S_ASK:
-            p.text_centred("确定:重建", 0)
-            p.en_centred("OK: make new", 17)
+            p.text_centred(_ZH[_R_MAKE_NEW], 0)
+            p.en_centred(_EN[_R_MAKE_NEW], 17)
             if self.kept:
-                p.text_centred("留设置 清牌局", 26)
-                p.en_centred("settings kept,", 44)
-                p.en_centred("games erased", 54)
+                p.text_centred(_ZH[_R_KEEP_A], 26)
+                p.en_centred(_EN[_R_KEEP_A], 44)
+                p.en_centred(_EN[_R_KEEP_B], 54)
             else:
-                p.text_centred("全部清空", 26)
-                p.en_centred("all erased", 44)
-                p.en_centred("MENU: back", 54)
+                p.text_centred(_ZH[_R_ALL], 26)
+                p.en_centred(_EN[_R_ALL], 44)
+                p.en_centred(_EN[_R_BACK], 54)
             return
-        p.text_centred("存储损坏", 0)
-        p.en_centred("Storage damaged", 17)
+        p.text_centred(_ZH[_R_DAMAGED], 0)
+        p.en_centred(_EN[_R_DAMAGED], 17)
         if st == S_FAIL:
-            p.text_centred("请送修", 30)
-            p.en_centred("needs repair", 50)
+            p.text_centred(_ZH[_R_SEND], 30)
+            p.en_centred(_EN[_R_SEND], 50)
             return
         if self.kiosk and (self.record is None or self.tries >= MAX_TRIES):
-            p.text_centred("请用钥匙", 28)
-            p.en_centred("turn the key", 46)
+            p.text_centred(_ZH[_R_KEY], 28)
+            p.en_centred(_EN[_R_KEY], 46)
         elif self.wrong:
-            p.text_centred("密码错误", 28)
-            p.en_centred("wrong PIN", 46)
+            p.text_centred(_ZH[_R_WRONG], 28)
+            p.en_centred(_EN[_R_WRONG], 46)
         elif self.record is not None:
-            p.text_centred("确定:输密码", 28)
-            p.en_centred("OK: PIN to repair", 46)
+            p.text_centred(_ZH[_R_ASK_PIN], 28)
+            p.en_centred(_EN[_R_ASK_PIN], 46)
         else:
-            p.text_centred("确定:修复", 28)
-            p.en_centred("OK: repair", 46)
-        p.en_centred("settings readable" if self.kept else "nothing readable", 56)
+            p.text_centred(_ZH[_R_REPAIR], 28)
+            p.en_centred(_EN[_R_REPAIR], 46)
+        p.en_centred(_EN[_R_READABLE if self.kept else _R_UNREADABLE], 56)
 
     def render(self):
         d = self.hw.display

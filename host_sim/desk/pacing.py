@@ -17,7 +17,7 @@ from bobing import outbox, profiles
 from host_sim.analysis import plan
 
 from .models import Allot, Award, Bowl, Event, PaceRule
-from .schedule import PER, PER_WORDS, PaceError, parse  # noqa: F401  (parse: Django-free)
+from .schedule import PER, PER_WORDS, PaceError, class_order, parse  # noqa: F401  (parse: Django-free)
 
 def set_pace(event_name, schedule):
     """The event's schedule changed per parse()'s dict (None: that class unpaced). PaceError for
@@ -68,7 +68,6 @@ def caps(ev, now):
 def rows(ev, now=None):
     """The schedule for the pages and the workbook: [{cls, n, per, words, start, handed}] with the
     awards of the class in the current period so far, highest class first."""
-    from .allot import class_order
     now = now or timezone.now()
     pos = class_order()
     out = []

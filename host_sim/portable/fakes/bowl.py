@@ -145,6 +145,8 @@ class SimBoard(board.Board):
         """A reset: the chip starts afresh and board.bring_up() runs on it."""
         root = self.root
         board.Board.__init__(self)  # RAM is gone: every field as at power-up
+        if sys.implementation.name == "micropython":  # (CPython frees them with their last reference)
+            gc.collect()  # ... and the old boot's objects with it: bring_up starts in the heap the bowl has
         self.root = root
         self.urandom = self.esp.urandom  # os.urandom as the ESP32 port has it
         self.asleep = False
