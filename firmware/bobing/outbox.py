@@ -426,7 +426,10 @@ class _Awards:
     def append(self, ev):
         if self.keys:
             if self._pending is not None:  # (a call per record saved: the drain's replay)
-                self.flush()
+                if self.s.keyed > self._k:
+                    self.flush()
+                else:
+                    self._pending = None  # flush() with no key customer: nothing to keep
             if ev[0] == game.EV_CUSTOMER:
                 self._k = self.s.keyed
                 self._pending = (self.s.table.award_no, self.s.table.customer)
@@ -693,7 +696,7 @@ class Outbox:
             out = self._awards.out
             while out:
                 x = out[0]
-                if x[0] > at[0] or pos(x) > at:  # (pos() orders by the award number first)
+                if x[0] > at[0] or x[0] == at[0] and pos(x) > at:  # (pos() orders by the award number first)
                     break
                 out.pop(0)
 
