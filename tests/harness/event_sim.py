@@ -537,6 +537,18 @@ class Event:
                     p.append("bowl %s applied a grant of %d %s, the desk granted it %d"
                              % (bowl, have[c], c, grants.get(bowl, {}).get(c, 0)))
 
+    def ready_ns(self, key, t):
+        """When award key (bowl, game, award), committed at wall ns t, could first reach the desk: t,
+        or the end of the last fault it was made in that held it: the bowl's own Wi-Fi back, the
+        broker accepting again, the killed desk subscribed again (its process's start is the desk's,
+        not the bowls' drain). The bowls' reconnects and backlogs after it count."""
+        held = [(max(end, self.desk_listening or end) if name == "desk kill" else end, start, bowl)
+                for name, start, end, bowl in self.faults]
+        for end, start, bowl in sorted(held):  # by their ends: an award made in two waits for the later
+            if start <= t <= end and (bowl is None or bowl == key[0]):
+                t = end
+        return t
+
     def _figures(self, commits, desk, notes):
         r = self.report
         t_play, t_idle = int(self._t_play * 1e9), int(self._t_idle * 1e9)
@@ -578,6 +590,11 @@ class Event:
         r["calm_awards"] = len(calm)
         r["calm_latency_ms_p50"] = round(percentile(calm, 50), 1) if calm else None
         r["calm_latency_ms_p99"] = round(percentile(calm, 99), 1) if calm else None
+        # every award from when it could first be sent: its commit, or the end of the fault it was made
+        # in (the Wi-Fi back for the bowl cut off, the broker accepting again, the desk started again)
+        ready = [(desk[k][1] - self.ready_ns(k, t)) / 1e6 for k, t in commits.items() if k in desk]
+        r["ready_latency_ms_p50"] = round(percentile(ready, 50), 1) if ready else None
+        r["ready_latency_ms_p99"] = round(percentile(ready, 99), 1) if ready else None
         r["load_avg"] = [round(x, 2) for x in os.getloadavg()]
         r["speed_asked"] = self.speed
         speeds = []
