@@ -50,7 +50,8 @@ def one(bowls, speed):
         print("  %-15s down %4.1f s, recovered %4.1f s after it ended (%s)" % (
             f["fault"], f["down_s"], f["recovery_s"], "the desk subscribed again after %s s" % f.get("subscribed_s")
             if "subscribed_s" in f else "bowls connected again after %s s" % f.get("reconnected_s")))
-    print("  retained statuses all current %.1f s after the desk had every award (status every 30 s)"
+    print("  retained statuses all current %.1f s after the desk had every award (a status 5 s after the stock"
+          " moved, every 30 s else)"
           % r["status_wait_s"] if not ev.stale else "  STALE statuses: %s" % ev.stale)
     for text in ev.problems:
         print("  PROBLEM:", text)

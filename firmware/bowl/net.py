@@ -114,6 +114,9 @@ BACKOFF_MAX_MS = const(10000)
 ACK_MS = const(10000)  # a message the broker has not acknowledged by then: reconnect and send again
 LOOKUP_MS = const(30000)  # a name lookup not answered by then has failed
 STATUS_MS = const(30000)  # the retained status again: "last seen", and the MQTT keepalive
+# sooner when the stock it says has moved (an award acknowledged, a grant applied) and the outbox is
+# drained: the desk's view of what a bowl has left is current within this of play stopping
+STATUS_SOON_MS = const(5000)
 KEEPALIVE_S = const(75)  # > 2 x STATUS_MS: the broker publishes the will after 1.5 x this
 IDLE_MS = const(200)
 WINDOW = const(8)  # awards in flight at once (QoS 1, unacknowledged)
@@ -460,6 +463,7 @@ class Net:
         self._inflight = []  # [pid, kind, key, ticks_ms sent, acked] of the messages awaiting their PUBACK
         self._pid = 0
         self._committed = 0  # ticks_ms of the last cursor write (CURSOR_MS)
+        self._said = (0, 0)  # (awards acknowledged, grant applied) when the last status was sent
         self._pkt = bytearray(_PKT)  # every PUBLISH is written from here: nothing allocated per message
         self.connects = 0  # connections made since boot
 
@@ -574,6 +578,7 @@ class Net:
         self._send_status()
 
     def _send_status(self):
+        self._said = (self.sent, self.stock.grant_s() if self.stock is not None else 0)
         self._i += 1
         self._publish(self._status_topic, self.status((self._boot, self._conn, self._i)), True, "status", None)
 
@@ -811,6 +816,10 @@ class Net:
         self._publish(tp, payload, False, "award", (g, n, at))
         return True
 
+    def _moved(self):
+        """Has the stock the last status said moved since (an award acknowledged, a grant applied)?"""
+        return self.sent != self._said[0] or self.stock is not None and self.stock.grant_s() != self._said[1]
+
     def _seeding(self):
         """A fair kiosk's customer waits for the desk's value: it is looked for as often as
         a PUBACK is (the customer's wait is the round trip, not the idle poll)."""
@@ -920,7 +929,8 @@ class Net:
                             self.take_in()
                 if free:  # (a shake's samples never wait for a flash commit or a seal)
                     self.commit(ticks_ms(), ticks_diff)
-                    if not self._inflight and ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
+                    d = ticks_diff(ticks_ms(), last_status)
+                    if not self._inflight and (d >= STATUS_MS or d >= STATUS_SOON_MS and not busy and self._moved()):
                         self._send_status()
                         last_status = ticks_ms()
                     self.poll(ticks_ms(), ticks_diff)
