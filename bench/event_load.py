@@ -4,7 +4,7 @@ at full speed (each game clock SPEED x real time) against a real mosquitto and t
 desk's listener, on the event's shared stock (totals on the desk), through a broker
 restart, a desk SIGKILLed and restarted, and one bowl's Wi-Fi cut for 20 s. Prints awards per
 second, award-to-desk latency (to the desk's Award.seen, one machine's clock: from when the award could first
-be sent, its journal commit or the end of the fault it was made in, the target under 5 s at p99; and raw, from
+be sent, its journal commit or the end of a fault that held it, the target under 5 s at p99; and raw, from
 the commit) and each fault's recovery, with the machine's load (the figures depend on what else runs).
 
     python bench/event_load.py [BOWLS:SPEED ...]     default: 6:10 40:1
@@ -39,8 +39,8 @@ def one(bowls, speed):
           % (r["awards"], r["play_s"], r["awards_per_s"], r["drain_s"]))
     print("  the event's stock, total/granted/awarded: %s" % ", ".join(
         "%s %d/%d/%d" % (c, v["total"], v["granted"], v["awarded"]) for c, v in r["stock"].items()))
-    print("  award -> desk, from when it could first be sent (its commit, or the end of the fault it was made "
-          "in: the Wi-Fi, the broker or the desk back), every award: p50 %.0f ms p99 %.0f ms"
+    print("  award -> desk, from when it could first be sent (its commit, or the end of a fault that held it: "
+          "the Wi-Fi, the broker or the desk back), every award: p50 %.0f ms p99 %.0f ms"
           % (r["ready_latency_ms_p50"], r["ready_latency_ms_p99"]))
     print("  award -> desk from its commit, raw: every award p50 %.0f ms p99 %.0f ms; outside faults and their "
           "recovery (%d awards) p50 %.0f ms p99 %.0f ms" % (r["latency_ms_p50"], r["latency_ms_p99"],

@@ -20,8 +20,8 @@ from mqtt_broker import need_broker
 
 BOWLS = 4
 SPEED = 10  # each bowl's game clock at 10x real time: 40 bowls' worth of customers
-# the faults of bench/event_load.py's run (event_sim.Plan()), shorter: the Wi-Fi cut still outlasts the
-# bowl's unanswered-message limit (net.ACK_MS) and spans the broker's restart; the desk's kill comes after
+# the faults of bench/event_load.py's run (event_sim.Plan()), shorter: the Wi-Fi cut still spans the
+# broker's restart and outlasts the bowl's longest back-off (net.BACKOFF_MAX_MS); the desk's kill follows
 PLAN = dict(play_s=16, cut_at=1, cut_s=10, broker_at=3, broker_down_s=2, desk_at=8, desk_down_s=2)
 
 
