@@ -3,11 +3,37 @@
 # with TLS to the in-memory broker, a customer wins, and the retained status the broker holds
 # says the stock left after his prize within STATUS_SOON_MS of his award's PUBACK, while a bowl
 # whose stock did not move sends no status before its STATUS_MS.
+import binascii
 import json
 
 from bobing import console as C
 from bowl import net
-from test_net_quiet import kiosk, let_in
+from bowlkit import to_kiosk
+from bowlrun import Stream, hal
+from host_sim.portable.fakes import wlan as fake_wlan
+
+CERT = b"\x30\x82\x00\xfc" + bytes(range(252))  # a DER SEQUENCE of 256 bytes: net.txt's tls_ca= takes it
+NET = ("ssid=mall\npassword=secret123\nbroker=10.0.0.2\nevent=midautumn\nstock=bowl\nfair=off\ntls_ca=%s\n"
+       % binascii.b2a_base64(CERT).decode().strip())
+
+
+def kiosk(tmp_path):
+    """A kiosk (made from its menu), then provisioned for the event (TLS) and started again."""
+    sim = hal.Sim(str(tmp_path), urandom=Stream(3))
+    sim.step(100)
+    to_kiosk(sim)
+    (tmp_path / "net.txt").write_text(NET)
+    br = fake_wlan.FakeBroker(CERT)
+    br.retain("bobing/midautumn/desk/status", b'{"v":2,"on":1}')
+    sim = hal.Sim(str(tmp_path), urandom=Stream(3), air=fake_wlan.Air({"mall": "secret123"}, broker=br))
+    sim.step(100)
+    return sim, br
+
+
+def let_in(sim):
+    sim.console.next_customer()  # the attendant's key (its menu item)
+    sim.step(100)
+    assert sim.console.view == C.V_TURN
 
 
 def retained_left(br):
