@@ -82,6 +82,14 @@ def test_a_window_of_pubacks_and_a_desk_message_in_one_read():
     assert n.sent == 3 and n._inflight == []
     assert box.moves == [(1, 3, True, (3, 0, 0))]  # the cursor moved once, to the last acknowledged
     assert not sock.data and not sock.later and n.client.sock.back is None
+    assert sock.timeout == net.SOCK_TIMEOUT_S  # left blocking (bounded) for the next PUBLISH's write
+
+
+def test_the_socket_is_blocking_again_after_a_read_that_found_nothing():
+    sock = Stream(b"")
+    n, box = publisher(sock)
+    n.take_in()
+    assert sock.timeout == net.SOCK_TIMEOUT_S and box.moves == []  # a write after it waits, bounded
 
 
 def test_an_award_not_acknowledged_holds_the_cursor_behind_it():

@@ -627,6 +627,9 @@ class Net:
         s = m.sock
         s.raw.settimeout(0)  # (_Bounded.setblocking(False), a call less)
         r = s.sock.read(_TAKE)
+        # and blocking again, within SOCK_TIMEOUT_S, as umqtt leaves it: a PUBLISH written on a socket
+        # left non-blocking could go out in part when lwIP's send buffer is full (EAGAIN)
+        s.raw.settimeout(SOCK_TIMEOUT_S)
         if r is None:
             return
         if not r:
