@@ -239,6 +239,7 @@ bench: $(STAMP) mp
 	$(MP32_FROZEN) bench/hmac_heap.py
 	$(MP32_STOCK) bench/hmac_heap.py
 	$(MP32_FROZEN) -X heapsize=2M bench/outbox_bench.py
+	$(MP32_FROZEN) -X heapsize=2M bench/outbox_per_award.py
 	$(PY) bench/net_app_heap.py
 	$(PY) bench/tls_handshake.py
 	$(PY) bench/sim_bench.py

@@ -5,7 +5,7 @@
 # broker comes back. Prints, on the simulated ESP32 (bench/budget.py's counted work at the
 # factor, TLS), when the bowl connected again and when the last award reached the broker,
 # both from the broker's return, and the longest round meanwhile. Asserts nothing.
-#   python bench/outbox_warm.py [DOWN_S]     (default 60)
+#   python bench/outbox_warm.py [DOWN_S [FACTOR]]     (default 60 s, budget.py's factor; its 1.5x: 157)
 import gc
 import os
 import sys
@@ -18,8 +18,11 @@ import budget as B  # noqa: E402  (its paths and helpers; it puts the project on
 def main(argv):
     if argv and not argv[0].isdigit():
         sys.exit("outbox_warm: %r is not a number of seconds (the broker's time away)" % argv[0])
+    if len(argv) > 1 and not argv[1].isdigit():
+        sys.exit("outbox_warm: %r is not a CPU factor (a whole number, budget.py's is %d)" % (argv[1], B.FACTOR))
     down_s = int(argv[0]) if argv else 60
-    B.set_cpu(B.FACTOR)
+    factor = int(argv[1]) if len(argv) > 1 else B.FACTOR
+    B.set_cpu(factor)
     B.chiptime.FLASH[:] = B.chiptime.FLASH_TYP
     root = B.new_root("warm")
     sim = B.make_sim(root, 5, cpu=False)
@@ -50,7 +53,7 @@ def main(argv):
     print("outbox warm: %d events, %d awards unsent; the broker away %d s (%d refused attempts), then back:"
           " connected within %s s, %d sent in 30 s, all in %s s; longest round %d ms; resets %d (factor %d)"
           % (events, awards, down_s, fails, connected, in30 if t >= 30 else sent, t if sent >= awards else "> 300",
-             w.take(), len(sim.resets), B.FACTOR))
+             w.take(), len(sim.resets), factor))
 
 
 if __name__ == "__main__":

@@ -80,6 +80,14 @@ class Hmac:
         """The 32-byte MAC of the message so far; begin() before the next one."""
         return _outer(self._opad, self._inner)
 
+    def mac(self, first, rest):
+        """begin(first), update(rest), digest() in one call: a message MACed whole (the
+        network's seal of every message: three calls fewer each)."""
+        inner = hashlib.sha256(self._ipad)
+        inner.update(first)
+        inner.update(rest)
+        return _outer(self._opad, inner)
+
 
 def hmac_sha256(key, msg):
     """RFC 2104 HMAC with SHA-256 -> 32-byte digest."""

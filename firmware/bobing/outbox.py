@@ -59,12 +59,19 @@ def every_bowl(event, leaf):
     return "%s/%s/+/%s" % (PREFIX, check_name("event", event), leaf)
 
 
+_CLASSES = []  # class names checked already (check_name): a drain sends thousands of a few classes
+
+
 def award_payload(game_no, award_no, cls, customer):
     """One award's body as compact JSON (bytes). No claim code: the desk computes the
     code the bowl showed from the bowl's secret (claim.code), and the seal says the
     award came from the bowl that holds that secret; a sniffer learns no code."""
-    return ('{"v":%d,"g":%d,"n":%d,"c":"%s","k":%d}'
-            % (VERSION, game_no, award_no, check_name("prize class", cls), customer)).encode()
+    if cls not in _CLASSES:
+        check_name("prize class", cls)
+        if len(_CLASSES) >= 16:
+            _CLASSES.pop(0)
+        _CLASSES.append(cls)
+    return ('{"v":%d,"g":%d,"n":%d,"c":"%s","k":%d}' % (VERSION, game_no, award_no, cls, customer)).encode()
 
 
 def key_payload(game_no, customer, minute):
@@ -419,7 +426,10 @@ class _Awards:
     def append(self, ev):
         if self.keys:
             if self._pending is not None:  # (a call per record saved: the drain's replay)
-                self.flush()
+                if self.s.keyed > self._k:
+                    self.flush()
+                else:
+                    self._pending = None  # flush() with no key customer: nothing to keep
             if ev[0] == game.EV_CUSTOMER:
                 self._k = self.s.keyed
                 self._pending = (self.s.table.award_no, self.s.table.customer)
@@ -658,7 +668,7 @@ class Outbox:
         for x in self._awards.out:
             if x[0] < after[0]:
                 continue  # (before it whatever its kind: pos() orders by the award number first)
-            p = pos(x)
+            p = (x[0], 0, 0) if x[1] is not None else (x[0], 1, x[2])  # pos(x), a call less per award
             if p <= after:
                 continue
             if x[1] is None:  # a customer the key let in
@@ -686,7 +696,7 @@ class Outbox:
             out = self._awards.out
             while out:
                 x = out[0]
-                if x[0] > at[0] or pos(x) > at:  # (pos() orders by the award number first)
+                if x[0] > at[0] or x[0] == at[0] and pos(x) > at:  # (pos() orders by the award number first)
                     break
                 out.pop(0)
 

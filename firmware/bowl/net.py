@@ -114,9 +114,16 @@ BACKOFF_MAX_MS = const(10000)
 ACK_MS = const(10000)  # a message the broker has not acknowledged by then: reconnect and send again
 LOOKUP_MS = const(30000)  # a name lookup not answered by then has failed
 STATUS_MS = const(30000)  # the retained status again: "last seen", and the MQTT keepalive
+# sooner when the stock it says has moved (an award acknowledged, a grant applied) and the outbox is
+# drained: the desk's view of what a bowl has left is current within this of play stopping
+STATUS_SOON_MS = const(5000)
 KEEPALIVE_S = const(75)  # > 2 x STATUS_MS: the broker publishes the will after 1.5 x this
 IDLE_MS = const(200)
 WINDOW = const(8)  # awards in flight at once (QoS 1, unacknowledged)
+_TAKE = const(4 * WINDOW + 16)  # bytes take_in reads at once: a window's PUBACKs (4 bytes each) and more
+# the packet buffer, allocated once: an award's PUBLISH is ~170 bytes (a 40-byte topic, an 80-byte body
+# and its seal); a longer message (a status with many faults, names in Chinese) gets one of its own
+_PKT = const(256)
 # a turn of the task sends for this long at most, then the game's tasks run; only while nobody
 # shakes (may_send()), so it never falls between the samples of a shake
 SLICE_MS = const(40)
@@ -342,6 +349,7 @@ class _Bounded:
     def __init__(self, sock, raw=None):
         self.sock = sock
         self.raw = raw or sock
+        self.back = None  # bytes take_in read that are not PUBACKs: umqtt reads them first
 
     def setblocking(self, flag):
         self.raw.settimeout(SOCK_TIMEOUT_S if flag else 0)
@@ -350,7 +358,17 @@ class _Bounded:
         self.raw.settimeout(SOCK_TIMEOUT_S if t is None else t)
 
     def read(self, n):
-        return self.sock.read(n)
+        b = self.back
+        if b is None:
+            return self.sock.read(n)
+        if len(b) > n:
+            self.back = b[n:]
+            return b[:n]
+        self.back = None
+        if len(b) == n:
+            return b
+        r = self.sock.read(n - len(b))  # (non-blocking: what came; a stream read waits for it all)
+        return b if not r else b + r
 
     def write(self, buf, n=-1):
         return self.sock.write(buf) if n < 0 else self.sock.write(buf, n)
@@ -445,6 +463,8 @@ class Net:
         self._inflight = []  # [pid, kind, key, ticks_ms sent, acked] of the messages awaiting their PUBACK
         self._pid = 0
         self._committed = 0  # ticks_ms of the last cursor write (CURSOR_MS)
+        self._said = (0, 0)  # (awards acknowledged, grant applied) when the last status was sent
+        self._pkt = bytearray(_PKT)  # every PUBLISH is written from here: nothing allocated per message
         self.connects = 0  # connections made since boot
 
     async def _wifi(self, ticks_ms, ticks_diff):
@@ -558,24 +578,23 @@ class Net:
         self._send_status()
 
     def _send_status(self):
+        self._said = (self.sent, self.stock.grant_s() if self.stock is not None else 0)
         self._i += 1
         self._publish(self._status_topic, self.status((self._boot, self._conn, self._i)), True, "status", None)
 
     def _publish(self, topic, msg, retain, kind, key):
         """Seal msg (a message body of one of this bowl's topics) and write it as a QoS 1
-        PUBLISH (as umqtt.simple's publish does); do not wait: its PUBACK is taken in by
-        take_in()."""
-        m = self.client
+        PUBLISH (as umqtt.simple's publish does) from the packet buffer allocated once; do
+        not wait: its PUBACK is taken in by take_in()."""
         self._pid = self._pid % 65535 + 1
         pid = self._pid
         if isinstance(topic, str):
             topic = topic.encode()
-        msg = wire.seal(self.key, wire.FROM_BOWL, self.cfg["event"], self.bowl_id,
-                        topic[topic.rfind(b"/") + 1:].decode(), msg)
-        # the whole PUBLISH in one write: with TLS each write is a record of its own
         tl = len(topic)
-        sz = 2 + tl + 2 + len(msg)
-        pkt = bytearray(5 + sz)
+        sz = 2 + tl + 2 + len(msg) + wire.OVERHEAD  # the variable header and the sealed payload
+        pkt = self._pkt
+        if 5 + sz > len(pkt):
+            pkt = bytearray(5 + sz)  # (none of the bowl's messages: MAX_PAYLOAD and the longest topic fit)
         pkt[0] = 0x33 if retain else 0x32
         i = 1
         while sz > 0x7F:
@@ -583,15 +602,16 @@ class Net:
             sz >>= 7
             i += 1
         pkt[i] = sz
-        i += 1
-        pkt[i] = tl >> 8
-        pkt[i + 1] = tl & 0xFF
-        pkt[i + 2:i + 2 + tl] = topic
-        i += 2 + tl
+        pkt[i + 1] = tl >> 8
+        pkt[i + 2] = tl & 0xFF
+        i += 3
+        pkt[i:i + tl] = topic
+        i += tl
         pkt[i] = pid >> 8
         pkt[i + 1] = pid & 0xFF
-        pkt[i + 2:i + 2 + len(msg)] = msg
-        m.sock.write(pkt, i + 2 + len(msg))
+        # the whole PUBLISH in one write: with TLS each write is a record of its own
+        self.client.sock.sock.write(pkt, wire.seal_into(pkt, i + 2, self.key, wire.FROM_BOWL, self.cfg["event"],
+                                                        self.bowl_id, topic[topic.rfind(b"/") + 1:].decode(), msg))
         self._inflight.append([pid, kind, key, self._now(), False])
 
     def _now(self):
@@ -600,38 +620,69 @@ class Net:
 
     def take_in(self):
         """What the broker sent, without waiting for more (a few messages at most):
-        PUBACKs, the desk's status, allots."""
+        PUBACKs, the desk's status, allots. What came is read at once and its PUBACKs
+        (4 bytes each: a window's in one read) taken here; the rest is left to umqtt
+        (check_msg), which reads it first (_Bounded.back)."""
         m = self.client
-        for _ in range(WINDOW + 4):  # a window's PUBACKs and a few messages of the desk
-            op = m.check_msg()
-            if op is None:
-                return
-            if op == 0x40:  # PUBACK: umqtt returns its first byte only
-                r = m.sock.read(3)  # its length (2) and packet id, in one read
-                if r is None or len(r) != 3 or r[0] != 2:
-                    raise OSError("a PUBACK that is not one")
-                self._acked(r[1] << 8 | r[2])
-            elif op == 0x90:  # a SUBACK after its subscribe gave up waiting
-                m.sock.read(4)
+        s = m.sock
+        s.raw.settimeout(0)  # (_Bounded.setblocking(False), a call less)
+        r = s.sock.read(_TAKE)
+        # and blocking again, within SOCK_TIMEOUT_S, as umqtt leaves it: a PUBLISH written on a socket
+        # left non-blocking could go out in part when lwIP's send buffer is full (EAGAIN)
+        s.raw.settimeout(SOCK_TIMEOUT_S)
+        if r is None:
+            return
+        if not r:
+            raise OSError(-1)  # closed by the broker (as umqtt says it)
+        fl = self._inflight
+        i = 0
+        k = len(r)
+        while i + 4 <= k and r[i] == 0x40 and r[i + 1] == 2:  # PUBACK, remaining length 2, packet id
+            pid = r[i + 2] << 8 | r[i + 3]
+            for f in fl:
+                if f[0] == pid:
+                    f[4] = True
+                    break
+            i += 4
+        if i < k:
+            s.back = r[i:] if i else r  # a message of the desk's, a SUBACK, a PUBACK cut short
+            for _ in range(WINDOW + 4):  # and a few messages of the desk's after it
+                op = m.check_msg()
+                if op is None:
+                    break
+                if op == 0x40:  # PUBACK: umqtt returns its first byte only
+                    r = s.read(3)  # its length (2) and packet id, in one read
+                    if r is None or len(r) != 3 or r[0] != 2:
+                        raise OSError("a PUBACK that is not one")
+                    self._acked(r[1] << 8 | r[2])
+                elif op == 0x90:  # a SUBACK after its subscribe gave up waiting
+                    s.read(4)
+        # in the order sent: the cursor never passes an award not acknowledged; it moves once, to the
+        # last of a run of awards (the outbox's sent() drops every item up to it)
+        last = None
+        while fl and fl[0][4]:
+            f = fl.pop(0)
+            if f[1] == "award":  # (or a customer the key let in, after that award: the outbox's order)
+                last = f[2]
+                if not last[2][1]:
+                    self.sent += 1
+                continue
+            if last is not None:
+                self.box.sent(last[0], last[1], True, last[2])
+                last = None
+            self._done(f)
+        if last is not None:
+            self.box.sent(last[0], last[1], True, last[2])  # on flash by commit()
 
     def _acked(self, pid):
-        fl = self._inflight
-        for f in fl:
+        for f in self._inflight:
             if f[0] == pid:
                 f[4] = True
-                break
-        else:
-            return
-        while fl and fl[0][4]:  # in the order sent: the cursor never passes an award not acknowledged
-            self._done(fl.pop(0))
+                return
 
     def _done(self, f):
         kind, key = f[1], f[2]
-        if kind == "award":  # (or a customer the key let in, after that award: the outbox's order)
-            self.box.sent(key[0], key[1], True, key[2])  # on flash by commit()
-            if not key[2][1]:
-                self.sent += 1
-        elif kind == "news":
+        if kind == "news":
             self.news[0].sent(key)
         elif kind == "fair":
             p = self.fair.fair.pending
@@ -768,6 +819,10 @@ class Net:
         self._publish(tp, payload, False, "award", (g, n, at))
         return True
 
+    def _moved(self):
+        """Has the stock the last status said moved since (an award acknowledged, a grant applied)?"""
+        return self.sent != self._said[0] or self.stock is not None and self.stock.grant_s() != self._said[1]
+
     def _seeding(self):
         """A fair kiosk's customer waits for the desk's value: it is looked for as often as
         a PUBACK is (the customer's wait is the round trip, not the idle poll)."""
@@ -867,15 +922,18 @@ class Net:
                 elif free:
                     # sends for SLICE_MS at most, the window's PUBACKs taken in between
                     n = 0
-                    while self.send_fair() or self.send_one() or self.send_news():
+                    # (send_fair and send_news send only with nothing in flight: not asked otherwise)
+                    while (not fl and self.send_fair()) or self.send_one() or (not fl and self.send_news()):
                         busy = True
                         n += 1
                         if n >= 2 * WINDOW or ticks_diff(ticks_ms(), t0) >= SLICE_MS:
                             break
-                        self.take_in()
+                        if len(fl) >= WINDOW:  # the window full: its PUBACKs (a read when none came)
+                            self.take_in()
                 if free:  # (a shake's samples never wait for a flash commit or a seal)
                     self.commit(ticks_ms(), ticks_diff)
-                    if not self._inflight and ticks_diff(ticks_ms(), last_status) >= STATUS_MS:
+                    d = ticks_diff(ticks_ms(), last_status)
+                    if not self._inflight and (d >= STATUS_MS or d >= STATUS_SOON_MS and not busy and self._moved()):
                         self._send_status()
                         last_status = ticks_ms()
                     self.poll(ticks_ms(), ticks_diff)

@@ -40,9 +40,8 @@ class Oled(ssd1306.SSD1306_I2C):
         raises (OSError): the next frame begins with the window again. Each part is copied into
         the one transfer buffer by a blit (C, a 32 x 8 window of the frame), so a frame
         allocates nothing: a view of each part would leave 16 bytes of garbage a part (512 a
-        frame), views of every part kept would hold ~650 bytes for good. (One call a part, the
-        app looping, was counted 8 ms more from a settled shake to its result in
-        bench/budget.py: 106 ms against 98.)"""
+        frame), views of every part kept would hold ~650 bytes for good. (bench/budget.py counts
+        the 32 blits at a framebuf call's cost: settle to screen 104 ms, 102 ms with views.)"""
         i2c = self.i2c  # (one by one: unpacking four would build a tuple)
         addr = self.addr
         part = self._part

@@ -393,7 +393,7 @@ class Event:
         """Until the desk holds every committed award, then until every retained status is current."""
         deadline = time.time() + drain_s
         while True:
-            time.sleep(0.5)
+            self._wait_until(time.time() + 0.5)  # (and the restarted desk's subscription, when it comes now)
             want, _ = self.committed()
             got, _ = self.desk_awards()
             if set(want) <= set(got) or time.time() > deadline:
@@ -537,6 +537,20 @@ class Event:
                     p.append("bowl %s applied a grant of %d %s, the desk granted it %d"
                              % (bowl, have[c], c, grants.get(bowl, {}).get(c, 0)))
 
+    def ready_ns(self, key, t, seen):
+        """When award key (bowl, game, award), committed at wall ns t and recorded by the desk at
+        seen, could first reach the desk: t, or the end of the last fault that held it, one that
+        began before the desk had it and ended after it was made (it was made in it, or in flight
+        or still to be sent when it began): the bowl's own Wi-Fi back, the broker accepting again,
+        the killed desk subscribed again (its process's start is the desk's, not the bowls').
+        The bowls' reconnects and backlogs after it count."""
+        held = [(max(end, self.desk_listening or end) if name == "desk kill" else end, start, bowl)
+                for name, start, end, bowl in self.faults]
+        for end, start, bowl in sorted(held):  # by their ends: one held by two waits for the later
+            if start <= seen and end >= t and (bowl is None or bowl == key[0]):
+                t = max(t, end)
+        return t
+
     def _figures(self, commits, desk, notes):
         r = self.report
         t_play, t_idle = int(self._t_play * 1e9), int(self._t_idle * 1e9)
@@ -578,6 +592,11 @@ class Event:
         r["calm_awards"] = len(calm)
         r["calm_latency_ms_p50"] = round(percentile(calm, 50), 1) if calm else None
         r["calm_latency_ms_p99"] = round(percentile(calm, 99), 1) if calm else None
+        # every award from when it could first be sent: its commit, or the end of the fault that held it
+        # (the Wi-Fi back for the bowl cut off, the broker accepting again, the desk subscribed again)
+        ready = [(desk[k][1] - self.ready_ns(k, t, desk[k][1])) / 1e6 for k, t in commits.items() if k in desk]
+        r["ready_latency_ms_p50"] = round(percentile(ready, 50), 1) if ready else None
+        r["ready_latency_ms_p99"] = round(percentile(ready, 99), 1) if ready else None
         r["load_avg"] = [round(x, 2) for x in os.getloadavg()]
         r["speed_asked"] = self.speed
         speeds = []
