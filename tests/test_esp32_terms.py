@@ -233,14 +233,15 @@ def test_a_bus_stuck_in_the_middle_of_a_frame_is_no_watchdog_reset(tmp_path):
     sim.step(200)
     b = sim.board
     bus = b.bus
-    real = bus.writevto
+    real = bus.writeto
 
-    def writevto(addr, vector, stop=True):
-        # the bus sticks 2 ms into the next frame's data (the driver's write_data), whatever is on the wire then
-        if addr == hal.ADDR_OLED and vector[0][0] == 0x40 and bus.stuck_at is None:
+    def writeto(addr, buf, stop=True):
+        # the bus sticks 2 ms into the next frame's data (a part: [0x40, 32 bytes], bowl/oled.py),
+        # whatever is on the wire then
+        if addr == hal.ADDR_OLED and buf[0] == 0x40 and bus.stuck_at is None:
             bus.stuck_at = b.now_us() + 2000
-        return real(addr, vector, stop)
-    bus.writevto = writevto
+        return real(addr, buf, stop)
+    bus.writeto = writeto
     sim.shake()  # new screens to send
     sim.step(20000)
     assert bus.stuck and sim.resets == [], sim.resets
