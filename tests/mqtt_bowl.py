@@ -145,8 +145,9 @@ def main(argv):
         n.running = False
 
     async def both():
-        asyncio.create_task(n.run(time.ticks_ms, time.ticks_diff))
+        task = asyncio.create_task(n.run(time.ticks_ms, time.ticks_diff))
         await watch()
+        await task  # its last round commits the cursor (asyncio.run would drop a task still asleep)
     asyncio.run(both())
     print("sent %d cursor %d %d" % (n.sent, box.cursor[0], box.cursor[1]))
 

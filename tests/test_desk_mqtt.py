@@ -37,6 +37,7 @@ def test_every_award_lands_once_through_resends_and_a_desk_away(mp_built, broker
     c = outbox.read_cursor(str(root))
     assert c in ((0, 0), (1, 1), (1, 2)), c
     assert "sent %d cursor 1 6" % (6 - c[1]) in run_bowl(root, broker.port, bowl="MQ-1").stdout
+    assert outbox.read_cursor(str(root)) == (1, 6)  # on flash when the publisher stopped: none sent again
     got = listener.wait(7, skip=("status",))
     time.sleep(1)  # (any other copy still on its way)
     got = [r for r in listener.results if r != "status"]
